@@ -1,0 +1,165 @@
+"""Card codes `DECK:FACE#N` as small frozen values, and decks as face → copies.
+
+A code names a face of one game's deck and, optionally, which physical copy of
+it was scanned. Faces are opaque here; each game's deck module attaches meaning
+(value, numerals, colour …) to them. Parsing is strict because the code is
+exactly what a barcode encodes: anything else is not a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+
+class CardCodeError(ValueError):
+    """The text is not a card code of the deck in use (`unknown-card`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One scanned card: the face (`AK:8.II`) and the copy number, if the code carried one."""
+
+    face: str
+    copy: int | None = None
+
+    @classmethod
+    def from_code(cls, code: str) -> Card:
+        """Split `DECK:FACE#N` without judging the face; raise CardCodeError on a malformed copy number."""
+        face, sep, copy_text = code.partition("#")
+        if not sep:
+            return cls(face)
+        # "#N": N a decimal integer from 1, no leading zero, no sign, nothing else.
+        if not copy_text or not copy_text.isdigit() or not copy_text.isascii() or copy_text[0] == "0":
+            raise CardCodeError(f"bad copy number in {code!r}")
+        return cls(face, int(copy_text))
+
+    @property
+    def prefix(self) -> str:
+        return self.face.partition(":")[0]
+
+    @property
+    def short(self) -> str:
+        """The face without the deck prefix (`8.II`)."""
+        return self.face.partition(":")[2]
+
+    def __str__(self) -> str:
+        return self.face if self.copy is None else f"{self.face}#{self.copy}"
+
+    def __repr__(self) -> str:
+        return f"Card.from_code({str(self)!r})"
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
+
+
+F = TypeVar("F")
+
+
+class Deck(Generic[F]):
+    """A deck in use: how many copies of each face it holds, and what each face means.
+
+    `info` maps a face (`"AK:8.II"`) to the game's own description of it. Lookups of
+    whole codes are cached: a table only ever scans a few hundred distinct codes.
+    """
+
+    __slots__ = ("_cache", "copies", "info", "size")
+
+    def __init__(self, copies: Mapping[str, int], info: Mapping[str, F]):
+        self.copies: dict[str, int] = {face: n for face, n in copies.items() if n > 0}
+        self.info: dict[str, F] = {face: info[face] for face in self.copies}
+        self.size: int = sum(self.copies.values())
+        self._cache: dict[str, tuple[Card, F]] = {}
+
+    def lookup(self, code: str) -> tuple[Card, F]:
+        """The card and its face's meaning; CardCodeError if the code is not a card of this deck."""
+        hit = self._cache.get(code)
+        if hit is not None:
+            return hit
+        card = Card.from_code(code)
+        copies = self.copies.get(card.face)
+        if copies is None:
+            raise CardCodeError(f"{code!r} is not a card of this deck")
+        if card.copy is not None and card.copy > copies:
+            raise CardCodeError(f"{code!r}: the deck holds only {copies} of {card.face}")
+        hit = (card, self.info[card.face])
+        if len(self._cache) < 4096:
+            self._cache[code] = hit
+        return hit
+
+    def __contains__(self, code: object) -> bool:
+        try:
+            self.lookup(code)  # type: ignore[arg-type]
+        except (CardCodeError, AttributeError):
+            return False
+        return True
+
+    def codes(self, with_copies: bool = True) -> list[str]:
+        """Every physical card's code (`FACE#N`), or every face once."""
+        if not with_copies:
+            return list(self.copies)
+        return [f"{face}#{n}" for face, count in self.copies.items() for n in range(1, count + 1)]
+
+    def faces(self) -> Iterable[str]:
+        return self.copies.keys()
+
+    def __deepcopy__(self, memo: dict) -> Deck[F]:
+        return self  # immutable after construction
+
+
+class CardTally:
+    """The cards "on the table" for `card-exhausted`: faces counted, named copies marked.
+
+    Each game says what its table is (all plays so far, the pile, this round's
+    cards); the counting rule is the same everywhere: no more cards of a face than
+    the deck holds, no named copy twice.
+    """
+
+    __slots__ = ("copies", "counts")
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.copies: set[tuple[str, int]] = set()
+
+    def fits(self, cards: Iterable[Card], deck: Deck) -> bool:
+        """Could these cards (together) join the table without exceeding the deck?"""
+        extra: dict[str, int] = {}
+        named: set[tuple[str, int]] = set()
+        for card in cards:
+            n = extra.get(card.face, 0) + 1
+            if self.counts.get(card.face, 0) + n > deck.copies[card.face]:
+                return False
+            extra[card.face] = n
+            if card.copy is not None:
+                key = (card.face, card.copy)
+                if key in self.copies or key in named:
+                    return False
+                named.add(key)
+        return True
+
+    def fits_one(self, card: Card, deck: Deck) -> bool:
+        if self.counts.get(card.face, 0) >= deck.copies[card.face]:
+            return False
+        return card.copy is None or (card.face, card.copy) not in self.copies
+
+    def add(self, card: Card) -> None:
+        self.counts[card.face] = self.counts.get(card.face, 0) + 1
+        if card.copy is not None:
+            self.copies.add((card.face, card.copy))
+
+    def remove(self, card: Card) -> None:
+        left = self.counts[card.face] - 1
+        if left:
+            self.counts[card.face] = left
+        else:
+            del self.counts[card.face]
+        if card.copy is not None:
+            self.copies.discard((card.face, card.copy))
+
+    def clear(self) -> None:
+        self.counts.clear()
+        self.copies.clear()
+
+    def total(self) -> int:
+        return sum(self.counts.values())

@@ -1,0 +1,132 @@
+"""The table simulator: the physical table the referee never sees, playing random legal games.
+
+A `TableSim` holds the shuffled deck and the hidden hands, proposes the events
+players at the table could physically make now (legal or not; the referee
+decides), and moves the physical cards when the referee accepts one. Random
+play shuffles the proposals and takes the first one the referee accepts, so the
+simulator never needs its own copy of the rules. Randomness is always seeded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import pkgutil
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from referee.table import FORMAT, Referee
+
+
+class SimulationStuck(RuntimeError):
+    """No proposed event was accepted: the simulator or the referee is wrong."""
+
+
+class TableSim:
+    """Base of a game's simulated table."""
+
+    game_id: ClassVar[str]
+    default_players: ClassVar[int] = 3
+
+    def __init__(
+        self,
+        rng: random.Random,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        dealer: str | None = None,
+    ):
+        self.rng = rng
+        self.players = list(players)
+        self.options = dict(options or {})
+        self.header: dict[str, Any] = {"format": FORMAT, "game": self.game_id, "players": self.players}
+        if dealer is not None:
+            self.header["dealer"] = dealer
+        if self.options:
+            self.header["options"] = self.options
+
+    def candidates(self, referee: Referee) -> list[dict[str, Any]]:
+        """Events the table could make now; the referee accepts at least one while the game runs."""
+        raise NotImplementedError
+
+    def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
+        """Move the physical cards as the table does after the referee accepted `event`."""
+
+    def check(self, referee: Referee) -> None:
+        """Raise AssertionError when the hidden table disagrees with the referee's public counts."""
+
+    def first_events(self) -> list[dict[str, Any]]:
+        """Events the operator makes before the first turn (e.g. scanning a start card)."""
+        return []
+
+
+_SIMS: dict[str, type[TableSim]] = {}
+_loaded = False
+
+
+def register(cls: type[TableSim]) -> type[TableSim]:
+    _SIMS[cls.game_id] = cls
+    return cls
+
+
+def get(game_id: str) -> type[TableSim]:
+    global _loaded
+    if not _loaded:
+        for module in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{module.name}")
+        _loaded = True
+    return _SIMS[game_id]
+
+
+def registered() -> list[str]:
+    """The ids of every game that has a simulated table."""
+    with contextlib.suppress(KeyError):
+        get("")
+    return sorted(_SIMS)
+
+
+def names(count: int) -> list[str]:
+    return ["Anna", "Ben", "Cem", "Dora", "Emil", "Fiona"][:count]
+
+
+def new_table(
+    game_id: str,
+    seed: int,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    dealer: str | None = None,
+) -> TableSim:
+    cls = get(game_id)
+    rng = random.Random(seed)
+    return cls(rng, names(players or cls.default_players), options, dealer)
+
+
+def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_000) -> Iterator[dict[str, Any]]:
+    """Play `sim` to the end through `referee`, yielding every accepted event."""
+    referee = referee or Referee(sim.header)
+    for event in sim.first_events():
+        answer = referee.apply(event)
+        if not answer.ok:
+            raise SimulationStuck(f"first event {event} rejected: {answer.error}")
+        sim.accepted(event, referee)
+        yield event
+    shuffle = sim.rng.shuffle
+    for _ in range(max_events):
+        if referee.finished:
+            return
+        proposals = sim.candidates(referee)
+        shuffle(proposals)
+        for event in proposals:
+            if referee.apply(event).ok:
+                sim.accepted(event, referee)
+                yield event
+                break
+        else:
+            raise SimulationStuck(f"no accepted event among {len(proposals)} proposals; state {referee.state()}")
+    raise SimulationStuck(f"game not finished after {max_events} events")
+
+
+def random_game(game_id: str, seed: int, players: int | None = None, **kw: Any) -> tuple[dict[str, Any], list[dict]]:
+    """A complete random game: its header and accepted events."""
+    sim = new_table(game_id, seed, players, **kw)
+    return sim.header, list(play(sim))

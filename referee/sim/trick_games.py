@@ -1,0 +1,99 @@
+"""Simulated tables for the two trick games: a shuffled deck, hidden hands, automatic draws."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.games.alles_klar import AllesKlar
+from referee.games.magische_7 import MagischeSieben
+from referee.sim import TableSim, register
+from referee.table import Referee, parse_header
+
+
+class _Dealt(TableSim):
+    """A table where the referee draws for the players: the simulator mirrors its counts."""
+
+    def _deal(self, codes: list[str], hand: int) -> None:
+        self.rng.shuffle(codes)
+        self.hands: dict[str, list[str]] = {p: [codes.pop() for _ in range(hand)] for p in self.players}
+        self.stock = codes
+
+    def _draw_to(self, player: str) -> None:
+        self.hands[player].append(self.stock.pop())
+
+    def check(self, referee: Referee) -> None:
+        game = referee.game
+        assert {p: len(h) for p, h in self.hands.items()} == game.hands, "hidden hands differ from hand counts"
+        assert len(self.stock) == game.stock, "hidden stock differs from the stock count"
+
+
+@register
+class AllesKlarTable(_Dealt):
+    game_id = "alles-klar"
+    default_players = 3
+
+    def __init__(self, rng, players, options=None, dealer=None):
+        super().__init__(rng, players, options, dealer)
+        _, names, dealer_name, parsed = parse_header(self.header)
+        deck = AllesKlar(names, dealer_name, parsed).deck
+        self._deal(deck.codes(), AllesKlar.HAND)
+        self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
+        self._info = deck.info
+
+    def candidates(self, referee: Referee) -> list[dict[str, Any]]:
+        player = referee.turn
+        events = []
+        for code in self.hands[player]:
+            face = code.partition("#")[0]
+            if face in self._two:
+                for numeral in face.split(".")[1:]:
+                    events.append({"type": "play", "player": player, "card": code, "rank_choice": numeral})
+            else:
+                events.append({"type": "play", "player": player, "card": code})
+        return events
+
+    def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
+        player = event["player"]
+        self.hands[player].remove(event["card"])
+        if len(self.stock) > referee.game.stock:  # AK-R2: the player drew
+            self._draw_to(player)
+
+
+@register
+class MagischeSiebenTable(_Dealt):
+    game_id = "magische-7"
+    default_players = 2
+
+    def __init__(self, rng, players, options=None, dealer=None):
+        super().__init__(rng, players, options, dealer)
+        _, names, dealer_name, parsed = parse_header(self.header)
+        codes = MagischeSieben(names, dealer_name, parsed).deck.codes()
+        # Section 3: one Joker each, then six further cards.
+        jokers = [c for c in codes if c.startswith("M7:JOKER#")]
+        rest = [c for c in codes if not c.startswith("M7:JOKER#")]
+        self.rng.shuffle(jokers)
+        self._deal(rest + jokers[len(self.players):], 0)
+        self.hands = {p: [jokers[i]] + [self.stock.pop() for _ in range(6)] for i, p in enumerate(self.players)}
+
+    def candidates(self, referee: Referee) -> list[dict[str, Any]]:
+        game = referee.game
+        player = referee.turn
+        targets: list[str | None] = [None]
+        if game.four and game.lead is None:
+            targets = [game.next_seat(player, 1), game.next_seat(player, 3)]
+        events = []
+        for code in self.hands[player]:
+            for target in targets:
+                event = {"type": "play", "player": player, "card": code}
+                if target is not None:
+                    event["target"] = target
+                events.append(event)
+        return events
+
+    def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
+        self.hands[event["player"]].remove(event["card"])
+        game = referee.game
+        if game.lead is None and len(self.stock) > game.stock:  # M7-R5: both players of the trick draw
+            self._draw_to(game.last_trick["leader"])
+            self._draw_to(game.last_trick["follower"])

@@ -1,0 +1,141 @@
+"""The shared reducer: the header, the event's type, undo and game over, once for every game.
+
+Checks run in the order all rules files share (boardgame.io's reducer habit):
+the event is an object with a known type → `undo` → the game's own shape checks
+and `game-over` (in the order its rules file gives) → the game's `step`. A
+rejection leaves the state untouched, because games check before they mutate.
+
+Undo rebuilds the state by replaying the accepted events before the last one:
+the event log is the truth, and a fold over it is exact by construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee import games
+from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Rejection
+
+FORMAT = "tabletop-referee/1"
+GAME_IDS = ("alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto")
+
+
+def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
+    """Validate the header (transcript format, then the game's player counts and options)."""
+    if not isinstance(header, dict):
+        raise HeaderError("the first line must be a JSON object", "die erste Zeile muss ein JSON-Objekt sein")
+    if header.get("format") != FORMAT:
+        raise HeaderError(f"format must be {FORMAT!r}", f"format muss {FORMAT!r} sein")
+    game_id = header.get("game")
+    cls = games.get(game_id) if isinstance(game_id, str) else None
+    if cls is None:
+        raise HeaderError(f"unknown game {game_id!r}", f"unbekanntes Spiel {game_id!r}")
+    players = header.get("players")
+    if (
+        not isinstance(players, list)
+        or any(not isinstance(p, str) or not p for p in players)
+        or len(set(players)) != len(players)
+    ):
+        raise HeaderError(
+            "players must be a list of distinct, non-empty names",
+            "players muss eine Liste verschiedener, nicht leerer Namen sein",
+        )
+    if len(players) not in cls.player_counts:
+        counts = " or ".join(str(n) for n in cls.player_counts)
+        raise HeaderError(
+            f"{cls.title} is played by {counts} players, not {len(players)}",
+            f"{cls.title} wird zu {counts.replace(' or ', ' oder ')} gespielt, nicht zu {len(players)}",
+        )
+    if "dealer" in header:
+        dealer = header["dealer"]
+        if not isinstance(dealer, str) or dealer not in players:
+            raise HeaderError(f"the dealer {dealer!r} is not seated", f"der Geber {dealer!r} sitzt nicht am Tisch")
+    else:
+        dealer = players[-1]
+    options = header.get("options", {})
+    if not isinstance(options, dict):
+        raise HeaderError("options must be an object", "options muss ein Objekt sein")
+    return cls, tuple(players), dealer, cls.parse_options(options, tuple(players), dealer)
+
+
+class Referee:
+    """One game in progress: apply events, undo, read the public state."""
+
+    __slots__ = ("_args", "_cls", "_type_ok", "game", "header", "history")
+
+    def __init__(self, header: Mapping[str, Any]):
+        cls, players, dealer, options = parse_header(header)
+        self.header = dict(header)
+        self._cls = cls
+        self._args = (players, dealer, options)
+        self._type_ok = cls.event_types
+        self.game: Game = cls(players, dealer, options)
+        self.history: list[Mapping[str, Any]] = []
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+    def apply(self, event: Any) -> Answer:
+        """Judge one event; on acceptance the state moves on, on rejection nothing changes."""
+        try:
+            self._apply(event)
+        except Rejection as rejection:
+            return Answer(False, rejection)
+        return ACCEPTED
+
+    def _apply(self, event: Any) -> None:
+        if type(event) is not dict:
+            raise Rejection("bad-event", "bad-event.object")
+        kind = event.get("type")
+        if type(kind) is not str:
+            raise Rejection("bad-event", "bad-event.no-type")
+        if kind == "undo":
+            self._undo()
+            return
+        if kind not in self._type_ok:
+            raise Rejection("bad-event", "bad-event.type", type=kind)
+        game = self.game
+        if game.shape_first:
+            game.check_shape(event)
+            if game.finished:
+                raise Rejection("game-over")
+        else:
+            if game.finished:
+                raise Rejection("game-over")
+            game.check_shape(event)
+        game.step(event)
+        self.history.append(event)
+
+    def _undo(self) -> None:
+        if not self.history:
+            raise Rejection("nothing-to-undo")
+        keep = self.history[:-1]
+        self.game = self._replay(keep)
+        self.history = keep
+
+    def _replay(self, events: Sequence[Mapping[str, Any]]) -> Game:
+        game = self._cls(*self._args)
+        for event in events:
+            if not game.shape_first and game.finished:
+                raise AssertionError("history holds an event after the end")
+            game.check_shape(event)
+            game.step(event)
+        return game
+
+    def state(self) -> dict[str, Any]:
+        return self.game.public()
+
+    @property
+    def finished(self) -> bool:
+        return self.game.finished
+
+    @property
+    def turn(self) -> str | None:
+        return self.game.turn
+
+
+def start(header: Mapping[str, Any]) -> Referee:
+    """A new game from a transcript header (raises HeaderError)."""
+    return Referee(header)

@@ -1,0 +1,90 @@
+"""Read and write `tabletop-referee/1` transcripts; replay is a fold of events over a Referee.
+
+Parsers take streams, not paths. A line that is not JSON is still an event line
+(it gets its `seq` and a `bad-event` answer), so a truncated last line or a
+garbage line never stops a replay; only a bad header does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import IO, Any
+
+from referee.protocol import Answer, HeaderError, Rejection
+from referee.table import Referee
+
+
+class NotJSON:
+    """Stands for an event line that is not valid JSON."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def content_lines(stream: Iterable[str]) -> Iterator[str]:
+    """The lines that carry JSON: blank lines and `#` comments are skipped."""
+    for raw in stream:
+        text = raw.strip()
+        if text and not text.startswith("#"):
+            yield text
+
+
+def parse(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return NotJSON(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One answered event line."""
+
+    seq: int
+    event: Any
+    answer: Answer
+    state: dict[str, Any] | None
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "ok": self.answer.ok,
+            "error": self.answer.error,
+            "message": self.answer.message(lang),
+            "state": self.state,
+        }
+
+
+def judge(referee: Referee, event: Any) -> Answer:
+    if isinstance(event, NotJSON):
+        return Answer(False, Rejection("bad-event", "bad-event.json"))
+    return referee.apply(event)
+
+
+def replay(stream: Iterable[str]) -> Iterator[Step]:
+    """Answer every event line of a transcript; a bad header gives one step with seq 0 and stops."""
+    lines = content_lines(stream)
+    first = next(lines, None)
+    try:
+        if first is None:
+            raise HeaderError("the header is missing", "die Kopfzeile fehlt")
+        header = parse(first)
+        referee = Referee(header if not isinstance(header, NotJSON) else None)  # type: ignore[arg-type]
+    except HeaderError as error:
+        yield Step(0, None, Answer(False, error), None)
+        return
+    for seq, text in enumerate(lines, 1):
+        event = parse(text)
+        answer = judge(referee, event)
+        yield Step(seq, event, answer, referee.state())
+
+
+def write_transcript(header: Mapping[str, Any], events: Iterable[Mapping[str, Any]], out: IO[str]) -> None:
+    """Write a header and events as a transcript any referee can replay."""
+    out.write(json.dumps(header, ensure_ascii=False) + "\n")
+    for event in events:
+        out.write(json.dumps(event, ensure_ascii=False) + "\n")
