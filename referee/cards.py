@@ -163,3 +163,25 @@ class CardTally:
 
     def total(self) -> int:
         return sum(self.counts.values())
+
+
+# The deck prefixes of the five games (transcript format, "Card codes").
+KNOWN_PREFIXES = frozenset({"AK", "AC", "PS", "M7", "AO"})
+_PLAUSIBLE_FACE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+
+
+def plausible_code(code: str) -> bool:
+    """Could this text be a card code of any game (known prefix, face characters, copy suffix)?
+
+    A first, deck-independent filter for scanners: noise and foreign barcodes become
+    reader errors; whether the face is in the deck in use is the referee's call.
+    """
+    if not code.isascii() or len(code) > 40:
+        return False
+    prefix, sep, rest = code.partition(":")
+    if not sep or prefix not in KNOWN_PREFIXES:
+        return False
+    face, hash_sep, copy_text = rest.partition("#")
+    if not face or not set(face) <= _PLAUSIBLE_FACE:
+        return False
+    return not hash_sep or (copy_text.isdigit() and copy_text[0] != "0")
