@@ -77,7 +77,7 @@ def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
         return template
 
 
-def keys() -> list[str]:
+def all_keys() -> list[str]:
     return sorted(_TEXTS)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from referee import messages
@@ -57,6 +58,18 @@ class Options:
     deck: tuple[str, ...]
 
 
+DEFAULT_DECK = tuple(default_faces())
+
+
+@lru_cache(maxsize=32)
+def build_deck(faces: tuple[str, ...]) -> Deck[Face]:
+    """The deck in use; decks are immutable, so games with the same list share one."""
+    copies: dict[str, int] = {}
+    for face in faces:
+        copies[face] = copies.get(face, 0) + 1
+    return Deck(copies, {face: parse_face(face) for face in copies})
+
+
 @register
 class AllesKlar(Game):
     id = "alles-klar"
@@ -73,7 +86,7 @@ class AllesKlar(Game):
                 raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
         deck = options.get("deck")
         if deck is None and "deck" not in options:
-            return Options(tuple(default_faces()))
+            return Options(DEFAULT_DECK)
         if not isinstance(deck, list) or any(not isinstance(f, str) or parse_face(f) is None for f in deck):
             raise HeaderError(
                 "deck must be a list of well-formed faces such as 'AK:7.II'",
@@ -88,10 +101,7 @@ class AllesKlar(Game):
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
-        copies: dict[str, int] = {}
-        for face in options.deck:
-            copies[face] = copies.get(face, 0) + 1
-        self.deck = Deck(copies, {face: parse_face(face) for face in copies})
+        self.deck = build_deck(options.deck)
         self.tally = CardTally()
         self.ranking = [True] * 5  # open ranking cards I … V
         self.table: dict[str, list[str]] = {p: [] for p in self.players}

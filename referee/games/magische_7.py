@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from referee import messages
@@ -48,6 +49,13 @@ class Face:
 def _face(face: str) -> Face:
     name = face.partition(":")[2]
     return Face(name) if name in ("JOKER", "MIRROR", "CROSS") else Face("points", int(name))
+
+
+@lru_cache(maxsize=2)
+def build_deck(packs: int) -> Deck[Face]:
+    """One pack for two players, two for four (D1); shared, since decks are immutable."""
+    copies = {face: n * packs for face, n in pack().items()}
+    return Deck(copies, {face: _face(face) for face in copies})
 
 
 @dataclass(frozen=True)
@@ -98,9 +106,7 @@ class MagischeSieben(Game):
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
-        packs = len(self.players) // 2  # D1: one pack for two, two packs for four
-        copies = {face: n * packs for face, n in pack().items()}
-        self.deck = Deck(copies, {face: _face(face) for face in copies})
+        self.deck = build_deck(len(self.players) // 2)
         self.tally = CardTally()
         self.four = len(self.players) == 4
         self.hands = dict.fromkeys(self.players, self.HAND)

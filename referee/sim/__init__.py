@@ -110,19 +110,24 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
             raise SimulationStuck(f"first event {event} rejected: {answer.error}")
         sim.accepted(event, referee)
         yield event
-    shuffle = sim.rng.shuffle
+    pick = sim.rng.randrange
     for _ in range(max_events):
         if referee.finished:
             return
         proposals = sim.candidates(referee)
-        shuffle(proposals)
-        for event in proposals:
+        tried = len(proposals)
+        # Uniform over the accepted proposals: draw without replacement until one is accepted.
+        while proposals:
+            i = pick(len(proposals))
+            event = proposals[i]
+            proposals[i] = proposals[-1]
+            proposals.pop()
             if referee.apply(event).ok:
                 sim.accepted(event, referee)
                 yield event
                 break
         else:
-            raise SimulationStuck(f"no accepted event among {len(proposals)} proposals; state {referee.state()}")
+            raise SimulationStuck(f"no accepted event among {tried} proposals; state {referee.state()}")
     raise SimulationStuck(f"game not finished after {max_events} events")
 
 
