@@ -1,0 +1,194 @@
+"""How fast is the referee? Per game: engine apply latency, complete simulated games/s, replay throughput.
+
+    python benchmarks/engine.py [--seconds S] [--games alles-klar,...] [--peers] [--json FILE]
+
+Rows, per registered game with a simulated table:
+  apply median/p99   one `Referee.apply` of an accepted event (parsed dict in, verdict out; the
+                     public state dict is not built), timed with perf_counter_ns, events of
+                     pre-generated random games replayed into fresh referees
+  games/s            complete random games played by the table simulator through the referee
+                     (deal, candidate proposal, the referee's verdicts, hidden-card moves)
+  replay events/s    `referee replay` in-process: JSON lines in, JSON answers with the public
+                     state out
+
+`--peers` also runs ../shared/tools/peer-bench.py (RLCard, OpenSpiel) in the same run with the
+Python of the benchmark venv (`scripts/bench.sh` makes it) and prints one table.
+Nothing here asserts a timing: it prints what it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee import games, sim  # noqa: E402
+from referee.table import Referee  # noqa: E402
+from referee.transcript import replay  # noqa: E402
+
+PLAYERS = {"alles-klar": 4, "magische-7": 2, "alcasan": 3, "annaotto": 4, "profi-sort": 2}
+perf_ns = time.perf_counter_ns
+
+
+def sample_games(game_id: str, players: int, count: int) -> list[tuple[dict, list[dict]]]:
+    return [sim.random_game(game_id, seed, players) for seed in range(count)]
+
+
+def apply_latency(samples: list[tuple[dict, list[dict]]], budget: float) -> list[int]:
+    """Nanoseconds per accepted apply, over as many replays of the samples as the budget allows."""
+    times: list[int] = []
+    end = time.perf_counter() + budget
+    while time.perf_counter() < end:
+        for header, events in samples:
+            referee = Referee(header)
+            apply = referee.apply
+            for event in events:
+                t0 = perf_ns()
+                answer = apply(event)
+                t1 = perf_ns()
+                if answer.ok:
+                    times.append(t1 - t0)
+    return times
+
+
+def games_per_second(game_id: str, players: int, budget: float) -> tuple[float, float]:
+    """Complete simulated games per second, and accepted events per game."""
+    done = events = 0
+    seed = 10_000
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        table = sim.new_table(game_id, seed, players)
+        events += sum(1 for _ in sim.play(table))
+        done += 1
+        seed += 1
+    return done / (time.perf_counter() - start), events / done
+
+
+def replay_throughput(samples: list[tuple[dict, list[dict]]], budget: float) -> float:
+    texts = ["\n".join(json.dumps(x) for x in [header, *events]) for header, events in samples]
+    total = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        for text in texts:
+            out = io.StringIO()
+            for step in replay(io.StringIO(text)):
+                out.write(json.dumps(step.to_json(), ensure_ascii=False) + "\n")
+                total += 1
+    return total / (time.perf_counter() - start)
+
+
+def pct(values: list[int], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000.0
+
+
+def measure(game_id: str, seconds: float) -> dict:
+    players = PLAYERS.get(game_id, games.get(game_id).player_counts[0])
+    samples = sample_games(game_id, players, 30)
+    latency = apply_latency(samples, seconds)
+    gps, per_game = games_per_second(game_id, players, seconds)
+    return {
+        "engine": "tabletop-referee",
+        "game": f"{game_id} ({players}p)",
+        "mode": "apply / sim",
+        "games_per_s": gps,
+        "median_us": statistics.median(latency) / 1000.0,
+        "p90_us": pct(latency, 0.90),
+        "p99_us": pct(latency, 0.99),
+        "steps_per_game": per_game,
+        "replay_events_per_s": replay_throughput(samples[:10], seconds / 2),
+    }
+
+
+def bench_python() -> str | None:
+    for candidate in (ROOT / ".venv-bench" / "bin" / "python", pathlib.Path(sys.executable)):
+        if candidate.exists():
+            probe = subprocess.run([str(candidate), "-c", "import rlcard, pyspiel"], capture_output=True)
+            if probe.returncode == 0:
+                return str(candidate)
+    return None
+
+
+def peers(seconds: float) -> list[dict]:
+    python = bench_python()
+    tool = ROOT.parent / "shared" / "tools" / "peer-bench.py"
+    if python is None or not tool.exists():
+        print("peers: no Python with rlcard and open-spiel found (run scripts/bench.sh)", file=sys.stderr)
+        return []
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "peers.json"
+        subprocess.run([python, str(tool), "--seconds", str(seconds), "--json", str(out)],
+                       check=False, stdout=subprocess.DEVNULL)
+        if not out.exists():
+            return []
+        data = json.loads(out.read_text())
+    rows = []
+    for row in data.get("rows", []):
+        rows.append({
+            "engine": row.get("engine"),
+            "game": row.get("game"),
+            "mode": row.get("mode"),
+            "games_per_s": row.get("games_per_s"),
+            "median_us": row.get("median_us_per_step"),
+            "p90_us": row.get("p90_us_per_step"),
+            "p99_us": row.get("p99_us_per_step"),
+            "steps_per_game": row.get("steps_per_game"),
+            "replay_events_per_s": None,
+        })
+    return rows
+
+
+def fmt(value: object, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def table(rows: list[dict]) -> str:
+    head = "| engine | game | mode | games/s | median µs/step | p90 µs/step | p99 µs/step | steps/game | replay events/s |"
+    lines = [head, "|" + " --- |" * 9]
+    for r in rows:
+        lines.append(
+            f"| {r['engine']} | {r['game']} | {r['mode']} | {fmt(r['games_per_s'], 0)} | {fmt(r['median_us'], 2)} "
+            f"| {fmt(r['p90_us'], 2)} | {fmt(r['p99_us'], 2)} | {fmt(r['steps_per_game'])} | {fmt(r['replay_events_per_s'], 0)} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time budget per measurement (default 3)")
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: every game with a sim)")
+    parser.add_argument("--peers", action="store_true", help="also run RLCard and OpenSpiel (peer-bench)")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    args = parser.parse_args(argv)
+    chosen = [g for g in args.games.split(",") if g] or sim.registered()
+    print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
+          f"{os.cpu_count()} cores; {args.seconds:g} s per measurement", flush=True)
+    rows = []
+    for game_id in chosen:
+        rows.append(measure(game_id, args.seconds))
+        print(f"measured {game_id}", file=sys.stderr, flush=True)
+    if args.peers:
+        rows += peers(args.seconds)
+    print(table(rows))
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
