@@ -158,13 +158,13 @@ def fmt(value: object, digits: int = 1) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    head = "| engine | game | mode | games/s | median µs/step | p90 µs/step | p99 µs/step | steps/game | replay events/s |"
-    lines = [head, "|" + " --- |" * 9]
+    columns = ["engine", "game", "mode", "games/s", "median µs/step", "p90 µs/step", "p99 µs/step",
+               "steps/game", "replay events/s"]
+    lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     for r in rows:
-        lines.append(
-            f"| {r['engine']} | {r['game']} | {r['mode']} | {fmt(r['games_per_s'], 0)} | {fmt(r['median_us'], 2)} "
-            f"| {fmt(r['p90_us'], 2)} | {fmt(r['p99_us'], 2)} | {fmt(r['steps_per_game'])} | {fmt(r['replay_events_per_s'], 0)} |"
-        )
+        cells = [r["engine"], r["game"], r["mode"], fmt(r["games_per_s"], 0), fmt(r["median_us"], 2),
+                 fmt(r["p90_us"], 2), fmt(r["p99_us"], 2), fmt(r["steps_per_game"]), fmt(r["replay_events_per_s"], 0)]
+        lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines)
 
 
