@@ -1,14 +1,95 @@
-"""`referee-kiosk`: the table kiosk's entry point."""
+"""`referee-kiosk`: run the table kiosk (or `export`, `--check-config`)."""
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+from pathlib import Path
+
+
+def _headless_needed(kiosk_mode: bool) -> bool:
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return os.environ["SDL_VIDEODRIVER"] in ("dummy", "offscreen")
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return False
+    return not (kiosk_mode and Path("/dev/dri").exists())  # a Pi console: SDL's KMSDRM draws fullscreen
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee-kiosk", description="Tabletop Referee: the table kiosk.")
+    parser.add_argument("--config", type=Path, help="the table's TOML config")
+    parser.add_argument("--check-config", type=Path, metavar="FILE", help="check a config file and exit")
+    parser.add_argument("--sim", action="store_true", help="simulated hardware (keyboard, typed scans)")
+    parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
+    parser.add_argument("--data-dir", type=Path, help="where the event log lives")
+    parser.add_argument("--size", default=None, help="window size WxH (default 800x480)")
+    parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
+    parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
+    parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
+    sub = parser.add_subparsers(dest="command")
+    export = sub.add_parser("export", help="write logged games as transcripts")
+    export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
+    export.add_argument("--game", type=int, help="only this game (its number in the log)")
+    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("referee-kiosk: the kiosk is not built yet (issue 6). "
-          "The rules core works: try `referee replay FILE --pretty`.", file=sys.stderr)
-    return 2
+    args = build_parser().parse_args(argv)
+    from kiosk import settings as settings_mod
+
+    settings = settings_mod.load(args.config)
+    if args.data_dir:
+        settings.data_dir = args.data_dir
+    if args.lang:
+        settings.language = args.lang
+    if args.size:
+        w, _, h = args.size.partition("x")
+        settings.width, settings.height = int(w), int(h)
+    if args.command == "export":
+        return _export(settings, args)
+    if args.check_config:
+        print("referee-kiosk: config checking arrives with the hardware layer", file=sys.stderr)
+        return 2
+    headless = _headless_needed(args.kiosk)
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        print("referee-kiosk: no screen found — rendering headless (SDL dummy driver); "
+              "use --screenshot FILE or the control socket to see it", flush=True)
+    from kiosk.app import App
+    from kiosk.store import EventLog
+
+    log = EventLog(settings.log_path)
+    app = App(settings, log, kiosk_mode=args.kiosk, headless=headless)
+    print(f"referee-kiosk: event log {settings.log_path}", flush=True)
+    if args.frames:
+        for _ in range(args.frames):
+            app.step(max_wait_ms=50)
+        if args.screenshot:
+            app.screenshot(args.screenshot)
+            print(f"referee-kiosk: screenshot {args.screenshot}", flush=True)
+        return 0
+    return app.run()
+
+
+def _export(settings, args) -> int:
+    from kiosk.store import EventLog
+
+    log = EventLog(settings.log_path)
+    args.out.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for record in log.games():
+        if args.game is not None and record.id != args.game:
+            continue
+        path = args.out / f"game-{record.id:05d}-{record.header['game']}.jsonl"
+        with open(path, "w", encoding="utf-8") as out:
+            log.export(record.id, out)
+        print(path)
+        count += 1
+    if args.game is not None and count == 0:
+        print(f"referee-kiosk export: no game {args.game} in {settings.log_path}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,311 @@
+"""The composition root and the one event loop: inputs queue → screen → controller → draw.
+
+Hardware threads only enqueue inputs and wake the loop with a pygame user event;
+everything else happens on this thread. The loop sleeps in `event.wait` until a
+touch, an input or a screen's next deadline: an idle kiosk draws nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from kiosk import i18n
+from kiosk.controller import TableController
+from kiosk.render import Renderer
+from kiosk.screens import Screen
+from kiosk.screens.menu import MenuScreen
+from kiosk.screens.table import TableScreen
+from kiosk.settings import Settings
+from kiosk.store import EventLog
+
+WAKE = pygame.USEREVENT + 1
+IDLE_WAIT_MS = 1000
+
+
+class Command:
+    """A request from another thread that must run on the display thread (screenshot, state)."""
+
+    def __init__(self, name: str, arg: Any = None):
+        self.name = name
+        self.arg = arg
+        self.result: Any = None
+        self.done = threading.Event()
+
+
+class App:
+    def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
+                 headless: bool = False, reader_seats: dict[str, str] | None = None,
+                 heartbeat: Callable[[], None] | None = None):
+        self.settings = settings
+        self.log = log
+        self.kiosk_mode = kiosk_mode
+        self.headless = headless
+        self.reader_seats = dict(reader_seats or {})
+        self.heartbeat = heartbeat
+        self.inputs: queue.Queue[Any] = queue.Queue()
+        self.running = True
+        self.exit_code = 0
+        self.dirty = True
+        self.frames = 0
+        self._press: tuple[float, tuple[int, int]] | None = None
+        self._typed = ""
+        i18n.set_language(settings.language)
+        self.surface = self._open_display()
+        self.renderer = Renderer(self.surface)
+        self.screen: Screen = MenuScreen(self)
+        self.current_view = None
+        self.resume()
+
+    # --- display
+
+    def _open_display(self) -> pygame.Surface:
+        pygame.display.init()
+        pygame.font.init()
+        size = (self.settings.width, self.settings.height)
+        flags = pygame.FULLSCREEN if self.kiosk_mode and not self.headless else 0
+        try:
+            surface = pygame.display.set_mode(size if not flags else (0, 0), flags)
+        except pygame.error:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+            pygame.display.quit()
+            pygame.display.init()
+            self.headless = True
+            surface = pygame.display.set_mode(size)
+        pygame.display.set_caption("Tabletop Referee")
+        if self.kiosk_mode:
+            pygame.mouse.set_visible(False)
+        pygame.event.set_allowed(None)
+        pygame.event.set_blocked(None)
+        pygame.event.set_allowed([pygame.QUIT, pygame.KEYDOWN, pygame.TEXTINPUT, pygame.MOUSEBUTTONDOWN,
+                                  pygame.MOUSEBUTTONUP, pygame.FINGERDOWN, pygame.FINGERUP, WAKE,
+                                  pygame.WINDOWEXPOSED, pygame.VIDEORESIZE])
+        return surface
+
+    @property
+    def lang(self) -> str:
+        return i18n.language()
+
+    def toggle_language(self) -> None:
+        i18n.set_language("en" if self.lang == "de" else "de")
+        self.dirty = True
+
+    # --- screens
+
+    def show(self, screen: Screen) -> None:
+        self.screen = screen
+        self.dirty = True
+
+    def go_menu(self) -> None:
+        self.show(MenuScreen(self))
+
+    def resume(self) -> None:
+        if self.log is None:
+            return
+        controller = TableController.resume(self.log)
+        if controller is not None:
+            self.show(TableScreen(self, controller))
+
+    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
+                   seat_players: dict[str, str]) -> None:
+        controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+        self.show(TableScreen(self, controller))
+
+    def rematch(self, old: TableController) -> None:
+        header = old.referee.header
+        self.start_game(header["game"], list(header["players"]), header.get("dealer", header["players"][-1]),
+                        header.get("options", {}), old.seat_players)
+
+    def seat_of_reader(self, reader: str) -> str | None:
+        return self.reader_seats.get(reader)
+
+    def admin_action(self, action: str, back: Screen) -> str | None:
+        """Run an admin menu entry; returns a sentence to show."""
+        table = back if isinstance(back, TableScreen) else None
+        if action == "undo" and table is not None:
+            fb = table.controller.undo()
+            self.show(table)
+            return fb.text(self.lang)
+        if action == "abandon" and table is not None:
+            table.controller.abandon()
+            self.go_menu()
+            return None
+        if action == "export":
+            return i18n.tr("Exported {n} games to {dir}", n=self.export_all(), dir=self.settings.data_dir / "exports")
+        if action == "lang":
+            self.toggle_language()
+            return None
+        if action == "demo":
+            self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
+            return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
+        if action == "restart":
+            self.stop(3)  # systemd's Restart=always starts a fresh process
+        elif action == "shutdown":
+            self.stop(4)
+        elif action == "quit" and not self.kiosk_mode:
+            self.stop(0)
+        return None
+
+    def export_all(self) -> int:
+        if self.log is None:
+            return 0
+        target = self.settings.data_dir / "exports"
+        target.mkdir(parents=True, exist_ok=True)
+        records = self.log.games()
+        for record in records:
+            with open(target / f"game-{record.id:05d}-{record.header['game']}.jsonl", "w", encoding="utf-8") as out:
+                self.log.export(record.id, out)
+        return len(records)
+
+    def stop(self, code: int = 0) -> None:
+        self.exit_code = code
+        self.running = False
+
+    # --- inputs from other threads
+
+    def post(self, item: Any) -> None:
+        """Thread-safe: hand an input or a Command to the display thread."""
+        self.inputs.put(item)
+        if pygame.display.get_init():
+            pygame.event.post(pygame.event.Event(WAKE))
+
+    def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
+        """Thread-safe: run a Command on the display thread and wait for its result."""
+        command = Command(name, arg)
+        self.post(command)
+        if not command.done.wait(timeout):
+            raise TimeoutError(name)
+        return command.result
+
+    # --- the loop
+
+    def run(self) -> int:
+        while self.running:
+            self.step()
+        pygame.display.quit()
+        return self.exit_code
+
+    def step(self, max_wait_ms: int | None = None) -> None:
+        now = time.monotonic()
+        wakeup = self.screen.next_wakeup()
+        wait = IDLE_WAIT_MS if wakeup is None else max(0, int((wakeup - now) * 1000))
+        if max_wait_ms is not None:
+            wait = min(wait, max_wait_ms)
+        if self.dirty:
+            wait = 0
+        first = pygame.event.wait(wait) if wait > 0 else pygame.event.poll()
+        for event in [first, *pygame.event.get()]:
+            self._on_pygame(event)
+        while True:
+            try:
+                item = self.inputs.get_nowait()
+            except queue.Empty:
+                break
+            self._on_item(item)
+        if self.screen.on_tick(time.monotonic()):
+            self.dirty = True
+        if self.dirty:
+            self.draw()
+        if self.heartbeat is not None:
+            self.heartbeat()
+
+    def draw(self) -> None:
+        self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
+        self.renderer.draw(self.current_view)
+        pygame.display.flip()
+        self.dirty = False
+        self.frames += 1
+
+    def _on_item(self, item: Any) -> None:
+        if isinstance(item, Command):
+            try:
+                item.result = self._command(item)
+            finally:
+                item.done.set()
+            return
+        self.screen.on_input(item)
+        self.dirty = True
+
+    def _command(self, command: Command) -> Any:
+        if command.name == "screenshot":
+            self.draw()
+            pygame.image.save(self.surface, str(command.arg))
+            return {"path": str(command.arg)}
+        if command.name == "state":
+            return self.screen.model()
+        if command.name == "action":
+            self.screen.on_action(str(command.arg))
+            self.dirty = True
+            return self.screen.model()
+        if command.name == "view":
+            self.draw()
+            return {"texts": self.current_view.texts(), "buttons": self.current_view.buttons()}
+        raise ValueError(f"unknown command {command.name!r}")
+
+    def _on_pygame(self, event: pygame.event.Event) -> None:
+        kind = event.type
+        if kind == pygame.NOEVENT or kind == WAKE:
+            return
+        if kind == pygame.QUIT:
+            if not self.kiosk_mode:
+                self.stop(0)
+        elif kind == pygame.KEYDOWN:
+            self._on_key(event)
+        elif kind == pygame.TEXTINPUT:
+            self._typed += event.text
+        elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+            self._press = (time.monotonic(), self._point(event))
+        elif kind in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
+            self._release(self._point(event))
+        elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
+            self.dirty = True
+
+    def _point(self, event: pygame.event.Event) -> tuple[int, int]:
+        if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
+            return int(event.x * self.surface.get_width()), int(event.y * self.surface.get_height())
+        return event.pos
+
+    def _release(self, point: tuple[int, int]) -> None:
+        pressed, self._press = self._press, None
+        if pressed is None:
+            return
+        held = time.monotonic() - pressed[0]
+        x, y = pressed[1]
+        if x < 60 and y < 60 and held >= self.settings.admin_hold_s:  # the admin corner
+            from kiosk.screens.admin import AdminScreen
+
+            if not isinstance(self.screen, AdminScreen):
+                self.show(AdminScreen(self, self.screen))
+            return
+        self.touch(*point)
+
+    def touch(self, x: int, y: int) -> None:
+        """A tap at (x, y): the topmost button under it acts."""
+        if self.current_view is None:
+            self.draw()
+        action = self.current_view.hit(x, y) if self.current_view else None
+        if action:
+            self.screen.on_action(action)
+            self.dirty = True
+
+    def _on_key(self, event: pygame.event.Event) -> None:
+        if event.key == pygame.K_ESCAPE and not self.kiosk_mode:
+            self.stop(0)
+        elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self._typed.strip():
+            from hw.inputs import CardScan
+
+            self._on_item(CardScan(self._typed.strip(), "keyboard", time.monotonic_ns()))
+            self._typed = ""
+        elif event.key == pygame.K_BACKSPACE:
+            self._typed = self._typed[:-1]
+
+    def screenshot(self, path: Path) -> None:
+        self.draw()
+        pygame.image.save(self.surface, str(path))

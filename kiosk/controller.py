@@ -1,0 +1,199 @@
+"""The table controller: inputs (scans, seat buttons, touches) → transcript events → referee → log.
+
+Only accepted events reach the log, and each is committed before the screen
+hears "accepted". Questions a scan raises (which numeral, which opponent) are
+asked by touch first; the event goes to the referee once answered.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk import games as game_uis
+from kiosk.games import Choice, Event
+from kiosk.i18n import tr
+from kiosk.store import EventLog, effective_events
+from referee.protocol import Rejection
+from referee.table import FORMAT, Referee
+
+
+@dataclass
+class Feedback:
+    """The answer the screen shows for the last input."""
+
+    ok: bool
+    rejection: Rejection | None = None
+    note: str = ""  # a kiosk sentence (already translated when made)
+    event: Event | None = None
+
+    def text(self, lang: str) -> str:
+        if self.rejection is not None:
+            return self.rejection.message(lang)
+        return self.note
+
+
+@dataclass
+class Logged:
+    """One line of the history view."""
+
+    event: Event
+    at: float
+
+
+@dataclass
+class TableController:
+    referee: Referee
+    log: EventLog | None
+    game_row: int | None
+    seat_players: dict[str, str] = field(default_factory=dict)  # config seat id → player name
+    feedback: Feedback | None = None
+    pending: Choice | None = None
+    history: list[Logged] = field(default_factory=list)
+    deadlines: list[tuple[float, Event]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        header = self.referee.header
+        self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}))
+        self._state = self.referee.state()
+        self._arm_timers()
+
+    # --- construction
+
+    @classmethod
+    def new_game(cls, log: EventLog | None, game_id: str, players: list[str], dealer: str | None = None,
+                 options: Mapping[str, Any] | None = None, seat_players: dict[str, str] | None = None
+                 ) -> TableController:
+        header: dict[str, Any] = {"format": FORMAT, "game": game_id, "players": list(players)}
+        if dealer:
+            header["dealer"] = dealer
+        if options:
+            header["options"] = dict(options)
+        referee = Referee(header)  # HeaderError for a bad set-up, before anything is logged
+        row = log.new_game(header) if log else None
+        return cls(referee, log, row, dict(seat_players or {}))
+
+    @classmethod
+    def resume(cls, log: EventLog, seat_players: dict[str, str] | None = None) -> TableController | None:
+        """The game the log holds in progress, replayed exactly; None when there is none."""
+        current = log.current()
+        if current is None:
+            return None
+        row, header, events = current
+        referee = Referee(header)
+        for event in effective_events(events):
+            answer = referee.apply(event)
+            if not answer.ok:  # a log written by this kiosk never holds a rejected event
+                raise RuntimeError(f"the log's event {event} is rejected on resume: {answer.error}")
+        controller = cls(referee, log, row, dict(seat_players or {}))
+        controller.history = [Logged(e, 0.0) for e in events[-50:]]
+        return controller
+
+    # --- reading
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self._state
+
+    @property
+    def finished(self) -> bool:
+        return bool(self._state.get("finished"))
+
+    def player_for_seat(self, seat: str | None) -> str | None:
+        if seat is None:
+            return None
+        return self.seat_players.get(seat, seat if seat in self.referee.players else None)
+
+    # --- inputs
+
+    def scan(self, code: str, seat: str | None = None) -> Feedback:
+        if self.pending is not None:
+            self.pending = None  # a new scan replaces an unanswered question
+        made = self.ui.scan(self._state, code, self.player_for_seat(seat))
+        return self._dispatch(made)
+
+    def reader_error(self) -> Feedback:
+        self.feedback = Feedback(False, note=tr("Could not read — scan again"))
+        return self.feedback
+
+    def button(self, seat: str, button: str, t_ns: int) -> Feedback | None:
+        player = self.player_for_seat(seat)
+        if player is None:
+            return None
+        made = self.ui.button(self._state, player, button, t_ns // 1000)
+        if made is None:
+            return None
+        return self._dispatch(made)
+
+    def action(self, key: str) -> Feedback | None:
+        for action in self.ui.actions(self._state):
+            if action.key == key:
+                return self._dispatch(action.make())
+        return None
+
+    def choose(self, index: int) -> Feedback | None:
+        if self.pending is None or not 0 <= index < len(self.pending.options):
+            return None
+        choice, self.pending = self.pending, None
+        return self._dispatch(choice.complete(choice.options[index][1]))
+
+    def cancel_choice(self) -> None:
+        self.pending = None
+
+    def undo(self) -> Feedback:
+        return self.submit({"type": "undo"})
+
+    def due_timers(self, now: float | None = None) -> list[Feedback]:
+        now = time.monotonic() if now is None else now
+        due = [event for at, event in self.deadlines if at <= now]
+        self.deadlines = [(at, event) for at, event in self.deadlines if at > now]
+        return [self.submit(event) for event in due]
+
+    def next_deadline(self) -> float | None:
+        return min((at for at, _ in self.deadlines), default=None)
+
+    # --- the one way to the referee
+
+    def _dispatch(self, made: Event | Choice | None) -> Feedback:
+        if made is None:
+            self.feedback = Feedback(False, note=tr("Nobody is to act now."))
+            return self.feedback
+        if isinstance(made, Choice):
+            self.pending = made
+            self.feedback = Feedback(True, note=made.prompt)
+            return self.feedback
+        return self.submit(made)
+
+    def submit(self, event: Event) -> Feedback:
+        answer = self.referee.apply(event)
+        if not answer.ok:
+            self.feedback = Feedback(False, answer.rejection, event=event)  # type: ignore[arg-type]
+            return self.feedback
+        if self.log is not None and self.game_row is not None:
+            try:
+                self.log.append(self.game_row, event)
+            except Exception:
+                # Not durable, so not accepted: take it back in memory too.
+                if event.get("type") != "undo":
+                    self.referee.apply({"type": "undo"})
+                raise
+        self.history.append(Logged(event, time.time()))
+        del self.history[:-200]
+        self._state = self.referee.state()
+        if self._state.get("finished") and self.log is not None and self.game_row is not None:
+            self.log.set_status(self.game_row, "finished")
+        elif event.get("type") == "undo" and self.log is not None and self.game_row is not None:
+            self.log.set_status(self.game_row, "playing")
+        self._arm_timers()
+        self.feedback = Feedback(True, note=tr("Accepted"), event=event)
+        return self.feedback
+
+    def abandon(self) -> None:
+        if self.log is not None and self.game_row is not None:
+            self.log.set_status(self.game_row, "abandoned")
+
+    def _arm_timers(self) -> None:
+        now = time.monotonic()
+        self.deadlines = [(now + seconds, event) for seconds, event in self.ui.timers(self._state)]

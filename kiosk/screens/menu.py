@@ -1,0 +1,60 @@
+"""The game menu the kiosk boots into; after a while without a touch, demo mode starts."""
+
+from __future__ import annotations
+
+import time
+
+from kiosk import games as game_uis
+from kiosk.i18n import language, tr
+from kiosk.screens import Screen
+from kiosk.view import ACCENT, MUTED, Grid, View
+from referee import games
+
+
+class MenuScreen(Screen):
+    name = "menu"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.since = time.monotonic()
+
+    def view(self, width: int, height: int) -> View:
+        g = Grid(width, height)
+        v = View(width, height)
+        v.text(g.r(0.04, 0.03, 0.7, 0.14), "Tabletop Referee", size=1.5, color=ACCENT, tag="title")
+        v.button(g.r(0.78, 0.04, 0.18, 0.11), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
+        v.text(g.r(0.04, 0.17, 0.9, 0.08), tr("Choose a game"), size=0.9, color=MUTED)
+        ids = game_uis.available()
+        rows = max(1, len(ids))
+        for i, game_id in enumerate(ids):
+            cls = games.get(game_id)
+            counts = cls.player_counts
+            span = f"{counts[0]}–{counts[-1]}" if list(counts) == list(range(counts[0], counts[-1] + 1)) \
+                else " / ".join(map(str, counts))
+            players = tr("{players} players", players=span)
+            label = f"{cls.title}  ·  {players}"
+            v.button(g.r(0.1, 0.27 + i * 0.7 / rows, 0.8, 0.7 / rows - 0.025), label, f"game:{game_id}",
+                     tag=f"game:{game_id}")
+        return v
+
+    def on_action(self, action: str) -> None:
+        self.since = time.monotonic()
+        if action == "lang":
+            self.app.toggle_language()
+        elif action.startswith("game:"):
+            from kiosk.screens.setup import SetupScreen
+
+            self.app.show(SetupScreen(self.app, action.split(":", 1)[1]))
+
+    def on_tick(self, now: float) -> bool:
+        idle = self.app.settings.demo_after_s
+        if idle and now - self.since >= idle:
+            from kiosk.screens.demo import DemoScreen
+
+            self.app.show(DemoScreen(self.app))
+            return True
+        return False
+
+    def next_wakeup(self) -> float | None:
+        idle = self.app.settings.demo_after_s
+        return self.since + idle if idle else None

@@ -1,0 +1,39 @@
+"""Drive a headless kiosk App from tests (SDL dummy driver)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+from kiosk.app import App
+from kiosk.settings import Settings
+from kiosk.store import EventLog
+
+
+def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480)) -> App:
+    settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1])
+    return App(settings, EventLog(settings.log_path), headless=True)
+
+
+def settle(app: App, steps: int = 3) -> None:
+    for _ in range(steps):
+        app.step(max_wait_ms=1)
+
+
+def press(app: App, tag_or_action: str) -> None:
+    """Touch the button with this action (as a finger would, at its centre)."""
+    app.draw()
+    for element in app.current_view.elements:
+        if element.kind == "button" and element.action == tag_or_action:
+            x, y, w, h = element.rect
+            app.touch(x + w // 2, y + h // 2)
+            app.draw()
+            return
+    raise AssertionError(f"no button {tag_or_action!r}; buttons: {app.current_view.buttons()}")
+
+
+def texts(app: App) -> list[str]:
+    app.draw()
+    return app.current_view.texts()

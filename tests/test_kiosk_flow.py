@@ -1,0 +1,85 @@
+"""The kiosk headless: from the menu to a finished game, by touches and scans; resume after a restart."""
+
+from __future__ import annotations
+
+import time
+
+from hw.inputs import CardScan, ReaderError
+from kiosk.screens.table import TableScreen
+from tests.kiosk_helpers import make_app, press, settle, texts
+
+
+def scan(app, code: str) -> None:
+    app.post(CardScan(code, "keyboard", time.monotonic_ns()))
+    settle(app)
+
+
+def test_menu_lists_the_games_and_switches_language(tmp_path) -> None:
+    app = make_app(tmp_path, lang="de")
+    assert "Alles klar?  ·  2–5 Spieler" in texts(app)
+    press(app, "lang")
+    assert "Alles klar?  ·  2–5 players" in texts(app)
+
+
+def test_alles_klar_game_through_the_screen(tmp_path) -> None:
+    app = make_app(tmp_path)
+    press(app, "game:alles-klar")
+    press(app, "count:2")
+    press(app, "start")
+    assert isinstance(app.screen, TableScreen)
+    assert "Player 1 to play" in texts(app)
+    scan(app, "AK:8.II")
+    assert any("✓" in t for t in texts(app))
+    assert "Player 2 to play" in texts(app)
+    scan(app, "AK:8.II")  # a double scan
+    assert any(t.startswith("✗") and "double scan" in t for t in texts(app))
+    scan(app, "AK:7.II.III")  # two numerals: the screen asks
+    assert "Which numeral turns its ranking card? (AK-R6)" in texts(app)
+    assert set(app.current_view.buttons().values()) >= {"II", "III"}
+    press(app, "choose:1")
+    state = app.screen.controller.state
+    assert state["ranking"] == ["I", "IV", "V"]
+    app.post(ReaderError("keyboard", "noise", "x", 0))
+    settle(app)
+    assert "✗ Could not read — scan again" not in texts(app)
+    assert "Could not read — scan again" in texts(app)
+
+
+def test_resume_after_restart_is_exact(tmp_path) -> None:
+    app = make_app(tmp_path)
+    press(app, "game:magische-7")
+    press(app, "start")
+    scan(app, "M7:7")
+    scan(app, "M7:0")
+    scan(app, "M7:13")
+    before = app.screen.controller.state
+    app.log.close()
+    again = make_app(tmp_path)
+    assert isinstance(again.screen, TableScreen)
+    assert again.screen.controller.state == before
+
+
+def test_a_finished_game_shows_results_and_rematch(tmp_path) -> None:
+    app = make_app(tmp_path)
+    press(app, "game:alles-klar")
+    press(app, "count:2")
+    press(app, "start")
+    controller = app.screen.controller
+    # Play a whole game with the simulator's moves: scans, and a touch for every two-numeral choice.
+    import random
+
+    from referee import sim
+
+    table = sim.get("alles-klar")(random.Random(7), list(controller.referee.players))
+    for event in sim.play(table):
+        scan(app, event["card"])
+        if "rank_choice" in event:
+            labels = [label for label, _ in controller.pending.options]
+            press(app, f"choose:{labels.index(event['rank_choice'])}")
+        assert controller.referee.history[-1] == event
+    settle(app)
+    view = texts(app)
+    assert "Game over" in view
+    assert any(t.startswith("Winner: ") for t in view)
+    press(app, "rematch")
+    assert app.screen.controller.state["stock"] == 69
