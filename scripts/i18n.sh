@@ -8,7 +8,7 @@ $bin/pybabel extract -F babel.cfg -k tr -k N_ --no-location --sort-output -o kio
 for lang in de en; do
   po=kiosk/locale/$lang/LC_MESSAGES/kiosk.po
   if [ -f "$po" ]; then
-    $bin/pybabel update --no-fuzzy-matching -i kiosk/locale/kiosk.pot -d kiosk/locale -D kiosk -l "$lang"
+    $bin/pybabel update --ignore-obsolete --no-fuzzy-matching -i kiosk/locale/kiosk.pot -d kiosk/locale -D kiosk -l "$lang"
   else
     $bin/pybabel init -i kiosk/locale/kiosk.pot -d kiosk/locale -D kiosk -l "$lang"
   fi

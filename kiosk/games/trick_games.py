@@ -65,7 +65,7 @@ class AllesKlarUI(GameUI):
         out = []
         for numeral in state["ranking"]:
             n = NUMERALS.index(numeral) + 1
-            out.append(f"{numeral} → {face_up[n - 1][1]}" if len(face_up) >= n else f"{numeral} → –")
+            out.append(f"{numeral}: {face_up[n - 1][1]}" if len(face_up) >= n else f"{numeral}: –")
         return out if face_up else []
 
 
@@ -108,7 +108,7 @@ class MagischeSiebenUI(GameUI):
         extra = [tr("Stock {stock} · tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
         if last:
             shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
-            extra.append(tr("Last trick: {cards} → {winner} +{points}", cards=shown, winner=last["winner"],
+            extra.append(tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
                             points=last["points"]))
         lines = {p: tr("hand {hand} · {points} points", hand=state["hands"][p], points=state["scores"][p])
                  for p in self.players}

@@ -40,7 +40,7 @@ class SetupScreen(Screen):
         row_h = 0.52 / max(self.count, 1)
         for i in range(self.count):
             y = 0.32 + i * row_h
-            label = self.names[i] + ("   ★ " + tr("dealer") if i == dealer else "")
+            label = self.names[i] + (" (" + tr("dealer") + ")" if i == dealer else "")
             v.button(g.r(0.04, y, 0.56, row_h - 0.015), label, f"dealer:{i}", fill=PANEL, tag=f"player:{i}")
             where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
             v.text(g.r(0.63, y, 0.33, row_h - 0.015), where, size=0.7, color=GOOD if i in seat_of else MUTED)

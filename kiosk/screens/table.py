@@ -73,11 +73,9 @@ class TableScreen(Screen):
             v.text(g.r(0.02, 0.74, 0.96, 0.1), tr("Scan a card."), size=0.8, color=MUTED, tag="feedback")
             return
         text = fb.text(self.app.lang)
-        if fb.rejection is not None:
-            text = "✗ " + text
-        elif fb.ok and fb.event is not None:
-            text = "✓ " + text
-        v.text(g.r(0.02, 0.74, 0.96, 0.1), text, size=0.8, color=GOOD if fb.ok else BAD, fill=PANEL,
+        # The verdict is a coloured bar beside the sentence: green accepted, red rejected.
+        v.box(g.r(0.02, 0.74, 0.015, 0.1), GOOD if fb.ok else BAD, tag="verdict:ok" if fb.ok else "verdict:no")
+        v.text(g.r(0.04, 0.74, 0.94, 0.1), text, size=0.8, color=GOOD if fb.ok else BAD, fill=PANEL,
                tag="feedback")
 
     def _actions(self, v: View, g: Grid) -> None:

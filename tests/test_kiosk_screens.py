@@ -1,0 +1,131 @@
+"""Every screen of every game rendered headless to PNG at 800×480 and 1280×720, with checks on its model.
+
+The model (the View: texts, buttons, tagged elements) is what is checked; the PNG
+proves the renderer draws it. Every text must be drawable by the font (no missing
+glyph boxes) and every button must be a touch target of at least 48 px.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from kiosk import games as game_uis
+from kiosk.screens.admin import AdminScreen
+from kiosk.screens.demo import DemoScreen
+from kiosk.screens.history import HistoryScreen
+from kiosk.screens.table import TableScreen
+from kiosk.view import MIN_TOUCH
+from referee import sim
+from tests.kiosk_helpers import make_app, press
+
+SIZES = [(800, 480), (1280, 720)]
+GAMES = [g for g in game_uis.available() if g in sim.registered()]
+
+
+def check_and_save(app, path) -> None:
+    app.screenshot(path)
+    assert path.stat().st_size > 1000
+    image = pygame.image.load(str(path))
+    assert image.get_size() == app.surface.get_size()
+    font = app.renderer.font(20)
+    for element in app.current_view.elements:
+        if element.text:
+            missing = [ch for ch, m in zip(element.text, font.metrics(element.text), strict=True) if m is None]
+            assert not missing, f"{element.text!r} has glyphs the font cannot draw: {missing}"
+        if element.kind == "button":
+            assert element.rect[2] >= MIN_TOUCH and element.rect[3] >= MIN_TOUCH, element
+
+
+def drive(app, game_id: str, steps: int, seed: int = 3):
+    """Start `game_id` from the menu and play `steps` simulated events (None: to the end)."""
+    players = game_uis_default_players(game_id)
+    press(app, f"game:{game_id}")
+    press(app, f"count:{players}")
+    press(app, "start")
+    controller = app.screen.controller
+    table = sim.get(game_id)(random.Random(seed), list(controller.referee.players))
+    for i, event in enumerate(sim.play(table, controller.referee.__class__(controller.referee.header))):
+        if steps is not None and i >= steps:
+            break
+        assert controller.submit(event).ok
+    app.draw()
+    return controller
+
+
+def game_uis_default_players(game_id: str) -> int:
+    return sim.get(game_id).default_players
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_menu_setup_admin(tmp_path, size) -> None:
+    app = make_app(tmp_path, lang="de", size=size)
+    check_and_save(app, tmp_path / "menu.png")
+    for game_id in GAMES:
+        assert app.current_view.tagged(f"game:{game_id}")
+    press(app, f"game:{GAMES[0]}")
+    check_and_save(app, tmp_path / "setup.png")
+    assert app.current_view.tagged("start") and app.current_view.tagged("player")
+    app.show(AdminScreen(app, app.screen))
+    check_and_save(app, tmp_path / "admin-pin.png")
+    for key in "1234":
+        press(app, f"key:{key}")
+    press(app, "key:OK")
+    check_and_save(app, tmp_path / "admin.png")
+    assert app.current_view.tagged("admin:undo") and app.current_view.tagged("admin:abandon")
+    assert app.current_view.tagged("admin:quit"), "windowed development mode offers Quit"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_table_history_results(tmp_path, size, game_id) -> None:
+    app = make_app(tmp_path, lang="de", size=size)
+    controller = drive(app, game_id, steps=0)
+    check_and_save(app, tmp_path / "table-start.png")
+    view = app.current_view
+    assert view.tagged("turn")[0].text.endswith("ist am Zug")
+    for player in controller.referee.players:
+        assert view.tagged(f"seat:{player}"), player
+    turn = controller.state["turn"]
+    hot = next(e for e in view.tagged("seat") if e.tag == f"seat:{turn}")
+    assert hot.fill != next(e for e in view.tagged("seat") if e.tag != f"seat:{turn}").fill, "turn highlighted"
+
+    app2 = make_app(tmp_path / "mid", lang="en", size=size)
+    drive(app2, game_id, steps=7)
+    check_and_save(app2, tmp_path / "table-mid.png")
+    assert app2.current_view.tagged("hint"), "the referee says what may come next"
+    app2.show(HistoryScreen(app2, app2.screen))
+    check_and_save(app2, tmp_path / "history.png")
+    assert len(app2.current_view.tagged("line")) == 7
+
+    app3 = make_app(tmp_path / "end", lang="en", size=size)
+    drive(app3, game_id, steps=None)
+    check_and_save(app3, tmp_path / "results.png")
+    assert app3.current_view.tagged("winners") and app3.current_view.tagged("rematch")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_demo_mode_plays_by_itself(tmp_path, size) -> None:
+    app = make_app(tmp_path, size=size)
+    demo = DemoScreen(app, seed=5)
+    app.show(demo)
+    for _ in range(5):
+        demo.next_at = 0
+        assert demo.on_tick(1e12)
+    check_and_save(app, tmp_path / "demo.png")
+    assert app.current_view.tagged("demo")
+    assert len(demo.controller.referee.history) == 5
+    press(app, "exit")
+    assert app.screen.name == "menu"
+
+
+def test_choice_is_asked_on_screen(tmp_path) -> None:
+    app = make_app(tmp_path)
+    press(app, "game:alles-klar")
+    press(app, "start")
+    app.screen.controller.scan("AK:5.I.V")
+    check_and_save(app, tmp_path / "choice.png")
+    assert [e.text for e in app.current_view.tagged("choice")] == ["I", "V"]
+    assert isinstance(app.screen, TableScreen)
