@@ -57,10 +57,13 @@ def main(argv: list[str] | None = None) -> int:
         print("referee-kiosk: no screen found — rendering headless (SDL dummy driver); "
               "use --screenshot FILE or the control socket to see it", flush=True)
     from kiosk.app import App
+    from kiosk.notify import Notifier
     from kiosk.store import EventLog
 
     log = EventLog(settings.log_path)
-    app = App(settings, log, kiosk_mode=args.kiosk, headless=headless)
+    notifier = Notifier()
+    app = App(settings, log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
+              wake_every_s=notifier.interval)
     print(f"referee-kiosk: event log {settings.log_path}", flush=True)
     if args.frames:
         for _ in range(args.frames):
@@ -69,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             app.screenshot(args.screenshot)
             print(f"referee-kiosk: screenshot {args.screenshot}", flush=True)
         return 0
-    return app.run()
+    try:
+        return app.run()
+    finally:
+        notifier.stopping()
 
 
 def _export(settings, args) -> int:

@@ -43,13 +43,15 @@ class Command:
 class App:
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
                  headless: bool = False, reader_seats: dict[str, str] | None = None,
-                 heartbeat: Callable[[], None] | None = None):
+                 heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None):
         self.settings = settings
         self.log = log
         self.kiosk_mode = kiosk_mode
         self.headless = headless
         self.reader_seats = dict(reader_seats or {})
         self.heartbeat = heartbeat
+        # The loop wakes at least this often, so watchdog pings keep their pace while idle.
+        self.max_idle_ms = IDLE_WAIT_MS if not wake_every_s else max(10, min(IDLE_WAIT_MS, int(wake_every_s * 1000)))
         self.inputs: queue.Queue[Any] = queue.Queue()
         self.running = True
         self.exit_code = 0
@@ -195,7 +197,7 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()
-        wait = IDLE_WAIT_MS if wakeup is None else max(0, int((wakeup - now) * 1000))
+        wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
         if self.dirty:

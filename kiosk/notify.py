@@ -1,0 +1,60 @@
+"""systemd's notify protocol: READY=1 after the first frame, WATCHDOG=1 while the loop runs.
+
+One datagram to `$NOTIFY_SOCKET` per message (an abstract socket when the path
+starts with `@`). The loop calls `beat()` every step; a ping goes out at half the
+watchdog interval, so a hung loop stops pinging and systemd restarts it. Written
+out rather than taken from `sdnotify`, which swallows send errors silently.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+
+
+class Notifier:
+    def __init__(self, environ: dict[str, str] | None = None, clock=time.monotonic):
+        env = os.environ if environ is None else environ
+        address = env.get("NOTIFY_SOCKET", "")
+        self.address = "\0" + address[1:] if address.startswith("@") else address
+        usec = env.get("WATCHDOG_USEC", "")
+        self.interval = int(usec) / 1e6 / 2 if usec.isdigit() and int(usec) > 0 else None
+        self.clock = clock
+        self.ready_sent = False
+        self.last_ping = float("-inf")
+        self.errors = 0
+        self._sock: socket.socket | None = None
+        if self.address:
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+
+    @property
+    def enabled(self) -> bool:
+        return self._sock is not None
+
+    def send(self, message: str) -> bool:
+        if self._sock is None:
+            return False
+        try:
+            self._sock.sendto(message.encode(), self.address)
+        except OSError:
+            self.errors += 1
+            return False
+        return True
+
+    def ready(self, status: str = "") -> None:
+        if not self.ready_sent:
+            self.ready_sent = self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))
+
+    def beat(self) -> None:
+        """Called by the loop after each step: READY once, then WATCHDOG=1 at half the interval."""
+        if self._sock is None:
+            return
+        if not self.ready_sent:
+            self.ready("table screen up")
+        now = self.clock()
+        if self.interval is not None and now - self.last_ping >= self.interval and self.send("WATCHDOG=1"):
+            self.last_ping = now
+
+    def stopping(self) -> None:
+        self.send("STOPPING=1")
