@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
     parser.add_argument("--size", default=None, help="window size WxH (default 800x480)")
     parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
+    parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
     parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
     sub = parser.add_subparsers(dest="command")
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         settings.data_dir = args.data_dir
     if args.lang:
         settings.language = args.lang
+    if args.demo_after is not None:
+        settings.demo_after_s = args.demo_after
     if args.size:
         w, _, h = args.size.partition("x")
         settings.width, settings.height = int(w), int(h)
