@@ -120,19 +120,20 @@ def scanner_test_codes(game_id: str | None = None, options: Mapping[str, Any] | 
                                 "gültig (längster Code)"))
     unknown = _unknown_code(deck, prefix)
     entries.append(SheetCode(unknown, "?", "unknown-card", "unbekannte Karte (unknown-card)"))
-    other = _other_game_code(game_id, prefix)
-    entries.append(SheetCode(other, label_text(Card.from_code(other).face), "unknown-card (another game)",
+    other, other_title = _other_game_code(game_id, prefix)
+    other_text = f"{other_title}: {label_text(Card.from_code(other).face)}"
+    entries.append(SheetCode(other, other_text, "unknown-card (another game)",
                             "unbekannte Karte (anderes Spiel)"))
     return cls.title, entries
 
 
-def _other_game_code(game_id: str, prefix: str) -> str:
-    """The first code of another registered game's deck, else a sample face of another deck."""
+def _other_game_code(game_id: str, prefix: str) -> tuple[str, str]:
+    """The first code of another registered game's deck and its title, else a sample face of another deck."""
     for other_id in games.all_games():
         if other_id == game_id:
             continue
-        _, other_deck = game_deck(other_id)
+        other_cls, other_deck = game_deck(other_id)
         code = other_deck.codes()[0]
         if Card.from_code(code).prefix != prefix:
-            return code
-    return next(face for p, face in _SAMPLE_FACES.items() if p != prefix)
+            return code, other_cls.title
+    return next((face, p) for p, face in _SAMPLE_FACES.items() if p != prefix)

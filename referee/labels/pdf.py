@@ -252,7 +252,7 @@ def render_labels(labels: Sequence[Label], layout: Layout, skip: int = 0, outlin
 
 # --- the scanner test sheet --------------------------------------------------------------------
 
-SHEET_MODULE = {"code128": 0.25, "qr": 0.5}
+SHEET_MODULE = {"code128": 0.33, "qr": 0.5}
 
 
 def render_test_sheet(game_title: str, entries: Sequence[SheetCode], page: str = "A4") -> bytes:
@@ -260,7 +260,7 @@ def render_test_sheet(game_title: str, entries: Sequence[SheetCode], page: str =
     if page not in PAGES:
         raise LabelError(f"unknown page size {page!r} (known: {', '.join(PAGES)})")
     page_w, page_h = PAGES[page]
-    margin, row_h, head_h = 15.0, 33.0, 38.0
+    margin, row_h, head_h = 15.0, 33.0, 26.0
     if head_h + len(entries) * row_h > page_h - 2 * margin:
         raise LabelError(f"{len(entries)} test codes do not fit on one {page} page")
     buffer = io.BytesIO()
@@ -270,7 +270,7 @@ def render_test_sheet(game_title: str, entries: Sequence[SheetCode], page: str =
     top = page_h - margin
     _draw_lines(c, [_encodable(f"Scanner-Testblatt / scanner test sheet: {game_title}")], BOLD, 14, margin, top)
     notes = [
-        "Jeden Code scannen (Strichcode = 1D-Scanner, QR = 2D-Scanner); der Schiedsrichter muss antworten wie angegeben.",
+        "Jeden Code scannen (Strichcode: 1D-Scanner, QR: 2D-Scanner); der Schiedsrichter antwortet wie angegeben.",
         "Scan every code (bar code for 1D scanners, QR for 2D imagers); the referee must answer as given.",
         "Set the scanner to send the code exactly (no prefix, no case change) followed by Enter / CR.",
     ]
