@@ -25,6 +25,8 @@ GAMES = list(games.all_games())
 # Code 128 modules are at least 0.19 mm: 300 dpi gives >= 2.2 px each; QR modules >= 0.25 mm: 200 dpi, >= 2 px.
 DPI = {"code128": 300, "qr": 200}
 FORMATS = {"code128": zxingcpp.BarcodeFormat.Code128, "qr": zxingcpp.BarcodeFormat.QRCode}
+# Per label, look for both symbologies the sheets use (a full multi-format scan of every cell costs 2-3x).
+CELL_FORMATS = tuple(FORMATS.values())
 
 
 def render(pdf: bytes, dpi: int) -> list:
@@ -46,7 +48,7 @@ def decode_cells(pdf: bytes, layout: Layout) -> list[list[tuple[str, object]]]:
             left, top = layout.cell(position)
             box = (round(left * px), round(top * px), round((left + layout.label_w) * px),
                    round((top + layout.label_h) * px))
-            found = zxingcpp.read_barcodes(image.crop(box))
+            found = zxingcpp.read_barcodes(image.crop(box), formats=CELL_FORMATS)
             cells.append([(r.text, r.format) for r in found])
     return cells
 
