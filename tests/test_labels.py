@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import games
-from referee.cards import Card
+from referee.cards import Card, plausible_code
 from referee.cli import main
 from referee.labels import LabelError, deck_labels, game_deck, scanner_test_codes
 from referee.labels.faces import describe_face
@@ -80,6 +80,7 @@ def test_every_label_decodes_to_exactly_the_deck(game_id: str, layout_name: str)
     for code in codes:
         card, _ = deck.lookup(code)  # raises for a code the referee would refuse
         assert card.copy is not None
+        assert plausible_code(code)  # the scanner readers' first filter lets it through
     layout = get_layout(layout_name)
     check_sheet(render_labels(labels, layout), layout, codes)
 
@@ -227,6 +228,8 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
         ([GAMES[0], "--label-size", "12x37", "--symbology", "qr"], "no room beside its QR code"),
         ([GAMES[0], "--padding", "20"], "leaves nothing"),
         ([GAMES[0], "--margin-top", "-1"], "must not be negative"),
+        ([GAMES[0], "--label-size", "nanx37"], "label w must be a finite number"),
+        ([GAMES[0], "--gap-x", "inf"], "gap x must be a finite number"),
         ([GAMES[0], "--layout", "a5-1x1"], "unknown layout 'a5-1x1'"),
         ([GAMES[0], "--options", "{nope"], "not JSON"),
         ([GAMES[0], "--options", "[1]"], "must be a JSON object"),

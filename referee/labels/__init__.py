@@ -47,7 +47,8 @@ def game_deck(
     try:
         referee = Referee(header)
     except HeaderError as error:
-        raise LabelError(f"{cls.title}: {error.reason_en}") from None
+        reason = error.reason_en
+        raise LabelError(reason if cls.title in reason else f"{cls.title}: {reason}") from None
     return cls, referee.game.deck
 
 

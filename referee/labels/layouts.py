@@ -7,6 +7,7 @@ geometry that does not fit its page, with a sentence that says why.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 
 from referee.labels.errors import LabelError
@@ -71,6 +72,10 @@ class Layout:
             raise LabelError(f"unknown page size {self.page!r} (known: {', '.join(PAGES)})")
         if self.symbology not in SYMBOLOGIES:
             raise LabelError(f"unknown symbology {self.symbology!r} (known: {', '.join(SYMBOLOGIES)})")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise LabelError(f"{f.name.replace('_', ' ')} must be a finite number of mm, not {value}")
         if self.cols < 1 or self.rows < 1:
             raise LabelError(f"the grid must have at least one column and one row, not {self.cols}x{self.rows}")
         if self.label_w <= 0 or self.label_h <= 0:
