@@ -1,4 +1,4 @@
-"""`referee`: replay transcripts (JSON answers or a readable trace), list the games."""
+"""`referee`: replay transcripts (JSON answers or a readable trace), list the games, print card labels."""
 
 from __future__ import annotations
 
@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=cmd_replay)
     lst = sub.add_parser("games", help="list the games the referee knows")
     lst.set_defaults(func=cmd_games)
+    from referee.labels.cli import add_parser as add_labels  # no reportlab import until a PDF is made
+
+    add_labels(sub)
     return parser
 
 

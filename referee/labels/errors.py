@@ -1,0 +1,5 @@
+"""The one error of the labels package: a request that cannot make a sheet (no file is written)."""
+
+
+class LabelError(ValueError):
+    """Unknown game or layout, bad options, a sheet that does not fit its page, a code too long for its label."""

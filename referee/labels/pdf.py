@@ -1,0 +1,298 @@
+"""Draw label sheets and the scanner test sheet as PDF (reportlab), all in memory.
+
+Every size is checked before anything is drawn: a code whose bar code would need
+modules narrower than a cheap scanner reads reliably is a LabelError, not a
+label that fails at the table. Code 128 comes from reportlab's generator, QR
+from reportlab's encoder (level M); both are drawn as plain rectangles.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.graphics.barcode import qrencoder
+from reportlab.graphics.barcode.code128 import Code128
+from reportlab.lib.colors import Color, black
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from referee.labels import Label, SheetCode
+from referee.labels.errors import LabelError
+from referee.labels.layouts import PAGES, Layout
+
+PT_PER_MM = 72 / 25.4
+# Narrowest module drawn (mm): Code 128 X-dimension 0.19 mm = 7.5 mil, the minimum reportlab's
+# Code 128 documents and what cheap CCD/laser scanners read reliably; QR 0.25 mm (10 mil) for
+# cheap 2D imagers. Widest: no gain beyond these, the code only gets longer.
+MIN_MODULE = {"code128": 0.19, "qr": 0.25}
+MAX_MODULE = {"code128": 0.5, "qr": 1.0}
+QUIET = {"code128": 10, "qr": 4}  # quiet zone in modules, each side (ISO/IEC 15417, 18004)
+SYMBOLOGY_NAMES = {"code128": "Code 128", "qr": "QR Code"}
+FONT, BOLD, MONO = "Helvetica", "Helvetica-Bold", "Courier"
+GREY = Color(0.35, 0.35, 0.35)
+
+
+def _encodable(text: str) -> str:
+    """The built-in fonts are Windows-1252: replace what they cannot show rather than print boxes."""
+    return text.encode("cp1252", "replace").decode("cp1252")
+
+
+# --- symbols -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A bar code of one code: how many modules wide (and high, for 2D) including its quiet zones."""
+
+    kind: str
+    code: str
+    modules_w: int
+    modules_h: int  # 0 for a linear code (its height is free)
+    matrix: tuple[tuple[bool, ...], ...] = ()
+
+
+def make_symbol(kind: str, code: str) -> Symbol:
+    if not code.isascii() or not code.isprintable():
+        raise LabelError(f"{code!r}: only printable ASCII fits a label's bar code")
+    if kind == "code128":
+        width = Code128(code, barWidth=1, quiet=0).width  # in modules
+        return Symbol(kind, code, round(width) + 2 * QUIET[kind], 0)
+    if kind == "qr":
+        qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+        qr.addData(code)
+        qr.make()
+        n = qr.getModuleCount()
+        matrix = tuple(tuple(bool(m) for m in row) for row in qr.modules)
+        return Symbol(kind, code, n + 2 * QUIET[kind], n + 2 * QUIET[kind], matrix)
+    raise LabelError(f"unknown symbology {kind!r}")
+
+
+def _module_for(symbol: Symbol, width_mm: float, height_mm: float | None = None) -> float:
+    """The module (mm) that fills the space, capped; LabelError if it is below the readable minimum."""
+    module = width_mm / symbol.modules_w
+    if symbol.modules_h and height_mm is not None:
+        module = min(module, height_mm / symbol.modules_h)
+    module = min(module, MAX_MODULE[symbol.kind])
+    if module < MIN_MODULE[symbol.kind] - 1e-9:
+        name = SYMBOLOGY_NAMES[symbol.kind]
+        raise LabelError(
+            f"{symbol.code!r} needs {symbol.modules_w} {name} modules; on this label they would be "
+            f"{module:.3f} mm wide, below the readable {MIN_MODULE[symbol.kind]} mm: "
+            "choose wider labels, a smaller padding or the QR symbology (--symbology qr)"
+        )
+    return module
+
+
+def _draw_code128(c: Canvas, symbol: Symbol, x: float, y: float, module: float, height: float) -> None:
+    """x, y: bottom-left of the quiet zone, in mm."""
+    bars = Code128(symbol.code, barWidth=module * PT_PER_MM, barHeight=height * PT_PER_MM, quiet=0)
+    bars.drawOn(c, (x + QUIET["code128"] * module) * PT_PER_MM, y * PT_PER_MM)
+
+
+def _draw_qr(c: Canvas, symbol: Symbol, x: float, y: float, module: float) -> None:
+    """x, y: bottom-left of the quiet zone, in mm; dark runs of each row drawn as one rectangle."""
+    quiet = QUIET["qr"]
+    n = len(symbol.matrix)
+    m = module * PT_PER_MM
+    c.setFillColor(black)
+    for r, row in enumerate(symbol.matrix):
+        top = (y + (quiet + n - r) * module) * PT_PER_MM
+        col = 0
+        while col < n:
+            if row[col]:
+                start = col
+                while col < n and row[col]:
+                    col += 1
+                c.rect((x + (quiet + start) * module) * PT_PER_MM, top - m, (col - start) * m, m, stroke=0, fill=1)
+            else:
+                col += 1
+
+
+# --- text --------------------------------------------------------------------------------------
+
+
+def _wrap(text: str, font: str, size: float, width_pt: float) -> list[str]:
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width_pt:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def _fit(text: str, font: str, width_mm: float, height_mm: float, max_size: float) -> tuple[float, list[str]]:
+    """The largest size (pt) at which the text, wrapped at spaces, fits the box; a hard floor of 3 pt."""
+    width_pt, height_pt = width_mm * PT_PER_MM, height_mm * PT_PER_MM
+    size = max_size
+    while size > 3:
+        lines = _wrap(text, font, size, width_pt)
+        if len(lines) * size * 1.15 <= height_pt and all(stringWidth(ln, font, size) <= width_pt for ln in lines):
+            return size, lines
+        size -= 0.5
+    return 3.0, _wrap(text, font, 3.0, width_pt)
+
+
+def _draw_lines(c: Canvas, lines: Sequence[str], font: str, size: float, x: float, top: float,
+                align: str = "left") -> None:
+    """Lines from `top` (mm, page coordinates from the bottom) downwards."""
+    c.setFont(font, size)
+    for i, line in enumerate(lines):
+        baseline = top * PT_PER_MM - size * (0.85 + 1.15 * i)
+        if align == "right":
+            c.drawRightString(x * PT_PER_MM, baseline, line)
+        else:
+            c.drawString(x * PT_PER_MM, baseline, line)
+
+
+# --- label sheets ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Placed:
+    label: Label
+    symbol: Symbol
+    module: float
+
+
+def _plan(labels: Sequence[Label], layout: Layout) -> list[_Placed]:
+    """Every label's symbol and module size, checked before anything is drawn."""
+    inner_w = layout.label_w - 2 * layout.padding
+    inner_h = layout.label_h - 2 * layout.padding
+    kind = layout.symbology
+    placed = []
+    for label in labels:
+        symbol = make_symbol(kind, label.code)
+        if kind == "qr":
+            if inner_w - inner_h < 8:
+                raise LabelError(
+                    f"a {layout.label_w:g}x{layout.label_h:g} mm label has no room beside its QR code for the "
+                    "card's name: the label must be at least 8 mm wider than high (inside the padding)"
+                )
+            module = _module_for(symbol, inner_h, inner_h)
+        else:
+            if inner_h < 14:
+                raise LabelError(f"a {layout.label_h:g} mm high label is too low for a Code 128 label with text")
+            module = _module_for(symbol, inner_w)
+        placed.append(_Placed(label, symbol, module))
+    return placed
+
+
+def _draw_label(c: Canvas, item: _Placed, layout: Layout, x0: float, top: float) -> None:
+    """One label whose top-left corner is at (x0, top) in mm from the page's bottom-left."""
+    pad = layout.padding
+    x, w = x0 + pad, layout.label_w - 2 * pad
+    y_top, h = top - pad, layout.label_h - 2 * pad
+    label, symbol, module = item.label, item.symbol, item.module
+    c.setFillColor(black)
+    if symbol.kind == "code128":
+        head = min(9.0, h * 0.28)
+        foot = 2.6
+        copy_size, _ = _fit(label.copy, BOLD, w / 3, head, 11)
+        copy_w = stringWidth(label.copy, BOLD, copy_size) / PT_PER_MM
+        size, lines = _fit(_encodable(label.text), BOLD, w - copy_w - 2, head, 16)
+        _draw_lines(c, lines, BOLD, size, x, y_top)
+        _draw_lines(c, [label.copy], BOLD, copy_size, x + w, y_top, "right")
+        bar_h = h - head - foot - 1.5
+        bar_w = symbol.modules_w * module
+        _draw_code128(c, symbol, x + (w - bar_w) / 2, top - pad - head - 0.5 - bar_h, module, bar_h)
+        c.setFillColor(GREY)
+        code_size, _ = _fit(label.code, MONO, w * 0.62, foot, 7)
+        _draw_lines(c, [label.code], MONO, code_size, x, y_top - h + foot)
+        game_size, _ = _fit(_encodable(label.game), FONT, w * 0.36, foot, 6)
+        _draw_lines(c, [_encodable(label.game)], FONT, game_size, x + w, y_top - h + foot, "right")
+    else:
+        side = symbol.modules_w * module
+        _draw_qr(c, symbol, x, y_top - h + (h - side) / 2, module)
+        tx = x + side + 1
+        tw = w - side - 1
+        foot = min(2.6, h * 0.2)
+        copy_h = min(4.5, h * 0.3)
+        size, lines = _fit(_encodable(label.text), BOLD, tw, h - foot - copy_h, 12)
+        _draw_lines(c, lines, BOLD, size, tx, y_top)
+        copy_size, _ = _fit(label.copy, BOLD, tw, copy_h, 9)
+        _draw_lines(c, [label.copy], BOLD, copy_size, tx, y_top - h + foot + copy_h)
+        c.setFillColor(GREY)
+        code_size, _ = _fit(label.code, MONO, tw, foot, 6)
+        _draw_lines(c, [label.code], MONO, code_size, tx, y_top - h + foot)
+    c.setFillColor(black)
+
+
+def render_labels(labels: Sequence[Label], layout: Layout, skip: int = 0, outline: bool = False,
+                  title: str = "Tabletop Referee labels") -> bytes:
+    """The sheets as PDF bytes: labels row by row, the first `skip` positions of the first sheet left free."""
+    layout.check()
+    if skip < 0 or skip >= layout.per_page:
+        raise LabelError(f"skip must be between 0 and {layout.per_page - 1} (one sheet holds {layout.per_page})")
+    if not labels:
+        raise LabelError("there are no labels to print")
+    placed = _plan(labels, layout)
+    page_w, page_h = layout.page_size
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=True)
+    c.setTitle(title)
+    c.setCreator("referee labels")
+    for i, item in enumerate(placed):
+        position = i + skip
+        if position and position % layout.per_page == 0:
+            c.showPage()
+        left, top = layout.cell(position)
+        if outline:
+            c.setStrokeColor(Color(0.8, 0.8, 0.8))
+            c.setLineWidth(0.3)
+            c.roundRect(left * PT_PER_MM, (page_h - top - layout.label_h) * PT_PER_MM,
+                        layout.label_w * PT_PER_MM, layout.label_h * PT_PER_MM, 2 * PT_PER_MM)
+        _draw_label(c, item, layout, left, page_h - top)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+# --- the scanner test sheet --------------------------------------------------------------------
+
+SHEET_MODULE = {"code128": 0.33, "qr": 0.5}
+
+
+def render_test_sheet(game_title: str, entries: Sequence[SheetCode], page: str = "A4") -> bytes:
+    """One page: each code as Code 128 and as QR, with what the referee should answer to it."""
+    if page not in PAGES:
+        raise LabelError(f"unknown page size {page!r} (known: {', '.join(PAGES)})")
+    page_w, page_h = PAGES[page]
+    margin, row_h, head_h = 15.0, 33.0, 26.0
+    if head_h + len(entries) * row_h > page_h - 2 * margin:
+        raise LabelError(f"{len(entries)} test codes do not fit on one {page} page")
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=True)
+    c.setTitle(f"Scanner test sheet: {game_title}")
+    c.setCreator("referee labels --test-sheet")
+    top = page_h - margin
+    _draw_lines(c, [_encodable(f"Scanner-Testblatt / scanner test sheet: {game_title}")], BOLD, 14, margin, top)
+    notes = [
+        "Jeden Code scannen (Strichcode: 1D-Scanner, QR: 2D-Scanner); der Schiedsrichter antwortet wie angegeben.",
+        "Scan every code (bar code for 1D scanners, QR for 2D imagers); the referee must answer as given.",
+        "Set the scanner to send the code exactly (no prefix, no case change) followed by Enter / CR.",
+    ]
+    _draw_lines(c, [_encodable(n) for n in notes], FONT, 8.5, margin, top - 8)
+    bar_x, qr_x = margin, margin + 112
+    text_x = qr_x + 26
+    for i, entry in enumerate(entries):
+        row_top = top - head_h - i * row_h
+        bars = make_symbol("code128", entry.code)
+        module = min(SHEET_MODULE["code128"], 108 / bars.modules_w)
+        if module < MIN_MODULE["code128"]:
+            raise LabelError(f"{entry.code!r} is too long for the test sheet")
+        _draw_code128(c, bars, bar_x, row_top - 18, module, 16)
+        c.setFillColor(GREY)
+        _draw_lines(c, [entry.code], MONO, 8, bar_x + QUIET["code128"] * module, row_top - 19)
+        c.setFillColor(black)
+        qr = make_symbol("qr", entry.code)
+        qr_module = min(SHEET_MODULE["qr"], 24 / qr.modules_w)
+        _draw_qr(c, qr, qr_x, row_top - qr.modules_w * qr_module, qr_module)
+        text = [_encodable(entry.text), _encodable(entry.expect_de), _encodable(entry.expect_en)]
+        _draw_lines(c, text[:1], BOLD, 10, text_x, row_top - 2)
+        _draw_lines(c, text[1:], FONT, 8.5, text_x, row_top - 8)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
