@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kiosk.i18n import tr
+from referee.labels.faces import label_text
 
 Event = dict[str, Any]
 State = dict[str, Any]
@@ -93,8 +94,8 @@ class GameUI:
         raise NotImplementedError
 
     def face(self, code: str) -> str:
-        """A card face in plain words."""
-        return code.partition(":")[2]
+        """A card face in plain words (the same words its label prints)."""
+        return label_text(code.partition("#")[0])
 
     def turn_text(self, state: State) -> str:
         if state.get("finished"):

@@ -9,19 +9,11 @@ from kiosk.i18n import tr
 from referee.decks.alles_klar import NUMERALS
 from referee.games.alles_klar import parse_face
 
-M7_NAMES = {"JOKER": "Joker", "MIRROR": "Spiegel", "CROSS": "Kreuz"}
-
 
 @register
 class AllesKlarUI(GameUI):
     game_id = "alles-klar"
     title = "Alles klar?"
-
-    def face(self, code: str) -> str:
-        face = parse_face(code.partition("#")[0])
-        if face is None:
-            return code
-        return " · ".join([str(face.value), *(NUMERALS[n - 1] for n in face.numerals)])
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
@@ -73,10 +65,6 @@ class AllesKlarUI(GameUI):
 class MagischeSiebenUI(GameUI):
     game_id = "magische-7"
     title = "Die magische 7"
-
-    def face(self, code: str) -> str:
-        name = code.partition("#")[0].partition(":")[2]
-        return M7_NAMES.get(name, name)
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
