@@ -338,7 +338,7 @@ class _Checker:
                     self.err((*path, "seat"), f"seat {seat!r} already has scanner {other[1]!r} "
                              f"(line {self.lines.line(*other)})")
                 elif seat is not None:
-                    seat_of[seat] = path
+                    seat_of[seat] = (*path, "seat")
             port = device = None
             if kind == "serial":
                 if "port" not in section:
@@ -347,9 +347,9 @@ class _Checker:
                     port = self.string((*path, "port"), section["port"])
                     if port is not None and port in ports:
                         self.err((*path, "port"), f"port {port!r} is used twice: {self.dotted(path)} and "
-                                 f"{self.dotted(ports[port])} (line {self.lines.line(*ports[port])})")
+                                 f"{self.dotted(ports[port][:-1])} (line {self.lines.line(*ports[port])})")
                     elif port is not None:
-                        ports[port] = path
+                        ports[port] = (*path, "port")
             elif kind == "wedge":
                 if "device" not in section:
                     self.err(path, f"wedge scanner {name!r} has no device (e.g. device = \"/dev/input/by-id/…-kbd\")")
@@ -413,7 +413,7 @@ def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
     config = checker.run()
     if config is not None:
         config = TableConfig(config.name, config.seats, config.scanners, config.pin_factory, config.debounce_ms, path)
-    return config, sorted(checker.problems, key=lambda p: (p.line or 0, p.warning))
+    return config, sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
 
 
 def loads(text: str, path: str = "<config>") -> TableConfig:
