@@ -81,11 +81,12 @@ def test_control_socket_drives_everything_and_reports_errors(sim, tmp_path):
         assert [r["name"] for r in c.send("readers")["readers"]] == ["Anna", "Ben", "Cleo", "Dev", "table"]
         c.sock.sendall(b"this is not json\n")
         assert c.file.readline().startswith(b'{"ok": false, "error": "not JSON')
-    got = get(sim, 4)
-    assert got[0] == ButtonPress("Cleo", "slap", 9_000 * MS)
-    assert (got[1].code, got[1].reader) == ("PS:7.R", "Cleo")
-    assert isinstance(got[2], ReaderError) and got[2].reason == "not-ascii"
-    assert got[3] == ButtonPress("Anna", "confirm", 9_500 * MS)
+    got = get(sim, 4)  # buttons arrive synchronously, scans from the reader thread: compare per source
+    presses = [g for g in got if isinstance(g, ButtonPress)]
+    from_scanner = [g for g in got if not isinstance(g, ButtonPress)]
+    assert presses == [ButtonPress("Cleo", "slap", 9_000 * MS), ButtonPress("Anna", "confirm", 9_500 * MS)]
+    assert (from_scanner[0].code, from_scanner[0].reader) == ("PS:7.R", "Cleo")
+    assert isinstance(from_scanner[1], ReaderError) and from_scanner[1].reason == "not-ascii"
 
 
 def test_control_socket_is_extensible_by_the_kiosk(sim, tmp_path):
