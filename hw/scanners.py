@@ -24,7 +24,7 @@ import contextlib
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import serial
 import serial.threaded
@@ -64,6 +64,16 @@ class Framing:
 def _show(raw: bytes, limit: int = 40) -> str:
     text = repr(raw[:limit])
     return text + ("…" if len(raw) > limit else "")
+
+
+class CardReader(Protocol):
+    """The port every scanner adapter offers: a name, `start()` and `stop()`; inputs go to its sink."""
+
+    name: str
+
+    def start(self) -> CardReader: ...
+
+    def stop(self) -> None: ...
 
 
 class CodeFilter:

@@ -116,7 +116,7 @@ class WedgeScanner(ReconnectingReader):
         self.device_path = device
         self.grab = grab
         self.device: Any = None
-        self._wake_r, self._wake_w = os.pipe()
+        self._wake_r = self._wake_w = -1
         self.decoder = KeyDecoder()
 
     def start(self) -> WedgeScanner:
@@ -124,6 +124,8 @@ class WedgeScanner(ReconnectingReader):
             import evdev  # noqa: F401 - optional dependency, Linux only
         except ImportError as exc:
             raise RuntimeError("keyboard-wedge scanners need evdev: pip install 'tabletop-referee[hid]'") from exc
+        if self._wake_r < 0:
+            self._wake_r, self._wake_w = os.pipe()
         super().start()
         return self
 
@@ -181,6 +183,7 @@ class WedgeScanner(ReconnectingReader):
     def stop(self, timeout: float = 5.0) -> None:
         super().stop(timeout)
         for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         self._wake_r = self._wake_w = -1
