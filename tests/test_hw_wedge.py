@@ -67,7 +67,9 @@ def typing_events(keys: list[str]) -> bytes:
         elif k == "-SHIFT":
             out += EVENT.pack(0, 0, EV_KEY, KEYS["KEY_LEFTSHIFT"], 0)
         else:
-            out += EVENT.pack(0, 0, EV_KEY, KEYS[k], 1) + EVENT.pack(0, 0, 0, 0, 0) + EVENT.pack(0, 0, EV_KEY, KEYS[k], 0)
+            down, sync, up = (EVENT.pack(0, 0, EV_KEY, KEYS[k], 1), EVENT.pack(0, 0, 0, 0, 0),
+                              EVENT.pack(0, 0, EV_KEY, KEYS[k], 0))
+            out += down + sync + up
     return out
 
 
