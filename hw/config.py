@@ -1,0 +1,451 @@
+"""The table's TOML configuration: seats, their button pins, scanners and which seat each scanner serves.
+
+    [table]        name, pin_factory (optional: lgpio | rpigpio | pigpio | native | mock)
+    [buttons]      pull ("up" | "down" | "none"), active ("low" | "high"), debounce_ms
+    [seats.NAME]   confirm = BCM pin, slap = BCM pin, optional pull/active, keys = {confirm = "q", slap = "w"}
+    [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
+                   terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
+
+`load(path)` returns a `TableConfig` or raises `ConfigError` listing every problem
+as "FILE:LINE: message". tomllib gives no positions for values, so `_KeyLines`
+finds the line of each key by reading the file's table headers and `key =` lines.
+`check_config(path)` → (ok, messages) is what `referee-kiosk --check-config` prints.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
+from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
+
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+SCANNER_TYPES = ("serial", "wedge", "sim")
+BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$")
+
+SIM_CONFIG = "table.sim.toml"
+"""The simulation default, shipped inside the `hw` package (`default_sim_path()`)."""
+
+
+# ---------------------------------------------------------------- the result
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    name: str
+    confirm: int
+    slap: int
+    pull_up: bool | None = True
+    active_high: bool | None = None
+    keys: dict[str, str] = field(default_factory=dict)
+    """Simulation keyboard: button → key name (a single character or a pygame key name)."""
+
+    def pins(self) -> list[ButtonPin]:
+        return [ButtonPin(self.name, b, getattr(self, b), self.pull_up, self.active_high) for b in BUTTONS]
+
+
+@dataclass(frozen=True, slots=True)
+class ScannerConfig:
+    name: str
+    type: str
+    seat: str | None
+    """None: the table's shared scanner."""
+    port: str | None = None
+    device: str | None = None
+    baud: int = 9600
+    framing: Framing = field(default_factory=Framing)
+    dedupe_ms: float = DEFAULT_DEDUPE_MS
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    name: str
+    seats: tuple[SeatConfig, ...]
+    scanners: tuple[ScannerConfig, ...]
+    pin_factory: str | None = None
+    debounce_ms: float = DEFAULT_DEBOUNCE_MS
+    path: str | None = None
+
+    def seat(self, name: str) -> SeatConfig:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def button_pins(self) -> list[ButtonPin]:
+        return [p for s in self.seats for p in s.pins()]
+
+    def scanner_for(self, seat: str) -> ScannerConfig | None:
+        """The seat's own scanner, else the shared one, else None."""
+        shared = None
+        for sc in self.scanners:
+            if sc.seat == seat:
+                return sc
+            if sc.seat is None and shared is None:
+                shared = sc
+        return shared
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    line: int | None
+    message: str
+    warning: bool = False
+
+    def format(self, path: str) -> str:
+        where = f"{path}:{self.line}" if self.line else path
+        return f"{where}: {'warning: ' if self.warning else ''}{self.message}"
+
+
+class ConfigError(ValueError):
+    """The configuration file has errors; `problems` lists each with its line."""
+
+    def __init__(self, path: str, problems: list[Problem]):
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(p.format(path) for p in problems))
+
+
+# ---------------------------------------------------------------- key → line
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=""")
+_INLINE_KEY = re.compile(r"""(?:^|[{,])\s*([A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*=""")
+
+
+def _split_key(text: str) -> tuple[str, ...]:
+    parts = re.findall(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""", text)
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+
+
+class _KeyLines:
+    """Maps dotted key paths to the line (1-based) where they are written."""
+
+    def __init__(self, text: str):
+        self.lines: dict[tuple[str, ...], int] = {}
+        table: tuple[str, ...] = ()
+        for n, line in enumerate(text.splitlines(), 1):
+            m = _HEADER.match(line)
+            if m and not _KEY.match(line):
+                table = _split_key(m.group(2))
+                self.lines.setdefault(table, n)
+                continue
+            m = _KEY.match(line)
+            if not m:
+                continue
+            path = table + _split_key(m.group(1))
+            self.lines.setdefault(path, n)
+            rest = line[m.end():]
+            brace = rest.find("{")
+            if brace >= 0:
+                for k in _INLINE_KEY.findall(rest[brace:]):
+                    self.lines.setdefault(path + _split_key(k), n)
+
+    def line(self, *path: str) -> int | None:
+        while path:
+            n = self.lines.get(path)
+            if n is not None:
+                return n
+            path = path[:-1]
+        return None
+
+
+# ---------------------------------------------------------------- validation
+
+
+class _Checker:
+    def __init__(self, data: dict[str, Any], lines: _KeyLines):
+        self.data = data
+        self.lines = lines
+        self.problems: list[Problem] = []
+
+    def err(self, path: tuple[str, ...], message: str) -> None:
+        self.problems.append(Problem(self.lines.line(*path), message))
+
+    def warn(self, path: tuple[str, ...], message: str) -> None:
+        self.problems.append(Problem(self.lines.line(*path), message, warning=True))
+
+    @staticmethod
+    def dotted(path: tuple[str, ...]) -> str:
+        return ".".join(path)
+
+    def table(self, path: tuple[str, ...], value: Any, known: tuple[str, ...]) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.err(path, f"{self.dotted(path)} must be a table")
+            return {}
+        for key in value:
+            if key not in known:
+                self.err((*path, key), f"unknown key {key!r} in [{self.dotted(path)}] (known: {', '.join(known)})")
+        return value
+
+    def string(self, path: tuple[str, ...], value: Any, choices: tuple[str, ...] | None = None) -> str | None:
+        if not isinstance(value, str):
+            self.err(path, f"{self.dotted(path)} must be a string, not {_toml_type(value)}")
+            return None
+        if choices is not None and value not in choices:
+            self.err(path, f"{self.dotted(path)} = {value!r} is not one of {', '.join(choices)}")
+            return None
+        return value
+
+    def number(self, path: tuple[str, ...], value: Any, lo: float, hi: float, integer: bool = False) -> Any:
+        ok_type = isinstance(value, int) if integer else isinstance(value, int | float)
+        if isinstance(value, bool) or not ok_type:
+            kind = "an integer" if integer else "a number"
+            self.err(path, f"{self.dotted(path)} must be {kind}, not {_toml_type(value)}")
+            return None
+        if not lo <= value <= hi:
+            self.err(path, f"{self.dotted(path)} = {value} is out of range ({lo}..{hi})")
+            return None
+        return value
+
+    # -- sections
+    def run(self) -> TableConfig | None:
+        data = self.data
+        self.table((), data, ("table", "buttons", "seats", "scanners"))
+        table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
+        name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
+        factory = None
+        if "pin_factory" in table:
+            factory = self.string(("table", "pin_factory"), table["pin_factory"], PIN_FACTORIES)
+        buttons = self.table(("buttons",), data.get("buttons", {}), ("pull", "active", "debounce_ms"))
+        pull_up, active_high = self.polarity(("buttons",), buttons, (True, None))
+        debounce = DEFAULT_DEBOUNCE_MS
+        if "debounce_ms" in buttons:
+            debounce = self.number(("buttons", "debounce_ms"), buttons["debounce_ms"], 0, 1000) or DEFAULT_DEBOUNCE_MS
+        seats = self.seats(data.get("seats"), (pull_up, active_high))
+        scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
+        self.coverage(seats, scanners)
+        if any(not p.warning for p in self.problems):
+            return None
+        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce))
+
+    def polarity(self, path: tuple[str, ...], section: dict[str, Any],
+                 default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
+        pull_up, active_high = default
+        if "pull" in section:
+            pull = self.string((*path, "pull"), section["pull"], ("up", "down", "none"))
+            if pull is not None:
+                pull_up = {"up": True, "down": False, "none": None}[pull]
+                active_high = None
+        if "active" in section:
+            active = self.string((*path, "active"), section["active"], ("low", "high"))
+            if active is not None:
+                active_high = active == "high"
+                if pull_up is not None and active_high == pull_up:
+                    level = "high" if pull_up else "low"
+                    self.err((*path, "active"), f"active = {active!r} with pull = {'up' if pull_up else 'down'}: "
+                             f"the button would read pressed while released (the pull holds it {level})")
+        if pull_up is None and active_high is None:
+            self.err((*path, "pull"), 'pull = "none" needs active = "low" or "high"')
+        if pull_up is not None and active_high is not None and active_high != pull_up:
+            active_high = None  # implied by the pull
+        return pull_up, active_high
+
+    def seats(self, value: Any, default: tuple[bool | None, bool | None]) -> list[SeatConfig]:
+        if value is None:
+            self.err((), "no [seats.NAME] tables: a table needs at least one seat")
+            return []
+        if not isinstance(value, dict):
+            self.err(("seats",), "seats must be tables [seats.NAME]")
+            return []
+        seats: list[SeatConfig] = []
+        pins: dict[int, tuple[str, ...]] = {}
+        keys_used: dict[str, tuple[str, ...]] = {}
+        for name, raw in value.items():
+            path = ("seats", name)
+            if not _NAME.match(name):
+                self.err(path, f"seat name {name!r}: use letters, digits, space, '_', '-' or '.' (at most 32)")
+            section = self.table(path, raw, (*BUTTONS, "pull", "active", "keys"))
+            if not section and not isinstance(raw, dict):
+                continue
+            numbers: dict[str, int] = {}
+            for button in BUTTONS:
+                if button not in section:
+                    self.err(path, f"seat {name!r} has no {button} pin ({button} = BCM number)")
+                    continue
+                pin = self.number((*path, button), section[button], BCM_PINS.start, BCM_PINS.stop - 1, integer=True)
+                if pin is None:
+                    continue
+                if pin in pins:
+                    first = pins[pin]
+                    self.err((*path, button), f"pin {pin} is used twice: {self.dotted((*path, button))} and "
+                             f"{self.dotted(first)} (line {self.lines.line(*first)})")
+                else:
+                    pins[pin] = (*path, button)
+                numbers[button] = pin
+            pull_up, active_high = self.polarity(path, section, default) if (
+                "pull" in section or "active" in section) else default
+            keys = self.keys(path, section.get("keys", {}), keys_used)
+            if len(numbers) == len(BUTTONS):
+                seats.append(SeatConfig(name, numbers["confirm"], numbers["slap"], pull_up, active_high, keys))
+        if not value:
+            self.err(("seats",), "no seats: a table needs at least one [seats.NAME]")
+        return seats
+
+    def keys(self, path: tuple[str, ...], value: Any, used: dict[str, tuple[str, ...]]) -> dict[str, str]:
+        section = self.table((*path, "keys"), value, BUTTONS)
+        keys: dict[str, str] = {}
+        for button, key in section.items():
+            kpath = (*path, "keys", button)
+            if button not in BUTTONS:
+                continue
+            key = self.string(kpath, key)
+            if key is None:
+                continue
+            if not key:
+                self.err(kpath, f"{self.dotted(kpath)} is empty")
+                continue
+            if key in used:
+                self.err(kpath, f"key {key!r} is used twice: {self.dotted(kpath)} and {self.dotted(used[key])} "
+                         f"(line {self.lines.line(*used[key])})")
+                continue
+            used[key] = kpath
+            keys[button] = key
+        return keys
+
+    def scanners(self, value: Any, seat_names: set[str]) -> list[ScannerConfig]:
+        if not isinstance(value, dict):
+            self.err(("scanners",), "scanners must be tables [scanners.ID]")
+            return []
+        result: list[ScannerConfig] = []
+        ports: dict[str, tuple[str, ...]] = {}
+        seat_of: dict[str | None, tuple[str, ...]] = {}
+        known = ("type", "seat", "port", "device", "baud", "terminator", "prefix", "suffix", "dedupe_ms", "max_line")
+        for name, raw in value.items():
+            path = ("scanners", name)
+            if not _NAME.match(name):
+                self.err(path, f"scanner id {name!r}: use letters, digits, space, '_', '-' or '.' (at most 32)")
+            section = self.table(path, raw, known)
+            if not isinstance(raw, dict):
+                continue
+            kind = self.string((*path, "type"), section.get("type", "serial"), SCANNER_TYPES)
+            seat = None
+            if "seat" in section:
+                seat = self.string((*path, "seat"), section["seat"])
+                if seat is not None and seat not in seat_names:
+                    known_seats = ", ".join(sorted(seat_names)) or "none"
+                    self.err((*path, "seat"), f"unknown seat {seat!r} (seats: {known_seats})")
+                    seat = None
+                elif seat is not None and seat in seat_of:
+                    other = seat_of[seat]
+                    self.err((*path, "seat"), f"seat {seat!r} already has scanner {other[1]!r} "
+                             f"(line {self.lines.line(*other)})")
+                elif seat is not None:
+                    seat_of[seat] = (*path, "seat")
+            port = device = None
+            if kind == "serial":
+                if "port" not in section:
+                    self.err(path, f"serial scanner {name!r} has no port (e.g. port = \"/dev/serial/by-path/…\")")
+                else:
+                    port = self.string((*path, "port"), section["port"])
+                    if port is not None and port in ports:
+                        self.err((*path, "port"), f"port {port!r} is used twice: {self.dotted(path)} and "
+                                 f"{self.dotted(ports[port][:-1])} (line {self.lines.line(*ports[port])})")
+                    elif port is not None:
+                        ports[port] = (*path, "port")
+            elif kind == "wedge":
+                if "device" not in section:
+                    self.err(path, f"wedge scanner {name!r} has no device (e.g. device = \"/dev/input/by-id/…-kbd\")")
+                else:
+                    device = self.string((*path, "device"), section["device"])
+            for key, wanted in (("port", "serial"), ("baud", "serial"), ("device", "wedge")):
+                if key in section and kind is not None and kind != wanted:
+                    self.err((*path, key), f"{key} is for {wanted} scanners, not type = {kind!r}")
+            baud = 9600
+            if "baud" in section:
+                b = section["baud"]
+                if isinstance(b, bool) or not isinstance(b, int) or b not in BAUD_RATES:
+                    self.err((*path, "baud"), f"bad baud rate {b!r} (one of {', '.join(map(str, BAUD_RATES))})")
+                else:
+                    baud = b
+            term = self.string((*path, "terminator"), section.get("terminator", "CR"), tuple(TERMINATORS))
+            prefix = self.string((*path, "prefix"), section.get("prefix", "")) or ""
+            suffix = self.string((*path, "suffix"), section.get("suffix", "")) or ""
+            for key, text in (("prefix", prefix), ("suffix", suffix)):
+                if text and (not text.isascii() or not text.isprintable()):
+                    self.err((*path, key), f"{key} {text!r} must be printable ASCII")
+            dedupe = self.number((*path, "dedupe_ms"), section.get("dedupe_ms", DEFAULT_DEDUPE_MS), 0, 60_000)
+            max_line = self.number((*path, "max_line"), section.get("max_line", DEFAULT_MAX_LINE), 8, 4096,
+                                   integer=True)
+            if kind is None or term is None or dedupe is None or max_line is None:
+                continue
+            result.append(ScannerConfig(name, kind, seat, port, device, baud,
+                                        Framing(term, prefix, suffix, max_line), float(dedupe)))
+        return result
+
+    def coverage(self, seats: list[SeatConfig], scanners: list[ScannerConfig]) -> None:
+        if not scanners:
+            self.warn(("scanners",), "no scanners: cards can only be entered on the touchscreen")
+            return
+        if any(sc.seat is None for sc in scanners):
+            return
+        served = {sc.seat for sc in scanners}
+        for seat in seats:
+            if seat.name not in served:
+                self.warn(("seats", seat.name), f"seat {seat.name!r} has no scanner and there is no shared scanner")
+
+
+def _toml_type(value: Any) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
+            dict: "a table"}.get(type(value), type(value).__name__)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        line = int(m.group(1)) if m else None
+        col = f" (column {m.group(2)})" if m else ""
+        return None, [Problem(line, f"not valid TOML: {message}{col}")]
+    checker = _Checker(data, _KeyLines(text))
+    config = checker.run()
+    if config is not None:
+        config = TableConfig(config.name, config.seats, config.scanners, config.pin_factory, config.debounce_ms, path)
+    return config, sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
+
+
+def loads(text: str, path: str = "<config>") -> TableConfig:
+    config, problems = _parse(text, path)
+    if config is None:
+        raise ConfigError(path, [p for p in problems if not p.warning])
+    return config
+
+
+def load(path: str | Path) -> TableConfig:
+    """Read and validate a table config; ConfigError (every problem, with its line) if it is wrong."""
+    path = Path(path)
+    return loads(path.read_text(encoding="utf-8"), str(path))
+
+
+def check_config(path: str | Path) -> tuple[bool, list[str]]:
+    """(ok, messages): errors and warnings as "FILE:LINE: message", ready to print."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return False, [f"{path}: cannot read: {exc}"]
+    config, problems = _parse(text, str(path))
+    messages = [p.format(str(path)) for p in problems]
+    if config is not None:
+        messages.append(f"{path}: ok: {len(config.seats)} seats, {len(config.scanners)} scanners")
+    return config is not None, messages
+
+
+def default_sim_path() -> Path:
+    return Path(str(resources.files("hw").joinpath(SIM_CONFIG)))
+
+
+def load_default_sim() -> TableConfig:
+    return load(default_sim_path())

@@ -1,0 +1,140 @@
+"""The simulated table: real adapters on mock pins and ptys, driven by keys, typed codes and the control socket."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from hw.config import loads
+from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.sim import ControlClient, SimTable
+
+WAIT = 10.0
+MS = 1_000_000
+
+
+@pytest.fixture
+def sim(tmp_path):
+    with SimTable(workdir=tmp_path) as s:
+        yield s
+
+
+def get(sim, n=1):
+    return [sim.inputs.get(timeout=WAIT) for _ in range(n)]
+
+
+def test_presses_drive_the_real_bank_through_mock_pins(sim):
+    sim.press("Anna", "slap", t_ns=5_000 * MS)
+    assert sim.table.buttons.is_pressed("Anna", "slap")  # the mock pin is really low
+    sim.release("Anna", "slap", t_ns=5_080 * MS)
+    sim.tap("Ben", "confirm", t_ns=6_000 * MS)
+    assert get(sim, 2) == [ButtonPress("Anna", "slap", 5_000 * MS), ButtonPress("Ben", "confirm", 6_000 * MS)]
+
+
+def test_keyboard_keys_map_to_seat_buttons(sim):
+    assert sim.key("w", down=True, t_ns=1_000 * MS)
+    assert sim.key("w", down=False, t_ns=1_050 * MS)
+    assert not sim.key("z")
+    assert get(sim) == [ButtonPress("Ben", "slap", 1_000 * MS)]
+
+
+def test_scans_go_through_a_real_pty_in_each_framing(sim):
+    for reader in ("Anna", "Ben", "Cleo", "table"):  # CR, CRLF, LF, CR
+        sim.scan("AK:8.II#1", reader)
+        got = get(sim)[0]
+        assert (type(got), got.code, got.reader) == (CardScan, "AK:8.II#1", reader)
+
+
+def test_typed_text_and_raw_noise(sim):
+    sim.type_text("M7:3\nnot a card\n", "Dev")
+    sim.raw(b"\x01\x02\r", "Dev")
+    got = get(sim, 3)
+    assert [getattr(g, "code", None) or g.reason for g in got] == ["M7:3", "not-a-card", "noise"]
+
+
+def test_unplug_and_replug_a_simulated_scanner(sim):
+    sim.unplug("Anna")
+    assert [g.reason for g in get(sim)] == ["disconnected"]
+    assert sim.replug("Anna")
+    assert [g.reason for g in get(sim)] == ["reconnected"]
+    sim.scan("AO:2", "Anna")
+    assert get(sim)[0].code == "AO:2"
+
+
+def test_control_socket_drives_everything_and_reports_errors(sim, tmp_path):
+    sock = tmp_path / "ctl.sock"
+    sim.serve(sock)
+    with ControlClient(sock) as c:
+        assert c.send("ping") == {"ok": True, "pong": True}
+        assert c.send("press", seat="Cleo", button="slap", t_ns=9_000 * MS) == {"ok": True}
+        assert c.send("release", seat="Cleo", button="slap", t_ns=9_070 * MS) == {"ok": True}
+        assert c.send("scan", code="PS:7.R", reader="Cleo") == {"ok": True}
+        assert c.send("raw", reader="Cleo", hex="ff 0a") == {"ok": True}
+        assert c.send("key", key="1", t_ns=9_500 * MS) == {"ok": True, "mapped": True}
+        assert c.send("press", seat="Zoe", button="slap")["error"] == "unknown seat 'Zoe'"
+        assert c.send("press", seat="Anna", button="kick")["ok"] is False
+        assert c.send("press", seat="Anna", button="slap", t_ns="soon")["ok"] is False
+        assert "unknown command" in c.send("dance")["error"]
+        assert [r["name"] for r in c.send("readers")["readers"]] == ["Anna", "Ben", "Cleo", "Dev", "table"]
+        c.sock.sendall(b"this is not json\n")
+        assert c.file.readline().startswith(b'{"ok": false, "error": "not JSON')
+    got = get(sim, 4)  # buttons arrive synchronously, scans from the reader thread: compare per source
+    presses = [g for g in got if isinstance(g, ButtonPress)]
+    from_scanner = [g for g in got if not isinstance(g, ButtonPress)]
+    assert presses == [ButtonPress("Cleo", "slap", 9_000 * MS), ButtonPress("Anna", "confirm", 9_500 * MS)]
+    assert (from_scanner[0].code, from_scanner[0].reader) == ("PS:7.R", "Cleo")
+    assert isinstance(from_scanner[1], ReaderError) and from_scanner[1].reason == "not-ascii"
+
+
+def test_control_socket_is_extensible_by_the_kiosk(sim, tmp_path):
+    shots = []
+    sim.add_command("screenshot", lambda req: shots.append(req["path"]) or {"saved": req["path"]})
+    sim.add_command("state", lambda req: {"state": {"turn": "Anna"}})
+    sim.add_command("boom", lambda req: 1 / 0)
+    sock = tmp_path / "ctl.sock"
+    sim.serve(sock)
+    with ControlClient(sock) as c:
+        assert c.send("screenshot", path="/tmp/x.png") == {"ok": True, "saved": "/tmp/x.png"}
+        assert c.send("state") == {"ok": True, "state": {"turn": "Anna"}}
+        assert c.send("boom")["ok"] is False
+        assert "screenshot" in c.send("help")["commands"]
+        assert c.send("ping")["ok"]  # still serving after a failing extension
+    assert shots == ["/tmp/x.png"]
+
+
+def test_two_scripts_at_once(sim, tmp_path):
+    sock = tmp_path / "ctl.sock"
+    sim.serve(sock)
+    results = []
+
+    def script(seat, t):
+        with ControlClient(sock) as c:
+            results.append(c.send("tap", seat=seat, button="slap", t_ns=t))
+
+    threads = [threading.Thread(target=script, args=(s, (20_000 + i) * MS)) for i, s in enumerate(["Anna", "Dev"])]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(WAIT)
+    assert results == [{"ok": True}, {"ok": True}]
+    assert sorted(p.seat for p in get(sim, 2)) == ["Anna", "Dev"]
+
+
+def test_wedge_scanners_are_simulated_by_typed_text(tmp_path):
+    config = loads('[seats.a]\nconfirm = 5\nslap = 6\n[scanners.w]\ntype = "wedge"\ndevice = "/dev/input/none"\n')
+    with SimTable(config, workdir=tmp_path) as sim:
+        sim.scan("AC:K", "w")
+        got = get(sim)[0]
+        assert (type(got), got.code, got.reader) == (CardScan, "AC:K", "w")
+        with pytest.raises(ValueError, match="nothing to unplug"):
+            sim.unplug("w")
+
+
+def test_hw_imports_neither_kiosk_nor_pygame():
+    code = ("import sys, hw, hw.sim, hw.table, hw.config, hw.buttons, hw.scanners, hw.wedge, hw.race, hw.mockpins;"
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('kiosk', 'pygame', 'evdev', 'lgpio', 'RPi')];"
+            "assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
