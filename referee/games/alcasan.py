@@ -125,6 +125,14 @@ def need_text(need: int) -> str:
 
 
 _FACES = {f"{PREFIX}:{name}": Face(name) for name in SHORT_FACES}
+_DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
+
+
+def deck(copies: int) -> Deck:
+    found = _DECKS.get(copies)
+    if found is None:
+        found = _DECKS[copies] = Deck(faces(copies), _FACES)
+    return found
 
 
 @dataclass(frozen=True)
@@ -162,8 +170,7 @@ class Alcasan(Game):
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
-        copies = faces(options.copies)
-        self.deck = Deck(copies, _FACES)
+        self.deck = deck(options.copies)
         self.tally = CardTally()  # AC-D19: the table is the pile plus the burned cards
         self.hands = dict.fromkeys(self.players, HAND)
         self.up = dict.fromkeys(self.players, HAND)
