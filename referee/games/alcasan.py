@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import messages
-from referee.cards import Card, CardTally, Deck
+from referee.cards import Card, CardCodeError, CardTally, Deck
 from referee.decks.alcasan import DEFAULT_COPIES, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
 from referee.games import register
 from referee.protocol import Game, HeaderError, Rejection, is_int, need_str, need_str_list
@@ -171,7 +171,10 @@ class Alcasan(Game):
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
         self.deck = deck(options.copies)
+        self._lookup = self.deck.lookup
+        self._after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
         self.tally = CardTally()  # AC-D19: the table is the pile plus the burned cards
+        self._fits_one = self.tally.fits_one
         self.hands = dict.fromkeys(self.players, HAND)
         self.up = dict.fromkeys(self.players, HAND)
         self.down = dict.fromkeys(self.players, HAND)
@@ -194,48 +197,61 @@ class Alcasan(Game):
         kind = event["type"]
         if kind in _NOT_USED:  # check 4
             raise Rejection("event-not-used", "event-not-used.ac", type=kind)
-        need_str(event, "player")  # check 5
+        if type(event.get("player")) is not str:  # check 5
+            need_str(event, "player")
         if kind == "play":
-            has_card = "card" in event
-            if has_card == ("cards" in event):
-                raise Rejection("bad-event", "bad-event.ac-card-or-cards")
-            if has_card:
-                need_str(event, "card")
-            else:
+            if "card" in event:
+                if "cards" in event:
+                    raise Rejection("bad-event", "bad-event.ac-card-or-cards")
+                if type(event["card"]) is not str:
+                    need_str(event, "card")
+            elif "cards" in event:
                 need_str_list(event, "cards")
+            else:
+                raise Rejection("bad-event", "bad-event.ac-card-or-cards")
         elif kind == "reveal":
             need_str(event, "card")
 
     def step(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
-        player = self.seat(event["player"])  # check 6
-        if kind == "take_pile":
-            self.on_turn(player)  # check 9
-            self._check_take(player)
-            self._take_pile(player)
-            return
+        player = event["player"]
+        if player not in self.seats:  # check 6
+            raise Rejection("unknown-player", player=player)
         if kind == "play":
-            if "card" in event:
-                card, face = self.card(event["card"])  # check 7
+            code = event.get("card")
+            if code is not None:
+                card, face = self._card(code)  # check 7
+                if not self._fits_one(card, self.deck):  # check 8
+                    self.not_exhausted(self.tally, (card,))
                 cards: Sequence[Card] = (card,)
                 faces_: Sequence[Face] = (face,)
             else:
-                looked = [self.card(code) for code in event["cards"]]
+                looked = [self._card(code) for code in event["cards"]]
                 cards = [c for c, _ in looked]
                 faces_ = [f for _, f in looked]
                 face = faces_[0]
-            self.not_exhausted(self.tally, cards)  # check 8
-            self.on_turn(player)  # check 9
+                self.not_exhausted(self.tally, cards)
+            if player != self.turn:  # check 9
+                self.on_turn(player)
             self._check_play(player, cards, faces_, face)  # check 10
             self._play(player, cards, face)
-            return
-        # reveal
-        card, face = self.card(event["card"])
-        self.not_exhausted(self.tally, (card,))
-        self.on_turn(player)
-        if self.hands[player] or self.up[player]:
-            raise Rejection("not-face-down", "not-face-down.ac", player=player)
-        self._reveal(player, card, face)
+        elif kind == "take_pile":
+            self.on_turn(player)  # check 9
+            self._check_take(player)
+            self._take_pile(player)
+        else:  # reveal
+            card, face = self._card(event["card"])
+            self.not_exhausted(self.tally, (card,))
+            self.on_turn(player)
+            if self.hands[player] or self.up[player]:
+                raise Rejection("not-face-down", "not-face-down.ac", player=player)
+            self._reveal(player, card, face)
+
+    def _card(self, code: str) -> tuple[Card, Face]:
+        try:
+            return self._lookup(code)
+        except CardCodeError:
+            raise Rejection("unknown-card", card=code) from None
 
     def _check_take(self, player: str) -> None:
         if not self.hands[player] and not self.up[player]:  # AC-R16, AC-D15
@@ -307,10 +323,14 @@ class Alcasan(Game):
 
     def _lay(self, player: str, cards: Sequence[Card], face: Face) -> None:
         """The cards join the pile; Feuer or four identical burn it (AC-R10, AC-R13); refill; who is next."""
-        add = self.tally.add
+        counts = self.tally.counts  # the table grows by these cards (AC-D19), as CardTally.add does
+        named = self.tally.copies
         for card in cards:
-            add(card)
-        self.pile.extend(cards)
+            counts[card.face] = counts.get(card.face, 0) + 1
+            if card.copy is not None:
+                named.add((card.face, card.copy))
+        pile = self.pile
+        pile.extend(cards)
         self.top = face
         if face.sets_need is not None:  # Luft and Feuer leave the requirement of the card below
             self.need = face.sets_need
@@ -321,31 +341,23 @@ class Alcasan(Game):
             self.run = len(cards)
         burn = face.burns or self.run >= RUN
         if burn:
-            self.burned += len(self.pile)
+            self.burned += len(pile)
             self._empty_pile()
-        self._refill(player)
-        if self.hands[player] or self.up[player] or self.down[player]:
+        hands = self.hands
+        if self.draw_pile and hands[player] < HAND:  # AC-R4: refill to 3 while the draw pile lasts
+            drawn = min(HAND - hands[player], self.draw_pile)
+            hands[player] += drawn
+            self.draw_pile -= drawn
+        if hands[player] or self.up[player] or self.down[player]:
             if not burn:  # AC-R14: after a burn the same player lays again
                 self._pass_turn(player)
             return
         self._player_out(player)
 
-    def _refill(self, player: str) -> None:
-        """AC-R4: draw up to 3 hand cards while the draw pile lasts."""
-        missing = HAND - self.hands[player]
-        if missing > 0 and self.draw_pile:
-            drawn = missing if missing < self.draw_pile else self.draw_pile
-            self.hands[player] += drawn
-            self.draw_pile -= drawn
-
     def _pass_turn(self, player: str) -> None:
         """AC-R5: the next player clockwise who still holds cards."""
-        players = self.players
-        n = len(players)
-        seat = self.seats[player]
         places = self.places
-        for step in range(1, n + 1):
-            nxt = players[(seat + step) % n]
+        for nxt in self._after[player]:
             if not places[nxt]:
                 self.turn = nxt
                 return

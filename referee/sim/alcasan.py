@@ -80,6 +80,7 @@ class AlcasanTable(TableSim):
         self.draw = codes
         self.pile: list[str] = []
         self.burned: list[str] = []
+        self._below: str | None = None  # what `candidates` saw: the pile has not changed until `accepted`
         faces = set(self.face.values())
         self.value = {face: value(face) for face in faces - ALWAYS}
         self.keep = {**self.value, LUFT: 11, ERDE: 12, FEUER: 13}  # the order a player parts with faces
@@ -111,9 +112,9 @@ class AlcasanTable(TableSim):
         player = referee.turn
         source = self.hands[player] or self.up[player]
         rng = self.rng
+        below = self._below = self.below()
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             return [{"type": "reveal", "player": player, "card": rng.choice(self.down[player])}]
-        below = self.below()
         keep, fits = self.keep, self.fits
         best: str | None = None
         best_rank = 99
@@ -153,7 +154,7 @@ class AlcasanTable(TableSim):
         if kind == "play":
             codes = [event["card"]] if "card" in event else event["cards"]
             f = self.face[codes[0]]
-            assert self.fits(f, self.below()), f"the referee accepted {codes} on {self.pile}"
+            assert self.fits(f, self._below), f"the referee accepted {codes} on {self.pile}"
             source = hand or self.up[player]
             held = source[f]
             for code in codes:
@@ -164,7 +165,7 @@ class AlcasanTable(TableSim):
             return
         code = event["card"]
         self.down[player].remove(code)
-        fits = self.fits(self.face[code], self.below())
+        fits = self.fits(self.face[code], self._below)
         assert fits == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
         if fits:
             self._lay(player, [code])
@@ -185,13 +186,14 @@ class AlcasanTable(TableSim):
         if top == FEUER or (len(pile) >= RUN and all(face[c] == top for c in pile[-RUN:])):
             self.burned.extend(pile)
             self.pile = []
-        hand = self.hands[player]
-        held = sum(len(codes) for codes in hand.values())
         draw = self.draw
-        while held < HAND and draw:
-            code = draw.pop()
-            hand.setdefault(face[code], []).append(code)
-            held += 1
+        if draw:
+            hand = self.hands[player]
+            held = sum(len(codes) for codes in hand.values())
+            while held < HAND and draw:
+                code = draw.pop()
+                hand.setdefault(face[code], []).append(code)
+                held += 1
 
     def check(self, referee: Referee) -> None:
         game = referee.game
