@@ -663,6 +663,11 @@ def test_good_options() -> None:
 # --- random games with the options (the contract tests cover the defaults)
 
 
+def test_the_simulated_table_is_registered() -> None:
+    # sim.registered() skips a module that fails to import: make sure the contract tests see alcasan
+    assert "alcasan" in sim.registered()
+
+
 @pytest.mark.parametrize(
     ("players", "options"),
     [(2, {"copies": 2}), (3, {"copies": 3}), (4, {"copies": 5}), (2, {"stop_at_first": True}),

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.decks.alcasan import SHORT_FACES
 from referee.games.alcasan import DEALT, HAND, RUN, deck
 from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
@@ -31,10 +32,10 @@ ERDE = "AC:ERDE"
 LUFT = "AC:LUFT"
 WASSER = "AC:WASSER"
 ALWAYS = frozenset({FEUER, ERDE, LUFT})
-WHIM = 0.05  # how often a player who could lay a card takes the pile anyway
-SINGLE = 0.2  # how often a player holding several cards of the face lays only one
+WHIM = 0.03  # how often a player who could lay a card takes the pile anyway
+SINGLE = 0.1  # how often a player holding several cards of the face lays only one
 MISFIT = 0.2  # how often a card that does not fit is scanned as well (the referee refuses it)
-WHIM_FACE = 0.25  # how often a player lays another fitting face than the lowest (this breaks endless cycles)
+WHIM_FACE = 0.15  # how often a player lays another fitting face than the lowest (this breaks endless cycles)
 
 Holding = dict[str, list[str]]  # face → the codes of the physical cards of that face
 
@@ -42,6 +43,25 @@ Holding = dict[str, list[str]]  # face → the codes of the physical cards of th
 def value(face: str) -> int:
     """The comparison value at the table: the number, 4 for Wasser."""
     return 4 if face == WASSER else int(face.partition(":")[2])
+
+
+FACES = tuple(f"AC:{short}" for short in SHORT_FACES)
+VALUE = {face: value(face) for face in FACES if face not in ALWAYS}
+KEEP = {**VALUE, LUFT: 11, ERDE: 12, FEUER: 13}  # the order in which a player parts with faces
+
+
+def fits(face: str, below: str | None) -> bool:
+    """May `face` go on a pile whose deciding card (the top card that is not Luft) is `below`?"""
+    if below is None or face in ALWAYS or below == ERDE:
+        return True
+    if below == WASSER:
+        return VALUE[face] <= 4
+    return VALUE[face] >= VALUE[below]
+
+
+# below → face → fits, for the proposals (the same answers as `fits`, looked up); Luft is never the deciding
+# card and Feuer never stays on the pile
+FITS = {below: {face: fits(face, below) for face in FACES} for below in (None, *FACES) if below not in (LUFT, FEUER)}
 
 
 _CODES: dict[int, tuple[list[str], dict[str, str]]] = {}
@@ -81,9 +101,6 @@ class AlcasanTable(TableSim):
         self.pile: list[str] = []
         self.burned: list[str] = []
         self._below: str | None = None  # what `candidates` saw: the pile has not changed until `accepted`
-        faces = set(self.face.values())
-        self.value = {face: value(face) for face in faces - ALWAYS}
-        self.keep = {**self.value, LUFT: 11, ERDE: 12, FEUER: 13}  # the order a player parts with faces
 
     def _holding(self, codes: list[str]) -> Holding:
         holding: Holding = {}
@@ -100,14 +117,6 @@ class AlcasanTable(TableSim):
                 return below
         return None
 
-    def fits(self, face: str, below: str | None) -> bool:
-        """May `face` go on a pile whose deciding card is `below`?"""
-        if below is None or face in ALWAYS or below == ERDE:
-            return True
-        if below == WASSER:
-            return self.value[face] <= 4
-        return self.value[face] >= self.value[below]
-
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
         player = referee.turn
         source = self.hands[player] or self.up[player]
@@ -115,13 +124,14 @@ class AlcasanTable(TableSim):
         below = self._below = self.below()
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             return [{"type": "reveal", "player": player, "card": rng.choice(self.down[player])}]
-        keep, fits = self.keep, self.fits
+        keep = KEEP
+        fit = FITS[below]
         best: str | None = None
         best_rank = 99
         misfit: str | None = None
         fitting: list[str] = []
         for f in source:
-            if not fits(f, below):
+            if not fit[f]:
                 misfit = f
             else:
                 fitting.append(f)
@@ -154,7 +164,7 @@ class AlcasanTable(TableSim):
         if kind == "play":
             codes = [event["card"]] if "card" in event else event["cards"]
             f = self.face[codes[0]]
-            assert self.fits(f, self._below), f"the referee accepted {codes} on {self.pile}"
+            assert fits(f, self._below), f"the referee accepted {codes} on {self.pile}"
             source = hand or self.up[player]
             held = source[f]
             for code in codes:
@@ -165,9 +175,9 @@ class AlcasanTable(TableSim):
             return
         code = event["card"]
         self.down[player].remove(code)
-        fits = self.fits(self.face[code], self._below)
-        assert fits == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
-        if fits:
+        fitted = fits(self.face[code], self._below)
+        assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
+        if fitted:
             self._lay(player, [code])
         else:  # the revealed card and the pile go to the hand
             self._take(hand, [*self.pile, code])
@@ -183,7 +193,9 @@ class AlcasanTable(TableSim):
         pile.extend(codes)
         face = self.face
         top = face[codes[0]]
-        if top == FEUER or (len(pile) >= RUN and all(face[c] == top for c in pile[-RUN:])):
+        if top == FEUER or (  # four equal faces on top (RUN)
+            len(pile) >= RUN and face[pile[-2]] == top and face[pile[-3]] == top and face[pile[-4]] == top
+        ):
             self.burned.extend(pile)
             self.pile = []
         draw = self.draw
