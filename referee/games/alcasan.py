@@ -233,8 +233,9 @@ class Alcasan(Game):
                 self.not_exhausted(self.tally, cards)
             if player != self.turn:  # check 9
                 self.on_turn(player)
-            self._check_play(player, cards, faces_, face)  # check 10
-            self._play(player, cards, face)
+            source = self._check_play(player, cards, faces_, face)  # check 10
+            source[player] -= len(cards)  # AC-R3: from the hand, or else from the face-up cards
+            self._lay(player, cards, face)
         elif kind == "take_pile":
             self.on_turn(player)  # check 9
             self._check_take(player)
@@ -259,12 +260,16 @@ class Alcasan(Game):
         if not self.pile:  # AC-D9
             raise Rejection("pile-empty", "pile-empty.ac")
 
-    def _check_play(self, player: str, cards: Sequence[Card], faces_: Sequence[Face], face: Face) -> None:
-        """AC-R2, AC-R3, AC-R8 … AC-R12 for a play from hand or face-up cards."""
-        have = self.hands[player]
+    def _check_play(
+        self, player: str, cards: Sequence[Card], faces_: Sequence[Face], face: Face
+    ) -> dict[str, int]:
+        """AC-R2, AC-R3, AC-R8 … AC-R12 for a play; the counts the cards come from (hand or face-up)."""
+        counts = self.hands
+        have = counts[player]
         source = "hand"
         if not have:
-            have = self.up[player]
+            counts = self.up
+            have = counts[player]
             source = "up"
             if not have:
                 raise Rejection("must-reveal", "must-reveal.ac", player=player)
@@ -280,16 +285,9 @@ class Alcasan(Game):
         error = face.verdict[self.need]
         if error is not None:
             raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
+        return counts
 
     # --- mutations, after every check passed
-
-    def _play(self, player: str, cards: Sequence[Card], face: Face) -> None:
-        """AC-R2, AC-R3: the cards leave the hand, or else the face-up cards, and go on the pile."""
-        if self.hands[player]:
-            self.hands[player] -= len(cards)
-        else:
-            self.up[player] -= len(cards)
-        self._lay(player, cards, face)
 
     def _reveal(self, player: str, card: Card, face: Face) -> None:
         """AC-R16: a legal face counts as a play of that card; else card and pile go to the hand."""
