@@ -6,7 +6,6 @@ asks "which game is this?" outside this registry.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -117,18 +116,21 @@ def register(cls: type[GameUI]) -> type[GameUI]:
     return cls
 
 
-def get(game_id: str) -> type[GameUI]:
+def _load() -> None:
     global _loaded
     if not _loaded:
         for module in pkgutil.iter_modules(__path__):
             importlib.import_module(f"{__name__}.{module.name}")
         _loaded = True
+
+
+def get(game_id: str) -> type[GameUI]:
+    _load()
     return _UIS[game_id]
 
 
 def available() -> list[str]:
     """Game ids with a table screen, in the menu's order."""
-    with contextlib.suppress(KeyError):
-        get("")
+    _load()
     order = ["alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto"]
     return sorted(_UIS, key=lambda g: order.index(g) if g in order else 99)

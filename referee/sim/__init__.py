@@ -9,7 +9,6 @@ simulator never needs its own copy of the rules. Randomness is always seeded.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import pkgutil
 import random
@@ -69,19 +68,23 @@ def register(cls: type[TableSim]) -> type[TableSim]:
     return cls
 
 
-def get(game_id: str) -> type[TableSim]:
+def _load() -> None:
+    """Import every simulator module once; an import error surfaces, it never hides a game."""
     global _loaded
     if not _loaded:
         for module in pkgutil.iter_modules(__path__):
             importlib.import_module(f"{__name__}.{module.name}")
         _loaded = True
+
+
+def get(game_id: str) -> type[TableSim]:
+    _load()
     return _SIMS[game_id]
 
 
 def registered() -> list[str]:
     """The ids of every game that has a simulated table."""
-    with contextlib.suppress(KeyError):
-        get("")
+    _load()
     return sorted(_SIMS)
 
 
