@@ -208,7 +208,8 @@ class _Checker:
     # -- sections
     def run(self) -> TableConfig | None:
         data = self.data
-        self.table((), data, ("table", "buttons", "seats", "scanners"))
+        # [kiosk] belongs to the kiosk (kiosk/settings.py); the hardware layer leaves it alone.
+        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk"))
         table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
         name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
         factory = None

@@ -20,7 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-kiosk", description="Tabletop Referee: the table kiosk.")
     parser.add_argument("--config", type=Path, help="the table's TOML config")
     parser.add_argument("--check-config", type=Path, metavar="FILE", help="check a config file and exit")
-    parser.add_argument("--sim", action="store_true", help="simulated hardware (keyboard, typed scans)")
+    parser.add_argument("--sim", action="store_true",
+                        help="simulated hardware: keys 1-4/q-r are seat buttons, typed codes + Enter are scans")
+    parser.add_argument("--control", type=Path, help="with --sim: the control socket (default DATA_DIR/control.sock)")
     parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
     parser.add_argument("--size", default=None, help="window size WxH (default 800x480)")
@@ -52,14 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export":
         return _export(settings, args)
     if args.check_config:
-        print("referee-kiosk: config checking arrives with the hardware layer", file=sys.stderr)
-        return 2
+        return _check_config(args.check_config)
     headless = _headless_needed(args.kiosk)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         print("referee-kiosk: no screen found — rendering headless (SDL dummy driver); "
               "use --screenshot FILE or the control socket to see it", flush=True)
     from kiosk.app import App
+    from kiosk.hardware import open_hardware
     from kiosk.notify import Notifier
     from kiosk.store import EventLog
 
@@ -68,6 +70,12 @@ def main(argv: list[str] | None = None) -> int:
     app = App(settings, log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
               wake_every_s=notifier.interval)
     print(f"referee-kiosk: event log {settings.log_path}", flush=True)
+    control = (args.control or settings.data_dir / "control.sock") if args.sim else None
+    hardware = open_hardware(app, args.config, args.sim, control)
+    app.reader_seats = hardware.reader_seats
+    app.key_handler = hardware.key
+    if control is not None:
+        print(f"referee-kiosk: simulated table; control socket {control}", flush=True)
     if args.frames:
         for _ in range(args.frames):
             app.step(max_wait_ms=50)
@@ -79,6 +87,26 @@ def main(argv: list[str] | None = None) -> int:
         return app.run()
     finally:
         notifier.stopping()
+        hardware.close()
+
+
+def _check_config(path: Path) -> int:
+    """Print the verdict on a table config (hardware and [kiosk] sections); exit 0 when it loads."""
+    from hw.config import check_config
+    from kiosk import settings as settings_mod
+
+    ok, messages = check_config(path)
+    for line in messages:
+        print(line)
+    try:
+        kiosk_settings = settings_mod.load(path)
+    except (OSError, ValueError) as error:
+        print(f"{path}: [kiosk]: {error}")
+        return 1
+    if kiosk_settings.pin_hash == settings_mod.DEFAULT_PIN_HASH:
+        print(f"{path}: warning: [kiosk] admin_pin_hash is not set: the admin PIN is the default 1234")
+    print(f"{path}: {'OK' if ok else 'NOT OK'}")
+    return 0 if ok else 1
 
 
 def _export(settings, args) -> int:

@@ -63,6 +63,7 @@ class App:
         self.frames = 0
         self._press: tuple[float, tuple[int, int]] | None = None
         self._typed = ""
+        self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
         i18n.set_language(settings.language)
         self.surface = self._open_display()
         self.renderer = Renderer(self.surface)
@@ -276,6 +277,10 @@ class App:
         elif kind == pygame.KEYDOWN:
             self._on_key(event)
         elif kind == pygame.TEXTINPUT:
+            # A key mapped to a seat button presses it, unless a code is being typed (codes start with letters
+            # no button uses as its first key).
+            if not self._typed and self.key_handler is not None and self.key_handler(event.text):
+                return
             self._typed += event.text
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
             self._press = (time.monotonic(), self._point(event))

@@ -1,0 +1,70 @@
+"""Opening the table's hardware for the kiosk: real adapters from the config, or the simulated table.
+
+Hardware threads only hand inputs to `App.post`. In simulation the kiosk also
+answers on the simulated table's control socket: `screenshot PATH`, `state`,
+`touch ACTION` and `view`, run on the display thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hw import config as hw_config
+from hw.sim import SimTable
+from hw.table import Table
+
+
+@dataclass
+class Hardware:
+    config: hw_config.TableConfig | None
+    table: Any = None  # hw.table.Table or hw.sim.SimTable
+    sim: SimTable | None = None
+    control: Path | None = None
+
+    @property
+    def reader_seats(self) -> dict[str, str]:
+        if self.config is None:
+            return {}
+        return {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+
+    def key(self, char: str) -> bool:
+        """A typed key that is a seat button in simulation: tap it (press and release)."""
+        if self.sim is None or char not in self.sim.keymap:
+            return False
+        seat, button = self.sim.keymap[char]
+        self.sim.tap(seat, button)
+        return True
+
+    def close(self) -> None:
+        if self.table is not None:
+            self.table.close()
+
+
+def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: Path | None) -> Hardware:
+    """Open the real adapters (a config is needed) or the simulated table, all feeding `app.post`."""
+    if simulate:
+        config = hw_config.load(config_path) if config_path else hw_config.load_default_sim()
+        sim = SimTable(config, sink=app.post).open()
+        hardware = Hardware(config, sim, sim, control)
+        if control is not None:
+            for name in ("screenshot", "state", "touch", "view"):
+                sim.add_command(name, _command(app, name))
+            sim.serve(control)
+        return hardware
+    if config_path is None:
+        return Hardware(None)
+    config = hw_config.load(config_path)
+    return Hardware(config, Table(config, app.post).open())
+
+
+def _command(app: Any, name: str):
+    def handler(request: dict[str, Any]) -> dict[str, Any]:
+        if name == "screenshot":
+            return app.call("screenshot", Path(request["path"]))
+        if name == "touch":
+            return {"screen": app.call("action", request["action"])}
+        return app.call(name)
+
+    return handler

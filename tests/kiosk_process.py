@@ -1,0 +1,90 @@
+"""A real `referee-kiosk --sim` process, driven through its control socket as a script at the table would."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+class KioskProcess:
+    def __init__(self, data_dir: Path, extra: list[str] | None = None):
+        self.data_dir = data_dir
+        self.control = data_dir / "control.sock"
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        env.pop("NOTIFY_SOCKET", None)
+        if self.control.exists():
+            self.control.unlink()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kiosk", "--sim", "--data-dir", str(data_dir), "--control", str(self.control),
+             "--demo-after", "0", "--lang", "en", *(extra or [])],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.sock: socket.socket | None = None
+        self._buf = b""
+        deadline = time.monotonic() + 60
+        while self.sock is None:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"kiosk exited: {self.proc.stderr.read().decode()[-2000:]}")
+            if time.monotonic() > deadline:
+                raise TimeoutError("kiosk control socket did not appear")
+            try:
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.connect(str(self.control))
+                self.sock = sock
+            except OSError:
+                time.sleep(0.05)
+        self.sock.settimeout(30)
+
+    def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        assert self.sock is not None
+        self.sock.sendall(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
+        while b"\n" not in self._buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("kiosk closed the control socket")
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        reply = json.loads(line)
+        assert reply.get("ok"), reply
+        return reply
+
+    def state(self) -> dict[str, Any]:
+        return self.cmd("state")
+
+    def touch(self, action: str) -> dict[str, Any]:
+        return self.cmd("touch", action=action)["screen"]
+
+    def wait(self, predicate, timeout: float = 20.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state()
+            if predicate(state):
+                return state
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"kiosk state never matched; last {state}")
+            time.sleep(0.01)
+
+    def wait_events(self, count: int, timeout: float = 20.0) -> dict[str, Any]:
+        return self.wait(lambda s: s.get("events") == count, timeout)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        if self.sock is not None:
+            self.sock.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.sock is not None:
+            self.sock.close()

@@ -1,0 +1,85 @@
+"""End to end: a real kiosk process on the simulated table, driven through its control socket.
+
+Cards are written to pseudo-terminal scanners, seat buttons are mock-pin edges,
+choices are touches; the game ends at the scores a replay of the same events gives.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kiosk import games as game_uis
+from referee import sim
+from referee.table import Referee
+from tests.kiosk_process import KioskProcess
+
+SEATS = ["Anna", "Ben", "Cleo", "Dev"]  # the simulated table's seats (hw/table.sim.toml)
+GAMES = [g for g in game_uis.available() if g in sim.registered()]
+
+
+def start_game(kiosk: KioskProcess, game_id: str, players: int) -> list[str]:
+    kiosk.touch(f"game:{game_id}")
+    kiosk.touch(f"count:{players}")
+    for seat in SEATS[:players]:  # each seat claims its place with its own button
+        kiosk.cmd("tap", seat=seat, button="confirm")
+    kiosk.wait(lambda s: len(s.get("claimed", {})) == players)
+    screen = kiosk.touch("start")
+    assert screen["screen"] == "table", screen
+    return screen["state"]["turn"] and list(screen["state"]["scores"])
+
+
+def play_event(kiosk: KioskProcess, event: dict, seat_of: dict[str, str], count: int) -> None:
+    """Make one event happen at the table the way players would."""
+    kind = event["type"]
+    if kind == "play" and "card" in event:
+        kiosk.cmd("scan", code=event["card"], reader=seat_of[event["player"]])
+        state = kiosk.wait(lambda s: s.get("events") == count or s.get("pending"))
+        if state.get("events") != count:  # the screen asks (a numeral, an opponent): touch the answer
+            answer = event.get("rank_choice") or event.get("target")
+            kiosk.touch(f"choose:{state['pending'].index(answer)}")
+    else:
+        raise AssertionError(f"no table action for {event}")
+    kiosk.wait_events(count)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_full_game_through_the_control_socket(tmp_path, game_id: str) -> None:
+    players = sim.get(game_id).default_players
+    kiosk = KioskProcess(tmp_path)
+    try:
+        names = start_game(kiosk, game_id, players)
+        seat_of = dict(zip(names, SEATS, strict=False))
+        table = sim.get(game_id)(random.Random(21), names)
+        referee = Referee(table.header)
+        events = list(sim.play(table, referee))
+        for n, event in enumerate(events, 1):
+            play_event(kiosk, event, seat_of, n)
+        final = kiosk.state()
+        assert final["state"] == referee.state()
+        assert final["state"]["finished"] is True
+    finally:
+        kiosk.close()
+
+
+def test_rejected_scan_shows_its_reason(tmp_path) -> None:
+    kiosk = KioskProcess(tmp_path)
+    try:
+        start_game(kiosk, "magische-7", 2)
+        kiosk.cmd("scan", code="M7:7", reader="Anna")
+        kiosk.wait_events(1)
+        kiosk.cmd("scan", code="M7:7", reader="Ben")  # the same card again
+        state = kiosk.wait(lambda s: s["feedback"] and s["feedback"]["error"] == "card-exhausted")
+        assert "double scan" in state["feedback"]["text"]
+        kiosk.cmd("scan", code="M7:5", reader="Anna")  # Anna is not to play
+        state = kiosk.wait(lambda s: s["feedback"]["error"] == "not-your-turn")
+        assert state["feedback"]["text"] == "Player 2 is to play, not Player 1."
+        kiosk.cmd("raw", hex=b"\x00\x01garbage\r".hex(), reader="Anna")
+        state = kiosk.wait(lambda s: s["feedback"]["text"] == "Could not read — scan again")
+        assert state["events"] == 1
+        shot = tmp_path / "rejected.png"
+        kiosk.cmd("screenshot", path=str(shot))
+        assert shot.stat().st_size > 1000
+    finally:
+        kiosk.close()
