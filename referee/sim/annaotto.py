@@ -1,16 +1,18 @@
 """The simulated ANNAOTTO table: two-sided physical cards, hidden hands, the draw pile, races and calls.
 
-Each physical card holds two side codes. The default deck gives every special or
-wild side a plain back (rules section 1); the sides are paired at random. A hand
-card has one side facing its owner (the owner plays it) and the other facing the
-table (others play it with `from`). Flips turn hand cards over. The table mirrors
-every card the referee hands out (penalties, catches, race results) and reshuffles
-its discard pile exactly when the referee's pile count drops to its top card.
+A physical card is a pair of side codes. The default deck gives every special or
+wild side a plain back (rules section 1); the sides are paired at random for each
+game. In a hand a card is the tuple (side facing the owner, side facing the table):
+the owner plays the first, others play the second with `from`; a flip reverses the
+tuple. The table mirrors every card the referee hands out (penalties, catches, race
+results) and reshuffles its discard pile exactly when its own draw pile runs dry,
+so its counts must agree with the referee's after every event (`check`).
 
-Proposals are a cheap superset of the legal moves (a loose colour/pattern/sign
-filter, never the rules themselves) plus an occasional unfiltered card; the
-referee decides. Players sometimes forget a call (and are sometimes caught), the
-ALLE layer sometimes forgets ALLE, and the kiosk sometimes closes a race early.
+The table reads the matching rules itself (a cross-check: when it thinks a play is
+legal and the referee disagrees, the game gets stuck and the test fails), and now
+and then plays a card without looking. Players sometimes forget a call (and are
+sometimes caught), the ALLE layer sometimes forgets ALLE, and the kiosk sometimes
+closes a race before every participant slapped.
 """
 
 from __future__ import annotations
@@ -18,10 +20,52 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
-from referee.games.annaotto import ALTERNATE, deck_for
+from referee.games.annaotto import deck_for
 from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
+
+_OTHER_SIGN = {"ANNA": "OTTO", "OTTO": "ANNA"}
+_DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
+
+
+def _deck_sides(deck: Deck) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Every side code (with its copy number) → its meaning, and the plain and other codes (cached per deck)."""
+    hit = _DECK_SIDES.get(id(deck))
+    if hit is None:
+        side: dict[str, Any] = {}
+        plain, other = [], []
+        for code in deck.codes():
+            info = deck.info[code.partition("#")[0]]
+            side[code] = info
+            (plain if info.kind == "plain" else other).append(code)
+        hit = _DECK_SIDES[id(deck)] = (side, plain, other)
+    return hit
+
+
+def _fits_top(g: Any) -> Any:
+    """The table's own reading of AO-R5/AO-R9 (no penalty pending): may this side go on the top?"""
+    top = g.top
+    colour, pattern, top_sign = g.colour, g.pattern, top.sign
+    other_sign = _OTHER_SIGN.get(top_sign)
+    if top.wild:
+        return lambda s: s.wild or s.colour == colour
+
+    def fits(s: Any) -> bool:
+        if s.wild:
+            return True
+        sign = s.sign
+        if sign == "ANNA" or sign == "OTTO":
+            if sign == top_sign:
+                return False
+            if sign == other_sign:
+                return True
+        elif sign is not None and sign == top_sign:
+            return True
+        return s.colour == colour or s.pattern == pattern
+
+    return fits
 
 
 @register
@@ -32,31 +76,28 @@ class AnnaottoTable(TableSim):
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
         _, _, _, parsed = parse_header(self.header)
-        deck = deck_for(parsed.plain, parsed.special, parsed.wild)
-        info = deck.info
-        self.side: dict[str, Any] = {}
-        plain, other = [], []
-        for code in deck.codes():
-            side = info[code.partition("#")[0]]
-            self.side[code] = side
-            (plain if side.kind == "plain" else other).append(code)
-        rng.shuffle(plain)
-        rng.shuffle(other)
-        pairs = []
-        while other and plain:  # every special or wild side gets a plain back, while there are plain sides
-            pairs.append((other.pop(), plain.pop()))
-        rest = other + plain
-        rng.shuffle(rest)
-        pairs.extend((rest[i], rest[i + 1]) for i in range(0, len(rest), 2))
-        rng.shuffle(pairs)
-        self.sides = pairs  # card id → its two side codes
-        self.card_of = {code: cid for cid, pair in enumerate(pairs) for code in pair}
-        self.facing = [rng.randrange(2) for _ in pairs]  # in a hand: the side index facing the owner
-        cards = list(range(len(pairs)))
-        self.hands = {p: [cards.pop() for _ in range(parsed.hand_size)] for p in self.players}
+        self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
+        plain, other = plain_codes[:], other_codes[:]
+        shuffle = rng.shuffle
+        shuffle(plain)
+        shuffle(other)
+        k = min(len(plain), len(other))  # every special or wild side gets a plain back, while there are any
+        cards = list(zip(other[:k], plain[:k], strict=True))
+        rest = other[k:] + plain[k:]
+        shuffle(rest)
+        cards += zip(rest[0::2], rest[1::2], strict=True)
+        shuffle(cards)
+        # Which side faces the owner is a free choice; take a random one per card.
+        bits = rng.getrandbits(len(cards))
+        cards = [(b, a) if bits >> i & 1 else (a, b) for i, (a, b) in enumerate(cards)]
+        size = parsed.hand_size
+        self.hands: dict[str, list[tuple[str, str]]] = {}
+        for p in self.players:
+            self.hands[p] = cards[-size:]
+            del cards[-size:]
         self.draw = cards
-        self.pile: list[int] = []
-        self.drawn: int | None = None
+        self.pile: list[tuple[str, str]] = []  # (upward side, other side)
+        self.drawn: tuple[str, str] | None = None
         self.due_plan = "call"
         self.race_called = True
         self.race_close = False
@@ -65,26 +106,24 @@ class AnnaottoTable(TableSim):
 
     # --- helpers
 
-    def _pop_draw(self) -> int:
+    def _pop_draw(self) -> tuple[str, str]:
         if not self.draw:  # AO-R19: all but the top of the discard pile, shuffled
             self.draw = self.pile[:-1]
-            self.pile = self.pile[-1:]
+            del self.pile[:-1]
             self.rng.shuffle(self.draw)
-        cid = self.draw.pop()
-        self.facing[cid] = self.rng.randrange(2)
-        return cid
+        card = self.draw.pop()
+        return card if self.rng.random() < 0.5 else (card[1], card[0])
 
     def first_events(self) -> list[dict[str, Any]]:
-        draw = self.draw
-        for i in range(len(draw) - 1, -1, -1):  # the top card, or the first one that has a plain side
-            a, b = self.sides[draw[i]]
-            if self.side[a].kind == "plain" or self.side[b].kind == "plain":
+        draw, side = self.draw, self.side
+        for i in range(len(draw) - 1, -1, -1):  # the top card, or the first one below that has a plain side
+            a, b = draw[i]
+            if side[a].kind == "plain" or side[b].kind == "plain":
                 draw[i], draw[-1] = draw[-1], draw[i]
                 break
-        a, b = self.sides[draw[-1]]
-        up = a if self.rng.random() < 0.5 else b
-        if self.side[up].kind != "plain":  # AO-R2: turned over to its plain back
-            up = b if up == a else a
+        up, back = draw[-1]
+        if side[up].kind != "plain":  # AO-R2: turned over to its plain back
+            up = back
         return [{"type": "start", "card": up}]
 
     # --- proposals
@@ -94,95 +133,60 @@ class AnnaottoTable(TableSim):
         rng = self.rng
         due = g.due
         if due is not None:
-            if g.pending is not None or self.due_plan == "call":
-                if g.pending is not None and self.due_plan == "catch":
-                    return [self._catch(due[0])]
-                return [{"type": "call", "player": due[0], "word": due[1]}]
-            if self.due_plan == "catch":
+            plan = self.due_plan
+            if plan == "catch":
                 return [self._catch(due[0])]
+            if plan == "call" or g.pending is not None:
+                return [{"type": "call", "player": due[0], "word": due[1]}]
         race = g.race
         if race is not None:
             return self._race(race)
-        if g.choices:
-            player = g.turn
-            events = []
-            if "colour" in g.choices:
-                events.append({"type": "choose_colour", "player": player, "colour": rng.choice(COLOURS)})
-            if "flip" in g.choices:
-                who = "self" if rng.random() < 0.5 else "next"
-                events.append({"type": "flip_choice", "player": player, "who": who})
-            return events
         player = g.turn
+        if g.choices:
+            if "colour" in g.choices and ("flip" not in g.choices or rng.random() < 0.5):
+                return [{"type": "choose_colour", "player": player, "colour": rng.choice(COLOURS)}]
+            return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
         side = self.side
-        sides = self.sides
-        facing = self.facing
         hands = self.hands
         events: list[dict[str, Any]] = []
-        if g.chain is not None or g.plus:
-            want = ALTERNATE[g.top.sign] if g.chain is not None else "PLUS"
-            events.append({"type": "press", "player": player, "button": "confirm"})
-            for cid in hands[player]:
-                code = sides[cid][facing[cid]]
-                if side[code].sign == want:
-                    events.append({"type": "play", "player": player, "card": code})
-            if rng.random() < 0.3:
+        if g.chain is not None or g.plus:  # continue (own hand or another's) or accept the penalty
+            want = _OTHER_SIGN[g.top.sign] if g.chain is not None else "PLUS"
+            mine = [own for own, _ in hands[player] if side[own].sign == want]
+            if mine and rng.random() < 0.6:
+                events.append({"type": "play", "player": player, "card": rng.choice(mine)})
+            elif rng.random() < 0.3:
                 for other, hand in hands.items():
                     if other != player and len(hand) > 1:
-                        for cid in hand:
-                            code = sides[cid][1 - facing[cid]]
-                            if side[code].sign == want:
-                                events.append({"type": "play", "player": player, "card": code, "from": other})
+                        for _, back in hand:
+                            if side[back].sign == want:
+                                events.append({"type": "play", "player": player, "card": back, "from": other})
+                                break
+            events.append({"type": "press", "player": player, "button": "confirm"})
             return events
-        fits = self._fits_top(g)
-        if self.drawn is not None:
-            for code in sides[self.drawn]:
-                if fits(side[code]):
-                    events.append({"type": "play", "player": player, "card": code})
-            if not events or rng.random() < 0.2:
+        fits = _fits_top(g)
+        if self.drawn is not None:  # play the drawn card at once (either side) or keep it
+            playable = [code for code in self.drawn if fits(side[code])]
+            if playable:
+                events.append({"type": "play", "player": player, "card": rng.choice(playable)})
+            if not playable or rng.random() < 0.2:
                 events.append({"type": "press", "player": player, "button": "confirm"})
             return events
-        for cid in hands[player]:
-            code = sides[cid][facing[cid]]
-            if fits(side[code]):
-                events.append({"type": "play", "player": player, "card": code})
-        if rng.random() < 0.25:
+        mine = [own for own, _ in hands[player] if fits(side[own])]
+        roll = rng.random()
+        if roll < 0.2:  # a card out of another player's hand
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
-                    for cid in hand:
-                        code = sides[cid][1 - facing[cid]]
-                        if fits(side[code]):
-                            events.append({"type": "play", "player": player, "card": code, "from": other})
-                            break
-        if not events or rng.random() < 0.1:
+                    theirs = [back for _, back in hand if fits(side[back])]
+                    if theirs:
+                        events.append({"type": "play", "player": player, "card": rng.choice(theirs), "from": other})
+                        break
+        if mine and not events:
+            events.append({"type": "play", "player": player, "card": rng.choice(mine)})
+        if not events or roll > 0.92:
             events.append({"type": "draw", "player": player})
-        if rng.random() < 0.1:  # now and then a card without looking: the referee must say no-match
-            cid = rng.choice(hands[player])
-            events.append({"type": "play", "player": player, "card": sides[cid][facing[cid]]})
+        if roll < 0.05:  # a card played without looking: the referee judges it
+            events.append({"type": "play", "player": player, "card": rng.choice(hands[player])[0]})
         return events
-
-    @staticmethod
-    def _fits_top(g: Any) -> Any:
-        """The table's own reading of the matching rules (section 1 terms), a cross-check of the referee's."""
-        top = g.top
-        colour, pattern, top_sign = g.colour, g.pattern, top.sign
-        other_sign = {"ANNA": "OTTO", "OTTO": "ANNA"}.get(top_sign)
-        if top.wild:
-            return lambda s: s.wild or s.colour == colour
-
-        def fits(s: Any) -> bool:
-            if s.wild:
-                return True
-            sign = s.sign
-            if sign == "ANNA" or sign == "OTTO":
-                if sign == top_sign:
-                    return False
-                if sign == other_sign:
-                    return True
-            elif sign is not None and sign == top_sign:
-                return True
-            return s.colour == colour or s.pattern == pattern
-
-        return fits
 
     def _catch(self, target: str) -> dict[str, Any]:
         others = [p for p in self.players if p != target]
@@ -197,35 +201,43 @@ class AnnaottoTable(TableSim):
             self.clock += 1_000_000
         waiting = [p for p in self.players if p in race.participants and p not in race.pressed]
         call = {"type": "call", "player": race.by, "word": "ALLE"}
-        if self.race_called and not race.called and len(waiting) <= 1:
+        if self.race_called and not race.called and (len(waiting) <= 1 or rng.random() < 0.5):
             return [call]
-        events = [
-            {"type": "press", "player": p, "button": "slap", "t_us": self.clock + 50 * rng.randrange(6)}
-            for p in waiting
-        ]
-        if self.race_called and not race.called:
-            events.append(call)
-        if self.race_close and race.pressed:
-            events.append({"type": "race_close"})
-        return events
+        if self.race_close and race.pressed and rng.random() < 0.5:
+            return [{"type": "race_close"}]
+        # Slaps arrive in any order; t_us (with ties now and then) decides.
+        t_us = self.clock + 50 * rng.randrange(6)
+        return [{"type": "press", "player": rng.choice(waiting), "button": "slap", "t_us": t_us}]
 
     # --- the physical table follows the referee
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         g = referee.game
         kind = event["type"]
-        if kind == "play" or kind == "start":
+        if kind == "play":
             code = event.get("card") or event["cards"][0]
-            cid = self.card_of[code]
-            if kind == "play":
-                self.hands[event.get("from") or event["player"]].remove(cid)
-                self.drawn = None
-                if g.due is not None:
-                    roll = self.rng.random()
-                    self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
+            hand = self.hands[event.get("from") or event["player"]]
+            drawn = self.drawn
+            if drawn is not None and code in drawn:  # the drawn card, played from whichever side
+                hand.remove(drawn)
+                card = drawn if drawn[0] == code else (drawn[1], drawn[0])
             else:
-                self.draw.remove(cid)
-            self.pile.append(cid)
+                at = 1 if "from" in event else 0
+                card = next(c for c in hand if c[at] == code)
+                hand.remove(card)
+                if at:
+                    card = (card[1], card[0])
+            self.pile.append(card)
+            self.drawn = None
+            if g.due is not None:
+                roll = self.rng.random()
+                self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
+            return
+        if kind == "start":
+            card = self.draw.pop()
+            self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
+            return
+        if kind in ("call", "choose_colour"):
             return
         hands, gh = self.hands, g.hands
         for p in self.players:
@@ -242,16 +254,18 @@ class AnnaottoTable(TableSim):
         elif kind == "flip_choice":
             self._flip(g.flip)
 
-
     def _flip(self, flip: Mapping[str, Any]) -> None:
+        """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
         hand = self.hands[flip["target"]]
         count = flip["cards"]
-        chosen = hand if count == "all" else self.rng.sample(hand, min(count, len(hand)))
-        for cid in chosen:
-            self.facing[cid] = 1 - self.facing[cid]
+        picks = range(len(hand)) if count == "all" else self.rng.sample(range(len(hand)), min(count, len(hand)))
+        for i in picks:
+            a, b = hand[i]
+            hand[i] = (b, a)
 
     def check(self, referee: Referee) -> None:
         g = referee.game
         assert {p: len(h) for p, h in self.hands.items()} == g.hands, "hidden hands differ from hand counts"
         assert len(self.draw) == g.draw_pile, "hidden draw pile differs from the draw_pile count"
         assert len(self.pile) == g.pile, "hidden discard pile differs from the pile count"
+        assert g.top is None or self.side[self.pile[-1][0]].face == g.top.face, "the pile's top differs"
