@@ -226,6 +226,13 @@ class Annaotto(Game):
         self.deck = deck_for(options.plain, options.special, options.wild)
         self.cards = self.deck.size // 2  # physical cards: two sides each
         self.n = len(self.players)
+        n = self.n
+        # AO-R8: for each seat and direction, the other seats in turn order (then the seat itself)
+        self._ring = {
+            d: {p: tuple(self.players[(i + k * d) % n] for k in range(1, n + 1)) for i, p in enumerate(self.players)}
+            for d in (1, -1)
+        }
+        self._cache = self.deck._cache
         self.first = options.first if options.first is not None else self.next_seat(dealer)  # AO-R3
         self.tally = CardTally()  # the discard pile (section 2)
         self.started = False
@@ -300,7 +307,8 @@ class Annaotto(Game):
             if len(codes) > 1:
                 raise Rejection("one-card-only")
         else:
-            card, side = self.card(code)
+            hit = self._cache.get(code)
+            card, side = hit if hit is not None else self.card(code)
         if not self.started:
             raise Rejection("not-started")
         if not self.tally.fits_one(card, self.deck):
@@ -452,7 +460,12 @@ class Annaotto(Game):
         self.flip = None
         self.due = None
         self.drawn = False
-        self._lay(card, side)
+        self.tally.add(card)
+        self.pile += 1
+        self.top = side
+        self.top_card = card
+        self.colour = side.colour
+        self.pattern = side.pattern
         hands = self.hands
         if source is not None:
             hands[source] -= 1  # never the last card (AO-R6); no call owed (AO-D15)
@@ -504,10 +517,8 @@ class Annaotto(Game):
 
     def _next_holder(self, player: str) -> str:
         """AO-R8: one step in `direction` to the next player who holds cards."""
-        players, hands, n, d = self.players, self.hands, self.n, self.direction
-        i = self.seats[player]
-        for k in range(1, n + 1):
-            candidate = players[(i + k * d) % n]
+        hands = self.hands
+        for candidate in self._ring[self.direction][player]:
             if hands[candidate]:
                 return candidate
         return player

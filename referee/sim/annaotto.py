@@ -216,14 +216,19 @@ class AnnaottoTable(TableSim):
         kind = event["type"]
         if kind == "play":
             code = event.get("card") or event["cards"][0]
-            hand = self.hands[event.get("from") or event["player"]]
+            source = event.get("from")
+            hand = self.hands[source or event["player"]]
             drawn = self.drawn
             if drawn is not None and code in drawn:  # the drawn card, played from whichever side
                 hand.remove(drawn)
                 card = drawn if drawn[0] == code else (drawn[1], drawn[0])
             else:
-                at = 1 if "from" in event else 0
-                card = next(c for c in hand if c[at] == code)
+                at = 0 if source is None else 1
+                for card in hand:
+                    if card[at] == code:
+                        break
+                else:
+                    raise AssertionError(f"{code} is not in the hand")
                 hand.remove(card)
                 if at:
                     card = (card[1], card[0])
@@ -232,27 +237,32 @@ class AnnaottoTable(TableSim):
             if g.due is not None:
                 roll = self.rng.random()
                 self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
-            return
-        if kind == "start":
-            card = self.draw.pop()
-            self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
-            return
-        if kind in ("call", "choose_colour"):
-            return
-        hands, gh = self.hands, g.hands
-        for p in self.players:
-            hand = hands[p]
-            for _ in range(gh[p] - len(hand)):
-                hand.append(self._pop_draw())
-        if kind == "draw":
-            self.drawn = hands[event["player"]][-1]
+        elif kind == "draw":
+            self.drawn = card = self._pop_draw()
+            self.hands[event["player"]].append(card)
         elif kind == "press":
             if event["button"] == "confirm":
                 self.drawn = None
+                self._deal_out(g)
                 if g.flip is not None:
                     self._flip(g.flip)
+            elif g.race is None:  # the last slap closed the race
+                self._deal_out(g)
+        elif kind == "catch" or kind == "race_close":
+            self._deal_out(g)
         elif kind == "flip_choice":
             self._flip(g.flip)
+        elif kind == "start":
+            card = self.draw.pop()
+            self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
+
+    def _deal_out(self, g: Any) -> None:
+        """Hand out the cards the referee gave (penalties, catches, race results)."""
+        hands, counts = self.hands, g.hands
+        for p in self.players:
+            hand = hands[p]
+            for _ in range(counts[p] - len(hand)):
+                hand.append(self._pop_draw())
 
     def _flip(self, flip: Mapping[str, Any]) -> None:
         """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
