@@ -759,3 +759,38 @@ def test_every_sign_exists_in_each_colour_special_pattern_only() -> None:
         for pattern in PATTERNS:
             for sign in SIGNS:
                 assert (f"AO:{colour}.{pattern}.{sign}" in deck) == (pattern == SPECIAL_PATTERN[colour])
+
+
+# --- decisions where the rules file is silent (docs/decisions.md, ANNAOTTO)
+
+def test_race_losers_take_cards_in_seat_order_when_cards_run_short() -> None:
+    ref = new(3, hand_size=6, copies={"plain": 1, "special": 1, "wild": 0}, start="RED.STRIPES")
+    while state(ref)["draw_pile"]:
+        ok(ref, draw(ref.turn), press(ref.turn))
+    assert ref.turn == "Anna" and state(ref)["hands"] == {"Anna": 13, "Ben": 13, "Cem": 13}
+    ok(ref, play("Anna", "RED.DOTS.ALLE"), call("Anna", "ALLE"))
+    ok(ref, slap("Cem", 5), slap("Ben", 5), slap("Anna", 5))  # all tie: 6 cards owed, 1 there
+    s = state(ref)
+    assert s["hands"] == {"Anna": 13, "Ben": 13, "Cem": 13} and s["draw_pile"] == 0 and s["pile"] == 1
+
+
+def test_race_result_keeps_an_owed_otto_call() -> None:
+    ref = new(3, hand_size=6, start=RUN[0])
+    advance(ref, 14)
+    ok(ref, draw("Cem"), press("Cem"))
+    colour = RUN[14].split(".")[0]
+    ok(ref, play("Anna", special(colour, "ALLE")), slap("Ben", 4), slap("Cem", 5))  # neither ALLE nor OTTO called
+    s = state(ref)
+    assert s["out"] == [] and s["hands"]["Anna"] == 2 and s["due"] == {"player": "Anna", "word": "OTTO"}
+    ok(ref, catch("Ben", "Anna"))
+    assert state(ref)["hands"]["Anna"] == 3 and state(ref)["due"] is None
+
+
+def test_catch_with_no_card_to_take_leaves_the_player_out() -> None:
+    ref = new(3, hand_size=6, start=RUN[0])
+    advance(ref, 16)  # Anna lays her last card and forgets OTTO; Ben and Cem play on
+    # White-box set-up: race results (AO-R15e, not moves) can empty both piles before the catch.
+    ref.game.draw_pile, ref.game.pile = 0, 1
+    ok(ref, catch("Ben", "Anna"))
+    s = state(ref)
+    assert s["out"] == ["Anna"] and s["hands"]["Anna"] == 0 and s["due"] is None and s["turn"] == "Ben"

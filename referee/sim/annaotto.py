@@ -171,7 +171,6 @@ class AnnaottoTable(TableSim):
             if not playable or rng.random() < 0.2:
                 events.append({"type": "press", "player": player, "button": "confirm"})
             return events
-        mine = [own for own, _ in hands[player] if fits(side[own])]
         roll = rng.random()
         if roll < 0.2:  # a card out of another player's hand
             for other, hand in hands.items():
@@ -180,8 +179,15 @@ class AnnaottoTable(TableSim):
                     if theirs:
                         events.append({"type": "play", "player": player, "card": rng.choice(theirs), "from": other})
                         break
-        if mine and not events:
-            events.append({"type": "play", "player": player, "card": rng.choice(mine)})
+        if not events:  # own hand: the first card that fits, looking from a random place in the hand
+            hand = hands[player]
+            size = len(hand)
+            at = int(roll * 7919) % size
+            for i in range(at, at + size):
+                own = hand[i % size][0]
+                if fits(side[own]):
+                    events.append({"type": "play", "player": player, "card": own})
+                    break
         if not events or roll > 0.92:
             events.append({"type": "draw", "player": player})
         if roll < 0.05:  # a card played without looking: the referee judges it
