@@ -186,7 +186,10 @@ class AnnaottoTable(TableSim):
             for i in range(at, at + size):
                 own = hand[i % size][0]
                 if fits(side[own]):
-                    events.append({"type": "play", "player": player, "card": own})
+                    if roll > 0.97:  # the `cards` form with one code
+                        events.append({"type": "play", "player": player, "cards": [own]})
+                    else:
+                        events.append({"type": "play", "player": player, "card": own})
                     break
         if not events or roll > 0.92:
             events.append({"type": "draw", "player": player})
