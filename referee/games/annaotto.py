@@ -233,6 +233,7 @@ class Annaotto(Game):
             for d in (1, -1)
         }
         self._cache = self.deck._cache
+        self._copies = self.deck.copies
         self.first = options.first if options.first is not None else self.next_seat(dealer)  # AO-R3
         self.tally = CardTally()  # the discard pile (section 2)
         self.started = False
@@ -311,7 +312,11 @@ class Annaotto(Game):
             card, side = hit if hit is not None else self.card(code)
         if not self.started:
             raise Rejection("not-started")
-        if not self.tally.fits_one(card, self.deck):
+        tally = self.tally
+        face = card.face
+        if tally.counts.get(face, 0) >= self._copies[face] or (
+            card.copy is not None and (face, card.copy) in tally.copies
+        ):
             raise Rejection("card-exhausted", card=str(card))
         if self.race is not None:
             raise Rejection("race-open")
@@ -460,7 +465,11 @@ class Annaotto(Game):
         self.flip = None
         self.due = None
         self.drawn = False
-        self.tally.add(card)
+        tally = self.tally
+        face = card.face
+        tally.counts[face] = tally.counts.get(face, 0) + 1  # CardTally.add, inlined on the hot path
+        if card.copy is not None:
+            tally.copies.add((face, card.copy))
         self.pile += 1
         self.top = side
         self.top_card = card

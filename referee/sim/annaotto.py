@@ -77,16 +77,15 @@ class AnnaottoTable(TableSim):
         super().__init__(rng, players, options, dealer)
         _, _, _, parsed = parse_header(self.header)
         self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
-        plain, other = plain_codes[:], other_codes[:]
-        shuffle = rng.shuffle
-        shuffle(plain)
-        shuffle(other)
-        k = min(len(plain), len(other))  # every special or wild side gets a plain back, while there are any
-        cards = list(zip(other[:k], plain[:k], strict=True))
-        rest = other[k:] + plain[k:]
-        shuffle(rest)
+        plain = plain_codes[:]
+        rng.shuffle(plain)  # random partners: every special or wild side gets a plain back, while there are any
+        k = min(len(plain), len(other_codes))
+        cards = list(zip(other_codes[:k], plain[:k], strict=True))
+        rest = other_codes[k:] + plain[k:]
+        if k < len(other_codes):
+            rng.shuffle(rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
-        shuffle(cards)
+        rng.shuffle(cards)
         # Which side faces the owner is a free choice; take a random one per card.
         bits = rng.getrandbits(len(cards))
         cards = [(b, a) if bits >> i & 1 else (a, b) for i, (a, b) in enumerate(cards)]
