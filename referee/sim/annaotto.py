@@ -68,6 +68,19 @@ def _fits_top(g: Any) -> Any:
     return fits
 
 
+_FITTING: dict[tuple[int, str, str | None], frozenset[str]] = {}
+
+
+def _fitting(side: dict[str, Any], g: Any) -> frozenset[str]:
+    """Every side code that `_fits_top` accepts on the current top (cached: the tops repeat across games)."""
+    key = (id(side), g.top.face, g.colour)
+    hit = _FITTING.get(key)
+    if hit is None:
+        fits = _fits_top(g)
+        hit = _FITTING[key] = frozenset(code for code, s in side.items() if fits(s))
+    return hit
+
+
 @register
 class AnnaottoTable(TableSim):
     game_id = "annaotto"
@@ -162,9 +175,9 @@ class AnnaottoTable(TableSim):
                                 break
             events.append({"type": "press", "player": player, "button": "confirm"})
             return events
-        fits = _fits_top(g)
+        fitting = _fitting(side, g)
         if self.drawn is not None:  # play the drawn card at once (either side) or keep it
-            playable = [code for code in self.drawn if fits(side[code])]
+            playable = [code for code in self.drawn if code in fitting]
             if playable:
                 events.append({"type": "play", "player": player, "card": rng.choice(playable)})
             if not playable or rng.random() < 0.2:
@@ -174,7 +187,7 @@ class AnnaottoTable(TableSim):
         if roll < 0.2:  # a card out of another player's hand
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
-                    theirs = [back for _, back in hand if fits(side[back])]
+                    theirs = [back for _, back in hand if back in fitting]
                     if theirs:
                         events.append({"type": "play", "player": player, "card": rng.choice(theirs), "from": other})
                         break
@@ -184,7 +197,7 @@ class AnnaottoTable(TableSim):
             at = int(roll * 7919) % size
             for i in range(at, at + size):
                 own = hand[i % size][0]
-                if fits(side[own]):
+                if own in fitting:
                     if roll > 0.97:  # the `cards` form with one code
                         events.append({"type": "play", "player": player, "cards": [own]})
                     else:
