@@ -68,6 +68,16 @@ def _fits_top(g: Any) -> Any:
     return fits
 
 
+def _shuffled(rng: Any, items: list) -> list:
+    """A seeded shuffle by random sort keys (much cheaper than `Random.shuffle` for a whole deck)."""
+    r = rng.random
+    return [item for _, item in sorted([(r(), item) for item in items])]
+
+
+def _pick(rng: Any, items: Any) -> Any:
+    return items[int(rng.random() * len(items))]
+
+
 _FITTING: dict[tuple[int, str, str | None], frozenset[str]] = {}
 
 
@@ -90,15 +100,15 @@ class AnnaottoTable(TableSim):
         super().__init__(rng, players, options, dealer)
         _, _, _, parsed = parse_header(self.header)
         self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
-        plain = plain_codes[:]
-        rng.shuffle(plain)  # random partners: every special or wild side gets a plain back, while there are any
+        # Random partners: every special or wild side gets a plain back, while there are plain sides.
+        plain = _shuffled(rng, plain_codes)
         k = min(len(plain), len(other_codes))
         cards = list(zip(other_codes[:k], plain[:k], strict=True))
         rest = other_codes[k:] + plain[k:]
         if k < len(other_codes):
-            rng.shuffle(rest)
+            rest = _shuffled(rng, rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
-        rng.shuffle(cards)
+        cards = _shuffled(rng, cards)
         # Which side faces the owner is a free choice; take a random one per card.
         bits = rng.getrandbits(len(cards))
         cards = [(b, a) if bits >> i & 1 else (a, b) for i, (a, b) in enumerate(cards)]
@@ -122,7 +132,7 @@ class AnnaottoTable(TableSim):
         if not self.draw:  # AO-R19: all but the top of the discard pile, shuffled
             self.draw = self.pile[:-1]
             del self.pile[:-1]
-            self.rng.shuffle(self.draw)
+            self.draw = _shuffled(self.rng, self.draw)
         card = self.draw.pop()
         return card if self.rng.random() < 0.5 else (card[1], card[0])
 
@@ -156,7 +166,7 @@ class AnnaottoTable(TableSim):
         player = g.turn
         if g.choices:
             if "colour" in g.choices and ("flip" not in g.choices or rng.random() < 0.5):
-                return [{"type": "choose_colour", "player": player, "colour": rng.choice(COLOURS)}]
+                return [{"type": "choose_colour", "player": player, "colour": _pick(rng, COLOURS)}]
             return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
         side = self.side
         hands = self.hands
@@ -165,7 +175,7 @@ class AnnaottoTable(TableSim):
             want = _OTHER_SIGN[g.top.sign] if g.chain is not None else "PLUS"
             mine = [own for own, _ in hands[player] if side[own].sign == want]
             if mine and rng.random() < 0.6:
-                events.append({"type": "play", "player": player, "card": rng.choice(mine)})
+                events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
             elif rng.random() < 0.3:
                 for other, hand in hands.items():
                     if other != player and len(hand) > 1:
@@ -179,7 +189,7 @@ class AnnaottoTable(TableSim):
         if self.drawn is not None:  # play the drawn card at once (either side) or keep it
             playable = [code for code in self.drawn if code in fitting]
             if playable:
-                events.append({"type": "play", "player": player, "card": rng.choice(playable)})
+                events.append({"type": "play", "player": player, "card": _pick(rng, playable)})
             if not playable or rng.random() < 0.2:
                 events.append({"type": "press", "player": player, "button": "confirm"})
             return events
@@ -189,7 +199,7 @@ class AnnaottoTable(TableSim):
                 if other != player and len(hand) > 1:
                     theirs = [back for _, back in hand if back in fitting]
                     if theirs:
-                        events.append({"type": "play", "player": player, "card": rng.choice(theirs), "from": other})
+                        events.append({"type": "play", "player": player, "card": _pick(rng, theirs), "from": other})
                         break
         if not events:  # own hand: the first card that fits, looking from a random place in the hand
             hand = hands[player]
@@ -206,12 +216,12 @@ class AnnaottoTable(TableSim):
         if not events or roll > 0.92:
             events.append({"type": "draw", "player": player})
         if roll < 0.05:  # a card played without looking: the referee judges it
-            events.append({"type": "play", "player": player, "card": rng.choice(hands[player])[0]})
+            events.append({"type": "play", "player": player, "card": _pick(rng, hands[player])[0]})
         return events
 
     def _catch(self, target: str) -> dict[str, Any]:
         others = [p for p in self.players if p != target]
-        return {"type": "catch", "player": self.rng.choice(others), "target": target}
+        return {"type": "catch", "player": _pick(self.rng, others), "target": target}
 
     def _race(self, race: Any) -> list[dict[str, Any]]:
         rng = self.rng
@@ -227,8 +237,8 @@ class AnnaottoTable(TableSim):
         if self.race_close and race.pressed and rng.random() < 0.5:
             return [{"type": "race_close"}]
         # Slaps arrive in any order; t_us (with ties now and then) decides.
-        t_us = self.clock + 50 * rng.randrange(6)
-        return [{"type": "press", "player": rng.choice(waiting), "button": "slap", "t_us": t_us}]
+        t_us = self.clock + 50 * int(rng.random() * 6)
+        return [{"type": "press", "player": _pick(rng, waiting), "button": "slap", "t_us": t_us}]
 
     # --- the physical table follows the referee
 
