@@ -93,8 +93,8 @@ messages.register({
         "{source} hat weniger als zwei Karten: die letzte Karte darf nicht genommen werden (AO-R6).",
     ),
     "race-open": (
-        "The ALLE race is on: slap first (AO-R15).",
-        "Das ALLE-Abschlagen läuft: zuerst abschlagen (AO-R15).",
+        "The ALLE race is open: no turn until it is decided (AO-R15).",
+        "Das ALLE-Abschlagen läuft: kein Zug, bis es entschieden ist (AO-R15).",
     ),
     "no-race": ("No ALLE race is open (AO-R15).", "Es läuft kein ALLE-Abschlagen (AO-R15)."),
     "not-in-race": (
@@ -102,7 +102,7 @@ messages.register({
         "{player} hatte beim ALLE keine Karten und spielt nicht mit (AO-R15a).",
     ),
     "already-pressed": ("{player} has slapped already (AO-R15b).", "{player} hat schon abgeschlagen (AO-R15b)."),
-    "no-call-due": ("{player} owes no {word} call now (AO-R15c, AO-R16).", "{player} muss jetzt nicht {word} rufen."),
+    "no-call-due": ("{player} owes no {word} call now (AO-R15c, AO-R16).", "{player} muss jetzt nicht {word} rufen (AO-R15c, AO-R16)."),
     "nothing-to-catch": (
         "{target} owes no missed call that could be caught (AO-R17).",
         "{target} hat keinen Ruf verpasst, der geahndet werden kann (AO-R17).",
