@@ -102,7 +102,10 @@ messages.register({
         "{player} hatte beim ALLE keine Karten und spielt nicht mit (AO-R15a).",
     ),
     "already-pressed": ("{player} has slapped already (AO-R15b).", "{player} hat schon abgeschlagen (AO-R15b)."),
-    "no-call-due": ("{player} owes no {word} call now (AO-R15c, AO-R16).", "{player} muss jetzt nicht {word} rufen (AO-R15c, AO-R16)."),
+    "no-call-due": (
+        "{player} owes no {word} call now (AO-R15c, AO-R16).",
+        "{player} muss jetzt nicht {word} rufen (AO-R15c, AO-R16).",
+    ),
     "nothing-to-catch": (
         "{target} owes no missed call that could be caught (AO-R17).",
         "{target} hat keinen Ruf verpasst, der geahndet werden kann (AO-R17).",
