@@ -53,8 +53,9 @@ def main() -> None:
         samples = apply_times(min(games, 300), players)
         medians.append(statistics.median(samples) / 1000)
     samples.sort()
-    print(f"{players} players: apply median {min(medians):.2f} µs (best of {repeats}; runs {medians[0]:.2f} … "
-          f"{max(medians):.2f}), p90 {samples[len(samples) * 9 // 10] / 1000:.2f} µs, {len(samples)} events")
+    runs_text = ", ".join(f"{m:.2f}" for m in medians)
+    print(f"{players} players: apply median {min(medians):.2f} µs (best of {repeats}: {runs_text}), "
+          f"p90 {samples[len(samples) * 9 // 10] / 1000:.2f} µs, {len(samples)} events")
 
 
 if __name__ == "__main__":

@@ -794,3 +794,24 @@ def test_catch_with_no_card_to_take_leaves_the_player_out() -> None:
     ok(ref, catch("Ben", "Anna"))
     s = state(ref)
     assert s["out"] == ["Anna"] and s["hands"]["Anna"] == 0 and s["due"] is None and s["turn"] == "Ben"
+
+
+# --- the simulated table with options (the contract tests use the default deck)
+
+@pytest.mark.parametrize("options", [
+    {"hand_size": 6},
+    {"copies": {"plain": 1, "special": 2, "wild": 8}, "hand_size": 6},  # more special/wild sides than plain ones
+    {"copies": {"plain": 2, "special": 0, "wild": 0}},
+    {"first": "Ben"},
+])
+def test_simulated_games_with_options(options: dict) -> None:
+    from referee import sim
+
+    for seed in range(6):
+        for players in (2, 3, 5):
+            table = sim.new_table("annaotto", seed, players, options=options, dealer="Anna")
+            referee = Referee(table.header)
+            for _ in sim.play(table, referee):
+                table.check(referee)
+                assert sum(referee.game.card_places().values()) == referee.game.deck.size
+            assert referee.finished and len(referee.state()["out"]) == players - 1
