@@ -801,7 +801,7 @@ def test_catch_with_no_card_to_take_leaves_the_player_out() -> None:
 @pytest.mark.parametrize("options", [
     {"hand_size": 6},
     {"copies": {"plain": 1, "special": 2, "wild": 8}, "hand_size": 6},  # more special/wild sides than plain ones
-    {"copies": {"plain": 2, "special": 0, "wild": 0}},
+    {"copies": {"plain": 2, "special": 0, "wild": 0}, "hand_size": 6},
     {"first": "Ben"},
 ])
 def test_simulated_games_with_options(options: dict) -> None:
