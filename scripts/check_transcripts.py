@@ -13,7 +13,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-PENDING: set[str] = {"annaotto", "profi-sort"}
+PENDING: set[str] = {"profi-sort"}
 
 
 def main() -> int:

@@ -1,0 +1,312 @@
+"""The simulated ANNAOTTO table: two-sided physical cards, hidden hands, the draw pile, races and calls.
+
+A physical card is a pair of side codes. The default deck gives every special or
+wild side a plain back (rules section 1); the sides are paired at random for each
+game. In a hand a card is the tuple (side facing the owner, side facing the table):
+the owner plays the first, others play the second with `from`; a flip reverses the
+tuple. The table mirrors every card the referee hands out (penalties, catches, race
+results) and reshuffles its discard pile exactly when its own draw pile runs dry,
+so its counts must agree with the referee's after every event (`check`).
+
+The table reads the matching rules itself (a cross-check: when it thinks a play is
+legal and the referee disagrees, the game gets stuck and the test fails), and now
+and then plays a card without looking. Players sometimes forget a call (and are
+sometimes caught), the ALLE layer sometimes forgets ALLE, and the kiosk sometimes
+closes a race before every participant slapped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.cards import Deck
+from referee.decks.annaotto import COLOURS
+from referee.games.annaotto import deck_for
+from referee.sim import TableSim, register
+from referee.table import Referee, parse_header
+
+_OTHER_SIGN = {"ANNA": "OTTO", "OTTO": "ANNA"}
+_DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
+
+
+def _deck_sides(deck: Deck) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Every side code (with its copy number) → its meaning, and the plain and other codes (cached per deck)."""
+    hit = _DECK_SIDES.get(id(deck))
+    if hit is None:
+        side: dict[str, Any] = {}
+        plain, other = [], []
+        for code in deck.codes():
+            info = deck.info[code.partition("#")[0]]
+            side[code] = info
+            (plain if info.kind == "plain" else other).append(code)
+        hit = _DECK_SIDES[id(deck)] = (side, plain, other)
+    return hit
+
+
+def _fits_top(g: Any) -> Any:
+    """The table's own reading of AO-R5/AO-R9 (no penalty pending): may this side go on the top?"""
+    top = g.top
+    colour, pattern, top_sign = g.colour, g.pattern, top.sign
+    other_sign = _OTHER_SIGN.get(top_sign)
+    if top.wild:
+        return lambda s: s.wild or s.colour == colour
+
+    def fits(s: Any) -> bool:
+        if s.wild:
+            return True
+        sign = s.sign
+        if sign == "ANNA" or sign == "OTTO":
+            if sign == top_sign:
+                return False
+            if sign == other_sign:
+                return True
+        elif sign is not None and sign == top_sign:
+            return True
+        return s.colour == colour or s.pattern == pattern
+
+    return fits
+
+
+def _shuffled(rng: Any, items: list) -> list:
+    """A seeded shuffle by random sort keys (much cheaper than `Random.shuffle` for a whole deck)."""
+    r = rng.random
+    return [item for _, item in sorted([(r(), item) for item in items])]
+
+
+def _pick(rng: Any, items: Any) -> Any:
+    return items[int(rng.random() * len(items))]
+
+
+_FITTING: dict[tuple[int, str, str | None], frozenset[str]] = {}
+
+
+def _fitting(side: dict[str, Any], g: Any) -> frozenset[str]:
+    """Every side code that `_fits_top` accepts on the current top (cached: the tops repeat across games)."""
+    key = (id(side), g.top.face, g.colour)
+    hit = _FITTING.get(key)
+    if hit is None:
+        fits = _fits_top(g)
+        hit = _FITTING[key] = frozenset(code for code, s in side.items() if fits(s))
+    return hit
+
+
+@register
+class AnnaottoTable(TableSim):
+    game_id = "annaotto"
+    default_players = 4
+
+    def __init__(self, rng, players, options=None, dealer=None):
+        super().__init__(rng, players, options, dealer)
+        _, _, _, parsed = parse_header(self.header)
+        self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
+        # Random partners: every special or wild side gets a plain back, while there are plain sides.
+        plain = _shuffled(rng, plain_codes)
+        k = min(len(plain), len(other_codes))
+        cards = list(zip(other_codes[:k], plain[:k], strict=True))
+        rest = other_codes[k:] + plain[k:]
+        if k < len(other_codes):
+            rest = _shuffled(rng, rest)
+        cards += zip(rest[0::2], rest[1::2], strict=True)
+        cards = _shuffled(rng, cards)
+        # Which side faces the owner is a free choice; take a random one per card.
+        bits = rng.getrandbits(len(cards))
+        cards = [(b, a) if bits >> i & 1 else (a, b) for i, (a, b) in enumerate(cards)]
+        size = parsed.hand_size
+        self.hands: dict[str, list[tuple[str, str]]] = {}
+        for p in self.players:
+            self.hands[p] = cards[-size:]
+            del cards[-size:]
+        self.draw = cards
+        self.pile: list[tuple[str, str]] = []  # (upward side, other side)
+        self.drawn: tuple[str, str] | None = None
+        self.due_plan = "call"
+        self.race_called = True
+        self.race_close = False
+        self.planned: Any = None
+        self.clock = 1_000_000
+
+    # --- helpers
+
+    def _pop_draw(self) -> tuple[str, str]:
+        if not self.draw:  # AO-R19: all but the top of the discard pile, shuffled
+            self.draw = self.pile[:-1]
+            del self.pile[:-1]
+            self.draw = _shuffled(self.rng, self.draw)
+        card = self.draw.pop()
+        return card if self.rng.random() < 0.5 else (card[1], card[0])
+
+    def first_events(self) -> list[dict[str, Any]]:
+        draw, side = self.draw, self.side
+        for i in range(len(draw) - 1, -1, -1):  # the top card, or the first one below that has a plain side
+            a, b = draw[i]
+            if side[a].kind == "plain" or side[b].kind == "plain":
+                draw[i], draw[-1] = draw[-1], draw[i]
+                break
+        up, back = draw[-1]
+        if side[up].kind != "plain":  # AO-R2: turned over to its plain back
+            up = back
+        return [{"type": "start", "card": up}]
+
+    # --- proposals
+
+    def candidates(self, referee: Referee) -> list[dict[str, Any]]:
+        g = referee.game
+        rng = self.rng
+        due = g.due
+        if due is not None:
+            plan = self.due_plan
+            if plan == "catch":
+                return [self._catch(due[0])]
+            if plan == "call" or g.pending is not None:
+                return [{"type": "call", "player": due[0], "word": due[1]}]
+        race = g.race
+        if race is not None:
+            return self._race(race)
+        player = g.turn
+        if g.choices:
+            if "colour" in g.choices and ("flip" not in g.choices or rng.random() < 0.5):
+                return [{"type": "choose_colour", "player": player, "colour": _pick(rng, COLOURS)}]
+            return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
+        side = self.side
+        hands = self.hands
+        events: list[dict[str, Any]] = []
+        if g.chain is not None or g.plus:  # continue (own hand or another's) or accept the penalty
+            want = _OTHER_SIGN[g.top.sign] if g.chain is not None else "PLUS"
+            mine = [own for own, _ in hands[player] if side[own].sign == want]
+            if mine and rng.random() < 0.6:
+                events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
+            elif rng.random() < 0.3:
+                for other, hand in hands.items():
+                    if other != player and len(hand) > 1:
+                        for _, back in hand:
+                            if side[back].sign == want:
+                                events.append({"type": "play", "player": player, "card": back, "from": other})
+                                break
+            events.append({"type": "press", "player": player, "button": "confirm"})
+            return events
+        fitting = _fitting(side, g)
+        if self.drawn is not None:  # play the drawn card at once (either side) or keep it
+            playable = [code for code in self.drawn if code in fitting]
+            if playable:
+                events.append({"type": "play", "player": player, "card": _pick(rng, playable)})
+            if not playable or rng.random() < 0.2:
+                events.append({"type": "press", "player": player, "button": "confirm"})
+            return events
+        roll = rng.random()
+        if roll < 0.2:  # a card out of another player's hand
+            for other, hand in hands.items():
+                if other != player and len(hand) > 1:
+                    theirs = [back for _, back in hand if back in fitting]
+                    if theirs:
+                        events.append({"type": "play", "player": player, "card": _pick(rng, theirs), "from": other})
+                        break
+        if not events:  # own hand: the first card that fits, looking from a random place in the hand
+            hand = hands[player]
+            size = len(hand)
+            at = int(roll * 7919) % size
+            for i in range(at, at + size):
+                own = hand[i % size][0]
+                if own in fitting:
+                    if roll > 0.97:  # the `cards` form with one code
+                        events.append({"type": "play", "player": player, "cards": [own]})
+                    else:
+                        events.append({"type": "play", "player": player, "card": own})
+                    break
+        if not events or roll > 0.92:
+            events.append({"type": "draw", "player": player})
+        if roll < 0.05:  # a card played without looking: the referee judges it
+            events.append({"type": "play", "player": player, "card": _pick(rng, hands[player])[0]})
+        return events
+
+    def _catch(self, target: str) -> dict[str, Any]:
+        others = [p for p in self.players if p != target]
+        return {"type": "catch", "player": _pick(self.rng, others), "target": target}
+
+    def _race(self, race: Any) -> list[dict[str, Any]]:
+        rng = self.rng
+        if race is not self.planned:  # a new race: will ALLE be called, will the kiosk close it early?
+            self.planned = race
+            self.race_called = rng.random() < 0.85
+            self.race_close = rng.random() < 0.2
+            self.clock += 1_000_000
+        waiting = [p for p in self.players if p in race.participants and p not in race.pressed]
+        call = {"type": "call", "player": race.by, "word": "ALLE"}
+        if self.race_called and not race.called and (len(waiting) <= 1 or rng.random() < 0.5):
+            return [call]
+        if self.race_close and race.pressed and rng.random() < 0.5:
+            return [{"type": "race_close"}]
+        # Slaps arrive in any order; t_us (with ties now and then) decides.
+        t_us = self.clock + 50 * int(rng.random() * 6)
+        return [{"type": "press", "player": _pick(rng, waiting), "button": "slap", "t_us": t_us}]
+
+    # --- the physical table follows the referee
+
+    def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
+        g = referee.game
+        kind = event["type"]
+        if kind == "play":
+            code = event.get("card") or event["cards"][0]
+            source = event.get("from")
+            hand = self.hands[source or event["player"]]
+            drawn = self.drawn
+            if drawn is not None and code in drawn:  # the drawn card, played from whichever side
+                hand.remove(drawn)
+                card = drawn if drawn[0] == code else (drawn[1], drawn[0])
+            else:
+                at = 0 if source is None else 1
+                for card in hand:
+                    if card[at] == code:
+                        break
+                else:
+                    raise AssertionError(f"{code} is not in the hand")
+                hand.remove(card)
+                if at:
+                    card = (card[1], card[0])
+            self.pile.append(card)
+            self.drawn = None
+            if g.due is not None:
+                roll = self.rng.random()
+                self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
+        elif kind == "draw":
+            self.drawn = card = self._pop_draw()
+            self.hands[event["player"]].append(card)
+        elif kind == "press":
+            if event["button"] == "confirm":
+                self.drawn = None
+                self._deal_out(g)
+                if g.flip is not None:
+                    self._flip(g.flip)
+            elif g.race is None:  # the last slap closed the race
+                self._deal_out(g)
+        elif kind == "catch" or kind == "race_close":
+            self._deal_out(g)
+        elif kind == "flip_choice":
+            self._flip(g.flip)
+        elif kind == "start":
+            card = self.draw.pop()
+            self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
+
+    def _deal_out(self, g: Any) -> None:
+        """Hand out the cards the referee gave (penalties, catches, race results)."""
+        hands, counts = self.hands, g.hands
+        for p in self.players:
+            hand = hands[p]
+            for _ in range(counts[p] - len(hand)):
+                hand.append(self._pop_draw())
+
+    def _flip(self, flip: Mapping[str, Any]) -> None:
+        """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
+        hand = self.hands[flip["target"]]
+        count = flip["cards"]
+        picks = range(len(hand)) if count == "all" else self.rng.sample(range(len(hand)), min(count, len(hand)))
+        for i in picks:
+            a, b = hand[i]
+            hand[i] = (b, a)
+
+    def check(self, referee: Referee) -> None:
+        g = referee.game
+        assert {p: len(h) for p, h in self.hands.items()} == g.hands, "hidden hands differ from hand counts"
+        assert len(self.draw) == g.draw_pile, "hidden draw pile differs from the draw_pile count"
+        assert len(self.pile) == g.pile, "hidden discard pile differs from the pile count"
+        assert g.top is None or self.side[self.pile[-1][0]].face == g.top.face, "the pile's top differs"
