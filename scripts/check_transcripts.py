@@ -13,7 +13,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-PENDING: set[str] = {"alcasan", "annaotto", "profi-sort"}
+PENDING: set[str] = {"alcasan", "annaotto"}
 
 
 def main() -> int:
