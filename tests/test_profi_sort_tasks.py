@@ -409,9 +409,8 @@ def reference_valid(task_id: str, groups: list[list[str]]) -> bool:
             counts = Counter(f.name for f in fs)
             if len(counts) != 3 or set(counts.values()) != {2}:
                 return False
-        elif kind == FORMS:
-            if tuple(sorted(f.rank for f in fs)) not in FORMS_RANKS.values() or len(suits) != 4:
-                return False
+        elif kind == FORMS and (tuple(sorted(f.rank for f in fs)) not in FORMS_RANKS.values() or len(suits) != 4):
+            return False
     return len(set_ranks) == len(set(set_ranks))
 
 

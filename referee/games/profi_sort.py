@@ -282,6 +282,16 @@ class ProfiSort(Game):
                 raise Rejection("must-draw-first", "ps.must-draw-first", player=player)
             raise Rejection("already-drawn", "ps.already-drawn", player=player)
 
+    def not_exhausted(self, tally: CardTally, cards: Sequence[Card]) -> None:
+        """§16 `card-exhausted`, naming the first card that is one too many."""
+        if len(cards) == 1:
+            if not tally.fits_one(cards[0], self.deck):
+                raise Rejection("card-exhausted", card=str(cards[0]))
+        elif not tally.fits(cards, self.deck):
+            for n in range(1, len(cards) + 1):
+                if not tally.fits(cards[:n], self.deck):
+                    raise Rejection("card-exhausted", card=str(cards[n - 1]))
+
     def _own(self, player: str) -> int:
         """PS-R28: hand count minus received aces still held."""
         return self.hands[player] - len(self.received[player])

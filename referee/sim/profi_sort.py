@@ -138,7 +138,7 @@ def _find_four_suits(pool: _Pool) -> list[str] | None:
 
 def _find_pairs(pool: _Pool) -> list[str] | None:
     out: list[str] = []
-    for rank, cards in pool.by_rank.items():
+    for cards in pool.by_rank.values():
         seen: dict[str, str] = {}
         for code, face in cards:
             if face.name in seen and len(out) < 6:
