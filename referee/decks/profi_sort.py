@@ -9,7 +9,7 @@ checked at laying and how its meld may be extended (§6); the one matcher in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SUITS = ("C", "S", "H", "D")
 RANK_CODES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -90,21 +90,18 @@ class Task:
     jokers: bool  # "J ok" (True) or "No J" (False)
     requirement: str  # the table's requirement, for messages and documentation
     different_ranks: bool = True  # the task's sets must have different ranks (§5)
+    sizes: tuple[int, ...] = field(init=False)  # the group sizes, ascending
+    cards: int = field(init=False)  # cards at laying
+    kinds: dict[int, str] = field(init=False)  # a group's kind follows from its size (§4)
 
-    @property
-    def sizes(self) -> tuple[int, ...]:
-        return tuple(sorted(size for size, _ in self.groups))
-
-    @property
-    def cards(self) -> int:
-        return sum(size for size, _ in self.groups)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sizes", tuple(sorted(size for size, _ in self.groups)))
+        object.__setattr__(self, "cards", sum(self.sizes))
+        object.__setattr__(self, "kinds", dict(self.groups))
+        assert all(self.kinds[size] == kind for size, kind in self.groups), "one kind per group size"
 
     def kind_of(self, size: int) -> str:
-        """A group's kind follows from its size (§4)."""
-        for group_size, kind in self.groups:
-            if group_size == size:
-                return kind
-        raise KeyError(size)
+        return self.kinds[size]
 
 
 REPEAT = "repeat-any-and-go-out"

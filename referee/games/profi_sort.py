@@ -140,6 +140,17 @@ PLAY, SCORING, ROUND_OVER, OVER = "play", "scoring", "round-over", "over"
 TURN_EVENTS = frozenset({"draw", "skip_with_ace", "give_ace", "lay_task", "extend", "discard"})
 
 
+_DECKS: dict[int, Deck[Face]] = {}
+
+
+def deck(jokers: int) -> Deck[Face]:
+    """The deck with `jokers` jokers, made once: a Deck is immutable, and sharing keeps its lookup cache warm."""
+    found = _DECKS.get(jokers)
+    if found is None:
+        found = _DECKS[jokers] = Deck(*faces(jokers))
+    return found
+
+
 @dataclass(frozen=True)
 class Options:
     jokers: int = DEFAULT_JOKERS
@@ -183,8 +194,7 @@ class ProfiSort(Game):
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
-        copies, info = faces(options.jokers)
-        self.deck: Deck[Face] = Deck(copies, info)
+        self.deck: Deck[Face] = deck(options.jokers)
         self.beginner = options.first_to is not None
         self.round = 1
         self.tasks_done: dict[str, list[str]] = {p: [] for p in self.players}

@@ -249,9 +249,10 @@ def lay_groups(task: Task, player: str, groups: Sequence[Sequence[Face]], codes:
     """The melds of a valid laying of `task` (sizes already match); raise `task-not-met` naming the failure."""
     melds = []
     set_ranks: set[int] = set()
+    kinds = task.kinds
     try:
         for faces, group_codes in zip(groups, codes, strict=True):
-            meld = Meld(player, task.id, task.kind_of(len(faces)), list(group_codes))
+            meld = Meld(player, task.id, kinds[len(faces)], list(group_codes))
             _group(meld, faces)
             if meld.kind == SET and task.different_ranks:
                 if meld.rank in set_ranks:

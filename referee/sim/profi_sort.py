@@ -41,6 +41,7 @@ from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
 
 DEFAULT_OPTIONS: dict[str, Any] = {"first_to": 2}
+SEARCHED = 4  # tasks looked for in the hand per proposal (a random window of the sheet): keeps proposals cheap
 
 
 class _Pool:
@@ -81,27 +82,29 @@ def _find_set(pool: _Pool, size: int, used_ranks: set[int], jokers_ok: bool) -> 
 
 
 def _find_run(pool: _Pool, size: int, suit_run: bool, jokers_ok: bool) -> list[str] | None:
-    suits = SUITS if suit_run else ("",)
-    for suit in suits:
+    free = len(pool.jokers) if jokers_ok else 0
+    for suit in SUITS if suit_run else ("",):
+        have: dict[int, str] = {}
+        for rank, cards in pool.by_rank.items():
+            for code, face in cards:
+                if not suit or face.suit == suit:
+                    have[rank] = code
+                    break
+        if len(have) + free < size:
+            continue
         for start in range(2, KING - size + 2):
-            picked: list[tuple[int, str] | None] = []
-            jokers = 0
-            for rank in range(start, start + size):
-                hit = next((c for c, f in pool.by_rank.get(rank, ()) if not suit or f.suit == suit), None)
-                if hit is None:
-                    jokers += 1
-                    picked.append(None)
-                else:
-                    picked.append((rank, hit))
-            if jokers == size or (jokers and (not jokers_ok or jokers > len(pool.jokers))):
+            window = range(start, start + size)
+            missing = sum(1 for rank in window if rank not in have)
+            if missing > free or missing == size:
                 continue
             out = []
-            for item in picked:
-                if item is None:
+            for rank in window:
+                code = have.get(rank)
+                if code is None:
                     out.append(pool.jokers.pop())
                 else:
-                    pool.take(*item)
-                    out.append(item[1])
+                    pool.take(rank, code)
+                    out.append(code)
             return out
     return None
 
@@ -183,8 +186,12 @@ def _find_form(pool: _Pool) -> list[str] | None:
 
 
 def find_task(task: Task, pool: _Pool) -> list[list[str]] | None:
-    """A greedy search for `task` in the pool (it may miss a fitting hand; it proposes, the referee judges)."""
-    pool = pool.copy()
+    """A greedy search for `task` in the pool (it may miss a fitting hand; it proposes, the referee judges).
+
+    The finders take cards out of the pool only when they succeed.
+    """
+    if len(task.groups) > 1:
+        pool = pool.copy()  # a later group may fail after an earlier one took its cards
     groups = []
     used: set[int] = set()
     for size, kind in task.groups:
@@ -252,8 +259,9 @@ class ProfiSortTable(TableSim):
         own = self._own(player)
         if self.go_out:
             return [{"type": "discard", "player": player, "card": code} for code in own]
-        events = self._discards(player, own)
-        lay = self._lay(game, player, own)
+        pool = self._pool(own)
+        events = self._discards(player, own, pool)
+        lay = self._lay(game, player, own, pool)
         if lay is not None:
             events += [lay, lay, lay]
         if player in game.laid and len(own) > 1:
@@ -284,17 +292,13 @@ class ProfiSortTable(TableSim):
                     events.append({"type": "redeal", "player": p, "cards": aces})
         return events
 
-    def _discards(self, player: str, own: list[str]) -> list[dict[str, Any]]:
-        """One random card, and one card of a rank the hand holds least of (keeps pairs and jokers)."""
-        face = self.face
-        counts: dict[int, int] = {}
-        for code in own:
-            rank = face[code].rank
-            counts[rank] = counts.get(rank, 0) + 1
-        loner = min(own, key=lambda c: (face[c].joker, counts[face[c].rank], self.rng.random()))
+    def _discards(self, player: str, own: list[str], pool: _Pool) -> list[dict[str, Any]]:
+        """One random card, and a card of a rank the hand holds only once (keeps pairs and jokers)."""
+        choice = self.rng.choice
+        loners = [cards[0][0] for cards in pool.by_rank.values() if len(cards) == 1]
         return [
-            {"type": "discard", "player": player, "card": self.rng.choice(own)},
-            {"type": "discard", "player": player, "card": loner},
+            {"type": "discard", "player": player, "card": choice(own)},
+            {"type": "discard", "player": player, "card": choice(loners or own)},
         ]
 
     def _pool(self, own: list[str]) -> _Pool:
@@ -308,18 +312,20 @@ class ProfiSortTable(TableSim):
                 by_rank.setdefault(f.rank, []).append((code, f))
         return _Pool(by_rank, jokers)
 
-    def _lay(self, game: ProfiSort, player: str, own: list[str]) -> dict[str, Any] | None:
+    def _lay(self, game: ProfiSort, player: str, own: list[str], pool: _Pool) -> dict[str, Any] | None:
         done = game.done[player]
-        pool = self._pool(own)
         start = self.rng.randrange(len(TASKS))
-        for k in range(len(TASKS)):
+        for k in range(SEARCHED):
             task = TASKS[(start + k) % len(TASKS)]
             if task.cards >= len(own):
+                continue
+            repeat = task.cards == len(own) - 1 and REPEAT not in done and not self.received[player]
+            if task.id in done and not repeat:
                 continue
             groups = find_task(task, pool)
             if groups is None:
                 continue
-            if task.cards == len(own) - 1 and REPEAT not in done and not self.received[player]:
+            if repeat:
                 return {"type": "lay_task", "player": player, "task": REPEAT, "as": task.id, "groups": groups}
             if task.id not in done:
                 return {"type": "lay_task", "player": player, "task": task.id, "groups": groups}
