@@ -44,7 +44,8 @@ class Table:
         before = json.dumps(self.state, sort_keys=True)
         answer = self.ref.apply({"type": type_, **fields})
         assert answer.error == error, (type_, fields, answer.error, answer.message())
-        assert answer.message("en") and answer.message("de")
+        for lang in ("en", "de"):
+            assert answer.message(lang) and "{" not in answer.message(lang), answer.message(lang)
         assert json.dumps(self.state, sort_keys=True) == before
         return answer.rejection.key
 
@@ -548,3 +549,14 @@ def test_sim_lays_tasks_extends_and_gives_aces() -> None:
         kinds.update(e["type"] for e in events)
     for kind in ("draw", "discard", "lay_task", "extend", "give_ace", "skip_with_ace", "new_round"):
         assert kinds[kind] > 0, kind
+
+
+def test_every_profi_sort_sentence_exists_in_both_languages() -> None:
+    from referee import messages
+
+    keys = [k for k in messages.keys() if k.startswith("ps.")]
+    assert len(keys) > 40
+    for key in keys:
+        en, de = messages.text_pair(key)
+        assert en and de and en != de, key
+        assert en.count("{") == de.count("{"), key

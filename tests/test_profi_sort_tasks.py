@@ -159,6 +159,8 @@ def test_lay_task_table(task: str, groups: list[list[str]], error: str | None, r
     if reason is not None:
         assert answer.rejection.key == f"ps.task-not-met.{reason}"
         assert answer.message("en") != answer.message("de")
+    if error is not None:
+        assert "{" not in answer.message("en") and "{" not in answer.message("de")
     if error is None:
         state = ref.state()
         assert state["tasks_done"]["Anna"] == [task]
@@ -288,6 +290,8 @@ def test_extend_table(task, meld, cards, at, error, reason, after) -> None:
     assert answer.error == error, answer.message()
     if reason is not None:
         assert answer.rejection.key == f"ps.does-not-fit.{reason}"
+    if error is not None:
+        assert "{" not in answer.message("en") and "{" not in answer.message("de"), answer.message("de")
     if error is None:
         assert ref.state()["melds"][meld]["cards"] == after
         assert ref.state()["hands"]["Anna"] == before["hands"]["Anna"] - len(cards)
