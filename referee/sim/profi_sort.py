@@ -65,16 +65,17 @@ class _Pool:
 
 
 def _find_set(pool: _Pool, size: int, used_ranks: set[int], jokers_ok: bool) -> list[str] | None:
-    best = None
+    best, most = 0, 0
     for rank, cards in pool.by_rank.items():
-        if cards and rank not in used_ranks and (best is None or len(cards) > len(pool.by_rank[best])):
-            best = rank
-    if best is None:
+        n = len(cards)
+        if n > most and rank not in used_ranks:
+            best, most = rank, n
+    if not most:
         return None
-    naturals = [c for c, _ in pool.by_rank[best][:size]]
-    need = size - len(naturals)
+    need = size - most if size > most else 0
     if need and (not jokers_ok or len(pool.jokers) < need):
         return None
+    naturals = [c for c, _ in pool.by_rank[best][:size]]
     for code in naturals:
         pool.take(best, code)
     used_ranks.add(best)
@@ -314,10 +315,12 @@ class ProfiSortTable(TableSim):
 
     def _lay(self, game: ProfiSort, player: str, own: list[str], pool: _Pool) -> dict[str, Any] | None:
         done = game.done[player]
+        naturals = sum(len(cards) for cards in pool.by_rank.values())
+        usable = (naturals, naturals + len(pool.jokers))  # cards a No-J / a J-ok task could use
         start = self.rng.randrange(len(TASKS))
         for k in range(SEARCHED):
             task = TASKS[(start + k) % len(TASKS)]
-            if task.cards >= len(own):
+            if task.cards >= len(own) or task.cards > usable[task.jokers]:
                 continue
             repeat = task.cards == len(own) - 1 and REPEAT not in done and not self.received[player]
             if task.id in done and not repeat:
