@@ -1,0 +1,145 @@
+"""Profi-Sort: a Rommé set of 2×52 cards plus jokers, and the task sheet as data (rules §1, §4, §6, §11).
+
+Everything the referee needs to know about the tasks is in `TASKS`: each task's
+groups at laying (size → kind), whether jokers are allowed, and whether its sets
+need different ranks. The kinds (`SET`, `RUN`, …) name both how a group is
+checked at laying and how its meld may be extended (§6); the one matcher in
+`referee.games.profi_sort_tasks` reads this table and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SUITS = ("C", "S", "H", "D")
+RANK_CODES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+RANK_VALUE = {code: i + 2 for i, code in enumerate(RANK_CODES)}  # 2 … 13 (K), ace 14
+RANK_LABEL = {value: code for code, value in RANK_VALUE.items()}
+ACE = 14
+KING = 13
+LOWEST = 2
+JOKER_FACE = "PS:JOKER"
+MAX_JOKERS = 8
+DEFAULT_JOKERS = 8
+COPIES = 2  # two packs
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """What a face means: suit letter ('' for the joker), rank 2…14 (0 for the joker), penalty points."""
+
+    name: str  # the face without the prefix: "H10", "JOKER"
+    suit: str
+    rank: int
+    points: int
+    joker: bool
+    ace: bool
+
+    def __deepcopy__(self, memo: dict) -> Face:
+        return self
+
+
+def _points(rank: int) -> int:
+    if rank == ACE:
+        return 15
+    return 10 if rank > 10 else 5
+
+
+def faces(jokers: int = DEFAULT_JOKERS) -> tuple[dict[str, int], dict[str, Face]]:
+    """The deck: face → copies, and face → meaning."""
+    copies: dict[str, int] = {}
+    info: dict[str, Face] = {}
+    for suit in SUITS:
+        for code, rank in RANK_VALUE.items():
+            face = f"PS:{suit}{code}"
+            copies[face] = COPIES
+            info[face] = Face(f"{suit}{code}", suit, rank, _points(rank), False, rank == ACE)
+    copies[JOKER_FACE] = jokers
+    info[JOKER_FACE] = Face("JOKER", "", 0, 20, True, False)
+    return copies, info
+
+
+# --- group kinds: how a group is checked at laying and how its meld is extended (§5, §6)
+
+SET = "set"  # cards of one rank; extended by that rank (and jokers unless No J)
+RUN = "run"  # consecutive ranks, suits free; extended at one end (PS-R17)
+SUIT_RUN = "suit-run"  # a run whose natural cards are all of one suit (task 4)
+TWOS_THREES = "twos-threes"  # 2s and 3s (task 7)
+PICTURES = "pictures"  # J, Q, K (task 8)
+ONE_SUIT = "one-suit"  # any ranks, natural cards of one suit (task 14)
+FOUR_SUITS = "four-suits"  # exception 1 (task 3)
+IDENTICAL_PAIRS = "identical-pairs"  # exception 2 (task 9)
+FORMS = "forms"  # exception 3 (task 10)
+
+RUN_KINDS = frozenset({RUN, SUIT_RUN})
+# Ranks a meld of these kinds accepts (natural cards).
+KIND_RANKS = {
+    TWOS_THREES: frozenset({2, 3}),
+    PICTURES: frozenset({11, 12, 13}),
+}
+# Task 10: the two forms (Decision 8).
+FORMS_RANKS = {"A": (3, 5, 9, 11), "B": (4, 6, 10, 12)}
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    number: int
+    id: str
+    german: str
+    groups: tuple[tuple[int, str], ...]  # (size, kind) at laying, in the table's order
+    jokers: bool  # "J ok" (True) or "No J" (False)
+    requirement: str  # the table's requirement, for messages and documentation
+    different_ranks: bool = True  # the task's sets must have different ranks (§5)
+    sizes: tuple[int, ...] = field(init=False)  # the group sizes, ascending
+    cards: int = field(init=False)  # cards at laying
+    kinds: dict[int, str] = field(init=False)  # a group's kind follows from its size (§4)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sizes", tuple(sorted(size for size, _ in self.groups)))
+        object.__setattr__(self, "cards", sum(self.sizes))
+        object.__setattr__(self, "kinds", dict(self.groups))
+        assert all(self.kinds[size] == kind for size, kind in self.groups), "one kind per group size"
+
+    def kind_of(self, size: int) -> str:
+        return self.kinds[size]
+
+
+REPEAT = "repeat-any-and-go-out"
+
+TASKS: tuple[Task, ...] = (
+    Task(1, "five-pairs", "5 Zwillinge", ((2, SET),) * 5, False, "five sets of 2, five different ranks"),
+    Task(2, "three-triples", "3 Drillinge", ((3, SET),) * 3, True, "three sets of 3, three different ranks"),
+    Task(3, "four-of-a-kind-four-suits", "4ling aus 4 Farben", ((4, FOUR_SUITS),), False,
+         "one rank, one card of each suit C S H D"),
+    Task(4, "run6-one-suit", "6er Folge einer Farbe", ((6, SUIT_RUN),), True,
+         "run of 6, all natural cards of one suit"),
+    Task(5, "two-pairs-run6", "2 Zwillinge + 6er Folge", ((2, SET), (2, SET), (6, RUN)), True,
+         "two sets of 2 (different ranks) and a run of 6, suits free"),
+    Task(6, "two-runs5", "2 × 5er Folge", ((5, RUN), (5, RUN)), True, "two runs of 5, suits free"),
+    Task(7, "six-twos-threes", "6 2er und 3er", ((6, TWOS_THREES),), True, "six cards, each a 2 or a 3"),
+    Task(8, "seven-pictures", "7 Bilder", ((7, PICTURES),), True, "seven picture cards J/Q/K"),
+    Task(9, "three-identical-pairs", "3x Karte 2x", ((6, IDENTICAL_PAIRS),), False,
+         "three pairs of identical cards, three different faces"),
+    Task(10, "3-5-9-j-or-4-6-10-q", "3, 5, 9, B (4, 6, 10, D) aus 4 Farben", ((4, FORMS),), False,
+         "one 3, 5, 9, J or one 4, 6, 10, Q, in four different suits"),
+    Task(11, "two-four-of-a-kind", "2 4linge", ((4, SET), (4, SET)), True, "two sets of 4, two different ranks"),
+    Task(12, "five-of-a-kind-run4", "1 Fünfling + 4er Folge", ((5, SET), (4, RUN)), True,
+         "a set of 5 and a run of 4, suits free"),
+    Task(13, "run8", "8er Folge", ((8, RUN),), False, "run of 8, suits free"),
+    Task(14, "triple-five-one-suit", "1 Drilling + 5 einer Farbe", ((3, SET), (5, ONE_SUIT)), True,
+         "a set of 3 and five cards whose natural cards are all of one suit"),
+)
+TASK_BY_ID: dict[str, Task] = {task.id: task for task in TASKS}
+TASK_IDS: tuple[str, ...] = (*(task.id for task in TASKS), REPEAT)  # the 15 tasks of the sheet
+ALL_TASKS = len(TASK_IDS)
+
+# --- bonus points (§11; the project's invented default)
+
+NO_JOKER_BONUS = 10
+NO_JOKER_TASKS = frozenset(task.id for task in TASKS if task.jokers)  # the nine "J ok" tasks
+PAIR_BONUS = 20
+BONUS_PAIRS: tuple[tuple[str, str], ...] = tuple((TASKS[i].id, TASKS[i + 1].id) for i in range(0, 14, 2))
+BONUS_TOTAL = NO_JOKER_BONUS * len(NO_JOKER_TASKS) + PAIR_BONUS * len(BONUS_PAIRS)  # 230
+PAIR_OF: dict[str, tuple[str, str]] = {t: pair for pair in BONUS_PAIRS for t in pair}
+
+assert BONUS_TOTAL == 230

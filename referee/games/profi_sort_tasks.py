@@ -1,0 +1,357 @@
+"""Profi-Sort's task matcher: one checker per group kind, driven by the task sheet in `decks.profi_sort`.
+
+`lay_groups` checks the groups of a `lay_task` against a task (§4, §5) and
+returns the melds they become; `extend_meld` checks cards added to a meld (§6,
+PS-R17) and adds them. Both raise a `Rejection` whose message names the
+requirement that failed ("the run 5-6-7-9 has a gap at 8"). Shape, aces, jokers
+in No-J tasks and lone jokers are checked by the game before (§17 order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from referee import messages
+from referee.decks.profi_sort import (
+    FORMS,
+    FORMS_RANKS,
+    FOUR_SUITS,
+    IDENTICAL_PAIRS,
+    KIND_RANKS,
+    KING,
+    LOWEST,
+    ONE_SUIT,
+    RANK_LABEL,
+    RUN_KINDS,
+    SET,
+    SUIT_RUN,
+    SUITS,
+    TWOS_THREES,
+    Face,
+    Task,
+)
+from referee.protocol import Rejection
+
+# Each reason once, as a clause; it is registered under both `task-not-met.*` and `does-not-fit.*`.
+_REASONS: dict[str, tuple[str, str]] = {
+    "set-ranks": ("the set {cards} mixes the ranks {a} and {b}", "der Satz {cards} mischt die Ränge {a} und {b}"),
+    "same-rank": ("two sets have the same rank {rank}; the sets of a task need different ranks",
+                  "zwei Sätze haben denselben Rang {rank}; die Sätze einer Aufgabe brauchen verschiedene Ränge"),
+    "gap": ("the run {cards} has a gap at {rank}", "die Folge {cards} hat eine Lücke bei {rank}"),
+    "not-ascending": ("the run {cards} does not go up by one at {card} (runs are listed lowest first)",
+                      "die Folge {cards} steigt bei {card} nicht um eins (Folgen werden von unten gelegt)"),
+    "below-2": ("the run {cards} would go below 2", "die Folge {cards} ginge unter die 2"),
+    "above-king": ("the run {cards} would go above the king", "die Folge {cards} ginge über den König"),
+    "suits": ("the cards {cards} mix the suits {a} and {b}; one suit is required",
+              "die Karten {cards} mischen die Farben {a} und {b}; eine Farbe ist verlangt"),
+    "not-two-three": ("{card} is neither a 2 nor a 3", "{card} ist weder eine 2 noch eine 3"),
+    "not-picture": ("{card} is no picture card (J, Q, K)", "{card} ist kein Bild (B, D, K)"),
+    "four-suits-rank": ("the four cards {cards} are not all of one rank",
+                        "die vier Karten {cards} haben nicht alle denselben Rang"),
+    "four-suits-suit": ("the four cards {cards} lack the suit {suit}; one card of each suit C S H D is required",
+                        "den vier Karten {cards} fehlt die Farbe {suit}; je eine Karte jeder Farbe Kreuz, Pik, Herz, "
+                        "Karo ist verlangt"),
+    "four-suits-count": (
+        "exactly 4 cards at once (one of each suit) may be added to this meld (exception 1), not {n}",
+        "an diese Auslage passen nur genau 4 Karten auf einmal (je eine Farbe, Ausnahme 1), nicht {n}",
+    ),
+    "pair-alone": ("{card} has no identical partner (same suit and rank)",
+                   "{card} hat keinen gleichen Partner (gleiche Farbe und gleicher Rang)"),
+    "pair-twice": ("the face {card} is used for more than one pair; three different faces are required",
+                   "das Kartenbild {card} ist mehr als ein Paar; drei verschiedene Kartenbilder sind verlangt"),
+    "pair-count": ("exactly one identical pair (2 cards of one face) may be added to this meld (exception 2)",
+                   "an diese Auslage passt nur genau ein gleiches Paar (2 Karten eines Bildes, Ausnahme 2)"),
+    "form": ("the ranks of {cards} are neither 3-5-9-J nor 4-6-10-Q",
+             "die Ränge von {cards} sind weder 3-5-9-B noch 4-6-10-D"),
+    "form-suits": ("{cards} has two cards of the suit {suit}; the four suits must differ",
+                   "{cards} hat zwei Karten der Farbe {suit}; die vier Farben müssen verschieden sein"),
+    "form-rank": ("{card} is not a rank of this meld's form {form} (exception 3)",
+                  "{card} ist kein Rang der Form {form} dieser Auslage (Ausnahme 3)"),
+    "form-repeat": ("the meld already holds a {card} of that suit (exception 3)",
+                    "die Auslage hat schon eine {card} dieser Farbe (Ausnahme 3)"),
+    "wrong-rank": ("{card} is not of the set's rank {rank}", "{card} hat nicht den Rang {rank} des Satzes"),
+    "wrong-suit": ("{card} is not of the meld's suit {suit}", "{card} hat nicht die Farbe {suit} der Auslage"),
+    "run-position": ("{card} would stand at the {side} end where the run needs a {rank}",
+                     "{card} stünde am Ende ({side}), wo die Folge eine {rank} braucht"),
+    "both-ends": ("{cards} continues the run {run} at neither end",
+                  "{cards} setzt die Folge {run} an keinem Ende fort"),
+}
+messages.register({
+    "ps.task-not-met": ("The cards do not fulfil the task.", "Die Karten erfüllen die Aufgabe nicht."),
+    "ps.does-not-fit": ("The cards do not fit this meld (§6).", "Die Karten passen nicht an diese Auslage (§6)."),
+})
+messages.register({
+    f"ps.task-not-met.{key}": (f"Task {{task}} is not met: {en} (§4, §5).",
+                               f"Aufgabe {{task}} nicht erfüllt: {de} (§4, §5).")
+    for key, (en, de) in _REASONS.items()
+})
+messages.register({
+    f"ps.does-not-fit.{key}": (f"The cards do not fit meld {{meld}}: {en} (§6).",
+                            f"Die Karten passen nicht an Auslage {{meld}}: {de} (§6).")
+    for key, (en, de) in _REASONS.items()
+})
+
+
+class Meld:
+    """A meld on the table: the public triple plus what its extension needs (kind, rank, suit, ends, form)."""
+
+    __slots__ = ("cards", "form", "high", "kind", "low", "player", "rank", "seen", "suit", "task")
+
+    def __init__(self, player: str, task: str, kind: str, cards: list[str]):
+        self.player = player
+        self.task = task  # the task whose rules apply (the `as` task for task 15)
+        self.kind = kind
+        self.cards = cards
+        self.rank = 0
+        self.suit = ""
+        self.low = 0
+        self.high = 0
+        self.form = ""
+        self.seen: set[tuple[int, str]] = set()
+
+    def public(self) -> dict:
+        return {"player": self.player, "task": self.task, "cards": list(self.cards)}
+
+
+def _label(face: Face) -> str:
+    return face.name
+
+
+def _cards(faces: Sequence[Face]) -> str:
+    return " ".join(f.name for f in faces)
+
+
+def _run_text(start: int, faces: Sequence[Face]) -> str:
+    """A run as ranks, jokers as 'Joker' (e.g. '5-6-7-9')."""
+    return "-".join("Joker" if f.joker else RANK_LABEL[f.rank] for f in faces)
+
+
+def _rank(rank: int) -> str:
+    return RANK_LABEL.get(rank, str(rank))
+
+
+class _Fail(Exception):
+    """A failed requirement: its reason key and values (turned into a Rejection by the caller)."""
+
+    def __init__(self, reason: str, **params: object):
+        super().__init__(reason)
+        self.reason = reason
+        self.params = params
+
+
+def _naturals_rank(faces: Sequence[Face]) -> int:
+    rank = 0
+    for f in faces:
+        if not f.joker:
+            if rank == 0:
+                rank = f.rank
+            elif f.rank != rank:
+                raise _Fail("set-ranks", cards=_cards(faces), a=_rank(rank), b=_rank(f.rank))
+    return rank
+
+
+def _one_suit(faces: Sequence[Face]) -> str:
+    suit = ""
+    for f in faces:
+        if not f.joker:
+            if not suit:
+                suit = f.suit
+            elif f.suit != suit:
+                raise _Fail("suits", cards=_cards(faces), a=suit, b=f.suit)
+    return suit
+
+
+def _run_start(faces: Sequence[Face]) -> int:
+    """The lowest rank s of a run listed lowest first (§5); every natural card must give the same s."""
+    start = None
+    for i, f in enumerate(faces):
+        if f.joker:
+            continue
+        s = f.rank - i
+        if start is None:
+            start = s
+        elif s != start:
+            expected = start + i
+            if f.rank > expected:
+                raise _Fail("gap", cards=_run_text(start, faces), rank=_rank(expected))
+            raise _Fail("not-ascending", cards=_run_text(start, faces), card=f.name)
+    assert start is not None  # every group has a natural card (checked before, PS-R19)
+    if start < LOWEST:
+        raise _Fail("below-2", cards=_run_text(start, faces))
+    if start + len(faces) - 1 > KING:
+        raise _Fail("above-king", cards=_run_text(start, faces))
+    return start
+
+
+def _group(meld: Meld, faces: Sequence[Face]) -> None:
+    """Check one group of a laying against its kind; fill in the meld's extension data."""
+    kind = meld.kind
+    if kind == SET:
+        meld.rank = _naturals_rank(faces)
+    elif kind in RUN_KINDS:
+        meld.low = _run_start(faces)
+        meld.high = meld.low + len(faces) - 1
+        if kind == SUIT_RUN:
+            meld.suit = _one_suit(faces)
+    elif kind in KIND_RANKS:
+        allowed = KIND_RANKS[kind]
+        for f in faces:
+            if not f.joker and f.rank not in allowed:
+                raise _Fail("not-two-three" if kind == TWOS_THREES else "not-picture", card=f.name)
+    elif kind == ONE_SUIT:
+        meld.suit = _one_suit(faces)
+    elif kind == FOUR_SUITS:
+        meld.rank = _naturals_rank_four(faces)
+        _four_suits(faces)
+    elif kind == IDENTICAL_PAIRS:
+        counts: dict[str, int] = {}
+        for f in faces:
+            counts[f.name] = counts.get(f.name, 0) + 1
+        for f in faces:
+            n = counts[f.name]
+            if n % 2:
+                raise _Fail("pair-alone", card=f.name)
+            if n > 2:
+                raise _Fail("pair-twice", card=f.name)
+    elif kind == FORMS:
+        ranks = sorted(f.rank for f in faces)
+        for form, form_ranks in FORMS_RANKS.items():
+            if tuple(ranks) == form_ranks:
+                meld.form = form
+                break
+        else:
+            raise _Fail("form", cards=_cards(faces))
+        suits: set[str] = set()
+        for f in faces:
+            if f.suit in suits:
+                raise _Fail("form-suits", cards=_cards(faces), suit=f.suit)
+            suits.add(f.suit)
+        meld.seen = {(f.rank, f.suit) for f in faces}
+    else:  # pragma: no cover - the sheet names only the kinds above
+        raise AssertionError(kind)
+
+
+def _naturals_rank_four(faces: Sequence[Face]) -> int:
+    try:
+        return _naturals_rank(faces)
+    except _Fail:
+        raise _Fail("four-suits-rank", cards=_cards(faces)) from None
+
+
+def _four_suits(faces: Sequence[Face]) -> None:
+    present = {f.suit for f in faces}
+    for suit in SUITS:
+        if suit not in present:
+            raise _Fail("four-suits-suit", cards=_cards(faces), suit=suit)
+
+
+def lay_groups(task: Task, player: str, groups: Sequence[Sequence[Face]], codes: Sequence[Sequence[str]]) -> list[Meld]:
+    """The melds of a valid laying of `task` (sizes already match); raise `task-not-met` naming the failure."""
+    melds = []
+    set_ranks: set[int] = set()
+    kinds = task.kinds
+    try:
+        for faces, group_codes in zip(groups, codes, strict=True):
+            meld = Meld(player, task.id, kinds[len(faces)], list(group_codes))
+            _group(meld, faces)
+            if meld.kind == SET and task.different_ranks:
+                if meld.rank in set_ranks:
+                    raise _Fail("same-rank", rank=_rank(meld.rank))
+                set_ranks.add(meld.rank)
+            melds.append(meld)
+    except _Fail as fail:
+        raise Rejection("task-not-met", f"ps.task-not-met.{fail.reason}", task=task.id, **fail.params) from None
+    return melds
+
+
+# --- extension (§6, PS-R16, PS-R17)
+
+
+def _run_side(meld: Meld, faces: Sequence[Face], side: str) -> None:
+    k = len(faces)
+    first = meld.high + 1 if side == "high" else meld.low - k
+    for i, f in enumerate(faces):
+        rank = first + i
+        if rank > KING:
+            raise _Fail("above-king", cards=_run_text(first, faces))
+        if rank < LOWEST:
+            raise _Fail("below-2", cards=_run_text(first, faces))
+        if f.joker:
+            continue
+        if f.rank != rank:
+            raise _Fail("run-position", card=f.name, rank=_rank(rank), side=side)
+        if meld.kind == SUIT_RUN and f.suit != meld.suit:
+            raise _Fail("wrong-suit", card=f.name, suit=meld.suit)
+
+
+def fits(meld_id: str, meld: Meld, faces: Sequence[Face], at: str | None) -> str | None:
+    """Check cards added to `meld` (no aces, jokers already allowed); the run end used, else None.
+
+    Raises `does-not-fit` naming the failed requirement.
+    """
+    try:
+        return _fits(meld, faces, at)
+    except _Fail as fail:
+        raise Rejection("does-not-fit", f"ps.does-not-fit.{fail.reason}", meld=meld_id, **fail.params) from None
+
+
+def _fits(meld: Meld, faces: Sequence[Face], at: str | None) -> str | None:
+    kind = meld.kind
+    if kind in RUN_KINDS:
+        if at is not None:
+            _run_side(meld, faces, at)
+            return at
+        try:
+            _run_side(meld, faces, "high")
+            return "high"
+        except _Fail:
+            try:
+                _run_side(meld, faces, "low")
+            except _Fail:
+                run = f"{_rank(meld.low)}…{_rank(meld.high)}"
+                raise _Fail("both-ends", cards=_cards(faces), run=run) from None
+            return "low"
+    if kind == SET:
+        for f in faces:
+            if not f.joker and f.rank != meld.rank:
+                raise _Fail("wrong-rank", card=f.name, rank=_rank(meld.rank))
+    elif kind in KIND_RANKS:
+        _group(meld, faces)
+    elif kind == ONE_SUIT:
+        for f in faces:
+            if not f.joker and f.suit != meld.suit:
+                raise _Fail("wrong-suit", card=f.name, suit=meld.suit)
+    elif kind == FOUR_SUITS:
+        if len(faces) != 4:
+            raise _Fail("four-suits-count", n=len(faces))
+        for f in faces:
+            if f.rank != meld.rank:
+                raise _Fail("wrong-rank", card=f.name, rank=_rank(meld.rank))
+        _four_suits(faces)
+    elif kind == IDENTICAL_PAIRS:
+        if len(faces) != 2 or faces[0].name != faces[1].name:
+            raise _Fail("pair-count")
+    elif kind == FORMS:
+        allowed = FORMS_RANKS[meld.form]
+        added: set[tuple[int, str]] = set()
+        for f in faces:
+            if f.joker or f.rank not in allowed:
+                raise _Fail("form-rank", card=f.name, form="-".join(_rank(r) for r in allowed))
+            key = (f.rank, f.suit)
+            if key in meld.seen or key in added:
+                raise _Fail("form-repeat", card=f.name)
+            added.add(key)
+    return None
+
+
+def add(meld: Meld, faces: Sequence[Face], codes: Sequence[str], side: str | None) -> None:
+    """Put checked cards on the meld (PS-R17: low cards in front, everything else behind)."""
+    if side == "low":
+        meld.cards[:0] = codes
+        meld.low -= len(codes)
+    else:
+        meld.cards.extend(codes)
+        if side == "high":
+            meld.high += len(codes)
+        elif meld.kind == FORMS:
+            meld.seen.update((f.rank, f.suit) for f in faces)
