@@ -121,7 +121,8 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
         tried = len(proposals)
         # Uniform over the accepted proposals: draw without replacement until one is accepted.
         while proposals:
-            i = pick(len(proposals))
+            n = len(proposals)
+            i = pick(n) if n > 1 else 0
             event = proposals[i]
             proposals[i] = proposals[-1]
             proposals.pop()

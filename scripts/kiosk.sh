@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Install the kiosk into .venv (first run only) and start it; arguments go to referee-kiosk.
+# Usage: scripts/kiosk.sh --sim     (simulated hardware; headless with SDL's dummy driver when there is no screen)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/referee-kiosk ]; then
+  [ -x .venv/bin/python ] || "$python" -m venv .venv
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -e .
+fi
+exec .venv/bin/referee-kiosk "$@"
