@@ -88,6 +88,53 @@ def replay_throughput(samples: list[tuple[dict, list[dict]]], budget: float) -> 
     return total / (time.perf_counter() - start)
 
 
+TEN_WITH_TWO_JOKERS = {
+    "type": "lay_task", "player": "Anna", "task": "two-runs5",
+    "groups": [["PS:S2", "PS:JOKER", "PS:H4", "PS:H5", "PS:H6"], ["PS:D7", "PS:D8", "PS:JOKER", "PS:C10", "PS:CJ"]],
+}
+
+
+def profi_sort_lay_task_us(samples: int = 3000) -> float:
+    """Median µs to judge and apply a laid 10-card task with two jokers (the matcher's worst everyday case)."""
+    header = {"format": "tabletop-referee/1", "game": "profi-sort", "players": ["Anna", "Ben"]}
+    referees = []
+    for _ in range(samples):
+        referee = Referee(header)
+        referee.apply({"type": "draw", "player": "Anna"})
+        referees.append(referee)
+    times = []
+    for referee in referees:
+        t0 = perf_ns()
+        answer = referee.apply(TEN_WITH_TWO_JOKERS)
+        times.append(perf_ns() - t0)
+        assert answer.ok, answer.error
+    return statistics.median(times) / 1000
+
+
+def profi_sort_rounds_per_second(budget: float) -> float:
+    """Complete full-game rounds (deal to scoring done) per second, simulator and referee included."""
+    rounds, seed = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        table = sim.new_table("profi-sort", seed, 2 + seed % 2, options={})
+        referee = Referee(table.header)
+        for event in sim.play(table, referee):
+            if event["type"] == "new_round":
+                rounds += 1
+                if referee.game.round > 10:
+                    break
+        seed += 1
+    return rounds / (time.perf_counter() - start)
+
+
+EXTRAS = {
+    "profi-sort": [
+        ("full-game rounds/s (deal to scoring, sim included)", lambda s: f"{profi_sort_rounds_per_second(s):,.0f}"),
+        ("lay_task of 10 cards with two jokers, median", lambda s: f"{profi_sort_lay_task_us():.1f} µs"),
+    ],
+}
+
+
 def pct(values: list[int], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000.0
@@ -185,6 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.peers:
         rows += peers(args.seconds)
     print(table(rows))
+    for game_id in chosen:
+        for label, run in EXTRAS.get(game_id, []):
+            print(f"- {game_id}: {label}: {run(args.seconds)}")
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(rows, indent=2))
     return 0

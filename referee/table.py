@@ -18,7 +18,6 @@ from referee import games
 from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Rejection
 
 FORMAT = "tabletop-referee/1"
-GAME_IDS = ("alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto")
 
 
 def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:

@@ -9,12 +9,11 @@ simulator never needs its own copy of the rules. Randomness is always seeded.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
+from referee.registry import Registry
 from referee.table import FORMAT, Referee
 
 
@@ -59,33 +58,17 @@ class TableSim:
         return []
 
 
-_SIMS: dict[str, type[TableSim]] = {}
-_loaded = False
-
-
-def register(cls: type[TableSim]) -> type[TableSim]:
-    _SIMS[cls.game_id] = cls
-    return cls
-
-
-def _load() -> None:
-    """Import every simulator module once; an import error surfaces, it never hides a game."""
-    global _loaded
-    if not _loaded:
-        for module in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{module.name}")
-        _loaded = True
+SIMS: Registry[type[TableSim]] = Registry(__name__, __path__, "game_id")
+register = SIMS.register
 
 
 def get(game_id: str) -> type[TableSim]:
-    _load()
-    return _SIMS[game_id]
+    return SIMS[game_id]
 
 
 def registered() -> list[str]:
     """The ids of every game that has a simulated table."""
-    _load()
-    return sorted(_SIMS)
+    return SIMS.ids()
 
 
 def names(count: int) -> list[str]:
