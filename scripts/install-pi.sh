@@ -224,7 +224,7 @@ do_install() {
     console_boot || desktop_running=yes
     if [ "$start" = yes ] && [ "$desktop_running" = no ]; then
         sys systemctl restart referee-kiosk.service
-        say "kiosk started; logs: journalctl -u referee-kiosk -f"
+        [ -z "$DESTDIR" ] && say "kiosk started; logs: journalctl -u referee-kiosk -f"
     else
         say "kiosk enabled: it starts at the next boot (sudo reboot)"
     fi
