@@ -3,6 +3,22 @@
 # Usage: scripts/test.sh [pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# tests/test_pi.py runs systemd-analyze and shellcheck: as root with apt-get (CI), install the missing ones.
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  missing=()
+  command -v systemd-analyze >/dev/null || missing+=(systemd)
+  command -v shellcheck >/dev/null || missing+=(shellcheck)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "== apt-get install ${missing[*]}"
+    aptlog=$(mktemp)
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}"; } >"$aptlog" 2>&1; then
+      cat "$aptlog" >&2
+      echo "apt-get could not install ${missing[*]}: tests/test_pi.py will fail" >&2
+    fi
+    rm -f "$aptlog"
+  fi
+fi
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Install Tabletop Referee as a kiosk on Raspberry Pi OS (Bookworm; Pi 3B+, 4, 5, Zero 2 W).
+#
+#   sudo scripts/install-pi.sh [options]          install or update (idempotent)
+#   sudo scripts/install-pi.sh --uninstall        remove units, rules and the program (keeps config and game logs)
+#   sudo scripts/install-pi.sh --uninstall --purge    also the config, the game logs and the user
+#
+# Options:
+#   --network / --no-network        allow / forbid IP networking (café scoreboard); default: keep as is (off)
+#   --hardware-watchdog / --no-hardware-watchdog   the Pi's hardware watchdog (RuntimeWatchdogSec=15s)
+#   --keep-desktop                  do not switch a Desktop install to boot to the console
+#   --no-start                      enable the kiosk for the next boot, but do not start it now
+#   --destdir DIR                   install into DIR as a throwaway root (same as DESTDIR=DIR)
+#
+# With DESTDIR set, every file goes below DESTDIR and nothing on the running system is changed:
+# commands that would (apt-get, useradd, usermod, groupadd, chown, python3 -m venv, pip, systemctl,
+# udevadm) are printed as "skipped (DESTDIR): ..." instead of run. CI uses this mode.
+# Layout: /opt/tabletop-referee (venv, helpers, docs), /etc/tabletop-referee/table.toml (config),
+# /var/lib/tabletop-referee (game logs), /etc/systemd/system/referee-kiosk*.service,
+# /etc/udev/rules.d/70-tabletop-referee.rules. See docs/pi-setup.md.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DESTDIR=${DESTDIR:-}
+KIOSK_USER=referee
+KIOSK_GROUPS=(gpio dialout video render input)
+APP=/opt/tabletop-referee
+CONF=/etc/tabletop-referee
+DATA=/var/lib/tabletop-referee
+UNITS=/etc/systemd/system
+DROPINS=$UNITS/referee-kiosk.service.d
+RULES=/etc/udev/rules.d/70-tabletop-referee.rules
+WATCHDOG_CONF=/etc/systemd/system.conf.d/tabletop-referee-watchdog.conf
+MACHINE=${INSTALL_MACHINE:-$(uname -m)}
+
+mode=install
+purge=no
+network=keep
+hw_watchdog=keep
+keep_desktop=no
+start=yes
+
+usage() {
+    sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --uninstall) mode=uninstall ;;
+        --purge) purge=yes ;;
+        --network) network=on ;;
+        --no-network) network=off ;;
+        --hardware-watchdog) hw_watchdog=on ;;
+        --no-hardware-watchdog) hw_watchdog=off ;;
+        --keep-desktop) keep_desktop=yes ;;
+        --no-start) start=no ;;
+        --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
+        --destdir=*) DESTDIR=${1#--destdir=} ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install-pi.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then
+    echo "install-pi.sh: --purge only goes with --uninstall" >&2
+    exit 2
+fi
+if [ -n "$DESTDIR" ]; then
+    mkdir -p "$DESTDIR"
+    DESTDIR=$(cd "$DESTDIR" && pwd)
+    if [ "$DESTDIR" = / ]; then
+        echo "install-pi.sh: DESTDIR=/ is the live system: leave DESTDIR unset for that" >&2
+        exit 2
+    fi
+elif [ "$(id -u)" -ne 0 ]; then
+    echo "install-pi.sh: run as root (sudo $0), or with DESTDIR=DIR for a throwaway root" >&2
+    exit 1
+fi
+
+say() { printf 'install-pi.sh: %s\n' "$*"; }
+
+# A command that changes the running system: skipped (and shown) in a throwaway root.
+sys() {
+    if [ -n "$DESTDIR" ]; then
+        printf 'skipped (DESTDIR):'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+# The live system's answer to a question (does the user exist?); in a throwaway root: "no".
+live() {
+    [ -z "$DESTDIR" ] && "$@" >/dev/null 2>&1
+}
+
+put() { # put MODE SOURCE TARGET: install a file below DESTDIR, only rewriting it when it changed
+    local mode=$1 source=$2 target=$DESTDIR$3
+    mkdir -p "$(dirname "$target")"
+    if ! cmp -s "$source" "$target"; then
+        install -m "$mode" "$source" "$target"
+        say "installed $3"
+    else
+        chmod "$mode" "$target"
+    fi
+}
+
+remove() { # remove PATH...: files or directories below DESTDIR
+    local path
+    for path in "$@"; do
+        if [ -e "$DESTDIR$path" ] || [ -L "$DESTDIR$path" ]; then
+            rm -rf -- "$DESTDIR$path"
+            say "removed $path"
+        fi
+    done
+}
+
+installed() { # installed PACKAGE: is this Debian package installed on the live system?
+    live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
+}
+
+install_packages() {
+    local package packages=(python3-venv python3-pip) missing=()
+    case $MACHINE in
+        aarch64 | x86_64) ;;
+        armv7l)
+            # No lgpio (and often no pygame-ce) wheel for 32-bit: Pi OS's python3-lgpio through
+            # --system-site-packages, and what pip needs to build pygame-ce and evdev from source.
+            packages+=(python3-lgpio python3-dev pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev
+                       libsdl2-mixer-dev libfreetype-dev)
+            ;;
+        *) say "warning: $MACHINE is not a supported Pi (armv6 Pi Zero/1 are too slow); trying anyway" ;;
+    esac
+    for package in "${packages[@]}"; do
+        installed "$package" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    sys apt-get update -qq
+    sys env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+create_user() {
+    local group present=()
+    for group in "${KIOSK_GROUPS[@]}"; do
+        if ! live getent group "$group"; then
+            sys groupadd --system "$group"
+        fi
+        present+=("$group")
+    done
+    if ! live id -u "$KIOSK_USER"; then
+        sys useradd --system --user-group --home-dir "$DATA" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Tabletop Referee kiosk" "$KIOSK_USER"
+    fi
+    # Exactly these supplementary groups, nothing else.
+    sys usermod --groups "$(IFS=,; echo "${present[*]}")" "$KIOSK_USER"
+}
+
+install_program() {
+    local venv_flags=()
+    [ "$MACHINE" = armv7l ] && venv_flags+=(--system-site-packages)
+    sys python3 -m venv "${venv_flags[@]}" "$APP/venv"
+    sys "$APP/venv/bin/python" -m pip install --quiet --upgrade pip
+    sys "$APP/venv/bin/python" -m pip install --quiet --upgrade "${SRC}[pi,hid]"
+    put 0755 "$SRC/systemd/libexec/kiosk-stopped" "$APP/libexec/kiosk-stopped"
+    put 0755 "$SRC/systemd/libexec/kiosk-failed" "$APP/libexec/kiosk-failed"
+    put 0644 "$SRC/docs/pi-setup.md" "$APP/docs/pi-setup.md"
+    put 0644 "$SRC/config/table.example.toml" "$APP/share/table.example.toml"
+}
+
+install_config() {
+    mkdir -p "$DESTDIR$CONF" "$DESTDIR$DATA"
+    chmod 0755 "$DESTDIR$CONF"
+    chmod 0750 "$DESTDIR$DATA"
+    if [ ! -e "$DESTDIR$CONF/table.toml" ]; then
+        install -m 0640 "$SRC/config/table.example.toml" "$DESTDIR$CONF/table.toml"
+        say "installed $CONF/table.toml (from the example: edit it for your table)"
+    else
+        say "kept $CONF/table.toml"
+    fi
+    sys chown "root:$KIOSK_USER" "$CONF/table.toml"
+    sys chown "$KIOSK_USER:$KIOSK_USER" "$DATA"
+}
+
+install_units() {
+    put 0644 "$SRC/systemd/referee-kiosk.service" "$UNITS/referee-kiosk.service"
+    put 0644 "$SRC/systemd/referee-kiosk-failed.service" "$UNITS/referee-kiosk-failed.service"
+    put 0644 "$SRC/udev/70-tabletop-referee.rules" "$RULES"
+    case $network in
+        on) put 0644 "$SRC/systemd/network.conf" "$DROPINS/network.conf" ;;
+        off) remove "$DROPINS/network.conf" ;;
+    esac
+    [ -d "$DESTDIR$DROPINS" ] && rmdir --ignore-fail-on-non-empty "$DESTDIR$DROPINS"
+    case $hw_watchdog in
+        on) put 0644 "$SRC/systemd/hardware-watchdog.conf" "$WATCHDOG_CONF" ;;
+        off) remove "$WATCHDOG_CONF" ;;
+    esac
+    sys udevadm control --reload
+    sys udevadm trigger --subsystem-match=tty --subsystem-match=input --subsystem-match=gpio
+    sys systemctl daemon-reload
+    sys systemctl enable referee-kiosk.service
+}
+
+console_boot() {
+    # Raspberry Pi OS Desktop boots into labwc (graphical.target), which holds the screen: the kiosk
+    # draws with KMSDRM on the console instead, so boot to multi-user.target (undone by --uninstall).
+    [ "$keep_desktop" = yes ] && return 0
+    if live systemctl get-default && [ "$(systemctl get-default)" = graphical.target ]; then
+        [ -e "$DESTDIR$CONF/previous-default-target" ] || echo graphical.target >"$DESTDIR$CONF/previous-default-target"
+        sys systemctl set-default multi-user.target
+        say "the desktop no longer starts at boot (undo: sudo systemctl set-default graphical.target)"
+        return 1
+    fi
+    return 0
+}
+
+do_install() {
+    install_packages
+    create_user
+    install_program
+    install_config
+    install_units
+    local desktop_running=no
+    console_boot || desktop_running=yes
+    if [ "$start" = yes ] && [ "$desktop_running" = no ]; then
+        sys systemctl restart referee-kiosk.service
+        [ -z "$DESTDIR" ] && say "kiosk started; logs: journalctl -u referee-kiosk -f"
+    else
+        say "kiosk enabled: it starts at the next boot (sudo reboot)"
+    fi
+    say "admin PIN: set [kiosk] admin_pin_hash in $CONF/table.toml (see $APP/docs/pi-setup.md)"
+}
+
+do_uninstall() {
+    if live systemctl cat referee-kiosk.service; then
+        sys systemctl disable --now referee-kiosk.service
+        sys systemctl stop referee-kiosk-failed.service
+    fi
+    remove "$UNITS/referee-kiosk.service" "$UNITS/referee-kiosk-failed.service" "$DROPINS" "$RULES" \
+        "$WATCHDOG_CONF" "$APP"
+    if [ -e "$DESTDIR$CONF/previous-default-target" ]; then
+        sys systemctl set-default "$(cat "$DESTDIR$CONF/previous-default-target")"
+        remove "$CONF/previous-default-target"
+    fi
+    sys systemctl daemon-reload
+    sys udevadm control --reload
+    if [ "$purge" = yes ]; then
+        remove "$CONF" "$DATA" /var/cache/tabletop-referee
+        if live id -u "$KIOSK_USER" || [ -n "$DESTDIR" ]; then
+            sys userdel "$KIOSK_USER"
+        fi
+    else
+        say "kept $CONF (config) and $DATA (game logs): --purge removes them"
+    fi
+}
+
+if [ "$mode" = install ]; then
+    do_install
+else
+    do_uninstall
+fi
