@@ -83,3 +83,29 @@ def test_a_finished_game_shows_results_and_rematch(tmp_path) -> None:
     assert any(t.startswith("Winner: ") for t in view)
     press(app, "rematch")
     assert app.screen.controller.state["stock"] == 69
+
+
+def test_names_are_typed_on_the_on_screen_keyboard(tmp_path) -> None:
+    app = make_app(tmp_path)
+    press(app, "game:magische-7")
+    press(app, "count:2")
+    press(app, "name:0")
+    assert app.screen.name == "keyboard"
+    for _ in range(9):
+        press(app, "delete")
+    for key in ["key:J", "key:ö", "key:r", "key:g"]:
+        press(app, key)
+    press(app, "ok")
+    assert app.screen.name == "setup"
+    press(app, "name:1")
+    for _ in range(9):
+        press(app, "delete")
+    for key in ["key:J", "key:ö", "key:r", "key:g"]:
+        press(app, key)
+    press(app, "ok")
+    assert "Jörg is already playing." in texts(app)
+    press(app, "dealer:0")
+    press(app, "start")
+    assert app.screen.controller.referee.header["players"] == ["Jörg", "Player 2"]
+    assert app.screen.controller.referee.header["dealer"] == "Jörg"
+    assert app.screen.controller.state["turn"] == "Player 2"

@@ -33,17 +33,19 @@ class SetupScreen(Screen):
         for i, n in enumerate(counts):
             fill = GOOD if n == self.count else PANEL
             v.button(g.r(0.22 + i * 0.11, 0.12, 0.1, 0.1), str(n), f"count:{n}", fill=fill, tag=f"count:{n}")
-        v.text(g.r(0.04, 0.24, 0.92, 0.07), tr("Press your seat button to claim a seat; touch a name to make that "
-                                               "player the dealer."), size=0.6, color=MUTED)
+        v.text(g.r(0.04, 0.24, 0.92, 0.07), tr("Press your seat button to claim a seat; touch a name to change it."),
+               size=0.6, color=MUTED)
         dealer = self.count - 1 if self.dealer is None or self.dealer >= self.count else self.dealer
         seat_of = {index: seat for seat, index in self.claimed.items()}
         row_h = 0.52 / max(self.count, 1)
         for i in range(self.count):
             y = 0.32 + i * row_h
-            label = self.names[i] + (" (" + tr("dealer") + ")" if i == dealer else "")
-            v.button(g.r(0.04, y, 0.56, row_h - 0.015), label, f"dealer:{i}", fill=PANEL, tag=f"player:{i}")
+            v.button(g.r(0.04, y, 0.42, row_h - 0.015), self.names[i], f"name:{i}", fill=PANEL, tag=f"player:{i}")
+            is_dealer = i == dealer
+            v.button(g.r(0.47, y, 0.17, row_h - 0.015), tr("dealer") if is_dealer else "-", f"dealer:{i}",
+                     fill=GOOD if is_dealer else PANEL, tag=f"dealer:{i}")
             where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
-            v.text(g.r(0.63, y, 0.33, row_h - 0.015), where, size=0.7, color=GOOD if i in seat_of else MUTED)
+            v.text(g.r(0.66, y, 0.32, row_h - 0.015), where, size=0.7, color=GOOD if i in seat_of else MUTED)
         if self.error:
             v.text(g.r(0.04, 0.84, 0.6, 0.07), self.error, size=0.6, color=(235, 90, 80), tag="error")
         v.button(g.r(0.66, 0.86, 0.3, 0.12), tr("Start"), "start", fill=GOOD, tag="start")
@@ -58,8 +60,21 @@ class SetupScreen(Screen):
             self.claimed = {s: i for s, i in self.claimed.items() if i < self.count}
         elif kind == "dealer":
             self.dealer = int(arg)
+        elif kind == "name":
+            from kiosk.screens.keyboard import KeyboardScreen
+
+            index = int(arg)
+            self.app.show(KeyboardScreen(self.app, self, tr("Name of player {n}", n=index + 1), self.names[index],
+                                         lambda text: self.rename(index, text)))
         elif kind == "start":
             self.start()
+
+    def rename(self, index: int, text: str) -> None:
+        if text in self.names[: self.count] and self.names[index] != text:
+            self.error = tr("{name} is already playing.", name=text)
+            return
+        self.names[index] = text
+        self.error = ""
 
     def on_input(self, item) -> None:
         seat = getattr(item, "seat", None)
