@@ -227,7 +227,7 @@ class AnnaottoUI(GameUI):
         if event.get("type") == "play":
             who = event["player"] if "from" not in event else f"{event['player']} < {event['from']}"
             self.recent.append((pile, top, who))
-        self.recent = [r for r in self.recent if r[0] <= pile][-8:]
+        self.recent = [r for r in self.recent if r[0] <= pile][-5:]
         if not self.recent or self.recent[-1][:2] != (pile, top):  # a reshuffle, an undo, or the start card
             self.recent = [(pile, top, tr("start") if event.get("type") == "start" else "")]
 
@@ -273,11 +273,12 @@ class AnnaottoUI(GameUI):
         if not result.called:
             return tr("{player} did not call ALLE: takes 2 (AO-R15e)", player=result.by)
         if result.timed_out:
-            return tr("Time up: {players} take 2 (AO-R15e)", players=losers)
-        if len(result.order) >= 2:
-            gap = result.order[-1][1] - result.order[-2][1]
-            return tr("Last: {players} take 2, {ms} ms behind (AO-R15e)", players=losers, ms=ms_text(gap))
-        return tr("Last: {players} take 2 (AO-R15e)", players=losers)
+            return tr("Time up: no slap from {players}, 2 cards each (AO-R15e)", players=losers)
+        ahead = [t for p, t in result.order if p not in result.losers]
+        if ahead and len(result.order) >= 2:
+            gap = result.order[-1][1] - ahead[-1]  # the loser(s) behind the slowest of the others
+            return tr("Last: {players}, {ms} ms behind: 2 cards each (AO-R15e)", players=losers, ms=ms_text(gap))
+        return tr("Last: {players}: 2 cards each (AO-R15e)", players=losers)
 
     def _hints(self, state: State) -> list[str]:
         hints: list[str] = []
@@ -313,8 +314,7 @@ class AnnaottoUI(GameUI):
         if chain is not None:
             sign = "OTTO" if state["top"].endswith(".ANNA") else "ANNA"
             out.append(tr("{player}: lay {sign} in any colour, or confirm (AO-R10).", player=turn, sign=sign))
-            out.append(tr("Chain of {anna} ANNA, {otto} OTTO: confirm = take {take} cards, "
-                          "the last chain player flips {flip} of them (AO-R10).",
+            out.append(tr("Chain {anna} ANNA, {otto} OTTO: confirm = take {take}, get {flip} flipped (AO-R10).",
                           anna=chain["anna"], otto=chain["otto"], take=2 * chain["otto"], flip=2 * chain["anna"]))
             return out
         if plus:
