@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from kiosk import i18n
 from kiosk.controller import TableController
 from kiosk.games import Note
 from kiosk.games.annaotto import AnnaottoUI, ms_text
@@ -9,6 +12,14 @@ from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import start_game
 
 P1, P2, P3 = "Player 1", "Player 2", "Player 3"
+
+
+@pytest.fixture(autouse=True)
+def english():
+    before = i18n.language()
+    i18n.set_language("en")
+    yield
+    i18n.set_language(before)
 
 
 def new(options=None) -> TableController:
