@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import games as game_uis
-from kiosk.games import Choice, Event
+from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
 from kiosk.store import EventLog, effective_events
 from referee.protocol import Rejection
@@ -156,7 +156,10 @@ class TableController:
 
     # --- the one way to the referee
 
-    def _dispatch(self, made: Event | Choice | None) -> Feedback:
+    def _dispatch(self, made: Event | Choice | Note | None) -> Feedback:
+        if isinstance(made, Note):
+            self.feedback = Feedback(True, note=made.text)
+            return self.feedback
         if made is None:
             self.feedback = Feedback(False, note=tr("Nobody is to act now."))
             return self.feedback
@@ -182,6 +185,7 @@ class TableController:
         self.history.append(Logged(event, time.time()))
         del self.history[:-200]
         self._state = self.referee.state()
+        self.ui.accepted(event, self._state)
         if self._state.get("finished") and self.log is not None and self.game_row is not None:
             self.log.set_status(self.game_row, "finished")
         elif event.get("type") == "undo" and self.log is not None and self.game_row is not None:

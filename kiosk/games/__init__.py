@@ -25,7 +25,7 @@ class Choice:
 
     prompt: str
     options: list[tuple[str, Any]]  # (label, value)
-    complete: Callable[[Any], Event | Choice]
+    complete: Callable[[Any], Event | Choice | Note]
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Action:
     """A touch button the table screen offers now."""
 
     label: str
-    make: Callable[[], Event | Choice]
+    make: Callable[[], Event | Choice | Note]
     key: str = ""
 
 
@@ -56,6 +56,14 @@ class Panel:
     cards_title: str = ""
     seat_lines: dict[str, str] = field(default_factory=dict)
     extra: list[str] = field(default_factory=list)
+    big: str = ""  # a message the whole table must see now (e.g. ANNAOTTO's "ALLE! Everyone slap!")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A touch answered on the screen alone (e.g. a toggle for the next scan): nothing goes to the referee."""
+
+    text: str
 
 
 class GameUI:
@@ -82,6 +90,9 @@ class GameUI:
 
     def actions(self, state: State) -> list[Action]:
         return []
+
+    def accepted(self, event: Event, state: State) -> None:
+        """Called after every accepted event (undo included) with the new state: for what the state drops."""
 
     def timers(self, state: State) -> list[tuple[float, Event]]:
         """(seconds from now, event) the kiosk must send by itself, e.g. a race timeout."""

@@ -32,8 +32,12 @@ class TableScreen(Screen):
         v.button(g.r(0.58, 0.01, 0.2, 0.1), tr("History"), "history", tag="history")
         v.button(g.r(0.79, 0.01, 0.19, 0.1), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
         v.text(g.r(0.02, 0.12, 0.66, 0.11), panel.headline, size=1.3, color=ACCENT, tag="turn")
-        for i, hint in enumerate(panel.hints[:3]):
-            v.text(g.r(0.02, 0.23 + i * 0.06, 0.66, 0.06), hint, size=0.65, tag="hint")
+        first = 0
+        if panel.big:  # a banner over the first two hint lines
+            v.text(g.r(0.02, 0.23, 0.66, 0.12), panel.big, size=1.6, color=BAD, fill=PANEL, tag="big")
+            first = 2
+        for i, hint in enumerate(panel.hints[:3 - first]):
+            v.text(g.r(0.02, 0.23 + (i + first) * 0.06, 0.66, 0.06), hint, size=0.65, tag="hint")
         self._cards(v, g, panel)
         for i, line in enumerate(panel.extra[:2]):
             v.text(g.r(0.02, 0.64 + i * 0.05, 0.66, 0.05), line, size=0.55, color=MUTED, tag="extra")
