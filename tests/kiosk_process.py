@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+E2E_CONFIG = Path(__file__).parent / "data" / "table.e2e.toml"
+
 
 class KioskProcess:
     def __init__(self, data_dir: Path, extra: list[str] | None = None):
@@ -22,10 +24,11 @@ class KioskProcess:
             self.control.unlink()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kiosk", "--sim", "--data-dir", str(data_dir), "--control", str(self.control),
-             "--demo-after", "0", "--lang", "en", *(extra or [])],
+             "--demo-after", "0", "--lang", "en", "--config", str(E2E_CONFIG), *(extra or [])],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.sock: socket.socket | None = None
         self._buf = b""
+        self._taps: dict[tuple[Any, Any], float] = {}
         deadline = time.monotonic() + 60
         while self.sock is None:
             if self.proc.poll() is not None:
@@ -40,8 +43,18 @@ class KioskProcess:
                 time.sleep(0.05)
         self.sock.settimeout(30)
 
+    # A finger needs far longer than the 10 ms debounce to press a button again; the driver waits as
+    # long between two taps of the same button (at machine speed a second tap would be bounce).
+    TAP_GAP_S = 0.03
+
     def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
         assert self.sock is not None
+        if cmd == "tap":
+            key = (fields.get("seat"), fields.get("button"))
+            last = self._taps.get(key)
+            if last is not None and time.monotonic() - last < self.TAP_GAP_S:
+                time.sleep(self.TAP_GAP_S - (time.monotonic() - last))
+            self._taps[key] = time.monotonic()
         self.sock.sendall(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
         while b"\n" not in self._buf:
             chunk = self.sock.recv(65536)
