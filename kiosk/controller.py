@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import games as game_uis
-from kiosk.games import Choice, Event
+from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
 from kiosk.store import EventLog, effective_events
 from referee.protocol import Rejection
@@ -156,9 +156,12 @@ class TableController:
 
     # --- the one way to the referee
 
-    def _dispatch(self, made: Event | Choice | None) -> Feedback:
+    def _dispatch(self, made: Event | Choice | Note | None) -> Feedback:
         if made is None:
             self.feedback = Feedback(False, note=tr("Nobody is to act now."))
+            return self.feedback
+        if isinstance(made, Note):
+            self.feedback = Feedback(True, note=made.text)
             return self.feedback
         if isinstance(made, Choice):
             self.pending = made

@@ -6,9 +6,13 @@ choices are touches; the game ends at the scores a replay of the same events giv
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 
 import pytest
+
+import tests
 
 from kiosk import games as game_uis
 from referee import sim
@@ -17,11 +21,25 @@ from tests.kiosk_process import KioskProcess
 
 SEATS = ["Anna", "Ben", "Cleo", "Dev"]  # the simulated table's seats (hw/table.sim.toml)
 GAMES = [g for g in game_uis.available() if g in sim.registered()]
+# Each game's own event → table-action driver (tests/e2e_<game>.py: drive(kiosk, event, seat_of, count) -> bool).
+DRIVERS = [importlib.import_module(f"tests.{m.name}") for m in pkgutil.iter_modules(tests.__path__)
+           if m.name.startswith("e2e_")]
 
 
-def start_game(kiosk: KioskProcess, game_id: str, players: int) -> list[str]:
+def set_options(kiosk: KioskProcess, options: dict) -> None:
+    """Touch each set-up option button until the game's options are `options`."""
+    for option, value in options.items():
+        for _ in range(20):
+            if kiosk.state()["options"].get(option) == value:
+                break
+            kiosk.touch(f"opt:{option}")
+        assert kiosk.state()["options"].get(option) == value, (option, value)
+
+
+def start_game(kiosk: KioskProcess, game_id: str, players: int, options: dict | None = None) -> list[str]:
     kiosk.touch(f"game:{game_id}")
     kiosk.touch(f"count:{players}")
+    set_options(kiosk, options or {})
     for seat in SEATS[:players]:  # each seat claims its place with its own button
         kiosk.cmd("tap", seat=seat, button="confirm")
     kiosk.wait(lambda s: len(s.get("claimed", {})) == players)
@@ -32,6 +50,9 @@ def start_game(kiosk: KioskProcess, game_id: str, players: int) -> list[str]:
 
 def play_event(kiosk: KioskProcess, event: dict, seat_of: dict[str, str], count: int) -> None:
     """Make one event happen at the table the way players would."""
+    for driver in DRIVERS:
+        if driver.drive(kiosk, event, seat_of, count):
+            return
     kind = event["type"]
     if kind == "play" and "card" in event:
         kiosk.cmd("scan", code=event["card"], reader=seat_of[event["player"]])
@@ -49,7 +70,8 @@ def test_full_game_through_the_control_socket(tmp_path, game_id: str) -> None:
     players = sim.get(game_id).default_players
     kiosk = KioskProcess(tmp_path)
     try:
-        names = start_game(kiosk, game_id, players)
+        options = sim.get(game_id)(random.Random(21), sim.names(players)).header.get("options", {})
+        names = start_game(kiosk, game_id, players, options)
         seat_of = dict(zip(names, SEATS, strict=False))
         table = sim.get(game_id)(random.Random(21), names)
         referee = Referee(table.header)

@@ -37,6 +37,21 @@ class Action:
     key: str = ""
 
 
+@dataclass(frozen=True)
+class Note:
+    """An input the game took without an event yet (e.g. a card collected for a task): the screen says so."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A game option the set-up screen offers as one button that cycles through its values (first: default)."""
+
+    option: str
+    values: tuple[tuple[str, Any], ...]  # (label marked with N_, option value); the first is the game's default
+
+
 @dataclass
 class Shown:
     """A card on the table as the screen shows it."""
@@ -56,12 +71,14 @@ class Panel:
     cards_title: str = ""
     seat_lines: dict[str, str] = field(default_factory=dict)
     extra: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # text rows shown in the cards' place (e.g. a task sheet, melds)
 
 
 class GameUI:
     game_id: ClassVar[str]
     title: ClassVar[str]
     players: tuple[str, ...]
+    settings: ClassVar[tuple[Setting, ...]] = ()  # options the set-up screen offers
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players
@@ -69,7 +86,7 @@ class GameUI:
 
     # --- inputs → events
 
-    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | None:
+    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | Note | None:
         """A scanned card: its event (or a question first). `seat` is the scanner's seat, if it has one."""
         player = seat or state.get("turn")
         if player is None:
