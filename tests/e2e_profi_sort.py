@@ -6,12 +6,27 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
+
+from hw.scanners import DEFAULT_DEDUPE_MS
 
 from referee.decks.profi_sort import REPEAT, TASK_IDS
 
 GAME = "profi-sort"
 NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
+_last_scan: dict[tuple[str, str], float] = {}
+
+
+def scan(kiosk, code: str, reader: str) -> None:
+    """Scan a card at a reader. A reader drops the same code again within its dedupe window (a card lying
+    under it); a real table never rescans a card that fast, but a driven one can (the same card in the next
+    round), so wait the window out as a table would."""
+    wait = _last_scan.get((reader, code), -1e9) + DEFAULT_DEDUPE_MS / 1000 + 0.05 - time.monotonic()
+    if wait > 0:
+        time.sleep(wait)
+    kiosk.cmd("scan", code=code, reader=reader)
+    _last_scan[(reader, code)] = time.monotonic()
 
 
 def touch(kiosk, action: str) -> dict[str, Any]:
@@ -38,7 +53,7 @@ def scan_into(kiosk, codes: list[str], reader: str) -> None:
     """Scan cards into the collection on screen, each one answered before the next."""
     for code in codes:
         before = kiosk.state()["feedback"]
-        kiosk.cmd("scan", code=code, reader=reader)
+        scan(kiosk, code, reader)
         state = kiosk.wait(lambda s, before=before: s["feedback"] != before)
         assert state["feedback"]["ok"], state["feedback"]
 
@@ -59,11 +74,11 @@ def drive(kiosk, event: dict[str, Any], seat_of: dict[str, str], count: int) -> 
     elif kind == "skip_with_ace":
         touch(kiosk, "act:skip")
     elif kind == "discard":
-        kiosk.cmd("scan", code=event["card"], reader=reader)  # after the draw a scan is the discard
+        scan(kiosk, event["card"], reader)  # after the draw a scan is the discard
     elif kind == "give_ace":
         touch(kiosk, "act:give")
         choose(kiosk, lambda label: label == event["to"])
-        kiosk.cmd("scan", code=event["card"], reader=reader)
+        scan(kiosk, event["card"], reader)
     elif kind == "lay_task":
         touch(kiosk, "act:lay")
         task = event["task"]
