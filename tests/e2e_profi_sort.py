@@ -10,7 +10,6 @@ import time
 from typing import Any
 
 from hw.scanners import DEFAULT_DEDUPE_MS
-
 from referee.decks.profi_sort import REPEAT, TASK_IDS
 
 GAME = "profi-sort"
@@ -22,7 +21,8 @@ def scan(kiosk, code: str, reader: str) -> None:
     """Scan a card at a reader. A reader drops the same code again within its dedupe window (a card lying
     under it); a real table never rescans a card that fast, but a driven one can (the same card in the next
     round), so wait the window out as a table would."""
-    wait = _last_scan.get((reader, code), -1e9) + DEFAULT_DEDUPE_MS / 1000 + 0.05 - time.monotonic()
+    window = getattr(kiosk, "dedupe_s", DEFAULT_DEDUPE_MS / 1000 + 0.05)
+    wait = _last_scan.get((reader, code), -1e9) + window - time.monotonic()
     if wait > 0:
         time.sleep(wait)
     kiosk.cmd("scan", code=code, reader=reader)

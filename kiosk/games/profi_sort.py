@@ -145,7 +145,8 @@ class ProfiSortUI(GameUI):
             if c.sent is not None:  # the sent event was rejected: a new scan goes on collecting
                 c.sent = None
             c.groups[-1].append(code)
-            return Note(tr("Collected {card} ({n} so far).", card=self.face(code), n=len(c.cards)) + " " + self._doing(c))
+            said = tr("Collected {card} ({n} so far).", card=self.face(code), n=len(c.cards))
+            return Note(said + " " + self._doing(c))
         player = seat or state.get("turn")
         if player is None or state.get("phase") != "play":
             return None
