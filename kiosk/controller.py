@@ -157,11 +157,11 @@ class TableController:
     # --- the one way to the referee
 
     def _dispatch(self, made: Event | Choice | Note | None) -> Feedback:
-        if isinstance(made, Note):
-            self.feedback = Feedback(True, note=made.text)
-            return self.feedback
         if made is None:
             self.feedback = Feedback(False, note=tr("Nobody is to act now."))
+            return self.feedback
+        if isinstance(made, Note):
+            self.feedback = Feedback(True, note=made.text)
             return self.feedback
         if isinstance(made, Choice):
             self.pending = made

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import tests
 from kiosk import games as game_uis
 from referee import sim
 from referee.table import Referee
@@ -25,9 +26,20 @@ DRIVERS = [importlib.import_module(f"tests.{m.name}") for m in pkgutil.iter_modu
            if m.name.startswith("e2e_")]
 
 
-def start_game(kiosk: KioskProcess, game_id: str, players: int) -> list[str]:
+def set_options(kiosk: KioskProcess, options: dict) -> None:
+    """Touch each set-up option button until the game's options are `options`."""
+    for option, value in options.items():
+        for _ in range(20):
+            if kiosk.state()["options"].get(option) == value:
+                break
+            kiosk.touch(f"opt:{option}")
+        assert kiosk.state()["options"].get(option) == value, (option, value)
+
+
+def start_game(kiosk: KioskProcess, game_id: str, players: int, options: dict | None = None) -> list[str]:
     kiosk.touch(f"game:{game_id}")
     kiosk.touch(f"count:{players}")
+    set_options(kiosk, options or {})
     for seat in SEATS[:players]:  # each seat claims its place with its own button
         kiosk.cmd("tap", seat=seat, button="confirm")
     kiosk.wait(lambda s: len(s.get("claimed", {})) == players)
@@ -59,7 +71,8 @@ def test_full_game_through_the_control_socket(tmp_path, game_id: str) -> None:
     players = sim.get(game_id).default_players
     kiosk = KioskProcess(tmp_path)
     try:
-        names = start_game(kiosk, game_id, players)
+        options = sim.get(game_id)(random.Random(21), sim.names(players)).header.get("options", {})
+        names = start_game(kiosk, game_id, players, options)
         seat_of = dict(zip(names, SEATS, strict=False))
         table = sim.get(game_id)(random.Random(21), names)
         referee = Referee(table.header)

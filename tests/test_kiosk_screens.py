@@ -44,8 +44,15 @@ def drive(app, game_id: str, steps: int, seed: int = 3):
     players = game_uis_default_players(game_id)
     press(app, f"game:{game_id}")
     press(app, f"count:{players}")
+    options = sim.get(game_id)(random.Random(seed), sim.names(players)).header.get("options", {})
+    for option, value in options.items():  # the simulated table's options, picked on the set-up screen
+        for _ in range(20):
+            if app.screen.model()["options"].get(option) == value:
+                break
+            press(app, f"opt:{option}")
     press(app, "start")
     controller = app.screen.controller
+    assert controller.referee.header.get("options", {}) == options
     table = sim.get(game_id)(random.Random(seed), list(controller.referee.players))
     for i, event in enumerate(sim.play(table, controller.referee.__class__(controller.referee.header))):
         if steps is not None and i >= steps:

@@ -37,6 +37,22 @@ class Action:
     key: str = ""
 
 
+@dataclass(frozen=True)
+class Note:
+    """An input the game took without an event (a card collected for a task, a toggle for the next scan):
+    nothing goes to the referee; the screen says so."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A game option the set-up screen offers as one button that cycles through its values (first: default)."""
+
+    option: str
+    values: tuple[tuple[str, Any], ...]  # (label marked with N_, option value); the first is the game's default
+
+
 @dataclass
 class Shown:
     """A card on the table as the screen shows it."""
@@ -57,19 +73,14 @@ class Panel:
     seat_lines: dict[str, str] = field(default_factory=dict)
     extra: list[str] = field(default_factory=list)
     big: str = ""  # a message the whole table must see now (e.g. ANNAOTTO's "ALLE! Everyone slap!")
-
-
-@dataclass(frozen=True)
-class Note:
-    """A touch answered on the screen alone (e.g. a toggle for the next scan): nothing goes to the referee."""
-
-    text: str
+    lines: list[str] = field(default_factory=list)  # text rows shown in the cards' place (e.g. a task sheet, melds)
 
 
 class GameUI:
     game_id: ClassVar[str]
     title: ClassVar[str]
     players: tuple[str, ...]
+    settings: ClassVar[tuple[Setting, ...]] = ()  # options the set-up screen offers
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players
@@ -77,7 +88,7 @@ class GameUI:
 
     # --- inputs → events
 
-    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | None:
+    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | Note | None:
         """A scanned card: its event (or a question first). `seat` is the scanner's seat, if it has one."""
         player = seat or state.get("turn")
         if player is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kiosk import games as game_uis
 from kiosk.i18n import tr
 from kiosk.screens import Screen
 from kiosk.view import ACCENT, GOOD, MUTED, PANEL, Grid, View
@@ -22,6 +23,8 @@ class SetupScreen(Screen):
         self.claimed: dict[str, int] = {}  # seat id → player index
         self.dealer = None  # index; default: the last player
         self.error = ""
+        self.settings = game_uis.get(game_id).settings if game_id in game_uis.available() else ()
+        self.picked = dict.fromkeys((s.option for s in self.settings), 0)  # option → index of its value
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -37,7 +40,7 @@ class SetupScreen(Screen):
                size=0.6, color=MUTED)
         dealer = self.count - 1 if self.dealer is None or self.dealer >= self.count else self.dealer
         seat_of = {index: seat for seat, index in self.claimed.items()}
-        row_h = 0.52 / max(self.count, 1)
+        row_h = (0.45 if self.settings else 0.52) / max(self.count, 1)
         for i in range(self.count):
             y = 0.32 + i * row_h
             v.button(g.r(0.04, y, 0.42, row_h - 0.015), self.names[i], f"name:{i}", fill=PANEL, tag=f"player:{i}")
@@ -46,8 +49,14 @@ class SetupScreen(Screen):
                      fill=GOOD if is_dealer else PANEL, tag=f"dealer:{i}")
             where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
             v.text(g.r(0.66, y, 0.32, row_h - 0.015), where, size=0.7, color=GOOD if i in seat_of else MUTED)
+        width = 0.6 / max(len(self.settings), 1)
+        for i, setting in enumerate(self.settings):  # one button per game option, cycling through its values
+            label = tr(setting.values[self.picked[setting.option]][0])
+            v.button(g.r(0.04 + i * width, 0.86, width - 0.01, 0.12), label, f"opt:{setting.option}", fill=PANEL,
+                     tag=f"opt:{setting.option}")
         if self.error:
-            v.text(g.r(0.04, 0.84, 0.6, 0.07), self.error, size=0.6, color=(235, 90, 80), tag="error")
+            v.text(g.r(0.04, 0.78 if self.settings else 0.84, 0.6, 0.07), self.error, size=0.6, color=(235, 90, 80),
+                   tag="error")
         v.button(g.r(0.66, 0.86, 0.3, 0.12), tr("Start"), "start", fill=GOOD, tag="start")
         return v
 
@@ -66,6 +75,9 @@ class SetupScreen(Screen):
             index = int(arg)
             self.app.show(KeyboardScreen(self.app, self, tr("Name of player {n}", n=index + 1), self.names[index],
                                          lambda text: self.rename(index, text)))
+        elif kind == "opt":
+            setting = next(s for s in self.settings if s.option == arg)
+            self.picked[arg] = (self.picked[arg] + 1) % len(setting.values)
         elif kind == "start":
             self.start()
 
@@ -89,9 +101,14 @@ class SetupScreen(Screen):
         dealer = self.count - 1 if self.dealer is None or self.dealer >= self.count else self.dealer
         seat_players = {seat: players[i] for seat, i in self.claimed.items()}
         try:
-            self.app.start_game(self.game_id, players, players[dealer], {}, seat_players)
+            self.app.start_game(self.game_id, players, players[dealer], self.options(), seat_players)
         except HeaderError as error:
             self.error = error.message(self.app.lang)
 
+    def options(self) -> dict:
+        """The header's options as picked; an option left at its first value (the game's default) is left out."""
+        return {s.option: s.values[self.picked[s.option]][1] for s in self.settings if self.picked[s.option]}
+
     def model(self) -> dict:
-        return {"screen": self.name, "game": self.game_id, "count": self.count, "claimed": dict(self.claimed)}
+        return {"screen": self.name, "game": self.game_id, "count": self.count, "claimed": dict(self.claimed),
+                "options": self.options()}

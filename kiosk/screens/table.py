@@ -47,6 +47,12 @@ class TableScreen(Screen):
         return v
 
     def _cards(self, v: View, g: Grid, panel) -> None:
+        if panel.lines:
+            rows = panel.lines[:6]
+            h = min(0.055, 0.22 / len(rows))
+            for i, line in enumerate(rows):
+                v.text(g.r(0.02, 0.41 + i * h, 0.66, h), line, size=0.5, tag="table-line")
+            return
         v.text(g.r(0.02, 0.41, 0.66, 0.05), panel.cards_title, size=0.5, color=MUTED)
         shown = panel.cards[-8:]
         if not shown:

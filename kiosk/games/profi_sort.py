@@ -1,0 +1,418 @@
+"""Table screen for Profi-Sort: draws by touch or seat button, scans collected into tasks, melds, aces and hands.
+
+A scan after the draw is the turn's discard. Everything else that needs several
+cards is a *collection* the table starts by touch ("Lay a task", "Extend", "Give
+an ace", "Show hand", "Redeal"): the scans are gathered here, group by group,
+shown on screen, and only "Done" sends the one event to the referee. A rejected
+event keeps the collection (fix it or cancel it); an accepted one ends it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.games import Action, Choice, GameUI, Note, Panel, Setting, State, register
+from kiosk.i18n import N_, tr
+from referee.decks.profi_sort import DEFAULT_JOKERS, REPEAT, TASK_BY_ID, TASK_IDS, TASKS
+
+PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
+NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
+HAND = 10
+
+
+@dataclass
+class Collect:
+    """Cards being scanned for one event."""
+
+    kind: str  # "lay_task" | "extend" | "give_ace" | "reveal_hand" | "redeal"
+    player: str
+    task: str = ""
+    as_task: str = ""
+    meld: str = ""
+    to: str = ""
+    at: str = ""
+    groups: list[list[str]] = field(default_factory=lambda: [[]])
+    sent: Any = None  # the state object the finished event was sent against (same object: it was rejected)
+
+    @property
+    def cards(self) -> list[str]:
+        return [code for group in self.groups for code in group]
+
+
+def _is_ace(code: str) -> bool:
+    face = code.partition("#")[0]
+    return face.startswith("PS:") and face.endswith("A") and len(face) == 5
+
+
+@register
+class ProfiSortUI(GameUI):
+    game_id = "profi-sort"
+    title = "Profi-Sort"
+    settings = (
+        Setting("first_to", ((N_("Full match"), None), (N_("First to 2 tasks"), 2),
+                                     (N_("First to 5 tasks"), 5), (N_("First to 10 tasks"), 10))),
+        Setting("discard_draw", ((N_("Talon only"), False),
+                                                 (N_("May take the discard"), True))),
+        Setting("jokers", ((N_("8 jokers"), 8), (N_("6 jokers"), 6))),
+        Setting("bonus", ((N_("Bonus points"), True), (N_("No bonus points"), False))),
+    )
+
+    def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
+        super().__init__(players, options)
+        self.collect: Collect | None = None
+        jokers = options.get("jokers", DEFAULT_JOKERS)
+        self.start_talon = 104 + jokers - HAND * len(players)
+
+    # --- the collection in progress
+
+    def _current(self, state: State) -> Collect | None:
+        """The collection, dropped once its event was accepted or the table moved on without it."""
+        c = self.collect
+        if c is None:
+            return None
+        stale = c.sent is not None and c.sent is not state
+        phase = state.get("phase")
+        if c.kind in ("reveal_hand",):
+            stale = stale or phase != "scoring" or state["round_points"].get(c.player) is not None
+        elif c.kind == "redeal":
+            stale = stale or phase != "play" or self._started(state)
+        else:
+            stale = stale or phase != "play" or state.get("turn") != c.player or not state.get("drawn")
+        if stale:
+            self.collect = None
+        return self.collect
+
+    def _start(self, collect: Collect) -> Note:
+        self.collect = collect
+        return Note(self._doing(collect))
+
+    def _started(self, state: State) -> bool:
+        return state["talon"] < self.start_talon or state.get("discard_top") is not None
+
+    def _cancel(self) -> Note:
+        self.collect = None
+        return Note(tr("Cancelled: nothing was sent."))
+
+    def _next_group(self, state: State) -> Note | Choice:
+        c = self._current(state)
+        if c is None:
+            return Note(tr("Nothing is being collected."))
+        if not c.groups[-1]:
+            return Note(tr("Scan the cards of this group first."))
+        c.groups.append([])
+        c.sent = None
+        return Note(self._doing(c))
+
+    def _done(self, state: State) -> dict[str, Any] | Note:
+        c = self._current(state)
+        if c is None:
+            return Note(tr("Nothing is being collected."))
+        groups = [g for g in c.groups if g]
+        c.sent = state
+        if c.kind == "lay_task":
+            event: dict[str, Any] = {"type": "lay_task", "player": c.player, "task": c.task, "groups": groups}
+            if c.task == REPEAT:
+                event["as"] = c.as_task
+            return event
+        if c.kind == "extend":
+            event = {"type": "extend", "player": c.player, "meld": c.meld, "cards": c.cards}
+            if c.at:
+                event["at"] = c.at
+            return event
+        if c.kind == "redeal":
+            self.collect = None  # the state after a redeal looks like the state before it
+        return {"type": c.kind, "player": c.player, "cards": c.cards}
+
+    def _set_end(self, state: State, at: str) -> Note:
+        c = self._current(state)
+        if c is None or c.kind != "extend":
+            return Note(tr("Nothing is being collected."))
+        c.at = "" if c.at == at else at
+        c.sent = None
+        return Note(self._doing(c))
+
+    # --- inputs → events
+
+    def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | Note | None:
+        c = self._current(state)
+        if c is None and state.get("phase") == "scoring" and seat and state["round_points"].get(seat) is None:
+            c = self.collect = Collect("reveal_hand", seat)  # a seat scanning its hand at the round end
+        if c is not None:
+            if c.kind == "give_ace":
+                self.collect = None
+                return {"type": "give_ace", "player": c.player, "to": c.to, "card": code}
+            if c.sent is not None:  # the sent event was rejected: a new scan goes on collecting
+                c.sent = None
+            c.groups[-1].append(code)
+            said = tr("Collected {card} ({n} so far).", card=self.face(code), n=len(c.cards))
+            return Note(said + " " + self._doing(c))
+        player = seat or state.get("turn")
+        if player is None or state.get("phase") != "play":
+            return None
+        # After the draw a scan is the turn's discard (before it the referee answers "draw first").
+        return {"type": "discard", "player": player, "card": code}
+
+    def button(self, state: State, seat: str, button: str, t_us: int) -> dict[str, Any] | Note | None:
+        if button != "confirm":
+            return None
+        c = self._current(state)
+        if c is not None and c.player == seat and c.kind != "give_ace":
+            return self._done(state)
+        if state.get("phase") == "play" and state.get("turn") == seat and not state.get("drawn"):
+            return {"type": "draw", "player": seat}
+        return None
+
+    def actions(self, state: State) -> list[Action]:
+        c = self._current(state)
+        if c is not None:
+            out = []
+            if c.kind == "lay_task" and len(c.groups) < len(self._sizes(c)):
+                out.append(Action(tr("Next group"), lambda: self._next_group(state), "next"))
+            if c.kind == "extend":
+                out.append(Action(tr("Low end") + (" *" if c.at == "low" else ""), lambda: self._set_end(state, "low"),
+                                  "low"))
+                out.append(Action(tr("High end") + (" *" if c.at == "high" else ""),
+                                  lambda: self._set_end(state, "high"), "high"))
+            if c.kind != "give_ace":
+                out.append(Action(tr("Done"), lambda: self._done(state), "done"))
+            out.append(Action(tr("Cancel"), self._cancel, "cancel"))
+            return out
+        phase = state.get("phase")
+        if phase == "round-over":
+            return [Action(tr("Next round"), lambda: {"type": "new_round"}, "next-round")]
+        if phase == "scoring":
+            return [Action(tr("Show hand: {player}", player=p), lambda p=p: self._start(Collect("reveal_hand", p)),
+                           f"reveal:{p}")
+                    for p in self.players if state["round_points"].get(p) is None]
+        turn = state.get("turn")
+        if phase != "play" or turn is None:
+            return []
+        if not state.get("drawn"):
+            out = [Action(tr("Draw"), lambda: {"type": "draw", "player": turn}, "draw")]
+            top = state.get("discard_top")
+            if self.options.get("discard_draw") and top and not _is_ace(top):
+                out.append(Action(tr("Take the discard"), lambda: {"type": "draw", "player": turn, "from": "discard"},
+                                  "draw-discard"))
+            if state["received"].get(turn):
+                out.append(Action(tr("Skip with ace"), lambda: {"type": "skip_with_ace", "player": turn}, "skip"))
+            if not self._started(state):
+                out.append(Action(tr("Redeal (3 aces)"), lambda: self._ask_player(
+                    tr("Who shows 3 aces? (PS-R5)"), self.players, lambda p: self._start(Collect("redeal", p))),
+                    "redeal"))
+            return out
+        out = [Action(tr("Lay a task"), lambda: self._ask_task(state, turn), "lay")]
+        if state["melds"]:
+            out.append(Action(tr("Extend"), lambda: self._ask_meld(state, turn), "extend"))
+        if not state["ace_given"].get(turn):
+            others = [p for p in self.players if p != turn]
+            out.append(Action(tr("Give an ace"), lambda: self._ask_player(
+                tr("Who gets the ace? (PS-R24)"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),
+                "give"))
+        return out
+
+    # --- touch questions
+
+    def _paged(self, prompt: str, options: list[tuple[str, Any]], complete, start: int = 0) -> Choice:
+        page = options[start:start + PAGE]
+        if len(options) > PAGE:
+            nxt = start + PAGE if start + PAGE < len(options) else 0
+            page = [*page, (tr("More"), ("__more__", nxt))]
+
+        def chosen(value):
+            if isinstance(value, tuple) and value and value[0] == "__more__":
+                return self._paged(prompt, options, complete, value[1])
+            return complete(value)
+
+        return Choice(prompt, page, chosen)
+
+    def _ask_player(self, prompt: str, players, then) -> Choice:
+        return self._paged(prompt, [(p, p) for p in players], then)
+
+    def _ask_task(self, state: State, player: str) -> Choice:
+        done = set(state["tasks_done"].get(player, ()))
+        open_tasks = [t for t in TASK_IDS if t not in done]
+        options = [(self._task_label(t), t) for t in open_tasks]
+
+        def chosen(task_id: str):
+            if task_id == REPEAT:
+                return self._paged(tr("Task 15 repeats which task? (PS-R12)"),
+                                   [(self._task_label(t.id), t.id) for t in TASKS],
+                                   lambda as_id: self._start(Collect("lay_task", player, task=REPEAT, as_task=as_id)))
+            return self._start(Collect("lay_task", player, task=task_id))
+
+        return self._paged(tr("Which task does {player} lay?", player=player), options, chosen)
+
+    def _ask_meld(self, state: State, player: str) -> Choice:
+        options = [(f"{mid} {meld['player']}", mid) for mid, meld in state["melds"].items()]
+        return self._paged(tr("Which meld gets the cards? (PS-R16)"), options,
+                           lambda mid: self._start(Collect("extend", player, meld=mid)))
+
+    @staticmethod
+    def _task_label(task_id: str) -> str:
+        if task_id == REPEAT:
+            return tr("15 any")
+        return f"{NUMBER[task_id]}: " + "+".join(str(s) for s, _ in TASK_BY_ID[task_id].groups)
+
+    @staticmethod
+    def _sizes(c: Collect) -> list[int]:
+        task = TASK_BY_ID.get(c.as_task if c.task == REPEAT else c.task)
+        return [s for s, _ in task.groups] if task else []
+
+    # --- state → screen
+
+    def _doing(self, c: Collect) -> str:
+        n = len(c.cards)
+        if c.kind == "lay_task":
+            sizes = "+".join(str(s) for s in self._sizes(c))
+            number = NUMBER[c.task]
+            if c.task == REPEAT:
+                return tr("{player} lays task 15 as task {n} ({sizes}): scan group {g}, then Next group or Done.",
+                          player=c.player, n=NUMBER[c.as_task], sizes=sizes, g=len(c.groups))
+            return tr("{player} lays task {n} ({sizes}): scan group {g}, then Next group or Done.",
+                      player=c.player, n=number, sizes=sizes, g=len(c.groups))
+        if c.kind == "extend":
+            return tr("{player} extends {meld}: {n} cards so far; scan, then Done.", player=c.player, meld=c.meld, n=n)
+        if c.kind == "give_ace":
+            return tr("{player} gives an ace to {to}: scan the ace.", player=c.player, to=c.to)
+        if c.kind == "reveal_hand":
+            return tr("{player} shows the hand: {n} cards so far; scan all, then Done (none: just Done).",
+                      player=c.player, n=n)
+        return tr("{player} shows aces for a redeal: {n} so far; then Done.", player=c.player, n=n)
+
+    def _words(self, codes: list[str]) -> str:
+        return ", ".join(self.face(code) for code in codes) or "-"
+
+    def _collect_hints(self, c: Collect) -> list[str]:
+        hints = [self._doing(c)]
+        if c.kind == "lay_task":
+            sizes = self._sizes(c)
+            parts = []
+            for i, group in enumerate(c.groups):
+                need = sizes[i] if i < len(sizes) else "?"
+                parts.append(f"[{len(group)}/{need}: {self._words(group)}]")
+            hints.append(tr("Groups: {groups}", groups=" ".join(parts)))
+        elif c.cards:
+            hints.append(tr("Collected: {cards}", cards=self._words(c.cards)))
+        if c.kind == "extend" and c.at:
+            hints.append(tr("Run end: {end} (PS-R17)", end=tr("low") if c.at == "low" else tr("high")))
+        if c.sent is not None:
+            hints.append(tr("Rejected: scan more, or Cancel."))
+        return hints
+
+    def _must_go_out(self, state: State, player: str) -> bool:
+        """Task 15 was laid in this turn: the player's last task is task 15 and it has melds this round (PS-R12)."""
+        done = state["tasks_done"].get(player) or []
+        laid = any(m["player"] == player for m in state["melds"].values())
+        return bool(done) and done[-1] == REPEAT and laid and bool(state.get("drawn"))
+
+    def _turn_hints(self, state: State) -> list[str]:
+        phase = state["phase"]
+        if phase == "scoring":
+            waiting = [p for p in self.players if state["round_points"].get(p) is None]
+            return [tr("Round over: each player shows the hand: touch the player, scan the cards, Done (PS-R30)."),
+                    tr("Still to show: {players}", players=", ".join(waiting))]
+        if phase == "round-over":
+            return [tr("Round {n} is over: touch Next round (PS-R31).", n=state["round"])]
+        turn = state.get("turn")
+        if turn is None:
+            return []
+        received = state["received"].get(turn) or []
+        own = state["hands"][turn] - len(received)
+        hints = []
+        if not state.get("drawn"):
+            hints.append(tr("{player}: draw first: touch Draw or press your button (PS-R6).", player=turn))
+            if received:
+                hints.append(tr("Or skip the turn with a received ace (PS-R26)."))
+            if not self._started(state):
+                hints.append(tr("3 aces or more in a hand? Redeal now (PS-R5)."))
+        elif self._must_go_out(state, turn):
+            hints.append(tr("Task 15 laid: go out now, the discard must be the last card (PS-R12)."))
+            hints.append(tr("{n} own cards left.", n=own))
+        else:
+            laid = any(m["player"] == turn for m in state["melds"].values())
+            hints.append(tr("Lay a task, extend melds or give an ace, then scan the discard (PS-R7, PS-R8)."))
+            if not laid:
+                hints.append(tr("Extending needs a task laid by {player} in this round (PS-R14).", player=turn))
+            if received:
+                hints.append(tr("Keep 2 own cards when laying, 1 after the discard (PS-R27)."))
+            else:
+                hints.append(tr("{n} own cards: a scan now is the discard.", n=own))
+        aces = [f"{p}: {self._words(codes)}" for p, codes in state["received"].items() if codes]
+        if aces:
+            hints.append(tr("Received aces: {aces}", aces="; ".join(aces)))
+        return hints[:3]
+
+    def _sheet(self, state: State, player: str) -> str:
+        done = set(state["tasks_done"].get(player, ()))
+        marks = " ".join(f"[{n}]" if t in done else str(n) for t, n in NUMBER.items())
+        return tr("{player}: {marks} · bonus {bonus}", player=player, marks=marks, bonus=state["bonus_open"][player])
+
+    def _meld_lines(self, state: State) -> list[str]:
+        lines: list[str] = []
+        line = ""
+        for mid, meld in state["melds"].items():
+            text = f"{mid} {meld['player']} ({NUMBER[meld['task']]}): {self._words(meld['cards'])}"
+            if line and len(line) + len(text) < 90:
+                line += "  |  " + text
+            else:
+                if line:
+                    lines.append(line)
+                line = text
+        if line:
+            lines.append(line)
+        return lines
+
+    def panel(self, state: State) -> Panel:
+        c = self._current(state)
+        headline = self.turn_text(state)
+        hints = self._collect_hints(c) if c is not None else self._turn_hints(state)
+        lines = [self._sheet(state, p) for p in self.players]
+        melds = self._meld_lines(state)
+        room = 6 - len(lines)
+        if len(melds) > room:
+            melds = [*melds[:room - 1], tr("… and {n} more rows of melds", n=len(melds) - room + 1)]
+        lines += melds or [tr("No melds on the table yet.")]
+        top = state.get("discard_top")
+        extra = [tr("Round {round} · dealer {dealer} · talon {talon} · discard {top}", round=state["round"],
+                    dealer=state["dealer"], talon=state["talon"], top=self.face(top) if top else "-")]
+        points = state["round_points"]
+        if any(v is not None for v in points.values()):
+            extra.append(tr("Round points: {points}", points=" · ".join(
+                f"{p} {'-' if points[p] is None else points[p]}" for p in self.players)))
+        elif state.get("went_out"):
+            extra.append(tr("{player} went out.", player=state["went_out"]))
+        seat_lines = {}
+        for p in self.players:
+            rec = len(state["received"].get(p) or [])
+            line = tr("hand {hand} · {tasks} tasks · {score} pts", hand=state["hands"][p],
+                      tasks=len(state["tasks_done"][p]), score=state["scores"][p])
+            if rec:
+                line += " · " + tr("{n} aces recv.", n=rec)
+            seat_lines[p] = line
+        return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
+
+    def turn_text(self, state: State) -> str:
+        phase = state.get("phase")
+        if phase == "scoring" and not state.get("finished"):
+            return tr("Round {n}: show the hands", n=state["round"])
+        if phase == "round-over" and not state.get("finished"):
+            return tr("Round {n} is over", n=state["round"])
+        return super().turn_text(state)
+
+    def result_lines(self, state: State) -> list[str]:
+        scores = state.get("scores", {})
+        winners = state.get("winners") or []
+        if self.options.get("first_to"):
+            out = [tr("Beginner game: first to {n} tasks.", n=self.options["first_to"])]
+            out += [tr("{player}: {tasks} tasks done", player=p, tasks=len(state["tasks_done"][p]))
+                    + (" - " + tr("winner") if p in winners else "") for p in self.players]
+            return out
+        out = [tr("Lowest total wins (PS-R33).")]
+        for p in sorted(self.players, key=lambda p: scores.get(p, 0)):
+            bonus = state["bonus_open"][p]
+            out.append(tr("{player}: {total} points ({cards} card points + {bonus} open bonus), {tasks} tasks",
+                          player=p, total=scores.get(p, 0), cards=scores.get(p, 0) - bonus, bonus=bonus,
+                          tasks=len(state["tasks_done"][p]))
+                       + (" - " + tr("winner") if p in winners else ""))
+        return out
