@@ -328,6 +328,10 @@ def test_engine_agrees_with_a_plain_reading_of_the_rules(seed: int) -> None:
         answer = r.apply(event)
         got = None if answer.ok else answer.error
         assert got == want, f"step {step}: {event}: engine {got}, rules {want}\nstate {m.state()}"
+        if got is not None:  # every sentence is filled in, in both languages
+            for lang in ("en", "de"):
+                text = answer.message(lang)
+                assert text and "{" not in text, f"{event}: {lang} message {text!r}"
         assert r.state() == m.state(), f"step {step}: {event}"
         if m.s["finished"] and rng.random() < 0.05:
             break
@@ -368,7 +372,9 @@ def expect(r: Referee, event: Any, code: str | None) -> dict[str, Any]:
     assert got == code, f"{event}: {got}, expected {code}"
     if code is not None:
         assert json.dumps(r.state(), sort_keys=True) == before, "a rejected event changed the state"
-        assert answer.message("en") and answer.message("de")
+        for lang in ("en", "de"):
+            text = answer.message(lang)
+            assert text and "{" not in text, f"{event}: {lang} message {text!r}"
     return r.state()
 
 
@@ -408,6 +414,12 @@ ORDER_CASES = [
     ({}, [], ev("reveal", "Anna", card=None), "bad-event"),
     ({}, [], ev("take_pile", "Anna", card=None, cards=5), "pile-empty"),  # extra fields are ignored
     ({}, [], ev("play", "Anna", cards=["AC:5"]), None),  # a list of one card is a play of one card
+    ({}, [ev("play", "Anna", "9#1")], ev("play", "Ben", "9#1", "8"), "card-exhausted"),  # 8 before mixed-faces
+    ({}, [], ev("play", "Ben", "9", "8"), "not-your-turn"),  # 9 before mixed-faces
+    ({}, [ev("play", "Anna", "9")], ev("play", "Ben", "9", "9", "9", "9"), "card-exhausted"),  # before too many
+    ({}, [ev("play", "Anna", "ERDE"), ev("play", "Ben", "LUFT")], ev("play", "Cem", "1", "1", "1"), None),
+    ({}, [ev("play", "Anna", "WASSER"), ev("play", "Ben", "LUFT")], ev("play", "Cem", "5"), "too-high"),
+    ({}, [ev("play", "Anna", "5"), ev("play", "Ben", "LUFT")], ev("play", "Cem", "WASSER"), "wasser-blocked"),
 ]
 
 
