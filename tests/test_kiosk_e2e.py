@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-import tests
 from kiosk import games as game_uis
 from referee import sim
 from referee.table import Referee

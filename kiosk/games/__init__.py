@@ -6,14 +6,13 @@ asks "which game is this?" outside this registry.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kiosk.i18n import tr
 from referee.labels.faces import label_text
+from referee.registry import Registry
 
 Event = dict[str, Any]
 State = dict[str, Any]
@@ -129,30 +128,14 @@ class GameUI:
         return [f"{p}: {scores.get(p, 0)}" for p in self.players]
 
 
-_UIS: dict[str, type[GameUI]] = {}
-_loaded = False
-
-
-def register(cls: type[GameUI]) -> type[GameUI]:
-    _UIS[cls.game_id] = cls
-    return cls
-
-
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        for module in pkgutil.iter_modules(__path__):
-            importlib.import_module(f"{__name__}.{module.name}")
-        _loaded = True
+UIS: Registry[type[GameUI]] = Registry(__name__, __path__, "game_id")
+register = UIS.register
 
 
 def get(game_id: str) -> type[GameUI]:
-    _load()
-    return _UIS[game_id]
+    return UIS[game_id]
 
 
 def available() -> list[str]:
     """Game ids with a table screen, in the menu's order."""
-    _load()
-    order = ["alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto"]
-    return sorted(_UIS, key=lambda g: order.index(g) if g in order else 99)
+    return UIS.ids()
