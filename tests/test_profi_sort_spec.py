@@ -419,3 +419,120 @@ def test_discard_draw_card_leaves_the_table() -> None:
                          groups=[c("C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9#2")])) is None
     assert probe(ref, ev("discard", player="A", card="PS:H9#1")) == "card-exhausted"
     assert probe(ref, ev("discard", player="A", card="PS:H9")) is None
+
+
+# --- PS-R17 run extension with and without `at` (meld S5..S9 of two-runs5, jokers allowed)
+
+RUN_EXT = [
+    (c(J), None, c("S5", "S6", "S7", "S8", "S9", J)),
+    (c(J), "low", c(J, "S5", "S6", "S7", "S8", "S9")),
+    (c(J), "high", c("S5", "S6", "S7", "S8", "S9", J)),
+    (c("S3", "S4"), None, c("S3", "S4", "S5", "S6", "S7", "S8", "S9")),
+    (c("S3", "S4"), "high", None),
+    (c("S4", "S3"), "low", None),
+    (c(J, "H4"), "low", c(J, "H4", "S5", "S6", "S7", "S8", "S9")),
+    (c("S10", J, "SQ", "SK"), "high", c("S5", "S6", "S7", "S8", "S9", "S10", J, "SQ", "SK")),
+    (c("S10", J, "SQ", "SK", J), None, None),
+    (c(J, J, J), "low", c(J, J, J, "S5", "S6", "S7", "S8", "S9")),
+    (c(J, J, J, J), "low", None),
+    (c(J, J, J, J), None, c("S5", "S6", "S7", "S8", "S9", J, J, J, J)),
+    (c(J, J, J, J, J), None, None),
+    (c("S2", "S3", "S4"), None, c("S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9")),
+    (c("D10"), "low", None),
+    (c("D10"), None, c("S5", "S6", "S7", "S8", "S9", "D10")),
+    (c("S9"), None, None),
+]
+
+
+@pytest.mark.parametrize(("cards", "at", "after"), RUN_EXT)
+def test_run_extension_ends(cards, at, after) -> None:
+    ref = table([D, ev("lay_task", player="A", task="two-runs5",
+                       groups=[c("S5", "S6", "S7", "S8", "S9"), c("H2", "H3", "H4", "H5", "H6")])])
+    ref.game.hands["A"] = 20  # room for the extension; the count rules are probed elsewhere
+    event = ev("extend", player="A", meld="m1", cards=cards)
+    if at is not None:
+        event["at"] = at
+    assert probe(ref, event) == (None if after else "does-not-fit")
+    if after:
+        assert ref.state()["melds"]["m1"]["cards"] == after
+        # the meld's ends moved: one more joker fits at the high end unless the run reached the king
+        assert ref.state()["hands"]["A"] == 20 - len(cards)
+
+
+# at is ignored for melds that are no runs (set, four suits, forms)
+@pytest.mark.parametrize(("task", "groups", "cards"), [
+    ("three-triples", [c("S8", "H8", "D8"), c("SQ", "HQ", "CQ"), c("S4", "D4", "H4")], c("C8", J)),
+    ("four-of-a-kind-four-suits", [c("C7", "S7", "H7", "D7")], c("D7", "C7", "H7", "S7")),
+    ("3-5-9-j-or-4-6-10-q", [c("H3", "D5", "C9", "SJ")], c("S3", "D9")),
+])
+@pytest.mark.parametrize("at", ["low", "high"])
+def test_at_is_ignored_for_other_melds(task, groups, cards, at) -> None:
+    ref = table([D, ev("lay_task", player="A", task=task, groups=groups)])
+    ref.game.hands["A"] = 20
+    assert probe(ref, ev("extend", player="A", meld="m1", cards=cards, at=at)) is None
+    assert ref.state()["melds"]["m1"]["cards"] == groups[0] + cards
+
+
+# --- §6 the three exceptions and the other kinds: (task, groups at laying, extension cards, error)
+
+T3 = ("four-of-a-kind-four-suits", [c("C7", "S7", "H7", "D7")])
+T9 = ("three-identical-pairs", [c("S3", "S3", "HJ", "HJ", "D7", "D7")])
+T10A = ("3-5-9-j-or-4-6-10-q", [c("H3", "D5", "C9", "SJ")])
+T10B = ("3-5-9-j-or-4-6-10-q", [c("H4", "D6", "C10", "SQ")])
+T7 = ("six-twos-threes", [c("H2", "C3", "S3", "D2", "D2", J)])
+T8 = ("seven-pictures", [c("HJ", "CQ", "SK", "DK", "HK", "CJ", J)])
+T14 = ("triple-five-one-suit", [c("S8", "H8", J), c("C2", "C2", J, "CK", "CJ")])
+T1 = ("five-pairs", [c("H2", "C2"), c("S5", "D5"), c("H9", "C9"), c("CQ", "DQ"), c("SK", "HK")])
+EXCEPTIONS = [
+    (T3, c("C7", "S7", "H7", "D7"), None),
+    (T3, c("C7", "S7", "H7"), "does-not-fit"),
+    (T3, c("C7", "S7", "H7", "H7"), "does-not-fit"),
+    (T3, c("C8", "S8", "H8", "D8"), "does-not-fit"),
+    (T3, c("C7", "S7", "H7", "D7", "C7"), "does-not-fit"),
+    (T3, c("C7", "S7", "H7", J), "joker-not-allowed"),
+    (T3, c("CA", "S7", "H7", "D7"), "ace-not-allowed"),
+    (T9, c("H5", "H5"), None),
+    (T9, c("H5", "H6"), "does-not-fit"),
+    (T9, c("H5", "H5", "H6", "H6"), "does-not-fit"),
+    (T9, c("H5"), "does-not-fit"),
+    (T9, c("S3", "S3"), "card-exhausted"),
+    (T9, c("H5", J), "joker-not-allowed"),
+    (T10A, c("S3", "H5", "D9", "CJ", "C3"), None),
+    (T10A, c("H3"), "does-not-fit"),
+    (T10A, c("S3", "S3"), "does-not-fit"),
+    (T10A, c("S4"), "does-not-fit"),
+    (T10B, c("H10", "CQ", "S4"), None),
+    (T10B, c("H3"), "does-not-fit"),
+    (T10B, c("DQ", "SQ"), "does-not-fit"),
+    (T7, c("S2", "H3", J), None),
+    (T7, c("S4"), "does-not-fit"),
+    (T8, c("SJ", "HQ", J), None),
+    (T8, c("S10"), "does-not-fit"),
+    (T14, c("H8", J), None),
+    (T14, c("S9"), "does-not-fit"),
+    (T1, c("D2", "S2"), None),
+    (T1, c(J), "joker-not-allowed"),
+    (T1, c("D3"), "does-not-fit"),
+]
+
+
+@pytest.mark.parametrize(("laid", "cards", "error"), EXCEPTIONS)
+def test_extension_kinds(laid, cards, error) -> None:
+    task, groups = laid
+    ref = table([D, ev("lay_task", player="A", task=task, groups=groups)])
+    ref.game.hands["A"] = 20
+    assert probe(ref, ev("extend", player="A", meld="m1", cards=cards)) == error
+    if error is None:
+        assert ref.state()["melds"]["m1"]["cards"] == groups[0] + cards
+
+
+def test_extend_another_players_meld_after_laying_in_this_round() -> None:
+    ref = table([D, LAY8, ev("discard", player="A", card="PS:D10"), ev("draw", player="B")])
+    assert probe(ref, ev("extend", player="B", meld="m1", cards=c("H10"))) == "not-laid-down"
+    assert probe(ref, ev("lay_task", player="B", task="four-of-a-kind-four-suits",
+                         groups=[c("C7", "S7", "H7", "D7")])) is None
+    assert probe(ref, ev("extend", player="B", meld="m1", cards=c("H10"))) is None
+    s = ref.state()
+    assert s["melds"]["m1"]["player"] == "A" and s["melds"]["m1"]["cards"][-1] == "PS:H10"
+    assert s["melds"]["m2"] == {"player": "B", "task": "four-of-a-kind-four-suits", "cards": c("C7", "S7", "H7", "D7")}
+    assert s["hands"] == {"A": 2, "B": 6}
