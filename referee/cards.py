@@ -64,13 +64,14 @@ class Deck(Generic[F]):
     whole codes are cached: a table only ever scans a few hundred distinct codes.
     """
 
-    __slots__ = ("_cache", "copies", "info", "size")
+    __slots__ = ("_cache", "_codes", "copies", "info", "size")
 
     def __init__(self, copies: Mapping[str, int], info: Mapping[str, F]):
         self.copies: dict[str, int] = {face: n for face, n in copies.items() if n > 0}
         self.info: dict[str, F] = {face: info[face] for face in self.copies}
         self.size: int = sum(self.copies.values())
         self._cache: dict[str, tuple[Card, F]] = {}
+        self._codes = tuple(f"{face}#{n}" for face, count in self.copies.items() for n in range(1, count + 1))
 
     def lookup(self, code: str) -> tuple[Card, F]:
         """The card and its face's meaning; CardCodeError if the code is not a card of this deck."""
@@ -99,7 +100,7 @@ class Deck(Generic[F]):
         """Every physical card's code (`FACE#N`), or every face once."""
         if not with_copies:
             return list(self.copies)
-        return [f"{face}#{n}" for face, count in self.copies.items() for n in range(1, count + 1)]
+        return list(self._codes)
 
     def faces(self) -> Iterable[str]:
         return self.copies.keys()

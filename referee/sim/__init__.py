@@ -17,6 +17,15 @@ from referee.registry import Registry
 from referee.table import FORMAT, Referee
 
 
+def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
+    """A seeded uniform shuffle by random sort keys: one `random()` per item instead of `shuffle`'s
+    rejection-sampled `_randbelow`, about 4× cheaper for a whole deck."""
+    r = rng.random
+    keyed = [(r(), i) for i in range(len(items))]
+    keyed.sort()
+    return [items[i] for _, i in keyed]
+
+
 class SimulationStuck(RuntimeError):
     """No proposed event was accepted: the simulator or the referee is wrong."""
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from referee.decks.alcasan import SHORT_FACES
 from referee.games.alcasan import DEALT, HAND, RUN, deck
-from referee.sim import TableSim, register
+from referee.sim import TableSim, register, shuffled
 from referee.table import Referee, parse_header
 
 FEUER = "AC:FEUER"
@@ -86,7 +86,7 @@ class AlcasanTable(TableSim):
         parsed = parse_header(self.header)[3]
         all_codes, self.face = _codes(parsed.copies)
         codes = list(all_codes)
-        rng.shuffle(codes)
+        codes = shuffled(rng, codes)
         self.hands: dict[str, Holding] = {}
         self.up: dict[str, Holding] = {}
         self.down: dict[str, list[str]] = {}
@@ -94,7 +94,7 @@ class AlcasanTable(TableSim):
             self.down[p] = codes[-HAND:]
             six = codes[-DEALT:-HAND]  # the player picks 3 of the other 6 to lay face-up
             del codes[-DEALT:]
-            rng.shuffle(six)
+            six = shuffled(rng, six)
             self.up[p] = self._holding(six[:HAND])
             self.hands[p] = self._holding(six[HAND:])
         self.draw = codes

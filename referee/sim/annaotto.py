@@ -23,7 +23,7 @@ from typing import Any
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
 from referee.games.annaotto import deck_for
-from referee.sim import TableSim, register
+from referee.sim import TableSim, register, shuffled
 from referee.table import Referee, parse_header
 
 _OTHER_SIGN = {"ANNA": "OTTO", "OTTO": "ANNA"}
@@ -68,12 +68,6 @@ def _fits_top(g: Any) -> Any:
     return fits
 
 
-def _shuffled(rng: Any, items: list) -> list:
-    """A seeded shuffle by random sort keys (much cheaper than `Random.shuffle` for a whole deck)."""
-    r = rng.random
-    return [item for _, item in sorted([(r(), item) for item in items])]
-
-
 def _pick(rng: Any, items: Any) -> Any:
     return items[int(rng.random() * len(items))]
 
@@ -101,14 +95,14 @@ class AnnaottoTable(TableSim):
         _, _, _, parsed = parse_header(self.header)
         self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
         # Random partners: every special or wild side gets a plain back, while there are plain sides.
-        plain = _shuffled(rng, plain_codes)
+        plain = shuffled(rng, plain_codes)
         k = min(len(plain), len(other_codes))
         cards = list(zip(other_codes[:k], plain[:k], strict=True))
         rest = other_codes[k:] + plain[k:]
         if k < len(other_codes):
-            rest = _shuffled(rng, rest)
+            rest = shuffled(rng, rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
-        cards = _shuffled(rng, cards)
+        cards = shuffled(rng, cards)
         # Which side faces the owner is a free choice; take a random one per card.
         bits = rng.getrandbits(len(cards))
         cards = [(b, a) if bits >> i & 1 else (a, b) for i, (a, b) in enumerate(cards)]
@@ -132,7 +126,7 @@ class AnnaottoTable(TableSim):
         if not self.draw:  # AO-R19: all but the top of the discard pile, shuffled
             self.draw = self.pile[:-1]
             del self.pile[:-1]
-            self.draw = _shuffled(self.rng, self.draw)
+            self.draw = shuffled(self.rng, self.draw)
         card = self.draw.pop()
         return card if self.rng.random() < 0.5 else (card[1], card[0])
 

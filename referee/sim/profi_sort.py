@@ -37,7 +37,7 @@ from referee.decks.profi_sort import (
     Task,
 )
 from referee.games.profi_sort import HAND, ProfiSort
-from referee.sim import TableSim, register
+from referee.sim import TableSim, register, shuffled
 from referee.table import Referee, parse_header
 
 DEFAULT_OPTIONS: dict[str, Any] = {"first_to": 2}
@@ -234,7 +234,7 @@ class ProfiSortTable(TableSim):
 
     def _deal(self) -> None:
         codes = list(self.codes)
-        self.rng.shuffle(codes)
+        codes = shuffled(self.rng, codes)
         self.hands: dict[str, list[str]] = {p: [codes.pop() for _ in range(HAND)] for p in self.players}
         self.talon = codes
         self.pile: list[str] = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.games.alles_klar import AllesKlar
+from referee.games.alles_klar import AllesKlar, build_deck
 from referee.games.magische_7 import MagischeSieben
-from referee.sim import TableSim, register
+from referee.sim import TableSim, register, shuffled
 from referee.table import Referee, parse_header
 
 
@@ -15,7 +15,7 @@ class _Dealt(TableSim):
     """A table where the referee draws for the players: the simulator mirrors its counts."""
 
     def _deal(self, codes: list[str], hand: int) -> None:
-        self.rng.shuffle(codes)
+        codes = shuffled(self.rng, codes)
         self.hands: dict[str, list[str]] = {p: [codes.pop() for _ in range(hand)] for p in self.players}
         self.stock = codes
 
@@ -35,8 +35,7 @@ class AllesKlarTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        _, names, dealer_name, parsed = parse_header(self.header)
-        deck = AllesKlar(names, dealer_name, parsed).deck
+        deck = build_deck(parse_header(self.header)[3].deck)
         self._deal(deck.codes(), AllesKlar.HAND)
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
         self._info = deck.info
@@ -72,7 +71,7 @@ class MagischeSiebenTable(_Dealt):
         # Section 3: one Joker each, then six further cards.
         jokers = [c for c in codes if c.startswith("M7:JOKER#")]
         rest = [c for c in codes if not c.startswith("M7:JOKER#")]
-        self.rng.shuffle(jokers)
+        jokers = shuffled(self.rng, jokers)
         self._deal(rest + jokers[len(self.players):], 0)
         self.hands = {p: [jokers[i]] + [self.stock.pop() for _ in range(6)] for i, p in enumerate(self.players)}
 
