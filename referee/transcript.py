@@ -33,10 +33,24 @@ def content_lines(stream: Iterable[str]) -> Iterator[str]:
             yield text
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse(text: str) -> Any:
+    """One line's JSON value, or NotJSON: strict JSON (RFC 8259), so no NaN/Infinity and only UTF-8 text.
+
+    Streams are decoded with `surrogateescape`; bytes that are not UTF-8 show up as lone
+    surrogates, which no real UTF-8 text decodes to, and make the line not JSON.
+    """
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return NotJSON(text)
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        return json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return NotJSON(text)
 
 
