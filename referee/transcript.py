@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import IO, Any
 
 from referee.protocol import Answer, HeaderError, Rejection
@@ -37,6 +38,11 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _int(text: str) -> int:
+    """A JSON integer of any length (int() refuses more than 4300 digits; Decimal does not)."""
+    return int(text) if len(text) <= 4000 else int(Decimal(text))
+
+
 def parse(text: str) -> Any:
     """One line's JSON value, or NotJSON: strict JSON (RFC 8259), so no NaN/Infinity and only UTF-8 text.
 
@@ -49,7 +55,7 @@ def parse(text: str) -> Any:
         except UnicodeEncodeError:
             return NotJSON(text)
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_int=_int)
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return NotJSON(text)
 

@@ -90,3 +90,8 @@ def test_escaped_lone_surrogates_are_answered_not_a_crash(tmp_path) -> None:
     assert [(a["seq"], a["error"]) for a in lines] == [(1, "unknown-player"), (2, None)]
     assert "Ben\ud800" in lines[1]["state"]["hands"]
     assert len(_cli(tmp_path, data, "--pretty")) >= 2
+
+
+def test_a_huge_integer_is_still_json() -> None:
+    got = answers(AK + "\n" + PLAY + "\n" + '{"type": "undo", "x": ' + "7" * 5000 + "}\n")
+    assert [(a["seq"], a["ok"]) for a in got] == [(1, True), (2, True)]
