@@ -34,8 +34,12 @@ def content_lines(stream: Iterable[str]) -> Iterator[str]:
             yield text
 
 
+class _NotJSONConstant(ValueError):
+    pass
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+    raise _NotJSONConstant(f"{name} is not JSON")
 
 
 def _int(text: str) -> int:
@@ -55,7 +59,12 @@ def parse(text: str) -> Any:
         except UnicodeEncodeError:
             return NotJSON(text)
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_int=_int)
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except (json.JSONDecodeError, _NotJSONConstant):
+            raise
+        except ValueError:  # an integer of more than 4300 digits: rare, so only then the slower path
+            return json.loads(text, parse_constant=_no_constant, parse_int=_int)
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return NotJSON(text)
 
