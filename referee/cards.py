@@ -12,6 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+# No deck holds a billion copies of a face: a longer copy number is out of range without converting it.
+_MAX_COPY_DIGITS = 9
+
 
 class CardCodeError(ValueError):
     """The text is not a card code of the deck in use (`unknown-card`)."""
@@ -33,6 +36,8 @@ class Card:
         # "#N": N a decimal integer from 1, no leading zero, no sign, nothing else.
         if not copy_text or not copy_text.isdigit() or not copy_text.isascii() or copy_text[0] == "0":
             raise CardCodeError(f"bad copy number in {code!r}")
+        if len(copy_text) > _MAX_COPY_DIGITS:  # out of any deck's range; int() refuses > 4300 digits anyway
+            raise CardCodeError(f"copy number out of range in {code!r}")
         return cls(face, int(copy_text))
 
     @property

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Sequence
@@ -14,9 +15,29 @@ from referee.transcript import replay
 
 
 def _open(path: str) -> IO[str]:
+    # Bytes that are not UTF-8 are kept as lone surrogates, so that their line is `bad-event`
+    # (or `bad-header`), not a line with replacement characters that might still parse.
     if path == "-":
-        return sys.stdin
-    return open(path, encoding="utf-8", errors="replace")
+        raw = getattr(sys.stdin, "buffer", None)
+        return sys.stdin if raw is None else io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape")
+    return open(path, encoding="utf-8", errors="surrogateescape")
+
+
+def _answer_line(answer: dict) -> str:
+    """One answer as JSON; a lone surrogate (from a `\\ud800` escape in the input) stays an escape."""
+    text = json.dumps(answer, ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(answer)
+    return text
+
+
+def _printable(text: str) -> str:
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -33,11 +54,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if step.seq == 0:
                 header_ok = False
             if args.pretty:
-                out.write(format_step(step, previous, args.lang) + "\n")
+                out.write(_printable(format_step(step, previous, args.lang)) + "\n")
                 if step.answer.ok:
                     previous = step.state
             else:
-                out.write(json.dumps(step.to_json(args.lang), ensure_ascii=False) + "\n")
+                out.write(_answer_line(step.to_json(args.lang)) + "\n")
     out.flush()
     return 0 if header_ok else 1
 

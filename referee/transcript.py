@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import IO, Any
 
 from referee.protocol import Answer, HeaderError, Rejection
@@ -33,10 +34,38 @@ def content_lines(stream: Iterable[str]) -> Iterator[str]:
             yield text
 
 
+class _NotJSONConstant(ValueError):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJSONConstant(f"{name} is not JSON")
+
+
+def _int(text: str) -> int:
+    """A JSON integer of any length (int() refuses more than 4300 digits; Decimal does not)."""
+    return int(text) if len(text) <= 4000 else int(Decimal(text))
+
+
 def parse(text: str) -> Any:
+    """One line's JSON value, or NotJSON: strict JSON (RFC 8259), so no NaN/Infinity and only UTF-8 text.
+
+    Streams are decoded with `surrogateescape`; bytes that are not UTF-8 show up as lone
+    surrogates, which no real UTF-8 text decodes to, and make the line not JSON.
+    """
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return NotJSON(text)
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        try:
+            return json.loads(text, parse_constant=_no_constant)
+        except (json.JSONDecodeError, _NotJSONConstant):
+            raise
+        except ValueError:  # an integer of more than 4300 digits: rare, so only then the slower path
+            return json.loads(text, parse_constant=_no_constant, parse_int=_int)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return NotJSON(text)
 
 
