@@ -6,7 +6,9 @@ choices are touches; the game ends at the scores a replay of the same events giv
 
 from __future__ import annotations
 
+import importlib
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,8 @@ from tests.kiosk_process import KioskProcess
 
 SEATS = ["Anna", "Ben", "Cleo", "Dev"]  # the simulated table's seats (hw/table.sim.toml)
 GAMES = [g for g in game_uis.available() if g in sim.registered()]
+# Each game's own table actions: tests/e2e_<game>.py with drive(kiosk, event, seat_of, count) -> handled?
+DRIVERS = [importlib.import_module(f"tests.{p.stem}") for p in sorted(Path(__file__).parent.glob("e2e_*.py"))]
 
 
 def start_game(kiosk: KioskProcess, game_id: str, players: int) -> list[str]:
@@ -32,6 +36,8 @@ def start_game(kiosk: KioskProcess, game_id: str, players: int) -> list[str]:
 
 def play_event(kiosk: KioskProcess, event: dict, seat_of: dict[str, str], count: int) -> None:
     """Make one event happen at the table the way players would."""
+    if any(driver.drive(kiosk, event, seat_of, count) for driver in DRIVERS):
+        return
     kind = event["type"]
     if kind == "play" and "card" in event:
         kiosk.cmd("scan", code=event["card"], reader=seat_of[event["player"]])
