@@ -118,6 +118,10 @@ class AlcasanUI(GameUI):
         turn = state.get("turn")
         if turn is not None:
             hints.append(self.phase_hint(state, turn))
+        last = self.events[-1] if self.events else None
+        if not faces and turn is not None and last is not None and last.get("player") == turn \
+                and last["type"] != "take_pile" and state["burned"]:
+            hints.append(tr("{player} burned the pile and lays again (AC-R14)", player=turn))
         run = self.run(faces)
         if run:
             hints.append(tr("{n} x {face} on top: a fourth {face} burns the pile (AC-R13)",
@@ -133,7 +137,7 @@ class AlcasanUI(GameUI):
         lines = {p: self.seat_line(state, p) for p in self.players}
         extra = [tr("Pile {pile} · burned {burned} · draw pile {draw}", pile=state["pile"],
                     burned=state["burned"], draw=state["draw_pile"]),
-                 tr("Feuer burns the pile, so do four equal faces; the burner lays again (AC-R10, AC-R13, AC-R14)")]
+                 tr("Feuer or four equal faces burn the pile (AC-R10, AC-R13)")]
         if state["out"]:
             extra[1] = tr("Out: {players}", players=", ".join(state["out"]))
         return Panel(self.turn_text(state), hints, cards, title, lines, extra)
