@@ -58,6 +58,7 @@ class TableController:
         header = self.referee.header
         self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}))
         self._state = self.referee.state()
+        self.ui.events = self.referee.history
         self._arm_timers()
 
     # --- construction
@@ -110,7 +111,9 @@ class TableController:
 
     def scan(self, code: str, seat: str | None = None) -> Feedback:
         if self.pending is not None:
-            self.pending = None  # a new scan replaces an unanswered question
+            pending, self.pending = self.pending, None  # a new scan replaces an unanswered question …
+            if pending.on_scan is not None:  # … unless the question gathers scans
+                return self._dispatch(pending.on_scan(code, self.player_for_seat(seat)))
         made = self.ui.scan(self._state, code, self.player_for_seat(seat))
         return self._dispatch(made)
 
@@ -185,6 +188,7 @@ class TableController:
         self.history.append(Logged(event, time.time()))
         del self.history[:-200]
         self._state = self.referee.state()
+        self.ui.events = self.referee.history  # undo replaces the list
         self.ui.accepted(event, self._state)
         if self._state.get("finished") and self.log is not None and self.game_row is not None:
             self.log.set_status(self.game_row, "finished")

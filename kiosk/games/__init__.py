@@ -6,7 +6,7 @@ asks "which game is this?" outside this registry.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -25,6 +25,9 @@ class Choice:
     prompt: str
     options: list[tuple[str, Any]]  # (label, value)
     complete: Callable[[Any], Event | Choice | Note]
+    # A question that takes scans as its answers (e.g. gathering several cards for one play): while it is
+    # pending, a scan goes here as on_scan(code, seat_player) instead of to GameUI.scan.
+    on_scan: Callable[[str, str | None], Event | Choice | Note | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class GameUI:
     title: ClassVar[str]
     players: tuple[str, ...]
     settings: ClassVar[tuple[Setting, ...]] = ()  # options the set-up screen offers
+    # The accepted events so far (set by the controller), for screens that show more than the state keeps,
+    # e.g. the cards under the top of a pile. Read only.
+    events: Sequence[Event] = ()
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players

@@ -1,0 +1,185 @@
+"""Table screen for alcasan (`../shared/rules/alcasan.md`).
+
+A scan is a `play` of that card by the scanner's seat player (or the player on
+turn), or a `reveal` when that player is in the face-down phase (hand and
+face-up cards gone, AC-R16). Several cards of one face in one play (AC-R2):
+touch "Lay several", scan the cards, touch "Lay N cards" (docs/decisions.md,
+"Kiosk: alcasan"). "Take the pile" is a touch (AC-R6).
+
+The state keeps only the pile's size and top face; the cards under the top are
+the last `pile` cards laid by the accepted events (every way the pile empties
+leaves it at 0, so the newest laid cards are always exactly the pile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, register
+from kiosk.i18n import tr
+from referee.games.alcasan import RUN
+
+PREFIX = "AC:"
+LUFT = "LUFT"
+FEUER = "FEUER"
+
+
+def short_face(code: str) -> str:
+    """`AC:7#2` → `7`."""
+    return code.partition("#")[0].partition(":")[2]
+
+
+def laid_cards(events: Sequence[Event]) -> list[tuple[str, str]]:
+    """(code, player) of every card laid on the pile by the events, oldest first (a failed reveal included)."""
+    laid: list[tuple[str, str]] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "play":
+            codes = [event["card"]] if "card" in event else event["cards"]
+            laid.extend((code, event["player"]) for code in codes)
+        elif kind == "reveal":
+            laid.append((event["card"], event["player"]))
+    return laid
+
+
+@register
+class AlcasanUI(GameUI):
+    game_id = "alcasan"
+    title = "alcasan"
+
+    # --- inputs → events
+
+    @staticmethod
+    def face_down_phase(state: State, player: str) -> bool:
+        """AC-R16: hand and face-up cards gone."""
+        return not state["hands"].get(player, 0) and not state["up"].get(player, 0)
+
+    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | None:
+        player = seat or state.get("turn")
+        if player is None:
+            return None
+        if player in state["hands"] and self.face_down_phase(state, player):
+            return {"type": "reveal", "player": player, "card": code}
+        return {"type": "play", "player": player, "card": code}
+
+    def actions(self, state: State) -> list[Action]:
+        turn = state.get("turn")
+        if state.get("finished") or turn is None or self.face_down_phase(state, turn):
+            return []
+        out = []
+        source = state["hands"][turn] or state["up"][turn]
+        if source >= 2:
+            out.append(Action(tr("Lay several"), lambda: self.gather(turn, []), "several"))
+        if state["pile"]:
+            out.append(Action(tr("Take the pile ({n})", n=state["pile"]), lambda: {"type": "take_pile",
+                                                                                 "player": turn}, "take"))
+        return out
+
+    def gather(self, player: str, codes: list[str]) -> Choice:
+        """AC-R2: the cards of one play, scanned one after another; the referee judges them all at "Lay"."""
+        if codes:
+            shown = ", ".join(self.face(code) for code in codes)
+            prompt = tr("{player} lays {cards}: scan more, then touch Lay (AC-R2)", player=player, cards=shown)
+            label = tr("Lay 1 card") if len(codes) == 1 else tr("Lay {n} cards", n=len(codes))
+            options: list[tuple[str, Any]] = [(label, "lay")]
+        else:
+            prompt = tr("{player}: scan the cards of one face, then touch Lay (AC-R2)", player=player)
+            options = []
+
+        def complete(_: Any) -> Event:
+            if len(codes) == 1:
+                return {"type": "play", "player": player, "card": codes[0]}
+            return {"type": "play", "player": player, "cards": list(codes)}
+
+        def more(code: str, seat: str | None) -> Choice:
+            if "#" in code and code in codes:  # the same physical card read twice: count it once
+                return self.gather(player, codes)
+            return self.gather(player, [*codes, code])
+
+        return Choice(prompt, options, complete, on_scan=more)
+
+    # --- state → screen
+
+    def pile_cards(self, state: State) -> list[tuple[str, str]]:
+        """(code, player) of the cards in the discard pile, bottom first; just the top face if the events disagree."""
+        n = state["pile"]
+        if not n:
+            return []
+        laid = laid_cards(self.events)
+        if len(laid) >= n and short_face(laid[-1][0]) == state["top"]:
+            return laid[-n:]
+        return [(PREFIX + state["top"], "")]
+
+    def panel(self, state: State) -> Panel:
+        pile = self.pile_cards(state)
+        faces = [short_face(code) for code, _ in pile]
+        hints = [self.need_hint(state, faces)]
+        turn = state.get("turn")
+        if turn is not None:
+            hints.append(self.phase_hint(state, turn))
+        last = self.events[-1] if self.events else None
+        if not faces and turn is not None and last is not None and last.get("player") == turn \
+                and last["type"] != "take_pile" and state["burned"]:
+            hints.append(tr("{player} burned the pile and lays again (AC-R14)", player=turn))
+        run = self.run(faces)
+        if run:
+            hints.append(tr("{n} x {face} on top: a fourth {face} burns the pile (AC-R13)",
+                            n=run, face=self.face(PREFIX + faces[-1])))
+        effective = next((f for f in reversed(faces) if f != LUFT), None)
+        if faces and faces[-1] == LUFT and effective is not None:
+            hints.append(tr("Luft is see-through: the {face} below it counts (AC-R12)",
+                            face=self.face(PREFIX + effective)))
+        top = len(pile) - 1
+        eff_at = max((i for i, f in enumerate(faces) if f != LUFT), default=top)
+        cards = [Shown(self.face(code), owner, highlight=i in (top, eff_at)) for i, (code, owner) in enumerate(pile)]
+        title = tr("Discard pile: {n} cards, top on the right", n=state["pile"])
+        lines = {p: self.seat_line(state, p) for p in self.players}
+        extra = [tr("Pile {pile} · burned {burned} · draw pile {draw}", pile=state["pile"],
+                    burned=state["burned"], draw=state["draw_pile"]),
+                 tr("Feuer or four equal faces burn the pile (AC-R10, AC-R13)")]
+        if state["out"]:
+            extra[1] = tr("Out: {players}", players=", ".join(state["out"]))
+        return Panel(self.turn_text(state), hints, cards, title, lines, extra)
+
+    @staticmethod
+    def run(faces: list[str]) -> int:
+        """How many equal faces lie on top when one more of them would burn the pile (AC-R13), else 0."""
+        if len(faces) < RUN - 1 or faces[-1] == FEUER:
+            return 0
+        top = faces[-RUN + 1:]
+        return RUN - 1 if all(f == top[0] for f in top) else 0
+
+    def need_hint(self, state: State, faces: list[str]) -> str:
+        need = state["need"]
+        if need == "<=4":
+            return tr("4 or lower: 1, 2, 3, Wasser, Erde, Luft, Feuer (AC-R9)")
+        if need.startswith(">="):
+            n = int(need[2:])
+            if n <= 4:
+                return tr("{n} or higher, Wasser, or Erde, Luft, Feuer (AC-R8, AC-R9)", n=n)
+            return tr("{n} or higher, or Erde, Luft, Feuer (AC-R8)", n=n)
+        if not faces:
+            return tr("Empty pile: any card may be laid.")
+        if any(f != LUFT for f in faces):
+            return tr("Erde counts: any card may follow (AC-R11)")
+        return tr("Only Luft on the pile: any card may follow (AC-R12)")
+
+    def phase_hint(self, state: State, player: str) -> str:
+        if state["hands"][player]:
+            return tr("{player} lays from the hand or takes the pile (AC-R3, AC-R6)", player=player)
+        if state["up"][player]:
+            return tr("{player} lays from the face-up cards or takes the pile (AC-R15)", player=player)
+        return tr("{player}: reveal a face-down card by scanning it (AC-R16)", player=player)
+
+    def seat_line(self, state: State, player: str) -> str:
+        place = state["scores"][player]
+        if place and (player in state["out"] or state["finished"]):
+            return tr("place {place}", place=place)
+        return tr("hand {hand} · up {up} · down {down}", hand=state["hands"][player], up=state["up"][player],
+                  down=state["down"][player])
+
+    def result_lines(self, state: State) -> list[str]:
+        order = sorted(self.players, key=lambda p: (state["scores"][p] or len(self.players) + 1,
+                                                    self.players.index(p)))
+        return [tr("Place {place}: {player}", place=state["scores"][p], player=p) for p in order]

@@ -1,0 +1,172 @@
+"""The alcasan table screen: scans become plays or reveals, several cards of one face are gathered, the
+hints say what may be laid and why, the pile's cards come from the accepted events."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kiosk.controller import TableController
+from kiosk.games import Choice
+from kiosk.games.alcasan import AlcasanUI
+from kiosk.i18n import set_language
+from referee import sim
+from referee.table import FORMAT, Referee
+
+P1, P2, P3 = "A", "B", "C"
+
+
+@pytest.fixture(autouse=True)
+def english():
+    set_language("en")
+    yield
+    set_language("de")
+
+
+def table(players=(P1, P2, P3), **options) -> TableController:
+    header: dict = {"format": FORMAT, "game": "alcasan", "players": list(players)}
+    if options:
+        header["options"] = options
+    return TableController(Referee(header), None, None)
+
+
+def lay(c: TableController, *codes: str) -> None:
+    """The player on turn lays these cards: one scan, or 'Lay several' and a scan each."""
+    if len(codes) == 1:
+        fb = c.scan(codes[0])
+    else:
+        c.action("several")
+        for code in codes:
+            c.scan(code)
+        fb = c.choose(0)
+    assert fb is not None and fb.ok, fb.text("en") if fb else None
+
+
+def hints(c: TableController) -> list[str]:
+    return c.ui.panel(c.state).hints
+
+
+def test_a_scan_is_a_play_by_the_seat_player_or_the_player_on_turn() -> None:
+    c = table()
+    ui = c.ui
+    assert ui.scan(c.state, "AC:7#1", None) == {"type": "play", "player": P1, "card": "AC:7#1"}
+    assert ui.scan(c.state, "AC:7#1", P2) == {"type": "play", "player": P2, "card": "AC:7#1"}
+    fb = c.scan("AC:7#1", P2)  # B's scanner, A's turn: the referee says so
+    assert not fb.ok and fb.rejection.code == "not-your-turn"
+
+
+def test_face_down_phase_scans_reveal_and_hides_take_pile() -> None:
+    players = ["P1", "P2", "P3"]
+    t = sim.get("alcasan")(random.Random(21), players)
+    referee = Referee(t.header)
+    c = TableController(Referee(t.header), None, None)
+    for event in sim.play(t, referee):
+        if event["type"] == "reveal":
+            break
+        assert c.submit(event).ok
+    else:
+        raise AssertionError("the simulated game has no reveal")
+    player = c.state["turn"]
+    assert c.ui.scan(c.state, event["card"], None) == {"type": "reveal", "player": player, "card": event["card"]}
+    assert c.ui.actions(c.state) == [], "no take_pile, no gather in the face-down phase (AC-R16)"
+    assert f"{player}: reveal a face-down card by scanning it (AC-R16)" in hints(c)
+    assert c.scan(event["card"]).ok
+    assert c.referee.history[-1] == {"type": "reveal", "player": player, "card": event["card"]}
+
+
+def test_several_cards_of_one_face_are_one_play() -> None:
+    c = table()
+    assert [a.key for a in c.ui.actions(c.state)] == ["several"], "empty pile: nothing to take"
+    c.action("several")
+    assert c.pending is not None and c.pending.options == []
+    c.scan("AC:7#1")
+    c.scan("AC:7#1")  # the same physical card read twice counts once
+    c.scan("AC:7#2")
+    assert [label for label, _ in c.pending.options] == ["Lay 2 cards"]
+    assert "7, 7" in c.pending.prompt
+    assert c.choose(0).ok
+    assert c.referee.history == [{"type": "play", "player": P1, "cards": ["AC:7#1", "AC:7#2"]}]
+    assert c.state["hands"][P1] == 3 and c.state["draw_pile"] == 52 - 27 - 2 and c.state["turn"] == P2
+
+
+def test_a_gather_is_judged_by_the_referee_and_cancel_drops_it() -> None:
+    c = table()
+    c.action("several")
+    c.scan("AC:7#1")
+    c.scan("AC:8#1")
+    fb = c.choose(0)
+    assert not fb.ok and fb.rejection.code == "mixed-faces" and "(AC-R2)" in fb.text("en")
+    c.action("several")
+    c.scan("AC:5#1")
+    c.cancel_choice()
+    assert c.scan("AC:9#1").ok  # after Cancel a scan is a single play again
+    assert c.referee.history == [{"type": "play", "player": P1, "card": "AC:9#1"}]
+
+
+def test_four_identical_burn_by_one_gather_and_by_single_plays() -> None:
+    c = table()
+    lay(c, "AC:7#1", "AC:7#2", "AC:7#3")  # A lays three 7s at once
+    assert "3 x 7 on top: a fourth 7 burns the pile (AC-R13)" in hints(c)
+    lay(c, "AC:7#4")  # B's fourth 7 burns; B lays again (AC-R14)
+    assert c.state["burned"] == 4 and c.state["turn"] == P2
+    assert "B burned the pile and lays again (AC-R14)" in hints(c)
+    for code in ("AC:5#1", "AC:5#2", "AC:5#3"):  # B, C, A one 5 each
+        lay(c, code)
+    assert c.state["turn"] == P2 and c.state["pile"] == 3
+    assert "3 x 5 on top: a fourth 5 burns the pile (AC-R13)" in hints(c)
+    lay(c, "AC:5#4")
+    assert c.state["burned"] == 8 and c.state["turn"] == P2
+
+
+def test_need_hints_and_the_card_under_luft() -> None:
+    c = table()
+    assert hints(c)[0] == "Empty pile: any card may be laid."
+    lay(c, "AC:LUFT#1")
+    assert hints(c)[0] == "Only Luft on the pile: any card may follow (AC-R12)"
+    lay(c, "AC:3#1")
+    assert hints(c)[0] == "3 or higher, Wasser, or Erde, Luft, Feuer (AC-R8, AC-R9)"
+    lay(c, "AC:7#1")
+    assert hints(c)[0] == "7 or higher, or Erde, Luft, Feuer (AC-R8)"
+    lay(c, "AC:LUFT#2")
+    assert hints(c)[0] == "7 or higher, or Erde, Luft, Feuer (AC-R8)"
+    assert "Luft is see-through: the 7 below it counts (AC-R12)" in hints(c)
+    panel = c.ui.panel(c.state)
+    assert [s.label for s in panel.cards] == ["Luft", "3", "7", "Luft"]
+    assert [s.owner for s in panel.cards] == [P1, P2, P3, P1]
+    assert [s.highlight for s in panel.cards] == [False, False, True, True], "top and effective card"
+    lay(c, "AC:ERDE#1")
+    assert hints(c)[0] == "Erde counts: any card may follow (AC-R11)"
+    lay(c, "AC:WASSER#1")
+    assert hints(c)[0] == "4 or lower: 1, 2, 3, Wasser, Erde, Luft, Feuer (AC-R9)"
+    assert hints(c)[1] == "A lays from the hand or takes the pile (AC-R3, AC-R6)"
+
+
+def test_take_the_pile_by_touch_and_the_pile_follows_undo() -> None:
+    c = table()
+    lay(c, "AC:9#1")
+    actions = {a.key: a.label for a in c.ui.actions(c.state)}
+    assert actions == {"several": "Lay several", "take": "Take the pile (1)"}
+    assert c.action("take").ok
+    assert c.referee.history[-1] == {"type": "take_pile", "player": P2}
+    assert c.state["hands"][P2] == 4 and c.ui.panel(c.state).cards == []
+    assert c.undo().ok
+    assert [s.label for s in c.ui.panel(c.state).cards] == ["9"]
+    lay(c, "AC:10#1")
+    assert [s.label for s in c.ui.panel(c.state).cards] == ["9", "10"]
+
+
+def test_seat_lines_and_results_with_places() -> None:
+    c = table((P1, P2), stop_at_first=True)
+    assert c.ui.panel(c.state).seat_lines[P1] == "hand 3 · up 3 · down 3"
+    state = {**c.state, "finished": True, "turn": None, "scores": {P1: 2, P2: 1}, "out": [P2], "winners": [P2]}
+    assert c.ui.result_lines(state) == ["Place 1: B", "Place 2: A"]
+    assert c.ui.panel(state).seat_lines == {P1: "place 2", P2: "place 1"}
+
+
+def test_gather_choice_takes_scans() -> None:
+    ui = AlcasanUI((P1, P2), {})
+    choice = ui.gather(P1, [])
+    assert isinstance(choice, Choice) and choice.on_scan is not None
+    more = choice.on_scan("AC:2#1", P2)  # whoever's scanner reads it, the cards are the gathering player's
+    assert more.complete("lay") == {"type": "play", "player": P1, "card": "AC:2#1"}
