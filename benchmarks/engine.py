@@ -37,7 +37,8 @@ from referee import games, sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from referee.transcript import replay  # noqa: E402
 
-PLAYERS = {"alles-klar": 4, "magische-7": 2, "alcasan": 3, "annaotto": 4, "profi-sort": 2}
+# Player counts measured per game; 2-player rows sit beside RLCard's 2-player Uno and gin rummy.
+PLAYERS = {"alles-klar": (4,), "magische-7": (2, 4), "alcasan": (2, 3), "annaotto": (2, 4), "profi-sort": (2,)}
 perf_ns = time.perf_counter_ns
 
 
@@ -140,8 +141,7 @@ def pct(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000.0
 
 
-def measure(game_id: str, seconds: float) -> dict:
-    players = PLAYERS.get(game_id, games.get(game_id).player_counts[0])
+def measure(game_id: str, players: int, seconds: float) -> dict:
     samples = sample_games(game_id, players, 30)
     latency = apply_latency(samples, seconds)
     gps, per_game = games_per_second(game_id, players, seconds)
@@ -227,8 +227,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores; {args.seconds:g} s per measurement", flush=True)
     rows = []
     for game_id in chosen:
-        rows.append(measure(game_id, args.seconds))
-        print(f"measured {game_id}", file=sys.stderr, flush=True)
+        for players in PLAYERS.get(game_id, (games.get(game_id).player_counts[0],)):
+            rows.append(measure(game_id, players, args.seconds))
+            print(f"measured {game_id} ({players}p)", file=sys.stderr, flush=True)
     if args.peers:
         rows += peers(args.seconds)
     print(table(rows))
