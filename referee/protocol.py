@@ -108,6 +108,21 @@ def forbid(event: Mapping[str, Any], name: str) -> None:
         raise Rejection("bad-event", "bad-event.forbidden", field=name)
 
 
+def known_options(options: Mapping[str, Any], *names: str) -> None:
+    """`bad-header` for an option key the game does not define (every rules file: "any other option key")."""
+    for key in options:
+        if key not in names:
+            raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+
+
+def bool_option(options: Mapping[str, Any], name: str, default: bool) -> bool:
+    """A JSON boolean option (`0`, `1`, strings and `null` are not booleans)."""
+    value = options.get(name, default)
+    if type(value) is not bool:
+        raise HeaderError(f"{name} must be true or false", f"{name} muss true oder false sein")
+    return value
+
+
 def is_int(value: Any) -> bool:
     """A JSON integer: not a bool, not a float (`4.0` is no integer in the rules files)."""
     return type(value) is int

@@ -17,7 +17,7 @@ from referee import messages
 from referee.cards import Card, CardCodeError, CardTally, Deck
 from referee.decks.alcasan import DEFAULT_COPIES, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, is_int, need_str, need_str_list
+from referee.protocol import Game, HeaderError, Rejection, bool_option, is_int, known_options, need_str, need_str_list
 
 HAND = 3  # AC-R4: the hand is refilled to 3
 DEALT = 9  # section 3: 3 face-down, 3 face-up, 3 in the hand
@@ -151,9 +151,7 @@ class Alcasan(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        for key in options:
-            if key not in ("copies", "stop_at_first"):
-                raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+        known_options(options, "copies", "stop_at_first")
         copies = options.get("copies", DEFAULT_COPIES)
         if not is_int(copies) or copies < 1:
             raise HeaderError("copies must be an integer of at least 1", "copies muss eine ganze Zahl ab 1 sein")
@@ -163,10 +161,7 @@ class Alcasan(Game):
                 f"{copies} copies make {size} cards, fewer than the {DEALT * len(players)} dealt",
                 f"{copies} Exemplare ergeben {size} Karten, weniger als die {DEALT * len(players)} ausgeteilten",
             )
-        stop = options.get("stop_at_first", False)
-        if type(stop) is not bool:
-            raise HeaderError("stop_at_first must be true or false", "stop_at_first muss true oder false sein")
-        return Options(copies, stop)
+        return Options(copies, bool_option(options, "stop_at_first", False))
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)

@@ -12,7 +12,7 @@ from referee import messages
 from referee.cards import Card, CardTally, Deck
 from referee.decks.alles_klar import NUMERALS, default_faces
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, forbid, need_str, opt_str
+from referee.protocol import Game, HeaderError, Rejection, forbid, known_options, need_str, opt_str
 
 _FACE = re.compile(r"AK:(1[01]|[1-9])((?:\.(?:III|II|IV|I|V)){0,2})")
 
@@ -81,9 +81,7 @@ class AllesKlar(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        for key in options:
-            if key != "deck":
-                raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+        known_options(options, "deck")
         deck = options.get("deck")
         if deck is None and "deck" not in options:
             return Options(DEFAULT_DECK)

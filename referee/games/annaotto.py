@@ -15,7 +15,7 @@ from referee import messages
 from referee.cards import Card, CardTally, Deck
 from referee.decks.annaotto import COLOURS, DEFAULT_COPIES, Side, side_info, sides
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, is_int
+from referee.protocol import Game, HeaderError, Rejection, is_int, known_options
 
 ANNA, OTTO, ALLE, PLUS, RETOUR, HUERDEN = "ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN"
 ALTERNATE = {ANNA: OTTO, OTTO: ANNA}
@@ -190,9 +190,7 @@ class Annaotto(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        for key in options:
-            if key not in ("hand_size", "first", "race_timeout_ms", "copies"):
-                raise _bad(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+        known_options(options, "hand_size", "first", "race_timeout_ms", "copies")
         hand_size = options.get("hand_size", 8)
         if not is_int(hand_size) or hand_size not in (6, 8):
             raise _bad("hand_size must be 6 or 8", "hand_size muss 6 oder 8 sein")

@@ -11,7 +11,7 @@ from referee import messages
 from referee.cards import Card, CardTally, Deck
 from referee.decks.magische_7 import pack
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, forbid, need_str, opt_str
+from referee.protocol import Game, HeaderError, Rejection, bool_option, forbid, known_options, need_str, opt_str
 
 messages.register({
     "target-needed": (
@@ -93,16 +93,11 @@ class MagischeSieben(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        for key in options:
-            if key not in ("mirror", "no_repeat_target"):
-                raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+        known_options(options, "mirror", "no_repeat_target")
         mirror = options.get("mirror", "copy")
         if mirror not in ("copy", "zero") or type(mirror) is not str:
             raise HeaderError("mirror must be 'copy' or 'zero'", "mirror muss 'copy' oder 'zero' sein")
-        no_repeat = options.get("no_repeat_target", True)
-        if type(no_repeat) is not bool:
-            raise HeaderError("no_repeat_target must be true or false", "no_repeat_target muss true oder false sein")
-        return Options(mirror, no_repeat)
+        return Options(mirror, bool_option(options, "no_repeat_target", True))
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)

@@ -32,7 +32,7 @@ from referee.decks.profi_sort import (
 )
 from referee.games import register
 from referee.games.profi_sort_tasks import Meld, add, fits, lay_groups
-from referee.protocol import Game, HeaderError, Rejection, forbid, is_int, need_str, need_str_list
+from referee.protocol import Game, HeaderError, Rejection, forbid, is_int, known_options, need_str, need_str_list
 
 HAND = 10
 ACE_POINTS = 15
@@ -175,9 +175,7 @@ class ProfiSort(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        for key in options:
-            if key not in ("jokers", "bonus", "first_to", "discard_draw"):
-                raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+        known_options(options, "jokers", "bonus", "first_to", "discard_draw")
         jokers = options.get("jokers", DEFAULT_JOKERS)
         if not is_int(jokers) or not 0 <= jokers <= MAX_JOKERS:
             raise _bad("jokers", "an integer 0 to 8", "eine ganze Zahl von 0 bis 8")
