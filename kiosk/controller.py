@@ -73,7 +73,7 @@ class TableController:
         if options:
             header["options"] = dict(options)
         referee = Referee(header)  # HeaderError for a bad set-up, before anything is logged
-        row = log.new_game(header) if log else None
+        row = log.new_game(header, seat_players) if log else None
         return cls(referee, log, row, dict(seat_players or {}))
 
     @classmethod
@@ -88,7 +88,8 @@ class TableController:
             answer = referee.apply(event)
             if not answer.ok:  # a log written by this kiosk never holds a rejected event
                 raise RuntimeError(f"the log's event {event} is rejected on resume: {answer.error}")
-        controller = cls(referee, log, row, dict(seat_players or {}))
+        seats = log.seats(row) if seat_players is None else dict(seat_players)
+        controller = cls(referee, log, row, seats)
         controller.history = [Logged(e, 0.0) for e in events[-50:]]
         return controller
 

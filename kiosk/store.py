@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished | abandoned
+    seats TEXT NOT NULL DEFAULT '{}',         -- config seat id -> player, as claimed at set-up
     started REAL NOT NULL,
     ended REAL
 );
@@ -58,18 +59,25 @@ class EventLog:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        if "seats" not in columns:  # a log written before seats were kept
+            self.db.execute("ALTER TABLE games ADD COLUMN seats TEXT NOT NULL DEFAULT '{}'")
 
     def close(self) -> None:
         self.db.close()
 
-    def new_game(self, header: Mapping[str, Any]) -> int:
-        """Start a game; any game still playing is abandoned (one table, one game)."""
+    def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> int:
+        """Start a game (with the seats its players claimed); a game still playing is abandoned."""
         now = time.time()
         with self._tx():
             self.db.execute("UPDATE games SET status='abandoned', ended=? WHERE status='playing'", (now,))
-            cur = self.db.execute("INSERT INTO games (header, started) VALUES (?, ?)",
-                                  (json.dumps(header, ensure_ascii=False), now))
+            cur = self.db.execute("INSERT INTO games (header, started, seats) VALUES (?, ?, ?)",
+                                  (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {}))))
         return int(cur.lastrowid)
+
+    def seats(self, game_id: int) -> dict[str, str]:
+        row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_id,)).fetchone()
+        return json.loads(row[0]) if row else {}
 
     def append(self, game_id: int, event: Mapping[str, Any]) -> int:
         """Durably record one accepted event; returns its 1-based position in the game."""

@@ -109,3 +109,20 @@ def test_names_are_typed_on_the_on_screen_keyboard(tmp_path) -> None:
     assert app.screen.controller.referee.header["players"] == ["Jörg", "Player 2"]
     assert app.screen.controller.referee.header["dealer"] == "Jörg"
     assert app.screen.controller.state["turn"] == "Player 2"
+
+
+def test_claimed_seats_survive_a_restart(tmp_path) -> None:
+    from hw.inputs import ButtonPress
+
+    app = make_app(tmp_path)
+    press(app, "game:magische-7")
+    press(app, "count:2")
+    app.screen.on_input(ButtonPress("north", "confirm", 1))
+    app.screen.on_input(ButtonPress("south", "confirm", 2))
+    press(app, "start")
+    assert app.screen.controller.seat_players == {"north": "Player 1", "south": "Player 2"}
+    app.log.close()
+    again = make_app(tmp_path)
+    assert again.screen.controller.seat_players == {"north": "Player 1", "south": "Player 2"}
+    scan(again, "M7:7")
+    assert again.screen.controller.state["lead"]["player"] == "Player 1"
