@@ -9,17 +9,10 @@ import pytest
 
 from referee.protocol import HeaderError
 from referee.table import Referee
+from tests.test_profi_sort import STATE_KEYS, J, c
 
-J = "PS:JOKER"
 REPEAT = "repeat-any-and-go-out"
-KEYS = {
-    "turn", "finished", "scores", "winners", "round", "dealer", "phase", "drawn", "hands", "received", "ace_given",
-    "talon", "discard_top", "melds", "tasks_done", "went_out", "round_points", "bonus_open",
-}
-
-
-def c(*names: str) -> list[str]:
-    return [n if n.startswith("PS:") else f"PS:{n}" for n in names]
+KEYS = STATE_KEYS
 
 
 def header(players=("A", "B"), **extra) -> dict:
