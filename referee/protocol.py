@@ -168,6 +168,22 @@ class Game:
         """Check the event in the rules file's order, then apply it; raise Rejection first, mutate after."""
         raise NotImplementedError
 
+    def judge(self, event: Mapping[str, Any]) -> None:
+        """Everything after the reducer's type check: shape, `game-over` and `step`, in this game's order.
+
+        A game may override it with one dispatch per event type when its per-event cost matters;
+        the order of the checks must stay the one its rules file gives.
+        """
+        if self.shape_first:
+            self.check_shape(event)
+            if self.finished:
+                raise Rejection("game-over")
+        else:
+            if self.finished:
+                raise Rejection("game-over")
+            self.check_shape(event)
+        self.step(event)
+
     def public(self) -> dict[str, Any]:
         """The public state: exactly the keys the rules file names."""
         raise NotImplementedError
