@@ -105,21 +105,25 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
             raise SimulationStuck(f"first event {event} rejected: {answer.error}")
         sim.accepted(event, referee)
         yield event
-    pick = sim.rng.randrange
+    candidates, accepted, apply = sim.candidates, sim.accepted, referee.apply
+    random = sim.rng.random
     for _ in range(max_events):
-        if referee.finished:
+        if referee.game.finished:
             return
-        proposals = sim.candidates(referee)
+        proposals = candidates(referee)
         tried = len(proposals)
         # Uniform over the accepted proposals: draw without replacement until one is accepted.
         while proposals:
             n = len(proposals)
-            i = pick(n) if n > 1 else 0
-            event = proposals[i]
-            proposals[i] = proposals[-1]
-            proposals.pop()
-            if referee.apply(event).ok:
-                sim.accepted(event, referee)
+            if n == 1:
+                event = proposals.pop()
+            else:
+                i = int(random() * n)  # `randrange` is several times dearer and n is tiny
+                event = proposals[i]
+                proposals[i] = proposals[-1]
+                proposals.pop()
+            if apply(event).ok:
+                accepted(event, referee)
                 yield event
                 break
         else:
