@@ -1,13 +1,13 @@
 """ANNAOTTO (`../shared/rules/annaotto.md`): match colour, pattern or sign; chains, PLUS, the ALLE slap race.
 
-`check_shape` is rules step 4, `step` steps 5 … 17 in the rules file's order; every
-check runs before the first mutation. Hot paths avoid building anything per event:
+`judge` runs the rules file's steps 3 … 17 in its order, one function per event
+type; every check runs before the first mutation. Hot paths avoid building anything per event:
 faces are looked up in the deck's cache, per-type work is dispatched by a dict.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,15 +259,13 @@ class Annaotto(Game):
         self.pending: tuple[str, Side, list[int] | None, str | None, int] | None = None  # AO-R18
         self.winners: list[str] = []
 
-    # --- step 4: fields
+    # --- steps 3 … 17
 
-    def check_shape(self, event: Mapping[str, Any]) -> None:
-        _SHAPES[event["type"]](event)
-
-    # --- steps 5 … 17
-
-    def step(self, event: Mapping[str, Any]) -> None:
-        _STEPS[event["type"]](self, event)
+    def judge(self, event: Mapping[str, Any]) -> None:
+        """Step 3 here, steps 4 … 17 in one function per event type: this runs for every scan."""
+        if self.finished:
+            raise Rejection("game-over")
+        _JUDGES[event["type"]](self, event)
 
     def _seated(self, name: str) -> None:
         if name not in self.seats:
@@ -293,14 +291,24 @@ class Annaotto(Game):
             raise Rejection("start-not-plain", card=card.face)
         self._start(card, side)
 
-    def _step_play(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        if player not in self.seats:
-            raise Rejection("unknown-player", player=player)
-        source = event.get("from")
-        if source is not None and source not in self.seats:
-            raise Rejection("unknown-player", player=source)
+    def _judge_play(self, event: Mapping[str, Any]) -> None:
+        player = event.get("player")
+        if type(player) is not str:  # step 4
+            raise _bad_field("player")
         code = event.get("card")
+        if type(code) is not str or "cards" in event:
+            _shape_cards(event)
+            code = None
+        source = None
+        if "from" in event:
+            source = event["from"]
+            if type(source) is not str:
+                raise _bad_field("from")
+        seats = self.seats
+        if player not in seats:  # step 5
+            raise Rejection("unknown-player", player=player)
+        if source is not None and source not in seats:
+            raise Rejection("unknown-player", player=source)
         if code is None:
             codes = event["cards"]
             card, side = self.card(codes[0])
@@ -348,11 +356,22 @@ class Annaotto(Game):
                 raise Rejection(error, card=card.face, top=top.face)
         self._play(player, card, side, source)
 
-    def _step_draw(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        self._seated(player)
-        self._started()
-        self._on_turn(player)
+    def _judge_draw(self, event: Mapping[str, Any]) -> None:
+        player = event.get("player")
+        if type(player) is not str:  # step 4
+            raise _bad_field("player")
+        if "count" in event:
+            count = event["count"]
+            if not is_int(count) or count < 1:
+                raise _bad_field("count")
+        if player not in self.seats:
+            raise Rejection("unknown-player", player=player)
+        if not self.started:
+            raise Rejection("not-started")
+        if self.race is not None:
+            raise Rejection("race-open")
+        if player != self.turn:
+            self.on_turn(player)
         if self.choices:
             raise Rejection("choice-pending", player=player)
         if self.chain is not None or self.plus:
@@ -367,11 +386,24 @@ class Annaotto(Game):
             raise Rejection("no-cards-to-draw")
         self._draw(player)
 
-    def _step_press(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        self._seated(player)
-        self._started()
-        if event["button"] == "slap":
+    def _judge_press(self, event: Mapping[str, Any]) -> None:
+        player = event.get("player")
+        if type(player) is not str:  # step 4
+            raise _bad_field("player")
+        button = event.get("button")
+        if type(button) is not str or button not in _BUTTONS:
+            raise _bad_field("button")
+        if "t_us" in event:
+            t_us = event["t_us"]
+            if not is_int(t_us) or t_us < 0:
+                raise _bad_field("t_us")
+        elif button == "slap":
+            raise _bad_field("t_us")
+        if player not in self.seats:
+            raise Rejection("unknown-player", player=player)
+        if not self.started:
+            raise Rejection("not-started")
+        if button == "slap":
             race = self.race
             if race is None:
                 raise Rejection("no-race")
@@ -381,18 +413,27 @@ class Annaotto(Game):
                 raise Rejection("already-pressed", player=player)
             self._slap(race, player, event["t_us"])
             return
-        self._on_turn(player)
+        if self.race is not None:
+            raise Rejection("race-open")
+        if player != self.turn:
+            self.on_turn(player)
         if self.choices:
             raise Rejection("choice-pending", player=player)
         if self.chain is None and not self.plus and not self.drawn:
             raise Rejection("nothing-to-confirm")
         self._confirm(player)
 
-    def _step_call(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        self._seated(player)
-        self._started()
-        word = event["word"]
+    def _judge_call(self, event: Mapping[str, Any]) -> None:
+        player = event.get("player")
+        if type(player) is not str:  # step 4
+            raise _bad_field("player")
+        word = event.get("word")
+        if type(word) is not str or word not in _WORDS:
+            raise _bad_field("word")
+        if player not in self.seats:
+            raise Rejection("unknown-player", player=player)
+        if not self.started:
+            raise Rejection("not-started")
         if word == ALLE:
             race = self.race
             if race is None or race.by != player or race.called:
@@ -697,48 +738,15 @@ def _shape_start(event: Mapping[str, Any]) -> None:
         raise _bad_field("card")
 
 
-def _shape_play(event: Mapping[str, Any]) -> None:
-    if type(event.get("player")) is not str:
-        raise _bad_field("player")
+def _shape_cards(event: Mapping[str, Any]) -> None:
+    """Step 4 for a `play` that is not the everyday single string `card`."""
     if "card" in event:
         if "cards" in event:
             raise Rejection("bad-event", "bad-event.forbidden", field="cards")
-        if type(event["card"]) is not str:
-            raise _bad_field("card")
-    else:
-        cards = event.get("cards")
-        if type(cards) is not list or not cards or any(type(c) is not str for c in cards):
-            raise _bad_field("cards")
-    if "from" in event and type(event["from"]) is not str:
-        raise _bad_field("from")
-
-
-def _shape_draw(event: Mapping[str, Any]) -> None:
-    _player(event)
-    if "count" in event:
-        count = event["count"]
-        if not is_int(count) or count < 1:
-            raise _bad_field("count")
-
-
-def _shape_press(event: Mapping[str, Any]) -> None:
-    _player(event)
-    button = event.get("button")
-    if type(button) is not str or button not in _BUTTONS:
-        raise _bad_field("button")
-    if "t_us" in event:
-        t_us = event["t_us"]
-        if not is_int(t_us) or t_us < 0:
-            raise _bad_field("t_us")
-    elif button == "slap":
-        raise _bad_field("t_us")
-
-
-def _shape_call(event: Mapping[str, Any]) -> None:
-    _player(event)
-    word = event.get("word")
-    if type(word) is not str or word not in _WORDS:
-        raise _bad_field("word")
+        raise _bad_field("card")
+    cards = event.get("cards")
+    if type(cards) is not list or not cards or any(type(c) is not str for c in cards):
+        raise _bad_field("cards")
 
 
 def _shape_catch(event: Mapping[str, Any]) -> None:
@@ -760,29 +768,28 @@ def _shape_flip_choice(event: Mapping[str, Any]) -> None:
         raise _bad_field("who")
 
 
-def _shape_none(event: Mapping[str, Any]) -> None:
+def _race_close_shape(event: Mapping[str, Any]) -> None:
     pass
 
 
-_SHAPES = {
-    "start": _shape_start,
-    "play": _shape_play,
-    "draw": _shape_draw,
-    "press": _shape_press,
-    "call": _shape_call,
-    "catch": _shape_catch,
-    "choose_colour": _shape_choose_colour,
-    "flip_choice": _shape_flip_choice,
-    "race_close": _shape_none,
-}
-_STEPS = {
-    "start": Annaotto._step_start,
-    "play": Annaotto._step_play,
-    "draw": Annaotto._step_draw,
-    "press": Annaotto._step_press,
-    "call": Annaotto._step_call,
-    "catch": Annaotto._step_catch,
-    "choose_colour": Annaotto._step_choose_colour,
-    "flip_choice": Annaotto._step_flip_choice,
-    "race_close": Annaotto._step_race_close,
+def _checked(shape: Callable[[Mapping[str, Any]], None], step: Callable[[Annaotto, Mapping[str, Any]], None]
+             ) -> Callable[[Annaotto, Mapping[str, Any]], None]:
+    """Step 4, then the rest, for the event types that are too rare to inline their field checks."""
+    def judge(game: Annaotto, event: Mapping[str, Any]) -> None:
+        shape(event)
+        step(game, event)
+
+    return judge
+
+
+_JUDGES: dict[str, Callable[[Annaotto, Mapping[str, Any]], None]] = {
+    "start": _checked(_shape_start, Annaotto._step_start),
+    "play": Annaotto._judge_play,
+    "draw": Annaotto._judge_draw,
+    "press": Annaotto._judge_press,
+    "call": Annaotto._judge_call,
+    "catch": _checked(_shape_catch, Annaotto._step_catch),
+    "choose_colour": _checked(_shape_choose_colour, Annaotto._step_choose_colour),
+    "flip_choice": _checked(_shape_flip_choice, Annaotto._step_flip_choice),
+    "race_close": _checked(_race_close_shape, Annaotto._step_race_close),
 }
