@@ -31,7 +31,7 @@ DEFAULT_COPIES = {"plain": 3, "special": 1, "wild": 8}
 class Side:
     """What one side means: colour and pattern (None on the wild side), sign (None on plain sides)."""
 
-    __slots__ = ("colour", "face", "kind", "pattern", "sign", "wild")
+    __slots__ = ("colour", "face", "kind", "pattern", "plain", "sign", "wild")
 
     def __init__(self, face: str, colour: str | None, pattern: str | None, sign: str | None):
         self.face = face  # without the prefix: "RED.DOTS.PLUS", "ANNAOTTO"
@@ -40,6 +40,7 @@ class Side:
         self.sign = sign
         self.wild = face == WILD
         self.kind = "wild" if self.wild else ("special" if sign else "plain")
+        self.plain = self.kind == "plain"
 
     def __repr__(self) -> str:
         return f"Side({self.face!r})"

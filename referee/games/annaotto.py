@@ -348,8 +348,8 @@ class Annaotto(Game):
         elif self.plus:
             if side.sign != PLUS:
                 raise Rejection("penalty-pending", "penalty-pending.plus", player=player, plus=self.plus)
-        else:
-            error = match_error(side, top, self.colour, self.pattern)
+        elif not side.plain or top.wild or (side.colour != self.colour and side.pattern != self.pattern):
+            error = match_error(side, top, self.colour, self.pattern)  # everything but a plain side's match
             if error is not None:
                 if error == "no-match" and top.wild:
                     raise Rejection(error, "no-match.wild", colour=self.colour)
@@ -534,7 +534,10 @@ class Annaotto(Game):
                     self.plus = 0
                     self.turn = None
                     return
-        self._effect(player, side)
+        if side.plain:  # AO-R8, the everyday case of `_effect`
+            self.turn = self._next_holder(player)
+        else:
+            self._effect(player, side)
 
     def _effect(self, player: str, side: Side) -> None:
         """AO-R8 … AO-R15: where the turn goes and what the next player faces."""

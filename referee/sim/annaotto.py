@@ -22,9 +22,9 @@ from typing import Any
 
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
-from referee.games.annaotto import deck_for
+from referee.games.annaotto import Annaotto, deck_for
 from referee.sim import TableSim, register, shuffled
-from referee.table import Referee, parse_header
+from referee.table import Referee
 
 _OTHER_SIGN = {"ANNA": "OTTO", "OTTO": "ANNA"}
 _DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
@@ -72,17 +72,13 @@ def _pick(rng: Any, items: Any) -> Any:
     return items[int(rng.random() * len(items))]
 
 
-_FITTING: dict[tuple[int, str, str | None], frozenset[str]] = {}
+_FITTING: dict[int, dict[tuple[str, str | None], frozenset[str]]] = {}  # per deck: the tops repeat across games
 
 
 def _fitting(side: dict[str, Any], g: Any) -> frozenset[str]:
-    """Every side code that `_fits_top` accepts on the current top (cached: the tops repeat across games)."""
-    key = (id(side), g.top.face, g.colour)
-    hit = _FITTING.get(key)
-    if hit is None:
-        fits = _fits_top(g)
-        hit = _FITTING[key] = frozenset(code for code, s in side.items() if fits(s))
-    return hit
+    """Every side code that `_fits_top` accepts on the current top."""
+    fits = _fits_top(g)
+    return frozenset(code for code, s in side.items() if fits(s))
 
 
 @register
@@ -92,8 +88,10 @@ class AnnaottoTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        _, _, _, parsed = parse_header(self.header)
+        parsed = Annaotto.parse_options(self.options, self.players, dealer or self.players[-1])
         self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
+        self._fits = _FITTING.setdefault(id(self.side), {})
+        self._random = rng.random
         # Random partners: every special or wild side gets a plain back, while there are plain sides.
         plain = shuffled(rng, plain_codes)
         k = min(len(plain), len(other_codes))
@@ -102,17 +100,13 @@ class AnnaottoTable(TableSim):
         if k < len(other_codes):
             rest = shuffled(rng, rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
-        cards = shuffled(rng, cards)
-        # Which side faces the owner is a free choice; take a random one per card.
-        bits = rng.getrandbits(len(cards))
-        cards = [(b, a) if bits >> i & 1 else (a, b) for i, (a, b) in enumerate(cards)]
-        size = parsed.hand_size
-        self.hands: dict[str, list[tuple[str, str]]] = {}
-        for p in self.players:
-            self.hands[p] = cards[-size:]
-            del cards[-size:]
+        # The draw pile is never shuffled: every card leaves it as a random pick (`_pop_draw`), which
+        # is the same as taking the top of a shuffled pile and costs one random number per card.
         self.draw = cards
         self.pile: list[tuple[str, str]] = []  # (upward side, other side)
+        self.hands: dict[str, list[tuple[str, str]]] = {}
+        for p in self.players:
+            self.hands[p] = [self._pop_draw() for _ in range(parsed.hand_size)]
         self.drawn: tuple[str, str] | None = None
         self.due_plan = "call"
         self.race_called = True
@@ -123,29 +117,92 @@ class AnnaottoTable(TableSim):
     # --- helpers
 
     def _pop_draw(self) -> tuple[str, str]:
-        if not self.draw:  # AO-R19: all but the top of the discard pile, shuffled
-            self.draw = self.pile[:-1]
+        """A random card of the draw pile, either side up (which side faces the owner is a free choice)."""
+        draw = self.draw
+        if not draw:  # AO-R19: all but the top of the discard pile (random picks: no shuffle needed)
+            draw = self.draw = self.pile[:-1]
             del self.pile[:-1]
-            self.draw = shuffled(self.rng, self.draw)
-        card = self.draw.pop()
-        return card if self.rng.random() < 0.5 else (card[1], card[0])
+        random = self._random
+        i = int(random() * len(draw))
+        card = draw[i]
+        draw[i] = draw[-1]
+        draw.pop()
+        return card if random() < 0.5 else (card[1], card[0])
 
     def first_events(self) -> list[dict[str, Any]]:
-        draw, side = self.draw, self.side
-        for i in range(len(draw) - 1, -1, -1):  # the top card, or the first one below that has a plain side
+        draw, side, random = self.draw, self.side, self._random
+        while True:  # a random card that has a plain side (AO-R2); it goes to the end of the list
+            i = int(random() * len(draw))
             a, b = draw[i]
             if side[a].kind == "plain" or side[b].kind == "plain":
                 draw[i], draw[-1] = draw[-1], draw[i]
                 break
-        up, back = draw[-1]
-        if side[up].kind != "plain":  # AO-R2: turned over to its plain back
-            up = back
+        # AO-R2: a special or wild side is turned over to its plain back; two plain sides: either
+        up = b if side[a].kind != "plain" or (side[b].kind == "plain" and random() < 0.5) else a
         return [{"type": "start", "card": up}]
 
     # --- proposals
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
         g = referee.game
+        if g.due is not None or g.race is not None or g.choices or g.chain is not None or g.plus:
+            owed = self._owed(g)
+            if owed is not None:
+                return owed
+        player = g.turn
+        fitting = self._fits.get((g.top.face, g.colour))
+        if fitting is None:
+            fitting = self._fits[g.top.face, g.colour] = _fitting(self.side, g)
+        drawn = self.drawn
+        if drawn is not None:  # play the drawn card at once (either side) or keep it
+            up, down = drawn
+            if up in fitting:
+                code = down if down in fitting and self._random() < 0.5 else up
+            elif down in fitting:
+                code = down
+            else:
+                return [{"type": "press", "player": player, "button": "confirm"}]
+            play = {"type": "play", "player": player, "card": code}
+            if self._random() < 0.2:
+                return [play, {"type": "press", "player": player, "button": "confirm"}]
+            return [play]
+        roll = self.rng.random()
+        hands = self.hands
+        events: list[dict[str, Any]] = []
+        if roll < 0.2:  # a card out of another player's hand
+            for other, hand in hands.items():
+                if other != player and len(hand) > 1:
+                    theirs = [back for _, back in hand if back in fitting]
+                    if theirs:
+                        events.append({"type": "play", "player": player, "card": _pick(self.rng, theirs),
+                                       "from": other})
+                        break
+        hand = hands[player]
+        if not events:  # own hand: the first card that fits, looking from a random place in the hand
+            size = len(hand)
+            at = int(roll * 7919) % size
+            for own, _ in hand[at:]:
+                if own in fitting:
+                    break
+            else:
+                for own, _ in hand[:at]:
+                    if own in fitting:
+                        break
+                else:
+                    own = None
+            if own is not None:
+                if roll > 0.97:  # the `cards` form with one code
+                    events.append({"type": "play", "player": player, "cards": [own]})
+                else:
+                    events.append({"type": "play", "player": player, "card": own})
+        if not events or roll > 0.92:
+            events.append({"type": "draw", "player": player})
+        if roll < 0.05:  # a card played without looking: the referee judges it
+            events.append({"type": "play", "player": player, "card": _pick(self.rng, hand)[0]})
+        return events
+
+    def _owed(self, g: Any) -> list[dict[str, Any]] | None:
+        """A call or catch, the race, the ANNAOTTO choices, or a chain or PLUS to continue or accept."""
         rng = self.rng
         due = g.due
         if due is not None:
@@ -162,55 +219,23 @@ class AnnaottoTable(TableSim):
             if "colour" in g.choices and ("flip" not in g.choices or rng.random() < 0.5):
                 return [{"type": "choose_colour", "player": player, "colour": _pick(rng, COLOURS)}]
             return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
+        if g.chain is None and not g.plus:  # only a lapsed call: the turn goes on as usual
+            return None
         side = self.side
         hands = self.hands
         events: list[dict[str, Any]] = []
-        if g.chain is not None or g.plus:  # continue (own hand or another's) or accept the penalty
-            want = _OTHER_SIGN[g.top.sign] if g.chain is not None else "PLUS"
-            mine = [own for own, _ in hands[player] if side[own].sign == want]
-            if mine and rng.random() < 0.6:
-                events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
-            elif rng.random() < 0.3:
-                for other, hand in hands.items():
-                    if other != player and len(hand) > 1:
-                        for _, back in hand:
-                            if side[back].sign == want:
-                                events.append({"type": "play", "player": player, "card": back, "from": other})
-                                break
-            events.append({"type": "press", "player": player, "button": "confirm"})
-            return events
-        fitting = _fitting(side, g)
-        if self.drawn is not None:  # play the drawn card at once (either side) or keep it
-            playable = [code for code in self.drawn if code in fitting]
-            if playable:
-                events.append({"type": "play", "player": player, "card": _pick(rng, playable)})
-            if not playable or rng.random() < 0.2:
-                events.append({"type": "press", "player": player, "button": "confirm"})
-            return events
-        roll = rng.random()
-        if roll < 0.2:  # a card out of another player's hand
+        want = _OTHER_SIGN[g.top.sign] if g.chain is not None else "PLUS"
+        mine = [own for own, _ in hands[player] if side[own].sign == want]
+        if mine and rng.random() < 0.6:  # continue (own hand or another's) or accept the penalty
+            events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
+        elif rng.random() < 0.3:
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
-                    theirs = [back for _, back in hand if back in fitting]
-                    if theirs:
-                        events.append({"type": "play", "player": player, "card": _pick(rng, theirs), "from": other})
-                        break
-        if not events:  # own hand: the first card that fits, looking from a random place in the hand
-            hand = hands[player]
-            size = len(hand)
-            at = int(roll * 7919) % size
-            for i in range(at, at + size):
-                own = hand[i % size][0]
-                if own in fitting:
-                    if roll > 0.97:  # the `cards` form with one code
-                        events.append({"type": "play", "player": player, "cards": [own]})
-                    else:
-                        events.append({"type": "play", "player": player, "card": own})
-                    break
-        if not events or roll > 0.92:
-            events.append({"type": "draw", "player": player})
-        if roll < 0.05:  # a card played without looking: the referee judges it
-            events.append({"type": "play", "player": player, "card": _pick(rng, hands[player])[0]})
+                    for _, back in hand:
+                        if side[back].sign == want:
+                            events.append({"type": "play", "player": player, "card": back, "from": other})
+                            break
+        events.append({"type": "press", "player": player, "button": "confirm"})
         return events
 
     def _catch(self, target: str) -> dict[str, Any]:
@@ -237,49 +262,60 @@ class AnnaottoTable(TableSim):
     # --- the physical table follows the referee
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
-        g = referee.game
         kind = event["type"]
         if kind == "play":
-            code = event.get("card") or event["cards"][0]
-            source = event.get("from")
-            hand = self.hands[source or event["player"]]
-            drawn = self.drawn
-            if drawn is not None and code in drawn:  # the drawn card, played from whichever side
-                hand.remove(drawn)
-                card = drawn if drawn[0] == code else (drawn[1], drawn[0])
-            else:
-                at = 0 if source is None else 1
-                for card in hand:
-                    if card[at] == code:
-                        break
-                else:
-                    raise AssertionError(f"{code} is not in the hand")
-                hand.remove(card)
-                if at:
-                    card = (card[1], card[0])
-            self.pile.append(card)
-            self.drawn = None
-            if g.due is not None:
-                roll = self.rng.random()
-                self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
+            self._played(event, referee.game)
         elif kind == "draw":
             self.drawn = card = self._pop_draw()
             self.hands[event["player"]].append(card)
         elif kind == "press":
+            g = referee.game
             if event["button"] == "confirm":
                 self.drawn = None
-                self._deal_out(g)
+                # A confirm hands penalty cards only to the player who confirms (AO-R10, AO-R11).
+                player = event["player"]
+                hand = self.hands[player]
+                for _ in range(g.hands[player] - len(hand)):
+                    hand.append(self._pop_draw())
                 if g.flip is not None:
                     self._flip(g.flip)
             elif g.race is None:  # the last slap closed the race
                 self._deal_out(g)
         elif kind == "catch" or kind == "race_close":
-            self._deal_out(g)
+            self._deal_out(referee.game)
         elif kind == "flip_choice":
-            self._flip(g.flip)
+            self._flip(referee.game.flip)
         elif kind == "start":
             card = self.draw.pop()
             self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
+
+    def _played(self, event: Mapping[str, Any], g: Any) -> None:
+        """The card leaves its hand (the order of a hand means nothing) and lies on the pile, scanned side up."""
+        code = event.get("card") or event["cards"][0]
+        source = event.get("from")
+        hand = self.hands[source or event["player"]]
+        drawn = self.drawn
+        if drawn is not None and (drawn[0] == code or drawn[1] == code):  # the drawn card, either side
+            hand.remove(drawn)
+            card = drawn if drawn[0] == code else (drawn[1], drawn[0])
+        else:
+            at = 0 if source is None else 1
+            i = 0
+            for card in hand:
+                if card[at] == code:
+                    break
+                i += 1
+            else:
+                raise AssertionError(f"{code} is not in the hand")
+            hand[i] = hand[-1]
+            hand.pop()
+            if at:
+                card = (card[1], card[0])
+        self.pile.append(card)
+        self.drawn = None
+        if g.due is not None:
+            roll = self._random()
+            self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
 
     def _deal_out(self, g: Any) -> None:
         """Hand out the cards the referee gave (penalties, catches, race results)."""
@@ -293,10 +329,16 @@ class AnnaottoTable(TableSim):
         """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
         hand = self.hands[flip["target"]]
         count = flip["cards"]
-        picks = range(len(hand)) if count == "all" else self.rng.sample(range(len(hand)), min(count, len(hand)))
-        for i in picks:
+        size = len(hand)
+        if count == "all" or count >= size:
+            hand[:] = [(b, a) for a, b in hand]
+            return
+        random = self._random
+        for j in range(count):  # a partial Fisher-Yates: `count` distinct random cards move to the front
+            i = j + int(random() * (size - j))
             a, b = hand[i]
-            hand[i] = (b, a)
+            hand[i] = hand[j]
+            hand[j] = (b, a)
 
     def check(self, referee: Referee) -> None:
         g = referee.game
