@@ -140,6 +140,23 @@ def deck_for(plain: int, special: int, wild: int) -> Deck:
     return deck
 
 
+_RINGS: dict[tuple[str, ...], dict[int, dict[str, tuple[str, ...]]]] = {}
+
+
+def _rings(players: tuple[str, ...]) -> dict[int, dict[str, tuple[str, ...]]]:
+    """AO-R8: per direction and seat, the other seats in turn order, then the seat itself (shared, never mutated)."""
+    rings = _RINGS.get(players)
+    if rings is None:
+        n = len(players)
+        rings = {
+            d: {p: tuple(players[(i + k * d) % n] for k in range(1, n + 1)) for i, p in enumerate(players)}
+            for d in (1, -1)
+        }
+        if len(_RINGS) < 256:
+            _RINGS[players] = rings
+    return rings
+
+
 def match_error(side: Side, top: Side, colour: str | None, pattern: str | None) -> str | None:
     """AO-R5, AO-R9: None if `side` may go on `top` (no penalty pending), else the error code.
 
@@ -227,12 +244,7 @@ class Annaotto(Game):
         self.deck = deck_for(options.plain, options.special, options.wild)
         self.cards = self.deck.size // 2  # physical cards: two sides each
         self.n = len(self.players)
-        n = self.n
-        # AO-R8: for each seat and direction, the other seats in turn order (then the seat itself)
-        self._ring = {
-            d: {p: tuple(self.players[(i + k * d) % n] for k in range(1, n + 1)) for i, p in enumerate(self.players)}
-            for d in (1, -1)
-        }
+        self._ring = _rings(self.players)
         self._cache = self.deck._cache
         self._copies = self.deck.copies
         self.first = options.first if options.first is not None else self.next_seat(dealer)  # AO-R3

@@ -22,7 +22,7 @@ from typing import Any
 
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
-from referee.games.annaotto import Annaotto, deck_for
+from referee.games.annaotto import Annaotto, Options, deck_for
 from referee.sim import TableSim, register, shuffled
 from referee.table import Referee
 
@@ -88,16 +88,27 @@ class AnnaottoTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        parsed = Annaotto.parse_options(self.options, self.players, dealer or self.players[-1])
+        # The header's options (the referee checks them again, with the rest of the header)
+        parsed = Annaotto.parse_options(self.options, self.players, dealer or self.players[-1]) if self.options \
+            else Options()
         self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
         self._fits = _FITTING.setdefault(id(self.side), {})
         self._random = rng.random
-        # Random partners: every special or wild side gets a plain back, while there are plain sides.
-        plain = shuffled(rng, plain_codes)
-        k = min(len(plain), len(other_codes))
-        cards = list(zip(other_codes[:k], plain[:k], strict=True))
-        rest = other_codes[k:] + plain[k:]
-        if k < len(other_codes):
+        # Random partners: every special or wild side gets a random plain back, while there are plain
+        # sides. The plain sides left over pair up in the order the picks left them: no rule cares
+        # which plain side backs another plain side.
+        random = self._random
+        plain = list(plain_codes)
+        cards = []
+        for other in other_codes:
+            if not plain:
+                break
+            i = int(random() * len(plain))
+            cards.append((other, plain[i]))
+            plain[i] = plain[-1]
+            plain.pop()
+        rest = other_codes[len(cards):] + plain
+        if len(cards) < len(other_codes):
             rest = shuffled(rng, rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
         # The draw pile is never shuffled: every card leaves it as a random pick (`_pop_draw`), which
