@@ -9,7 +9,7 @@ event's type, undo, game over) lives in `referee.table`, once for all games.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -168,20 +168,21 @@ class Game:
         """Check the event in the rules file's order, then apply it; raise Rejection first, mutate after."""
         raise NotImplementedError
 
-    def judge(self, event: Mapping[str, Any]) -> None:
-        """Everything after the reducer's type check: shape, `game-over` and `step`, in this game's order.
+    @classmethod
+    def judges(cls) -> Mapping[str, Callable[[Any, Mapping[str, Any]], None]]:
+        """Per event type, what runs after the reducer's checks (the event's type, `undo`, and
+        `game-over` where the rules file checks it before the fields): by default `judge`.
 
-        A game may override it with one dispatch per event type when its per-event cost matters;
-        the order of the checks must stay the one its rules file gives.
+        A game whose per-event cost matters returns one function per type instead; its checks must
+        still run in the order its rules file gives, all before the first mutation.
         """
-        if self.shape_first:
-            self.check_shape(event)
-            if self.finished:
-                raise Rejection("game-over")
-        else:
-            if self.finished:
-                raise Rejection("game-over")
-            self.check_shape(event)
+        return dict.fromkeys(cls.event_types, cls.judge)
+
+    def judge(self, event: Mapping[str, Any]) -> None:
+        """The fields, `game-over` where it comes after them (`shape_first`), then `step`."""
+        self.check_shape(event)
+        if self.shape_first and self.finished:
+            raise Rejection("game-over")
         self.step(event)
 
     def public(self) -> dict[str, Any]:

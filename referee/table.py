@@ -1,8 +1,9 @@
 """The shared reducer: the header, the event's type, undo and game over, once for every game.
 
 Checks run in the order all rules files share (boardgame.io's reducer habit):
-the event is an object with a known type → `undo` → the game's `judge` (its shape
-checks and `game-over` in the order its rules file gives, then its rules). A
+the event is an object with a known type → `undo` → `game-over` where the rules file
+checks it before the fields → the game's judge for the type (the fields, `game-over`
+where it comes after them, then its rules). A
 rejection leaves the state untouched, because games check before they mutate.
 
 Undo rebuilds the state by replaying the accepted events before the last one:
@@ -61,14 +62,15 @@ def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
 class Referee:
     """One game in progress: apply events, undo, read the public state."""
 
-    __slots__ = ("_args", "_cls", "_type_ok", "game", "header", "history")
+    __slots__ = ("_args", "_cls", "_judges", "_over_first", "game", "header", "history")
 
     def __init__(self, header: Mapping[str, Any]):
         cls, players, dealer, options = parse_header(header)
         self.header = dict(header)
         self._cls = cls
         self._args = (players, dealer, options)
-        self._type_ok = cls.event_types
+        self._judges = cls.judges()
+        self._over_first = not cls.shape_first
         self.game: Game = cls(players, dealer, options)
         self.history: list[Mapping[str, Any]] = []
 
@@ -85,12 +87,16 @@ class Referee:
             kind = event.get("type")
             if type(kind) is not str:
                 raise Rejection("bad-event", "bad-event.no-type")
-            if kind not in self._type_ok:
+            judge = self._judges.get(kind)
+            if judge is None:
                 if kind != "undo":
                     raise Rejection("bad-event", "bad-event.type", type=kind)
                 self._undo()
                 return ACCEPTED
-            self.game.judge(event)
+            game = self.game
+            if self._over_first and game.finished:
+                raise Rejection("game-over")
+            judge(game, event)
         except Rejection as rejection:
             return Answer(False, rejection)
         self.history.append(event)
@@ -105,9 +111,9 @@ class Referee:
 
     def _replay(self, events: Sequence[Mapping[str, Any]]) -> Game:
         game = self._cls(*self._args)
-        judge = game.judge
+        judges = self._judges
         for event in events:
-            judge(event)  # accepted once, so accepted again: the fold is deterministic
+            judges[event["type"]](game, event)  # accepted once, so accepted again: the fold is deterministic
         return game
 
     def state(self) -> dict[str, Any]:

@@ -273,11 +273,10 @@ class Annaotto(Game):
 
     # --- steps 3 … 17
 
-    def judge(self, event: Mapping[str, Any]) -> None:
-        """Step 3 here, steps 4 … 17 in one function per event type: this runs for every scan."""
-        if self.finished:
-            raise Rejection("game-over")
-        _JUDGES[event["type"]](self, event)
+    @classmethod
+    def judges(cls) -> Mapping[str, Callable[[Annaotto, Mapping[str, Any]], None]]:
+        """Steps 4 … 17 (the reducer checks step 3) in one function per event type: this runs for every scan."""
+        return _JUDGES
 
     def _seated(self, name: str) -> None:
         if name not in self.seats:

@@ -111,23 +111,17 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
         if referee.game.finished:
             return
         proposals = candidates(referee)
-        tried = len(proposals)
         # Uniform over the accepted proposals: draw without replacement until one is accepted.
         while proposals:
             n = len(proposals)
-            if n == 1:
-                event = proposals.pop()
-            else:
-                i = int(random() * n)  # `randrange` is several times dearer and n is tiny
-                event = proposals[i]
-                proposals[i] = proposals[-1]
-                proposals.pop()
+            # `randrange` is several times dearer than `random`, and n is tiny
+            event = proposals.pop() if n == 1 else proposals.pop(int(random() * n))
             if apply(event).ok:
                 accepted(event, referee)
                 yield event
                 break
         else:
-            raise SimulationStuck(f"no accepted event among {tried} proposals; state {referee.state()}")
+            raise SimulationStuck(f"no proposed event was accepted; state {referee.state()}")
     raise SimulationStuck(f"game not finished after {max_events} events")
 
 
