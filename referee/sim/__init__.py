@@ -35,6 +35,9 @@ class TableSim:
 
     game_id: ClassVar[str]
     default_players: ClassVar[int] = 3
+    # A careful table makes no deliberate mistakes (forgotten calls, cards laid without looking …):
+    # the tests want the mistakes, a like-for-like benchmark against other engines' legal-move agents not.
+    careful: bool = False
 
     def __init__(
         self,
@@ -90,10 +93,13 @@ def new_table(
     players: int | None = None,
     options: Mapping[str, Any] | None = None,
     dealer: str | None = None,
+    careful: bool = False,
 ) -> TableSim:
     cls = get(game_id)
     rng = random.Random(seed)
-    return cls(rng, names(players or cls.default_players), options, dealer)
+    table = cls(rng, names(players or cls.default_players), options, dealer)
+    table.careful = careful
+    return table
 
 
 def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_000) -> Iterator[dict[str, Any]]:

@@ -12,7 +12,9 @@ The table reads the matching rules itself (a cross-check: when it thinks a play 
 legal and the referee disagrees, the game gets stuck and the test fails), and now
 and then plays a card without looking. Players sometimes forget a call (and are
 sometimes caught), the ALLE layer sometimes forgets ALLE, and the kiosk sometimes
-closes a race before every participant slapped.
+closes a race before every participant slapped. A `careful` table makes none of
+these mistakes: its players only make moves they believe legal, like the random
+agents of other engines' benchmarks.
 """
 
 from __future__ import annotations
@@ -208,7 +210,7 @@ class AnnaottoTable(TableSim):
                     events.append({"type": "play", "player": player, "card": own})
         if not events or roll > 0.92:
             events.append({"type": "draw", "player": player})
-        if roll < 0.05:  # a card played without looking: the referee judges it
+        if roll < 0.05 and not self.careful:  # a card played without looking: the referee judges it
             events.append({"type": "play", "player": player, "card": _pick(self.rng, hand)[0]})
         return events
 
@@ -257,8 +259,8 @@ class AnnaottoTable(TableSim):
         rng = self.rng
         if race is not self.planned:  # a new race: will ALLE be called, will the kiosk close it early?
             self.planned = race
-            self.race_called = rng.random() < 0.85
-            self.race_close = rng.random() < 0.2
+            self.race_called = self.careful or rng.random() < 0.85
+            self.race_close = not self.careful and rng.random() < 0.2
             self.clock += 1_000_000
         waiting = [p for p in self.players if p in race.participants and p not in race.pressed]
         call = {"type": "call", "player": race.by, "word": "ALLE"}
@@ -324,7 +326,7 @@ class AnnaottoTable(TableSim):
                 card = (card[1], card[0])
         self.pile.append(card)
         self.drawn = None
-        if g.due is not None:
+        if g.due is not None and not self.careful:
             roll = self._random()
             self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
 
