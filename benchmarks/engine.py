@@ -7,7 +7,10 @@ Rows, per registered game with a simulated table:
                      public state dict is not built), timed with perf_counter_ns, events of
                      pre-generated random games replayed into fresh referees
   games/s            complete random games played by the table simulator through the referee
-                     (deal, candidate proposal, the referee's verdicts, hidden-card moves)
+                     (deal, candidate proposal, the referee's verdicts, hidden-card moves); for a
+                     table that makes deliberate mistakes (forgotten calls, cards laid blind: the
+                     tests want them) a second row, "careful sim", plays without them, as the
+                     peers' random agents only ever choose legal moves
   replay events/s    `referee replay` in-process: JSON lines in, JSON answers with the public
                      state out
 
@@ -64,13 +67,13 @@ def apply_latency(samples: list[tuple[dict, list[dict]]], budget: float) -> list
     return times
 
 
-def games_per_second(game_id: str, players: int, budget: float) -> tuple[float, float]:
+def games_per_second(game_id: str, players: int, budget: float, careful: bool = False) -> tuple[float, float]:
     """Complete simulated games per second, and accepted events per game."""
     done = events = 0
     seed = 10_000
     start = time.perf_counter()
     while time.perf_counter() - start < budget:
-        table = sim.new_table(game_id, seed, players)
+        table = sim.new_table(game_id, seed, players, careful=careful)
         referee = Referee(table.header)
         deque(sim.play(table, referee), maxlen=0)  # consumed in C: the loop measured is the simulator's
         events += len(referee.history)
@@ -144,11 +147,11 @@ def pct(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000.0
 
 
-def measure(game_id: str, players: int, seconds: float) -> dict:
+def measure(game_id: str, players: int, seconds: float) -> list[dict]:
     samples = sample_games(game_id, players, 30)
     latency = apply_latency(samples, seconds)
     gps, per_game = games_per_second(game_id, players, seconds)
-    return {
+    rows = [{
         "engine": "tabletop-referee",
         "game": f"{game_id} ({players}p)",
         "mode": "apply / sim",
@@ -158,7 +161,12 @@ def measure(game_id: str, players: int, seconds: float) -> dict:
         "p99_us": pct(latency, 0.99),
         "steps_per_game": per_game,
         "replay_events_per_s": replay_throughput(samples[:10], seconds / 2),
-    }
+    }]
+    if sim.get(game_id).mistakes:  # the like-for-like row: no deliberate mistakes, as the peers' agents
+        gps, per_game = games_per_second(game_id, players, seconds, careful=True)
+        rows.append({**rows[0], "mode": "apply / careful sim", "games_per_s": gps, "steps_per_game": per_game,
+                     "median_us": None, "p90_us": None, "p99_us": None, "replay_events_per_s": None})
+    return rows
 
 
 def bench_python() -> str | None:
@@ -231,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for game_id in chosen:
         for players in PLAYERS.get(game_id, (games.get(game_id).player_counts[0],)):
-            rows.append(measure(game_id, players, args.seconds))
+            rows += measure(game_id, players, args.seconds)
             print(f"measured {game_id} ({players}p)", file=sys.stderr, flush=True)
     if args.peers:
         rows += peers(args.seconds)

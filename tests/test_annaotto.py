@@ -815,3 +815,57 @@ def test_simulated_games_with_options(options: dict) -> None:
                 table.check(referee)
                 assert sum(referee.game.card_places().values()) == referee.game.deck.size
             assert referee.finished and len(referee.state()["out"]) == players - 1
+
+
+class _CountingReferee(Referee):
+    """A referee that counts the proposals it refused."""
+
+    __slots__ = ("rejected",)
+
+    def __init__(self, header: dict) -> None:
+        super().__init__(header)
+        self.rejected = 0
+
+    def apply(self, event: object):
+        answer = super().apply(event)
+        self.rejected += not answer.ok
+        return answer
+
+
+def _tally_simulated_games(careful: bool, seeds: range, players: int = 3) -> dict[str, int]:
+    """What the simulated table did over several games: event kinds, races and rejected proposals."""
+    from referee import sim
+
+    seen: dict[str, int] = {}
+
+    def count(key: str) -> None:
+        seen[key] = seen.get(key, 0) + 1
+
+    for seed in seeds:
+        table = sim.new_table("annaotto", seed, players, careful=careful)
+        referee = _CountingReferee(table.header)
+        for event in sim.play(table, referee):
+            count(event["type"])
+            if "from" in event:
+                count("from")
+            if event["type"] == "call" and event["word"] == "ALLE":
+                count("alle")
+            if event["type"] == "play" and referee.game.race is not None:
+                count("race")
+        seen["rejected"] = seen.get("rejected", 0) + referee.rejected
+    return seen
+
+
+def test_the_simulated_table_makes_the_mistakes_the_tests_need() -> None:
+    seen = _tally_simulated_games(careful=False, seeds=range(40))
+    for kind in ("play", "draw", "press", "call", "catch", "choose_colour", "flip_choice", "race_close",
+                 "from", "rejected"):
+        assert seen.get(kind, 0) > 0, f"40 simulated games never made a {kind!r}"
+    assert seen["race"] > seen["alle"], "every ALLE race was called: the forgotten call is never exercised"
+
+
+def test_a_careful_table_makes_no_deliberate_mistakes() -> None:
+    seen = _tally_simulated_games(careful=True, seeds=range(40))
+    assert seen.get("rejected", 0) == 0 and seen.get("catch", 0) == 0 and seen.get("race_close", 0) == 0
+    assert seen["race"] == seen["alle"], "a careful ALLE layer always calls ALLE"
+    assert seen["play"] > 0 and seen["from"] > 0

@@ -38,6 +38,7 @@ class TableSim:
     # A careful table makes no deliberate mistakes (forgotten calls, cards laid without looking …):
     # the tests want the mistakes, a like-for-like benchmark against other engines' legal-move agents not.
     careful: bool = False
+    mistakes: ClassVar[bool] = False  # does this table make deliberate mistakes unless careful?
 
     def __init__(
         self,

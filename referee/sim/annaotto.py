@@ -87,6 +87,7 @@ def _fitting(side: dict[str, Any], g: Any) -> frozenset[str]:
 class AnnaottoTable(TableSim):
     game_id = "annaotto"
     default_players = 4
+    mistakes = True
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
