@@ -97,21 +97,12 @@ class AnnaottoTable(TableSim):
         self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
         self._fits = _FITTING.setdefault(id(self.side), {})
         self._random = rng.random
-        # Random partners: every special or wild side gets a random plain back, while there are plain
-        # sides. The plain sides left over pair up in the order the picks left them: no rule cares
-        # which plain side backs another plain side.
-        random = self._random
-        plain = list(plain_codes)
-        cards = []
-        for other in other_codes:
-            if not plain:
-                break
-            i = int(random() * len(plain))
-            cards.append((other, plain[i]))
-            plain[i] = plain[-1]
-            plain.pop()
-        rest = other_codes[len(cards):] + plain
-        if len(cards) < len(other_codes):
+        # Random partners: every special or wild side gets a plain back, while there are plain sides.
+        plain = shuffled(rng, plain_codes)
+        k = min(len(plain), len(other_codes))
+        cards = list(zip(other_codes[:k], plain[:k], strict=True))
+        rest = other_codes[k:] + plain[k:]
+        if k < len(other_codes):
             rest = shuffled(rng, rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
         # The draw pile is never shuffled: every card leaves it as a random pick (`_pop_draw`), which
@@ -122,6 +113,7 @@ class AnnaottoTable(TableSim):
         for p in self.players:
             self.hands[p] = [self._pop_draw() for _ in range(parsed.hand_size)]
         self.drawn: tuple[str, str] | None = None
+        self.proposed: tuple[str, str] | None = None  # the hand card of the last proposed play
         self.due_plan = "call"
         self.race_called = True
         self.race_close = False
@@ -186,29 +178,30 @@ class AnnaottoTable(TableSim):
         if roll < 0.2:  # a card out of another player's hand
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
-                    theirs = [back for _, back in hand if back in fitting]
+                    theirs = [card for card in hand if card[1] in fitting]
                     if theirs:
-                        events.append({"type": "play", "player": player, "card": _pick(self.rng, theirs),
-                                       "from": other})
+                        card = self.proposed = _pick(self.rng, theirs)
+                        events.append({"type": "play", "player": player, "card": card[1], "from": other})
                         break
         hand = hands[player]
         if not events:  # own hand: the first card that fits, looking from a random place in the hand
             size = len(hand)
             at = int(roll * 7919) % size
-            for own, _ in hand[at:]:
-                if own in fitting:
+            for card in hand[at:]:
+                if card[0] in fitting:
                     break
             else:
-                for own, _ in hand[:at]:
-                    if own in fitting:
+                for card in hand[:at]:
+                    if card[0] in fitting:
                         break
                 else:
-                    own = None
-            if own is not None:
+                    card = None
+            if card is not None:
+                self.proposed = card
                 if roll > 0.97:  # the `cards` form with one code
-                    events.append({"type": "play", "player": player, "cards": [own]})
+                    events.append({"type": "play", "player": player, "cards": [card[0]]})
                 else:
-                    events.append({"type": "play", "player": player, "card": own})
+                    events.append({"type": "play", "player": player, "card": card[0]})
         if not events or roll > 0.92:
             events.append({"type": "draw", "player": player})
         if roll < 0.05 and not self.careful:  # a card played without looking: the referee judges it
@@ -314,15 +307,12 @@ class AnnaottoTable(TableSim):
             card = drawn if drawn[0] == code else (drawn[1], drawn[0])
         else:
             at = 0 if source is None else 1
-            i = 0
-            for card in hand:
-                if card[at] == code:
-                    break
-                i += 1
-            else:
-                raise AssertionError(f"{code} is not in the hand")
-            hand[i] = hand[-1]
-            hand.pop()
+            card = self.proposed  # the card `candidates` had in mind, or else the first with that side
+            if card is None or card[at] != code:
+                card = next((c for c in hand if c[at] == code), None)
+                if card is None:
+                    raise AssertionError(f"{code} is not in the hand")
+            hand.remove(card)
             if at:
                 card = (card[1], card[0])
         self.pile.append(card)
