@@ -85,22 +85,21 @@ class AlcasanTable(TableSim):
         super().__init__(rng, players, options, dealer)
         parsed = parse_header(self.header)[3]
         all_codes, self.face = _codes(parsed.copies)
-        codes = list(all_codes)
-        codes = shuffled(rng, codes)
+        codes = shuffled(rng, all_codes)
         self.hands: dict[str, Holding] = {}
         self.up: dict[str, Holding] = {}
         self.down: dict[str, list[str]] = {}
         for p in self.players:
             self.down[p] = codes[-HAND:]
-            six = codes[-DEALT:-HAND]  # the player picks 3 of the other 6 to lay face-up
+            six = codes[-DEALT:-HAND]  # the player picks 3 of the other 6 to lay face-up: shuffled, so any 3
             del codes[-DEALT:]
-            six = shuffled(rng, six)
             self.up[p] = self._holding(six[:HAND])
             self.hands[p] = self._holding(six[HAND:])
+        self.held = dict.fromkeys(self.players, HAND)  # hand cards per player, counted as they move
         self.draw = codes
         self.pile: list[str] = []
         self.burned: list[str] = []
-        self._below: str | None = None  # what `candidates` saw: the pile has not changed until `accepted`
+        self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
 
     def _holding(self, codes: list[str]) -> Holding:
         holding: Holding = {}
@@ -108,104 +107,106 @@ class AlcasanTable(TableSim):
             holding.setdefault(self.face[code], []).append(code)
         return holding
 
-    def below(self) -> str | None:
-        """The face that decides what may follow: the top card of the pile that is not Luft (None: any)."""
-        face = self.face
-        for code in reversed(self.pile):
-            below = face[code]
-            if below != LUFT:
-                return below
-        return None
-
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        player = referee.turn
+        player = referee.game.turn
         source = self.hands[player] or self.up[player]
-        rng = self.rng
-        below = self._below = self.below()
+        random = self.rng.random
         if not source:  # AC-R16: turn over one face-down card, chosen blind
-            return [{"type": "reveal", "player": player, "card": rng.choice(self.down[player])}]
+            down = self.down[player]
+            return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
         keep = KEEP
-        fit = FITS[below]
+        fit = FITS[self.below]
         best: str | None = None
         best_rank = 99
         misfit: str | None = None
-        fitting: list[str] = []
+        fitting = 0
         for f in source:
             if not fit[f]:
                 misfit = f
             else:
-                fitting.append(f)
+                fitting += 1
                 if keep[f] < best_rank:
                     best, best_rank = f, keep[f]
-        if len(fitting) > 1 and rng.random() < WHIM_FACE:
-            best = rng.choice(fitting)
+        if fitting > 1 and random() < WHIM_FACE:  # another fitting face than the lowest
+            best = [f for f in source if fit[f]][int(random() * fitting)]
         events: list[dict[str, Any]] = []
         if best is not None:
             codes = source[best]
-            if len(codes) > 1 and rng.random() < SINGLE:
+            if len(codes) > 1 and random() < SINGLE:
                 codes = codes[:1]
-            if len(codes) == 1 and rng.random() < 0.5:
+            if len(codes) == 1 and random() < 0.5:
                 events.append({"type": "play", "player": player, "card": codes[0]})
             else:
                 events.append({"type": "play", "player": player, "cards": list(codes)})
-        if misfit is not None and rng.random() < MISFIT:
+        if misfit is not None and random() < MISFIT:
             events.append({"type": "play", "player": player, "card": source[misfit][0]})
-        if self.pile and (best is None or rng.random() < WHIM):
+        if self.pile and (best is None or random() < WHIM):
             events.append({"type": "take_pile", "player": player})
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         player = event["player"]
         kind = event["type"]
-        hand = self.hands[player]
-        if kind == "take_pile":
-            self._take(hand, self.pile)
-            return
         if kind == "play":
-            codes = [event["card"]] if "card" in event else event["cards"]
+            code = event.get("card")
+            codes = [code] if code is not None else event["cards"]
             f = self.face[codes[0]]
-            assert fits(f, self._below), f"the referee accepted {codes} on {self.pile}"
+            # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
+            assert FITS[self.below][f], f"the referee accepted {codes} on {self.pile}"
+            hand = self.hands[player]
             source = hand or self.up[player]
             held = source[f]
-            for code in codes:
-                held.remove(code)
-            if not held:
+            n = len(codes)
+            if n == len(held):  # a proposal lays all cards of the face, or the first one
                 del source[f]
-            self._lay(player, codes)
-            return
-        code = event["card"]
-        self.down[player].remove(code)
-        fitted = fits(self.face[code], self._below)
-        assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
-        if fitted:
-            self._lay(player, [code])
-        else:  # the revealed card and the pile go to the hand
-            self._take(hand, [*self.pile, code])
+            else:
+                del held[:n]
+            if source is hand:
+                self.held[player] -= n
+            self._lay(player, codes, f)
+        elif kind == "take_pile":
+            self._take(player, self.pile)
+        else:
+            code = event["card"]
+            self.down[player].remove(code)
+            f = self.face[code]
+            fitted = FITS[self.below][f]
+            assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
+            if fitted:
+                self._lay(player, [code], f)
+            else:  # the revealed card and the pile go to the hand
+                self.pile.append(code)
+                self._take(player, self.pile)
 
-    def _take(self, hand: Holding, codes: list[str]) -> None:
+    def _take(self, player: str, codes: list[str]) -> None:
         face = self.face
+        hand = self.hands[player]
         for code in codes:
             hand.setdefault(face[code], []).append(code)
+        self.held[player] += len(codes)
         self.pile = []
+        self.below = None
 
-    def _lay(self, player: str, codes: list[str]) -> None:
+    def _lay(self, player: str, codes: list[str], top: str) -> None:
         pile = self.pile
         pile.extend(codes)
         face = self.face
-        top = face[codes[0]]
         if top == FEUER or (  # four equal faces on top (RUN)
             len(pile) >= RUN and face[pile[-2]] == top and face[pile[-3]] == top and face[pile[-4]] == top
         ):
             self.burned.extend(pile)
             self.pile = []
+            self.below = None
+        elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
+            self.below = top
         draw = self.draw
-        if draw:
+        if draw and self.held[player] < HAND:
             hand = self.hands[player]
-            held = sum(len(codes) for codes in hand.values())
-            while held < HAND and draw:
+            drawn = min(HAND - self.held[player], len(draw))
+            for _ in range(drawn):
                 code = draw.pop()
                 hand.setdefault(face[code], []).append(code)
-                held += 1
+            self.held[player] += drawn
 
     def check(self, referee: Referee) -> None:
         game = referee.game
@@ -216,6 +217,7 @@ class AlcasanTable(TableSim):
             }
 
         assert counts(self.hands) == game.hands, "hidden hands differ from hand counts"
+        assert self.held == game.hands, "the running hand counts differ from the referee's"
         assert counts(self.up) == game.up, "face-up rows differ from the counts"
         assert counts(self.down) == game.down, "face-down rows differ from the counts"
         assert len(self.draw) == game.draw_pile, "draw pile differs"
@@ -223,6 +225,8 @@ class AlcasanTable(TableSim):
         assert len(self.burned) == game.burned, "burned cards differ"
         top = self.face[self.pile[-1]].partition(":")[2] if self.pile else None
         assert top == game.public()["top"], "top card differs"
+        below = next((self.face[c] for c in reversed(self.pile) if self.face[c] != LUFT), None)
+        assert below == self.below, "the deciding card was followed wrongly"
         everything = [*self.draw, *self.pile, *self.burned]
         for p in self.players:
             everything += self.down[p]
