@@ -143,6 +143,13 @@ def deck(copies: int) -> Deck:
 
 def _cards_field(event: Mapping[str, Any]) -> list[str]:
     """Check 5 for a play that is not one string `card`: the list `cards`, or the matching `bad-event`."""
+    codes = event.get("cards")
+    if type(codes) is list and codes and "card" not in event:
+        for code in codes:
+            if type(code) is not str:
+                break
+        else:
+            return codes
     if "card" in event:
         if "cards" in event:
             raise Rejection("bad-event", "bad-event.ac-card-or-cards")
@@ -185,6 +192,7 @@ class Alcasan(Game):
         self.deck = deck(options.copies)
         self._looks = _LOOKS[options.copies]
         self._after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
+        self._next = {p: after[0] for p, after in self._after.items()}  # who follows whom (AC-R5, `_pass_turn`)
         # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
         # cards, see the deck module) and by the codes of named copies, the way CardTally counts, without
         # building a Card key per scan.
@@ -224,38 +232,38 @@ class Alcasan(Game):
             raise Rejection("event-not-used", "event-not-used.ac", type=kind)
 
     def _judge_play(self, event: Mapping[str, Any]) -> None:
-        """AC-R2, AC-R3, AC-R8 … AC-R12: lay one card (`card`) or several of one face (`cards`)."""
+        """AC-R2, AC-R3, AC-R8 … AC-R12: lay one card (`card`, or `cards` of one) or several of one face."""
         player = event.get("player")
         if type(player) is not str:  # check 5
             need_str(event, "player")
         code = event.get("card")
-        if type(code) is str and "cards" not in event:  # one card: no list to build
-            if player not in self.seats:  # check 6
-                raise Rejection("unknown-player", player=player)
-            look = self._looks.get(code) or self._new_look(code)  # check 7
-            self._check_table(look, code)  # check 8
-            if player != self.turn:  # check 9
-                self.on_turn(player)
-            face = look[0]
-            source = self._source(player)  # check 10
-            self._check_legal(face)
-            source[player] -= 1
-            self._lay(player, (look,), face)
-            return
-        codes = _cards_field(event)  # check 5
+        if type(code) is not str or "cards" in event:
+            codes = _cards_field(event)  # check 5
+            if len(codes) > 1:
+                self._judge_several(player, codes)
+                return
+            code = codes[0]  # one card in a list is the same play as `card`
+        if player not in self.seats:  # check 6
+            raise Rejection("unknown-player", player=player)
+        look = self._looks.get(code) or self._new_look(code)  # check 7
+        face, named = look
+        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+            raise Rejection("card-exhausted", card=code)
+        if player != self.turn:  # check 9
+            self.on_turn(player)
+        self._check_play(player, face)[player] -= 1  # check 10; AC-R3: from the hand, or else from the face-up
+        self._lay(player, (look,), face)
+
+    def _judge_several(self, player: str, codes: list[str]) -> None:
+        """A play of several cards (checks 6 … 10), which must show one face (AC-R2)."""
         if player not in self.seats:  # check 6
             raise Rejection("unknown-player", player=player)
         looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
-        self._check_table_all(looks, codes)  # check 8
+        self._check_table(looks, codes)  # check 8
         if player != self.turn:  # check 9
             self.on_turn(player)
-        source = self._source(player)  # check 10
         face = looks[0][0]
-        count = len(looks)
-        if count > 1:
-            self._check_several(player, source, looks, face)
-        self._check_legal(face)
-        source[player] -= count  # AC-R3: from the hand, or else from the face-up cards
+        self._check_play(player, face, looks)[player] -= len(looks)  # check 10
         self._lay(player, looks, face)
 
     def _judge_take(self, event: Mapping[str, Any]) -> None:
@@ -286,13 +294,14 @@ class Alcasan(Game):
         if player not in self.seats:  # check 6
             raise Rejection("unknown-player", player=player)
         look = self._looks.get(code) or self._new_look(code)  # check 7
-        self._check_table(look, code)  # check 8
+        face, named = look
+        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+            raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
         if self.hands[player] or self.up[player]:  # check 10
             raise Rejection("not-face-down", "not-face-down.ac", player=player)
         self.down[player] -= 1
-        face = look[0]
         if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
             self._lay(player, (look,), face)
             return
@@ -311,17 +320,9 @@ class Alcasan(Game):
         look = self._looks[code] = (face, None if card.copy is None else str(card))
         return look
 
-    def _check_table(self, look: Look, code: str) -> None:
-        """Check 8 for one card (AC-D19): no more of a face than the deck holds, no named copy twice."""
-        face, named = look
-        if self.on_table[face.index] >= self._copies or named in self.named:
-            raise Rejection("card-exhausted", card=code)
-
-    def _check_table_all(self, looks: list[Look], codes: list[str]) -> None:
-        """Check 8 for several cards: together with the table, as `_check_table` counts one."""
-        if len(looks) == 1:
-            self._check_table(looks[0], codes[0])
-            return
+    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> None:
+        """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
+        twice. A single card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
         extra: dict[Face, int] = {}
         named_here: set[str] = set()
         on_table, named_before, copies = self.on_table, self.named, self._copies
@@ -333,30 +334,28 @@ class Alcasan(Game):
                 raise Rejection("card-exhausted", card=", ".join(codes))
             named_here.add(named)
 
-    def _source(self, player: str) -> dict[str, int]:
-        """AC-R3, AC-R16: a play comes from the hand, or else from the face-up cards; else must reveal."""
-        if self.hands[player]:
-            return self.hands
-        if self.up[player]:
-            return self.up
-        raise Rejection("must-reveal", "must-reveal.ac", player=player)
-
-    def _check_several(self, player: str, source: dict[str, int], looks: list[Look], face: Face) -> None:
-        """AC-R2: several cards show one face; AC-R3: no more than the source holds."""
-        for other, _ in looks:
-            if other is not face:
-                names = ", ".join(dict.fromkeys(f.name for f, _ in looks))
-                raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
-        have = source[player]
-        if len(looks) > have:
-            kind = "hand" if source is self.hands else "up"
-            raise Rejection("too-many-cards", f"too-many-cards.ac-{kind}", player=player, have=have, count=len(looks))
-
-    def _check_legal(self, face: Face) -> None:
-        """AC-R8 … AC-R12: may this face go on the pile?"""
-        error = face.verdict[self.need]
+    def _check_play(self, player: str, face: Face, several: list[Look] | None = None) -> dict[str, int]:
+        """Check 10 for a play; the counts the cards come from: the hand, or else the face-up cards (AC-R3)."""
+        source = self.hands
+        if not source[player]:
+            source = self.up
+            if not source[player]:  # AC-R16
+                raise Rejection("must-reveal", "must-reveal.ac", player=player)
+        if several is not None:
+            for other, _ in several:  # AC-R2
+                if other is not face:
+                    names = ", ".join(dict.fromkeys(f.name for f, _ in several))
+                    raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
+            have = source[player]
+            if len(several) > have:  # AC-R3
+                kind = "hand" if source is self.hands else "up"
+                raise Rejection(
+                    "too-many-cards", f"too-many-cards.ac-{kind}", player=player, have=have, count=len(several)
+                )
+        error = face.verdict[self.need]  # AC-R8 … AC-R12
         if error is not None:
             raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
+        return source
 
     # --- mutations, after every check passed
 
@@ -410,12 +409,12 @@ class Alcasan(Game):
 
     def _pass_turn(self, player: str) -> None:
         """AC-R5: the next player clockwise who still holds cards."""
+        self.turn = self._next[player]
+
+    def _follow_holders(self) -> None:
+        """AC-R5 after a player went out: each seat is followed by the next one clockwise that still holds cards."""
         places = self.places
-        for nxt in self._after[player]:
-            if not places[nxt]:
-                self.turn = nxt
-                return
-        raise AssertionError("nobody holds cards in a running game")
+        self._next = {p: next(nxt for nxt in after if not places[nxt]) for p, after in self._after.items()}
 
     def _player_out(self, player: str) -> None:
         """AC-R17, AC-R18: the player is out; the game ends with the first out or the last one holding cards."""
@@ -427,6 +426,7 @@ class Alcasan(Game):
         elif self.holding == 1:
             self._finish(len(self.players))
         else:
+            self._follow_holders()
             self._pass_turn(player)
 
     def _finish(self, place: int) -> None:
