@@ -131,6 +131,7 @@ _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share 
 # What the referee needs of a scanned code: its face, and the code itself when it names a copy (else None).
 Look = tuple[Face, str | None]
 _LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
+_SEATING: dict[tuple[str, ...], tuple[dict[str, list[str]], dict[str, str]]] = {}  # by players (`Alcasan._seating`)
 
 
 def deck(copies: int) -> Deck:
@@ -191,8 +192,14 @@ class Alcasan(Game):
         super().__init__(players, dealer, options)
         self.deck = deck(options.copies)
         self._looks = _LOOKS[options.copies]
-        self._after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
-        self._next = {p: after[0] for p, after in self._after.items()}  # who follows whom (AC-R5, `_pass_turn`)
+        seating = _SEATING.get(self.players)
+        if seating is None:
+            seating = self._seating()
+            if len(_SEATING) < 256:  # a kiosk sees few tables of players; bound it all the same
+                _SEATING[self.players] = seating
+        # each seat's followers clockwise, and who follows whom now (AC-R5, `_pass_turn`); `_next` is replaced,
+        # never changed in place, when a player goes out, so games of the same players share the first one
+        self._after, self._next = seating
         # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
         # cards, see the deck module) and by the codes of named copies, the way CardTally counts, without
         # building a Card key per scan.
@@ -214,6 +221,10 @@ class Alcasan(Game):
         self.holding = len(self.players)  # players who still hold cards
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
+
+    def _seating(self) -> tuple[dict[str, list[str]], dict[str, str]]:
+        after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
+        return after, {p: followers[0] for p, followers in after.items()}
 
     # --- judging one event: section 7's checks 3 … 10 in order, then the event's effect
 
@@ -377,9 +388,8 @@ class Alcasan(Game):
 
     def _lay(self, player: str, looks: Sequence[Look], face: Face) -> None:
         """The cards join the pile; Feuer or four identical burn it (AC-R10, AC-R13); refill; who is next."""
-        on_table = self.on_table  # the table grows by these cards (AC-D19)
+        self.on_table[face.index] += len(looks)  # the table grows by these cards (AC-D19)
         for _, named in looks:
-            on_table[face.index] += 1
             if named is not None:
                 self.named.add(named)
         pile = self.pile

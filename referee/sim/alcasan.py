@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.decks.alcasan import SHORT_FACES
+from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
 from referee.games.alcasan import DEALT, HAND, RUN, deck
-from referee.sim import TableSim, register, shuffled
+from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
 
 FEUER = "AC:FEUER"
@@ -62,6 +62,8 @@ def fits(face: str, below: str | None) -> bool:
 # below → face → fits, for the proposals (the same answers as `fits`, looked up); Luft is never the deciding
 # card and Feuer never stays on the pile
 FITS = {below: {face: fits(face, below) for face in FACES} for below in (None, *FACES) if below not in (LUFT, FEUER)}
+# below → face → its KEEP rank if it fits, else 0: what `candidates` asks of every face in the source, in one lookup
+RANK = {below: {face: KEEP[face] if ok else 0 for face, ok in row.items()} for below, row in FITS.items()}
 
 
 _CODES: dict[int, tuple[list[str], dict[str, str]]] = {}
@@ -83,23 +85,37 @@ class AlcasanTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        parsed = parse_header(self.header)[3]
-        all_codes, self.face = _codes(parsed.copies)
-        codes = shuffled(rng, all_codes)
+        copies = parse_header(self.header)[3].copies if self.options else DEFAULT_COPIES
+        all_codes, self.face = _codes(copies)
+        self.draw = list(all_codes)  # face down and unordered: `_deal` takes a random card each time
         self.hands: dict[str, Holding] = {}
         self.up: dict[str, Holding] = {}
         self.down: dict[str, list[str]] = {}
         for p in self.players:
-            self.down[p] = codes[-HAND:]
-            six = codes[-DEALT:-HAND]  # the player picks 3 of the other 6 to lay face-up: shuffled, so any 3
-            del codes[-DEALT:]
-            self.up[p] = self._holding(six[:HAND])
-            self.hands[p] = self._holding(six[HAND:])
+            nine = self._deal(DEALT)  # 3 face-down; the player picks 3 of the other 6 to lay face-up: any 3
+            self.down[p] = nine[:HAND]
+            self.up[p] = self._holding(nine[HAND : 2 * HAND])
+            self.hands[p] = self._holding(nine[2 * HAND :])
         self.held = dict.fromkeys(self.players, HAND)  # hand cards per player, counted as they move
-        self.draw = codes
         self.pile: list[str] = []
         self.burned: list[str] = []
         self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
+
+    def _deal(self, count: int) -> list[str]:
+        """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
+        left (a Fisher–Yates shuffle done lazily, so no card is shuffled that is never drawn)."""
+        draw = self.draw
+        random = self.rng.random
+        dealt = []
+        for _ in range(count):
+            i = int(random() * len(draw))
+            last = draw.pop()
+            if i < len(draw):
+                dealt.append(draw[i])
+                draw[i] = last
+            else:
+                dealt.append(last)
+        return dealt
 
     def _holding(self, codes: list[str]) -> Holding:
         holding: Holding = {}
@@ -114,21 +130,21 @@ class AlcasanTable(TableSim):
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             down = self.down[player]
             return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
-        keep = KEEP
-        fit = FITS[self.below]
+        rank = RANK[self.below]
         best: str | None = None
         best_rank = 99
         misfit: str | None = None
         fitting = 0
         for f in source:
-            if not fit[f]:
+            r = rank[f]
+            if not r:
                 misfit = f
             else:
                 fitting += 1
-                if keep[f] < best_rank:
-                    best, best_rank = f, keep[f]
+                if r < best_rank:
+                    best, best_rank = f, r
         if fitting > 1 and random() < WHIM_FACE:  # another fitting face than the lowest
-            best = [f for f in source if fit[f]][int(random() * fitting)]
+            best = [f for f in source if rank[f]][int(random() * fitting)]
         events: list[dict[str, Any]] = []
         if best is not None:
             codes = source[best]
@@ -199,14 +215,12 @@ class AlcasanTable(TableSim):
             self.below = None
         elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
             self.below = top
-        draw = self.draw
-        if draw and self.held[player] < HAND:
+        if self.draw and self.held[player] < HAND:  # refill the hand to 3
             hand = self.hands[player]
-            drawn = min(HAND - self.held[player], len(draw))
-            for _ in range(drawn):
-                code = draw.pop()
+            drawn = self._deal(min(HAND - self.held[player], len(self.draw)))
+            for code in drawn:
                 hand.setdefault(face[code], []).append(code)
-            self.held[player] += drawn
+            self.held[player] += len(drawn)
 
     def check(self, referee: Referee) -> None:
         game = referee.game
