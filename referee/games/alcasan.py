@@ -213,8 +213,7 @@ class Alcasan(Game):
         self.pile: list[Look] = []  # the laid cards, to take them off the table again
         self.top: Face | None = None
         self.need = ANY
-        self.run_face: Face | None = None  # AC-R13: the face of the identical cards on top, and how many
-        self.run = 0
+        self.run = 0  # AC-R13: how many cards of the top face lie on top
         self.burned = 0
         self.out: list[str] = []
         self.places = dict.fromkeys(self.players, 0)
@@ -383,7 +382,6 @@ class Alcasan(Game):
         self.pile = []
         self.top = None
         self.need = ANY
-        self.run_face = None
         self.run = 0
 
     def _lay(self, player: str, looks: Sequence[Look], face: Face) -> None:
@@ -394,14 +392,13 @@ class Alcasan(Game):
                 self.named.add(named)
         pile = self.pile
         pile.extend(looks)
-        self.top = face
-        if face.sets_need is not None:  # Luft and Feuer leave the requirement of the card below
-            self.need = face.sets_need
-        if face is self.run_face:
+        if face is self.top:
             self.run += len(looks)
         else:
-            self.run_face = face
+            self.top = face
             self.run = len(looks)
+        if face.sets_need is not None:  # Luft and Feuer leave the requirement of the card below
+            self.need = face.sets_need
         burn = face.burns or self.run >= RUN
         if burn:
             self.burned += len(pile)

@@ -100,6 +100,8 @@ class AlcasanTable(TableSim):
         self.pile: list[str] = []
         self.burned: list[str] = []
         self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
+        self._fitting: dict[str, Any] | None = None  # the proposed play that fits at the table, and its cards
+        self._move: tuple[Holding, str, int, bool] = ({}, "", 0, False)
 
     def _deal(self, count: int) -> list[str]:
         """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
@@ -125,8 +127,10 @@ class AlcasanTable(TableSim):
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
         player = referee.game.turn
-        source = self.hands[player] or self.up[player]
+        hand = self.hands[player]
+        source = hand or self.up[player]
         random = self.rng.random
+        self._fitting = None
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             down = self.down[player]
             return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
@@ -148,12 +152,17 @@ class AlcasanTable(TableSim):
         events: list[dict[str, Any]] = []
         if best is not None:
             codes = source[best]
-            if len(codes) > 1 and random() < SINGLE:
-                codes = codes[:1]
-            if len(codes) == 1 and random() < 0.5:
-                events.append({"type": "play", "player": player, "card": codes[0]})
+            n = len(codes)
+            if n > 1 and random() < SINGLE:
+                n = 1
+            if n == 1 and random() < 0.5:
+                play = {"type": "play", "player": player, "card": codes[0]}
             else:
-                events.append({"type": "play", "player": player, "cards": list(codes)})
+                play = {"type": "play", "player": player, "cards": codes[:n]}
+            events.append(play)
+            # the one play that fits by the table's reading: `accepted` moves these cards without looking again
+            self._fitting = play
+            self._move = (source, best, n, source is hand)
         if misfit is not None and random() < MISFIT:
             events.append({"type": "play", "player": player, "card": source[misfit][0]})
         if self.pile and (best is None or random() < WHIM):
@@ -162,37 +171,33 @@ class AlcasanTable(TableSim):
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         player = event["player"]
-        kind = event["type"]
-        if kind == "play":
-            code = event.get("card")
-            codes = [code] if code is not None else event["cards"]
-            f = self.face[codes[0]]
-            # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
-            assert FITS[self.below][f], f"the referee accepted {codes} on {self.pile}"
-            hand = self.hands[player]
-            source = hand or self.up[player]
+        if event is self._fitting:  # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
+            source, f, n, from_hand = self._move
             held = source[f]
-            n = len(codes)
-            if n == len(held):  # a proposal lays all cards of the face, or the first one
+            if n == len(held):
                 del source[f]
             else:
-                del held[:n]
-            if source is hand:
+                held = held[:n]
+                del source[f][:n]
+            if from_hand:
                 self.held[player] -= n
-            self._lay(player, codes, f)
-        elif kind == "take_pile":
+            self._lay(player, held, f)
+            return
+        kind = event["type"]
+        assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
+        if kind == "take_pile":
             self._take(player, self.pile)
-        else:
-            code = event["card"]
-            self.down[player].remove(code)
-            f = self.face[code]
-            fitted = FITS[self.below][f]
-            assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
-            if fitted:
-                self._lay(player, [code], f)
-            else:  # the revealed card and the pile go to the hand
-                self.pile.append(code)
-                self._take(player, self.pile)
+            return
+        code = event["card"]
+        self.down[player].remove(code)
+        f = self.face[code]
+        fitted = FITS[self.below][f]
+        assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
+        if fitted:
+            self._lay(player, [code], f)
+        else:  # the revealed card and the pile go to the hand
+            self.pile.append(code)
+            self._take(player, self.pile)
 
     def _take(self, player: str, codes: list[str]) -> None:
         face = self.face
