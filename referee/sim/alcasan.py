@@ -220,12 +220,20 @@ class AlcasanTable(TableSim):
             self.below = None
         elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
             self.below = top
-        if self.draw and self.held[player] < HAND:  # refill the hand to 3
+        draw = self.draw
+        if draw and self.held[player] < HAND:  # refill the hand to 3, each card a random one of the draw pile
             hand = self.hands[player]
-            drawn = self._deal(min(HAND - self.held[player], len(self.draw)))
-            for code in drawn:
+            random = self.rng.random
+            while draw and self.held[player] < HAND:
+                i = int(random() * len(draw))  # as `_deal`
+                last = draw.pop()
+                if i < len(draw):
+                    code = draw[i]
+                    draw[i] = last
+                else:
+                    code = last
                 hand.setdefault(face[code], []).append(code)
-            self.held[player] += len(drawn)
+                self.held[player] += 1
 
     def check(self, referee: Referee) -> None:
         game = referee.game
