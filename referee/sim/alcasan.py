@@ -62,8 +62,8 @@ def fits(face: str, below: str | None) -> bool:
 # below → face → fits, for the proposals (the same answers as `fits`, looked up); Luft is never the deciding
 # card and Feuer never stays on the pile
 FITS = {below: {face: fits(face, below) for face in FACES} for below in (None, *FACES) if below not in (LUFT, FEUER)}
-# below → face → its KEEP rank if it fits, else 0: what `candidates` asks of every face in the source, in one lookup
-RANK = {below: {face: KEEP[face] if ok else 0 for face, ok in row.items()} for below, row in FITS.items()}
+# below → the faces that fit on it, in the order a player parts with them (KEEP): the first one held is laid
+ORDER = {below: tuple(sorted((f for f, ok in row.items() if ok), key=KEEP.__getitem__)) for below, row in FITS.items()}
 
 
 _CODES: dict[int, tuple[list[str], dict[str, str]]] = {}
@@ -134,21 +134,15 @@ class AlcasanTable(TableSim):
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             down = self.down[player]
             return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
-        rank = RANK[self.below]
+        order = ORDER[self.below]
         best: str | None = None
-        best_rank = 99
-        misfit: str | None = None
-        fitting = 0
-        for f in source:
-            r = rank[f]
-            if not r:
-                misfit = f
-            else:
-                fitting += 1
-                if r < best_rank:
-                    best, best_rank = f, r
-        if fitting > 1 and random() < WHIM_FACE:  # another fitting face than the lowest
-            best = [f for f in source if rank[f]][int(random() * fitting)]
+        for f in order:  # the lowest face held that fits
+            if f in source:
+                best = f
+                break
+        if best is not None and random() < WHIM_FACE:  # now and then another fitting face than the lowest
+            fitting = [f for f in order if f in source]
+            best = fitting[int(random() * len(fitting))]
         events: list[dict[str, Any]] = []
         if best is not None:
             codes = source[best]
@@ -163,8 +157,12 @@ class AlcasanTable(TableSim):
             # the one play that fits by the table's reading: `accepted` moves these cards without looking again
             self._fitting = play
             self._move = (source, best, n, source is hand)
-        if misfit is not None and random() < MISFIT:
-            events.append({"type": "play", "player": player, "card": source[misfit][0]})
+        if random() < MISFIT:  # a card that does not fit, for the referee to refuse
+            fit = FITS[self.below]
+            misfits = [f for f in source if not fit[f]]
+            if misfits:
+                misfit = misfits[int(random() * len(misfits))]
+                events.append({"type": "play", "player": player, "card": source[misfit][0]})
         if self.pile and (best is None or random() < WHIM):
             events.append({"type": "take_pile", "player": player})
         return events
