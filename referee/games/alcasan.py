@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import messages
-from referee.cards import Card, CardCodeError, CardTally, Deck
+from referee.cards import CardCodeError, Deck
 from referee.decks.alcasan import DEFAULT_COPIES, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
 from referee.games import register
 from referee.protocol import Game, HeaderError, Rejection, bool_option, is_int, known_options, need_str, need_str_list
@@ -82,10 +82,11 @@ _NOT_USED = frozenset({"draw", "press"})
 class Face:
     """One face's meaning: its short name, what it makes the pile require, and its verdict per requirement."""
 
-    __slots__ = ("burns", "is_luft", "name", "sets_need", "verdict")
+    __slots__ = ("burns", "index", "is_luft", "name", "sets_need", "verdict")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, index: int):
         self.name = name  # "7", "WASSER" …
+        self.index = index  # where the table counts this face (`Alcasan.on_table`)
         self.burns = name == "FEUER"  # AC-R10
         self.is_luft = name == "LUFT"  # AC-R12: transparent
         # what `need` becomes when this face is the effective card (None: Luft and Feuer do not set it)
@@ -124,15 +125,39 @@ def need_text(need: int) -> str:
     return f">={need}"
 
 
-_FACES = {f"{PREFIX}:{name}": Face(name) for name in SHORT_FACES}
+_FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
 _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
+
+# What the referee needs of a scanned code: its face, and the code itself when it names a copy (else None).
+Look = tuple[Face, str | None]
+_LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
+_SEATING: dict[tuple[str, ...], tuple[dict[str, list[str]], dict[str, str]]] = {}  # by players (`Alcasan._seating`)
 
 
 def deck(copies: int) -> Deck:
     found = _DECKS.get(copies)
     if found is None:
         found = _DECKS[copies] = Deck(faces(copies), _FACES)
+        _LOOKS[copies] = {}
     return found
+
+
+def _cards_field(event: Mapping[str, Any]) -> list[str]:
+    """Check 5 for a play that is not one string `card`: the list `cards`, or the matching `bad-event`."""
+    codes = event.get("cards")
+    if type(codes) is list and codes and "card" not in event:
+        for code in codes:
+            if type(code) is not str:
+                break
+        else:
+            return codes
+    if "card" in event:
+        if "cards" in event:
+            raise Rejection("bad-event", "bad-event.ac-card-or-cards")
+        need_str(event, "card")  # present but not a string
+    if "cards" not in event:
+        raise Rejection("bad-event", "bad-event.ac-card-or-cards")
+    return need_str_list(event, "cards")
 
 
 @dataclass(frozen=True)
@@ -166,19 +191,29 @@ class Alcasan(Game):
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
         self.deck = deck(options.copies)
-        self._lookup = self.deck.lookup
-        self._after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
-        self.tally = CardTally()  # AC-D19: the table is the pile plus the burned cards
-        self._fits_one = self.tally.fits_one
+        self._looks = _LOOKS[options.copies]
+        seating = _SEATING.get(self.players)
+        if seating is None:
+            seating = self._seating()
+            if len(_SEATING) < 256:  # a kiosk sees few tables of players; bound it all the same
+                _SEATING[self.players] = seating
+        # each seat's followers clockwise, and who follows whom now (AC-R5, `_pass_turn`); `_next` is replaced,
+        # never changed in place, when a player goes out, so games of the same players share the first one
+        self._after, self._next = seating
+        # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
+        # cards, see the deck module) and by the codes of named copies, the way CardTally counts, without
+        # building a Card key per scan.
+        self._copies = options.copies
+        self.on_table = [0] * len(SHORT_FACES)
+        self.named: set[str] = set()
         self.hands = dict.fromkeys(self.players, HAND)
         self.up = dict.fromkeys(self.players, HAND)
         self.down = dict.fromkeys(self.players, HAND)
         self.draw_pile = self.deck.size - DEALT * len(self.players)
-        self.pile: list[Card] = []
+        self.pile: list[Look] = []  # the laid cards, to take them off the table again
         self.top: Face | None = None
         self.need = ANY
-        self.run_face: Face | None = None  # AC-R13: the face of the identical cards on top, and how many
-        self.run = 0
+        self.run = 0  # AC-R13: how many cards of the top face lie on top
         self.burned = 0
         self.out: list[str] = []
         self.places = dict.fromkeys(self.players, 0)
@@ -186,175 +221,213 @@ class Alcasan(Game):
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
-    # --- checks, in the order of section 7
+    def _seating(self) -> tuple[dict[str, list[str]], dict[str, str]]:
+        after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
+        return after, {p: followers[0] for p, followers in after.items()}
 
-    def check_shape(self, event: Mapping[str, Any]) -> None:
-        kind = event["type"]
-        if kind in _NOT_USED:  # check 4
-            raise Rejection("event-not-used", "event-not-used.ac", type=kind)
-        if type(event.get("player")) is not str:  # check 5
+    # --- judging one event: section 7's checks 3 … 10 in order, then the event's effect
+
+    def judge(self, event: Mapping[str, Any]) -> None:
+        """One dispatch per event type (the reducer already checked 1 and 2: an object with a known type).
+
+        A play of one card is nine events in ten, so its checks are written out here, one call less on the
+        hot path: AC-R2, AC-R3, AC-R8 … AC-R12, one card (`card`, or `cards` of one) or several of one face.
+        """
+        if self.finished:  # check 3
+            raise Rejection("game-over")
+        if event["type"] != "play":
+            self._judge_other(event)
+            return
+        player = event.get("player")
+        if type(player) is not str:  # check 5
             need_str(event, "player")
-        if kind == "play":
-            if "card" in event:
-                if "cards" in event:
-                    raise Rejection("bad-event", "bad-event.ac-card-or-cards")
-                if type(event["card"]) is not str:
-                    need_str(event, "card")
-            elif "cards" in event:
-                need_str_list(event, "cards")
-            else:
-                raise Rejection("bad-event", "bad-event.ac-card-or-cards")
-        elif kind == "reveal":
-            need_str(event, "card")
-
-    def step(self, event: Mapping[str, Any]) -> None:
-        kind = event["type"]
-        player = event["player"]
+        code = event.get("card")
+        if type(code) is not str or "cards" in event:
+            codes = _cards_field(event)  # check 5
+            if len(codes) > 1:
+                self._judge_several(player, codes)
+                return
+            code = codes[0]  # one card in a list is the same play as `card`
         if player not in self.seats:  # check 6
             raise Rejection("unknown-player", player=player)
-        if kind == "play":
-            code = event.get("card")
-            if code is not None:
-                card, face = self._card(code)  # check 7
-                if not self._fits_one(card, self.deck):  # check 8
-                    self.not_exhausted(self.tally, (card,))
-                cards: Sequence[Card] = (card,)
-                faces_: Sequence[Face] = (face,)
-            else:
-                looked = [self._card(code) for code in event["cards"]]
-                cards = [c for c, _ in looked]
-                faces_ = [f for _, f in looked]
-                face = faces_[0]
-                self.not_exhausted(self.tally, cards)
-            if player != self.turn:  # check 9
-                self.on_turn(player)
-            source = self._check_play(player, cards, faces_, face)  # check 10
-            source[player] -= len(cards)  # AC-R3: from the hand, or else from the face-up cards
-            self._lay(player, cards, face)
-        elif kind == "take_pile":
-            self.on_turn(player)  # check 9
-            self._check_take(player)
-            self._take_pile(player)
-        else:  # reveal
-            card, face = self._card(event["card"])
-            self.not_exhausted(self.tally, (card,))
+        look = self._looks.get(code) or self._new_look(code)  # check 7
+        face, named = look
+        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+            raise Rejection("card-exhausted", card=code)
+        if player != self.turn:  # check 9
             self.on_turn(player)
-            if self.hands[player] or self.up[player]:
-                raise Rejection("not-face-down", "not-face-down.ac", player=player)
-            self._reveal(player, card, face)
+        self._check_play(player, face)[player] -= 1  # check 10; AC-R3: from the hand, or else from the face-up
+        self._lay(player, (look,), face)
 
-    def _card(self, code: str) -> tuple[Card, Face]:
-        try:
-            return self._lookup(code)
-        except CardCodeError:
-            raise Rejection("unknown-card", card=code) from None
+    def _judge_other(self, event: Mapping[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "take_pile":
+            self._judge_take(event)
+        elif kind == "reveal":
+            self._judge_reveal(event)
+        else:  # check 4: draw, press
+            raise Rejection("event-not-used", "event-not-used.ac", type=kind)
 
-    def _check_take(self, player: str) -> None:
-        if not self.hands[player] and not self.up[player]:  # AC-R16, AC-D15
+    def _judge_several(self, player: str, codes: list[str]) -> None:
+        """A play of several cards (checks 6 … 10), which must show one face (AC-R2)."""
+        if player not in self.seats:  # check 6
+            raise Rejection("unknown-player", player=player)
+        looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
+        self._check_table(looks, codes)  # check 8
+        if player != self.turn:  # check 9
+            self.on_turn(player)
+        face = looks[0][0]
+        self._check_play(player, face, looks)[player] -= len(looks)  # check 10
+        self._lay(player, looks, face)
+
+    def _judge_take(self, event: Mapping[str, Any]) -> None:
+        """AC-R6: take the whole pile into the hand."""
+        player = event.get("player")
+        if type(player) is not str:  # check 5
+            need_str(event, "player")
+        if player not in self.seats:  # check 6
+            raise Rejection("unknown-player", player=player)
+        if player != self.turn:  # check 9
+            self.on_turn(player)
+        if not self.hands[player] and not self.up[player]:  # check 10: AC-R16, AC-D15
             raise Rejection("must-reveal", "must-reveal.ac", player=player)
         if not self.pile:  # AC-D9
             raise Rejection("pile-empty", "pile-empty.ac")
+        self.hands[player] += len(self.pile)  # AC-D10: the next player starts a new pile
+        self._clear_pile()
+        self._pass_turn(player)
 
-    def _check_play(
-        self, player: str, cards: Sequence[Card], faces_: Sequence[Face], face: Face
-    ) -> dict[str, int]:
-        """AC-R2, AC-R3, AC-R8 … AC-R12 for a play; the counts the cards come from (hand or face-up)."""
-        counts = self.hands
-        have = counts[player]
-        source = "hand"
-        if not have:
-            counts = self.up
-            have = counts[player]
-            source = "up"
-            if not have:
-                raise Rejection("must-reveal", "must-reveal.ac", player=player)
-        if len(cards) > 1:
-            for other in faces_:
-                if other is not face:
-                    names = ", ".join(dict.fromkeys(f.name for f in faces_))
-                    raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
-            if len(cards) > have:
-                raise Rejection(
-                    "too-many-cards", f"too-many-cards.ac-{source}", player=player, have=have, count=len(cards)
-                )
-        error = face.verdict[self.need]
-        if error is not None:
-            raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
-        return counts
-
-    # --- mutations, after every check passed
-
-    def _reveal(self, player: str, card: Card, face: Face) -> None:
-        """AC-R16: a legal face counts as a play of that card; else card and pile go to the hand."""
+    def _judge_reveal(self, event: Mapping[str, Any]) -> None:
+        """AC-R16: turn over a face-down card; a legal face counts as a play, else card and pile go to the hand."""
+        player = event.get("player")
+        if type(player) is not str:  # check 5
+            need_str(event, "player")
+        code = event.get("card")
+        if type(code) is not str:
+            need_str(event, "card")
+        if player not in self.seats:  # check 6
+            raise Rejection("unknown-player", player=player)
+        look = self._looks.get(code) or self._new_look(code)  # check 7
+        face, named = look
+        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+            raise Rejection("card-exhausted", card=code)
+        if player != self.turn:  # check 9
+            self.on_turn(player)
+        if self.hands[player] or self.up[player]:  # check 10
+            raise Rejection("not-face-down", "not-face-down.ac", player=player)
         self.down[player] -= 1
-        if face.verdict[self.need] is None:
-            self._lay(player, (card,), face)
+        if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
+            self._lay(player, (look,), face)
             return
         self.hands[player] += len(self.pile) + 1  # the revealed card never joined the table
         self._clear_pile()
         self._pass_turn(player)
 
-    def _take_pile(self, player: str) -> None:
-        """AC-R6, AC-D10: the whole pile into the hand; the next player starts a new pile."""
-        self.hands[player] += len(self.pile)
-        self._clear_pile()
-        self._pass_turn(player)
+    # --- the checks
+
+    def _new_look(self, code: str) -> Look:
+        """Check 7 for a code not seen before: the deck decides; a valid code is remembered for every game."""
+        try:
+            card, face = self.deck.lookup(code)
+        except CardCodeError:
+            raise Rejection("unknown-card", card=code) from None
+        look = self._looks[code] = (face, None if card.copy is None else str(card))
+        return look
+
+    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> None:
+        """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
+        twice. A single card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
+        extra: dict[Face, int] = {}
+        named_here: set[str] = set()
+        on_table, named_before, copies = self.on_table, self.named, self._copies
+        for face, named in looks:
+            n = extra[face] = extra.get(face, 0) + 1
+            if on_table[face.index] + n > copies or (
+                named is not None and (named in named_before or named in named_here)
+            ):
+                raise Rejection("card-exhausted", card=", ".join(codes))
+            named_here.add(named)
+
+    def _check_play(self, player: str, face: Face, several: list[Look] | None = None) -> dict[str, int]:
+        """Check 10 for a play; the counts the cards come from: the hand, or else the face-up cards (AC-R3)."""
+        source = self.hands
+        if not source[player]:
+            source = self.up
+            if not source[player]:  # AC-R16
+                raise Rejection("must-reveal", "must-reveal.ac", player=player)
+        if several is not None:
+            for other, _ in several:  # AC-R2
+                if other is not face:
+                    names = ", ".join(dict.fromkeys(f.name for f, _ in several))
+                    raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
+            have = source[player]
+            if len(several) > have:  # AC-R3
+                kind = "hand" if source is self.hands else "up"
+                raise Rejection(
+                    "too-many-cards", f"too-many-cards.ac-{kind}", player=player, have=have, count=len(several)
+                )
+        error = face.verdict[self.need]  # AC-R8 … AC-R12
+        if error is not None:
+            raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
+        return source
+
+    # --- mutations, after every check passed
 
     def _clear_pile(self) -> None:
         """The pile goes back to a hand: its cards leave the table (AC-D19)."""
-        remove = self.tally.remove
-        for card in self.pile:
-            remove(card)
+        on_table, named = self.on_table, self.named
+        for face, code in self.pile:
+            on_table[face.index] -= 1
+            if code is not None:
+                named.discard(code)
         self._empty_pile()
 
     def _empty_pile(self) -> None:
         self.pile = []
         self.top = None
         self.need = ANY
-        self.run_face = None
         self.run = 0
 
-    def _lay(self, player: str, cards: Sequence[Card], face: Face) -> None:
+    def _lay(self, player: str, looks: Sequence[Look], face: Face) -> None:
         """The cards join the pile; Feuer or four identical burn it (AC-R10, AC-R13); refill; who is next."""
-        counts = self.tally.counts  # the table grows by these cards (AC-D19), as CardTally.add does
-        named = self.tally.copies
-        for card in cards:
-            counts[card.face] = counts.get(card.face, 0) + 1
-            if card.copy is not None:
-                named.add((card.face, card.copy))
+        self.on_table[face.index] += len(looks)  # the table grows by these cards (AC-D19)
+        for _, named in looks:
+            if named is not None:
+                self.named.add(named)
         pile = self.pile
-        pile.extend(cards)
-        self.top = face
+        pile.extend(looks)
+        if face is self.top:
+            self.run += len(looks)
+        else:
+            self.top = face
+            self.run = len(looks)
         if face.sets_need is not None:  # Luft and Feuer leave the requirement of the card below
             self.need = face.sets_need
-        if face is self.run_face:
-            self.run += len(cards)
-        else:
-            self.run_face = face
-            self.run = len(cards)
         burn = face.burns or self.run >= RUN
         if burn:
             self.burned += len(pile)
             self._empty_pile()
         hands = self.hands
         if self.draw_pile and hands[player] < HAND:  # AC-R4: refill to 3 while the draw pile lasts
-            drawn = min(HAND - hands[player], self.draw_pile)
+            drawn = HAND - hands[player]
+            if drawn > self.draw_pile:
+                drawn = self.draw_pile
             hands[player] += drawn
             self.draw_pile -= drawn
         if hands[player] or self.up[player] or self.down[player]:
             if not burn:  # AC-R14: after a burn the same player lays again
-                self._pass_turn(player)
+                self.turn = self._next[player]  # AC-R5, as `_pass_turn`
             return
         self._player_out(player)
 
     def _pass_turn(self, player: str) -> None:
         """AC-R5: the next player clockwise who still holds cards."""
+        self.turn = self._next[player]
+
+    def _follow_holders(self) -> None:
+        """AC-R5 after a player went out: each seat is followed by the next one clockwise that still holds cards."""
         places = self.places
-        for nxt in self._after[player]:
-            if not places[nxt]:
-                self.turn = nxt
-                return
-        raise AssertionError("nobody holds cards in a running game")
+        self._next = {p: next(nxt for nxt in after if not places[nxt]) for p, after in self._after.items()}
 
     def _player_out(self, player: str) -> None:
         """AC-R17, AC-R18: the player is out; the game ends with the first out or the last one holding cards."""
@@ -366,6 +439,7 @@ class Alcasan(Game):
         elif self.holding == 1:
             self._finish(len(self.players))
         else:
+            self._follow_holders()
             self._pass_turn(player)
 
     def _finish(self, place: int) -> None:

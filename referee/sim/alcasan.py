@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.decks.alcasan import SHORT_FACES
+from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
 from referee.games.alcasan import DEALT, HAND, RUN, deck
-from referee.sim import TableSim, register, shuffled
+from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
 
 FEUER = "AC:FEUER"
@@ -62,6 +62,8 @@ def fits(face: str, below: str | None) -> bool:
 # below → face → fits, for the proposals (the same answers as `fits`, looked up); Luft is never the deciding
 # card and Feuer never stays on the pile
 FITS = {below: {face: fits(face, below) for face in FACES} for below in (None, *FACES) if below not in (LUFT, FEUER)}
+# below → the faces that fit on it, in the order a player parts with them (KEEP): the first one held is laid
+ORDER = {below: tuple(sorted((f for f, ok in row.items() if ok), key=KEEP.__getitem__)) for below, row in FITS.items()}
 
 
 _CODES: dict[int, tuple[list[str], dict[str, str]]] = {}
@@ -83,24 +85,39 @@ class AlcasanTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        parsed = parse_header(self.header)[3]
-        all_codes, self.face = _codes(parsed.copies)
-        codes = list(all_codes)
-        codes = shuffled(rng, codes)
+        copies = parse_header(self.header)[3].copies if self.options else DEFAULT_COPIES
+        all_codes, self.face = _codes(copies)
+        self.draw = list(all_codes)  # face down and unordered: `_deal` takes a random card each time
         self.hands: dict[str, Holding] = {}
         self.up: dict[str, Holding] = {}
         self.down: dict[str, list[str]] = {}
         for p in self.players:
-            self.down[p] = codes[-HAND:]
-            six = codes[-DEALT:-HAND]  # the player picks 3 of the other 6 to lay face-up
-            del codes[-DEALT:]
-            six = shuffled(rng, six)
-            self.up[p] = self._holding(six[:HAND])
-            self.hands[p] = self._holding(six[HAND:])
-        self.draw = codes
+            nine = self._deal(DEALT)  # 3 face-down; the player picks 3 of the other 6 to lay face-up: any 3
+            self.down[p] = nine[:HAND]
+            self.up[p] = self._holding(nine[HAND : 2 * HAND])
+            self.hands[p] = self._holding(nine[2 * HAND :])
+        self.held = dict.fromkeys(self.players, HAND)  # hand cards per player, counted as they move
         self.pile: list[str] = []
         self.burned: list[str] = []
-        self._below: str | None = None  # what `candidates` saw: the pile has not changed until `accepted`
+        self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
+        self._fitting: dict[str, Any] | None = None  # the proposed play that fits at the table, and its cards
+        self._move: tuple[Holding, str, int, bool] = ({}, "", 0, False)
+
+    def _deal(self, count: int) -> list[str]:
+        """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
+        left (a Fisher–Yates shuffle done lazily, so no card is shuffled that is never drawn)."""
+        draw = self.draw
+        random = self.rng.random
+        dealt = []
+        for _ in range(count):
+            i = int(random() * len(draw))
+            last = draw.pop()
+            if i < len(draw):
+                dealt.append(draw[i])
+                draw[i] = last
+            else:
+                dealt.append(last)
+        return dealt
 
     def _holding(self, codes: list[str]) -> Holding:
         holding: Holding = {}
@@ -108,104 +125,113 @@ class AlcasanTable(TableSim):
             holding.setdefault(self.face[code], []).append(code)
         return holding
 
-    def below(self) -> str | None:
-        """The face that decides what may follow: the top card of the pile that is not Luft (None: any)."""
-        face = self.face
-        for code in reversed(self.pile):
-            below = face[code]
-            if below != LUFT:
-                return below
-        return None
-
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        player = referee.turn
-        source = self.hands[player] or self.up[player]
-        rng = self.rng
-        below = self._below = self.below()
+        player = referee.game.turn
+        hand = self.hands[player]
+        source = hand or self.up[player]
+        random = self.rng.random
+        self._fitting = None
         if not source:  # AC-R16: turn over one face-down card, chosen blind
-            return [{"type": "reveal", "player": player, "card": rng.choice(self.down[player])}]
-        keep = KEEP
-        fit = FITS[below]
+            down = self.down[player]
+            return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
+        order = ORDER[self.below]
         best: str | None = None
-        best_rank = 99
-        misfit: str | None = None
-        fitting: list[str] = []
-        for f in source:
-            if not fit[f]:
-                misfit = f
-            else:
-                fitting.append(f)
-                if keep[f] < best_rank:
-                    best, best_rank = f, keep[f]
-        if len(fitting) > 1 and rng.random() < WHIM_FACE:
-            best = rng.choice(fitting)
+        for f in order:  # the lowest face held that fits
+            if f in source:
+                best = f
+                break
+        if best is not None and random() < WHIM_FACE:  # now and then another fitting face than the lowest
+            fitting = [f for f in order if f in source]
+            best = fitting[int(random() * len(fitting))]
         events: list[dict[str, Any]] = []
         if best is not None:
             codes = source[best]
-            if len(codes) > 1 and rng.random() < SINGLE:
-                codes = codes[:1]
-            if len(codes) == 1 and rng.random() < 0.5:
-                events.append({"type": "play", "player": player, "card": codes[0]})
+            n = len(codes)
+            if n > 1 and random() < SINGLE:
+                n = 1
+            if n == 1 and random() < 0.5:
+                play = {"type": "play", "player": player, "card": codes[0]}
             else:
-                events.append({"type": "play", "player": player, "cards": list(codes)})
-        if misfit is not None and rng.random() < MISFIT:
-            events.append({"type": "play", "player": player, "card": source[misfit][0]})
-        if self.pile and (best is None or rng.random() < WHIM):
+                play = {"type": "play", "player": player, "cards": codes[:n]}
+            events.append(play)
+            # the one play that fits by the table's reading: `accepted` moves these cards without looking again
+            self._fitting = play
+            self._move = (source, best, n, source is hand)
+        if random() < MISFIT:  # a card that does not fit, for the referee to refuse
+            fit = FITS[self.below]
+            misfits = [f for f in source if not fit[f]]
+            if misfits:
+                misfit = misfits[int(random() * len(misfits))]
+                events.append({"type": "play", "player": player, "card": source[misfit][0]})
+        if self.pile and (best is None or random() < WHIM):
             events.append({"type": "take_pile", "player": player})
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         player = event["player"]
-        kind = event["type"]
-        hand = self.hands[player]
-        if kind == "take_pile":
-            self._take(hand, self.pile)
-            return
-        if kind == "play":
-            codes = [event["card"]] if "card" in event else event["cards"]
-            f = self.face[codes[0]]
-            assert fits(f, self._below), f"the referee accepted {codes} on {self.pile}"
-            source = hand or self.up[player]
+        if event is self._fitting:  # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
+            source, f, n, from_hand = self._move
             held = source[f]
-            for code in codes:
-                held.remove(code)
-            if not held:
+            if n == len(held):
                 del source[f]
-            self._lay(player, codes)
+            else:
+                held = held[:n]
+                del source[f][:n]
+            if from_hand:
+                self.held[player] -= n
+            self._lay(player, held, f)
+            return
+        kind = event["type"]
+        assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
+        if kind == "take_pile":
+            self._take(player, self.pile)
             return
         code = event["card"]
         self.down[player].remove(code)
-        fitted = fits(self.face[code], self._below)
+        f = self.face[code]
+        fitted = FITS[self.below][f]
         assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
         if fitted:
-            self._lay(player, [code])
+            self._lay(player, [code], f)
         else:  # the revealed card and the pile go to the hand
-            self._take(hand, [*self.pile, code])
+            self.pile.append(code)
+            self._take(player, self.pile)
 
-    def _take(self, hand: Holding, codes: list[str]) -> None:
+    def _take(self, player: str, codes: list[str]) -> None:
         face = self.face
+        hand = self.hands[player]
         for code in codes:
             hand.setdefault(face[code], []).append(code)
+        self.held[player] += len(codes)
         self.pile = []
+        self.below = None
 
-    def _lay(self, player: str, codes: list[str]) -> None:
+    def _lay(self, player: str, codes: list[str], top: str) -> None:
         pile = self.pile
         pile.extend(codes)
         face = self.face
-        top = face[codes[0]]
         if top == FEUER or (  # four equal faces on top (RUN)
             len(pile) >= RUN and face[pile[-2]] == top and face[pile[-3]] == top and face[pile[-4]] == top
         ):
             self.burned.extend(pile)
             self.pile = []
+            self.below = None
+        elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
+            self.below = top
         draw = self.draw
-        if draw:
+        if draw and self.held[player] < HAND:  # refill the hand to 3, each card a random one of the draw pile
             hand = self.hands[player]
-            held = sum(len(codes) for codes in hand.values())
-            while held < HAND and draw:
-                code = draw.pop()
+            random = self.rng.random
+            while draw and self.held[player] < HAND:
+                i = int(random() * len(draw))  # as `_deal`
+                last = draw.pop()
+                if i < len(draw):
+                    code = draw[i]
+                    draw[i] = last
+                else:
+                    code = last
                 hand.setdefault(face[code], []).append(code)
-                held += 1
+                self.held[player] += 1
 
     def check(self, referee: Referee) -> None:
         game = referee.game
@@ -216,6 +242,7 @@ class AlcasanTable(TableSim):
             }
 
         assert counts(self.hands) == game.hands, "hidden hands differ from hand counts"
+        assert self.held == game.hands, "the running hand counts differ from the referee's"
         assert counts(self.up) == game.up, "face-up rows differ from the counts"
         assert counts(self.down) == game.down, "face-down rows differ from the counts"
         assert len(self.draw) == game.draw_pile, "draw pile differs"
@@ -223,6 +250,8 @@ class AlcasanTable(TableSim):
         assert len(self.burned) == game.burned, "burned cards differ"
         top = self.face[self.pile[-1]].partition(":")[2] if self.pile else None
         assert top == game.public()["top"], "top card differs"
+        below = next((self.face[c] for c in reversed(self.pile) if self.face[c] != LUFT), None)
+        assert below == self.below, "the deciding card was followed wrongly"
         everything = [*self.draw, *self.pile, *self.burned]
         for p in self.players:
             everything += self.down[p]

@@ -1,0 +1,82 @@
+"""The simulated alcasan table stays a strong tester: over a few seeds its games reach every situation that matters.
+
+A speed-up of the simulator (fewer proposals, cheaper choices) must not quietly stop it from taking the pile on
+a whim, laying cards the referee refuses, laying one card of a multiple, playing every phase (hand, face-up,
+face-down reveals that fit and that do not) or burning by Feuer and by four equal faces. The situations are
+read off the referee's state around each event, not off the simulator's bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from referee import sim
+from referee.table import Referee
+
+SEEDS = range(30)
+EVERY_SITUATION = {
+    "take on a whim",
+    "misfit refused",
+    "one card of a multiple",
+    "play from the hand",
+    "play from the face-up cards",
+    "reveal that fits",
+    "reveal that does not fit",
+    "burn by Feuer",
+    "burn by four equal faces",
+}
+
+
+class Watching(Referee):
+    """A referee that names the situation of every event the table makes."""
+
+    def __init__(self, table: Any):
+        super().__init__(table.header)
+        self.table = table
+        self.seen: Counter[str] = Counter()
+
+    def apply(self, event: Any) -> Any:
+        game = self.game
+        player = event.get("player")
+        hands_before = game.hands.get(player)
+        burned_before = game.burned
+        source = self.table.hands.get(player) or self.table.up.get(player) or {}
+        fitting = [
+            face for face in source if game.deck.lookup(face)[1].verdict[game.need] is None
+        ]  # the referee's own reading of what the player could lay
+        answer = super().apply(event)
+        kind = event["type"]
+        codes = [event["card"]] if "card" in event else event.get("cards", [])
+        faces = {code.partition("#")[0] for code in codes}
+        if not answer.ok:
+            if kind == "play" and answer.error in ("too-low", "too-high", "wasser-blocked"):
+                self.seen["misfit refused"] += 1
+            return answer
+        if kind == "take_pile" and fitting:
+            self.seen["take on a whim"] += 1
+        if kind == "play":
+            self.seen["play from the hand" if hands_before else "play from the face-up cards"] += 1
+            if len(codes) == 1 and len(source.get(codes[0].partition("#")[0], [])) > 1:
+                self.seen["one card of a multiple"] += 1
+        if kind == "reveal":
+            self.seen["reveal that fits" if not game.hands[player] else "reveal that does not fit"] += 1
+        if game.burned > burned_before:
+            self.seen["burn by Feuer" if faces == {"AC:FEUER"} else "burn by four equal faces"] += 1
+        return answer
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_simulated_games_reach_every_situation(players: int) -> None:
+    seen: Counter[str] = Counter()
+    for seed in SEEDS:
+        table = sim.new_table("alcasan", seed, players)
+        referee = Watching(table)
+        for _ in sim.play(table, referee):
+            pass
+        assert referee.finished
+        seen.update(referee.seen)
+    missing = EVERY_SITUATION - set(seen)
+    assert not missing, f"over {len(SEEDS)} seeds the simulated table never reached {sorted(missing)}: {seen}"
