@@ -9,7 +9,7 @@ AC-R12), so the effective card under any number of Luft cards costs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,7 +76,6 @@ messages.register({
     ),
 })
 
-_NOT_USED = frozenset({"draw", "press"})
 
 
 class Face:
@@ -227,17 +226,15 @@ class Alcasan(Game):
 
     # --- judging one event: section 7's checks 3 … 10 in order, then the event's effect
 
-    def judge(self, event: Mapping[str, Any]) -> None:
-        """One dispatch per event type (the reducer already checked 1 and 2: an object with a known type).
+    @classmethod
+    def judges(cls) -> Mapping[str, Callable[[Alcasan, Mapping[str, Any]], None]]:
+        """One function per event type, checks 4 … 10 (the reducer did 1 … 3: a known type, undo, game over)."""
+        return _JUDGES
 
-        A play of one card is nine events in ten, so its checks are written out here, one call less on the
+    def _judge_play(self, event: Mapping[str, Any]) -> None:
+        """A play of one card is nine events in ten, so its checks are written out here, one call less on the
         hot path: AC-R2, AC-R3, AC-R8 … AC-R12, one card (`card`, or `cards` of one) or several of one face.
         """
-        if self.finished:  # check 3
-            raise Rejection("game-over")
-        if event["type"] != "play":
-            self._judge_other(event)
-            return
         player = event.get("player")
         if type(player) is not str:  # check 5
             need_str(event, "player")
@@ -259,14 +256,8 @@ class Alcasan(Game):
         self._check_play(player, face)[player] -= 1  # check 10; AC-R3: from the hand, or else from the face-up
         self._lay(player, (look,), face)
 
-    def _judge_other(self, event: Mapping[str, Any]) -> None:
-        kind = event["type"]
-        if kind == "take_pile":
-            self._judge_take(event)
-        elif kind == "reveal":
-            self._judge_reveal(event)
-        else:  # check 4: draw, press
-            raise Rejection("event-not-used", "event-not-used.ac", type=kind)
+    def _judge_unused(self, event: Mapping[str, Any]) -> None:
+        raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
 
     def _judge_several(self, player: str, codes: list[str]) -> None:
         """A play of several cards (checks 6 … 10), which must show one face (AC-R2)."""
@@ -478,3 +469,12 @@ class Alcasan(Game):
             "pile": len(self.pile),
             "burned": self.burned,
         }
+
+
+_JUDGES: dict[str, Callable[[Alcasan, Mapping[str, Any]], None]] = {
+    "play": Alcasan._judge_play,
+    "take_pile": Alcasan._judge_take,
+    "reveal": Alcasan._judge_reveal,
+    "draw": Alcasan._judge_unused,
+    "press": Alcasan._judge_unused,
+}
