@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import repeat, starmap
 from typing import Any, ClassVar
 
 from referee.registry import Registry
@@ -18,12 +19,11 @@ from referee.table import FORMAT, Referee
 
 
 def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
-    """A seeded uniform shuffle by random sort keys: one `random()` per item instead of `shuffle`'s
-    rejection-sampled `_randbelow`, about 4× cheaper for a whole deck."""
-    r = rng.random
-    keyed = [(r(), i) for i in range(len(items))]
-    keyed.sort()
-    return [items[i] for _, i in keyed]
+    """A seeded uniform shuffle by random sort keys, wholly in C (`starmap`, `sorted`, `map`): about
+    twice as fast as `random.shuffle`'s Python loop of rejection-sampled `_randbelow` for a whole deck."""
+    n = len(items)
+    keys = list(starmap(rng.random, repeat((), n)))
+    return list(map(items.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
 class SimulationStuck(RuntimeError):
