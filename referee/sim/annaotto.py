@@ -20,6 +20,7 @@ agents of other engines' benchmarks.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from referee.cards import Deck
@@ -83,6 +84,17 @@ def _fitting(side: dict[str, Any], g: Any) -> frozenset[str]:
     return frozenset(code for code, s in side.items() if fits(s))
 
 
+_TURNED = itemgetter(1, 0)
+
+
+def _shuffled_cards(rng: Any, cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The cards in random order, each either side up: every other one is turned over (after the
+    shuffle a position says nothing about a card, so each card is turned with probability ½)."""
+    cards = shuffled(rng, cards)
+    cards[::2] = map(_TURNED, cards[::2])
+    return cards
+
+
 @register
 class AnnaottoTable(TableSim):
     game_id = "annaotto"
@@ -105,13 +117,13 @@ class AnnaottoTable(TableSim):
         if k < len(other_codes):
             rest = shuffled(rng, rest)
         cards += zip(rest[0::2], rest[1::2], strict=True)
-        # The draw pile is never shuffled: every card leaves it as a random pick (`_pop_draw`), which
-        # is the same as taking the top of a shuffled pile and costs one random number per card.
-        self.draw = cards
+        self.draw = _shuffled_cards(rng, cards)
         self.pile: list[tuple[str, str]] = []  # (upward side, other side)
+        size = parsed.hand_size
         self.hands: dict[str, list[tuple[str, str]]] = {}
-        for p in self.players:
-            self.hands[p] = [self._pop_draw() for _ in range(parsed.hand_size)]
+        for p in self.players:  # a hand holds (side facing the owner, side facing the table)
+            self.hands[p] = self.draw[-size:]
+            del self.draw[-size:]
         self.drawn: tuple[str, str] | None = None
         self.proposed: tuple[str, str] | None = None  # the hand card of the last proposed play
         self.due_plan = "call"
@@ -123,28 +135,21 @@ class AnnaottoTable(TableSim):
     # --- helpers
 
     def _pop_draw(self) -> tuple[str, str]:
-        """A random card of the draw pile, either side up (which side faces the owner is a free choice)."""
-        draw = self.draw
-        if not draw:  # AO-R19: all but the top of the discard pile (random picks: no shuffle needed)
-            draw = self.draw = self.pile[:-1]
+        if not self.draw:  # AO-R19: all but the top of the discard pile, shuffled
+            self.draw = _shuffled_cards(self.rng, self.pile[:-1])
             del self.pile[:-1]
-        random = self._random
-        i = int(random() * len(draw))
-        card = draw[i]
-        draw[i] = draw[-1]
-        draw.pop()
-        return card if random() < 0.5 else (card[1], card[0])
+        return self.draw.pop()
 
     def first_events(self) -> list[dict[str, Any]]:
-        draw, side, random = self.draw, self.side, self._random
-        while True:  # a random card that has a plain side (AO-R2); it goes to the end of the list
-            i = int(random() * len(draw))
+        draw, side = self.draw, self.side
+        for i in range(len(draw) - 1, -1, -1):  # the top card, or the first one below that has a plain side
             a, b = draw[i]
             if side[a].kind == "plain" or side[b].kind == "plain":
                 draw[i], draw[-1] = draw[-1], draw[i]
                 break
-        # AO-R2: a special or wild side is turned over to its plain back; two plain sides: either
-        up = b if side[a].kind != "plain" or (side[b].kind == "plain" and random() < 0.5) else a
+        up, back = draw[-1]
+        if side[up].kind != "plain":  # AO-R2: turned over to its plain back
+            up = back
         return [{"type": "start", "card": up}]
 
     # --- proposals
