@@ -9,7 +9,7 @@ exactly what a barcode encodes: anything else is not a card.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 # No deck holds a billion copies of a face: a longer copy number is out of range without converting it.
@@ -26,6 +26,11 @@ class Card:
 
     face: str
     copy: int | None = None
+    # The canonical code (`AK:8.II#2`), made once: the tallies key named copies by it (a str caches its hash).
+    code: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", self.face if self.copy is None else f"{self.face}#{self.copy}")
 
     @classmethod
     def from_code(cls, code: str) -> Card:
@@ -50,7 +55,7 @@ class Card:
         return self.face.partition(":")[2]
 
     def __str__(self) -> str:
-        return self.face if self.copy is None else f"{self.face}#{self.copy}"
+        return self.code
 
     def __repr__(self) -> str:
         return f"Card.from_code({str(self)!r})"
@@ -115,7 +120,7 @@ class Deck(Generic[F]):
 
 
 class CardTally:
-    """The cards "on the table" for `card-exhausted`: faces counted, named copies marked.
+    """The cards "on the table" for `card-exhausted`: faces counted, named copies marked by their code.
 
     Each game says what its table is (all plays so far, the pile, this round's
     cards); the counting rule is the same everywhere: no more cards of a face than
@@ -126,33 +131,32 @@ class CardTally:
 
     def __init__(self) -> None:
         self.counts: dict[str, int] = {}
-        self.copies: set[tuple[str, int]] = set()
+        self.copies: set[str] = set()  # the codes of the named copies on the table
 
     def fits(self, cards: Iterable[Card], deck: Deck) -> bool:
         """Could these cards (together) join the table without exceeding the deck?"""
         extra: dict[str, int] = {}
-        named: set[tuple[str, int]] = set()
+        named: set[str] = set()
         for card in cards:
             n = extra.get(card.face, 0) + 1
             if self.counts.get(card.face, 0) + n > deck.copies[card.face]:
                 return False
             extra[card.face] = n
             if card.copy is not None:
-                key = (card.face, card.copy)
-                if key in self.copies or key in named:
+                if card.code in self.copies or card.code in named:
                     return False
-                named.add(key)
+                named.add(card.code)
         return True
 
     def fits_one(self, card: Card, deck: Deck) -> bool:
         if self.counts.get(card.face, 0) >= deck.copies[card.face]:
             return False
-        return card.copy is None or (card.face, card.copy) not in self.copies
+        return card.copy is None or card.code not in self.copies
 
     def add(self, card: Card) -> None:
         self.counts[card.face] = self.counts.get(card.face, 0) + 1
         if card.copy is not None:
-            self.copies.add((card.face, card.copy))
+            self.copies.add(card.code)
 
     def remove(self, card: Card) -> None:
         left = self.counts[card.face] - 1
@@ -161,7 +165,7 @@ class CardTally:
         else:
             del self.counts[card.face]
         if card.copy is not None:
-            self.copies.discard((card.face, card.copy))
+            self.copies.discard(card.code)
 
     def clear(self) -> None:
         self.counts.clear()

@@ -80,19 +80,15 @@ class Referee:
 
     def apply(self, event: Any) -> Answer:
         """Judge one event; on acceptance the state moves on, on rejection nothing changes."""
-        # One flat function on the hot path: the checks below run for every event of every game.
+        # The hot path of every scan: a dict whose type the game knows. Everything else (malformed
+        # events, undo) takes `_unusual`, which runs the same checks in full.
         try:
-            if type(event) is not dict:
-                raise Rejection("bad-event", "bad-event.object")
-            kind = event.get("type")
-            if type(kind) is not str:
-                raise Rejection("bad-event", "bad-event.no-type")
-            judge = self._judges.get(kind)
+            judge = self._judges.get(event.get("type")) if type(event) is dict else None
+        except TypeError:  # an unhashable `type`
+            judge = None
+        try:
             if judge is None:
-                if kind != "undo":
-                    raise Rejection("bad-event", "bad-event.type", type=kind)
-                self._undo()
-                return ACCEPTED
+                return self._unusual(event)
             game = self.game
             if self._over_first and game.finished:
                 raise Rejection("game-over")
@@ -100,6 +96,18 @@ class Referee:
         except Rejection as rejection:
             return Answer(False, rejection)
         self.history.append(event)
+        return ACCEPTED
+
+    def _unusual(self, event: Any) -> Answer:
+        """Not an object, no string type, an unknown type, or `undo` (which raises or is accepted)."""
+        if type(event) is not dict:
+            raise Rejection("bad-event", "bad-event.object")
+        kind = event.get("type")
+        if type(kind) is not str:
+            raise Rejection("bad-event", "bad-event.no-type")
+        if kind != "undo":
+            raise Rejection("bad-event", "bad-event.type", type=kind)
+        self._undo()
         return ACCEPTED
 
     def _undo(self) -> None:

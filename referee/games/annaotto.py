@@ -335,7 +335,7 @@ class Annaotto(Game):
         tally = self.tally
         face = card.face
         if tally.counts.get(face, 0) >= self._copies[face] or (
-            card.copy is not None and (face, card.copy) in tally.copies
+            card.copy is not None and card.code in tally.copies
         ):
             raise Rejection("card-exhausted", card=str(card))
         if self.race is not None:
@@ -522,7 +522,7 @@ class Annaotto(Game):
         face = card.face
         tally.counts[face] = tally.counts.get(face, 0) + 1  # CardTally.add, inlined on the hot path
         if card.copy is not None:
-            tally.copies.add((face, card.copy))
+            tally.copies.add(card.code)
         self.pile += 1
         self.top = side
         self.top_card = card
