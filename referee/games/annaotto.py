@@ -365,7 +365,39 @@ class Annaotto(Game):
                 if error == "no-match" and top.wild:
                     raise Rejection(error, "no-match.wild", colour=self.colour)
                 raise Rejection(error, card=card.face, top=top.face)
-        self._play(player, card, side, source)
+        # --- AO-R4 … AO-R6, AO-R16, AO-R18, then the card's effect (written out: nine plays in ten are plain)
+        self.flip = None
+        self.due = None
+        self.drawn = False
+        tally.counts[face] = tally.counts.get(face, 0) + 1  # CardTally.add, inlined on the hot path
+        if card.copy is not None:
+            tally.copies.add(card.code)
+        self.pile += 1
+        self.top = side
+        self.top_card = card
+        self.colour = side.colour
+        self.pattern = side.pattern
+        hands = self.hands
+        if source is not None:
+            hands[source] -= 1  # never the last card (AO-R6); no call owed (AO-D15)
+        else:
+            left = hands[player] - 1
+            hands[player] = left
+            if left == 1:
+                self.due = (player, ANNA)
+            elif left == 0:
+                self.due = (player, OTTO)
+                self.out.append(player)
+                if sum(1 for h in hands.values() if h) == 1:  # the deciding play (AO-R18)
+                    self.pending = (player, side, self.chain, self.chain_by, self.plus)
+                    self.chain = None
+                    self.plus = 0
+                    self.turn = None
+                    return
+        if side.plain:  # AO-R8, the everyday case of `_effect`
+            self.turn = self._next_holder(player)
+        else:
+            self._effect(player, side)
 
     def _judge_draw(self, event: Mapping[str, Any]) -> None:
         player = event.get("player")
@@ -512,43 +544,6 @@ class Annaotto(Game):
         self.top_card = card
         self.colour = side.colour
         self.pattern = side.pattern
-
-    def _play(self, player: str, card: Card, side: Side, source: str | None) -> None:
-        """AO-R4 … AO-R6, AO-R16, AO-R18, then the card's effect."""
-        self.flip = None
-        self.due = None
-        self.drawn = False
-        tally = self.tally
-        face = card.face
-        tally.counts[face] = tally.counts.get(face, 0) + 1  # CardTally.add, inlined on the hot path
-        if card.copy is not None:
-            tally.copies.add(card.code)
-        self.pile += 1
-        self.top = side
-        self.top_card = card
-        self.colour = side.colour
-        self.pattern = side.pattern
-        hands = self.hands
-        if source is not None:
-            hands[source] -= 1  # never the last card (AO-R6); no call owed (AO-D15)
-        else:
-            left = hands[player] - 1
-            hands[player] = left
-            if left == 1:
-                self.due = (player, ANNA)
-            elif left == 0:
-                self.due = (player, OTTO)
-                self.out.append(player)
-                if sum(1 for h in hands.values() if h) == 1:  # the deciding play (AO-R18)
-                    self.pending = (player, side, self.chain, self.chain_by, self.plus)
-                    self.chain = None
-                    self.plus = 0
-                    self.turn = None
-                    return
-        if side.plain:  # AO-R8, the everyday case of `_effect`
-            self.turn = self._next_holder(player)
-        else:
-            self._effect(player, side)
 
     def _effect(self, player: str, side: Side) -> None:
         """AO-R8 … AO-R15: where the turn goes and what the next player faces."""
