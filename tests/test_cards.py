@@ -53,3 +53,13 @@ def test_plausible_code_examples() -> None:
     assert plausible_code("AK:8.II#3") and plausible_code("M7:-6") and plausible_code("AO:RED.DOTS.PLUS#1")
     assert not plausible_code("XX:1") and not plausible_code("AK:8.II#0") and not plausible_code("AK:ä")
     assert not plausible_code("4006381333931")
+
+
+def test_a_card_keeps_its_canonical_code_and_a_named_copy_is_marked_once() -> None:
+    assert Card.from_code("AK:8.II#2").code == "AK:8.II#2" and Card("AK:9").code == "AK:9"
+    assert Card("AK:8.II", 2) == Card.from_code("AK:8.II#2") and str(Card("AK:8.II", 2)) == "AK:8.II#2"
+    tally = CardTally()
+    tally.add(Card.from_code("AK:8.II#1"))
+    again = Card("AK:8.II", 1)  # another object for the same physical card
+    assert not tally.fits_one(again, DECK) and not tally.fits([again], DECK)
+    assert tally.fits_one(Card.from_code("AK:8.II#2"), DECK)
