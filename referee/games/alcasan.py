@@ -5,6 +5,11 @@ face-down), the discard pile, the burned count and the draw pile. The pile's
 requirement is kept as one small integer, `need`: 0 = any face, -1 = "4 or
 lower" (Wasser), N ≥ 1 = "N or higher". Luft leaves it as it is (transparent,
 AC-R12), so the effective card under any number of Luft cards costs nothing.
+
+The table of AC-D19 (pile plus burned cards) is counted per face and by a bit per
+named copy. A burn empties the pile into the burned cards, so right after it the
+table *is* the burned cards: the counts are remembered then, and taking the pile
+(or a revealed misfit) puts them back instead of taking the pile off card by card.
 """
 
 from __future__ import annotations
@@ -127,8 +132,9 @@ def need_text(need: int) -> str:
 _FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
 _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
 
-# What the referee needs of a scanned code: its face, and the code itself when it names a copy (else None).
-Look = tuple[Face, str | None]
+# What the referee needs of a scanned code: its face, and its bit in `Alcasan.named` when it names a copy
+# (copy c of the face with index i is bit i * copies + c - 1), else 0.
+Look = tuple[Face, int]
 _LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
 _SEATING: dict[tuple[str, ...], tuple[dict[str, list[str]], dict[str, str]]] = {}  # by players (`Alcasan._seating`)
 
@@ -200,16 +206,19 @@ class Alcasan(Game):
         # never changed in place, when a player goes out, so games of the same players share the first one
         self._after, self._next = seating
         # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
-        # cards, see the deck module) and by the codes of named copies, the way CardTally counts, without
-        # building a Card key per scan.
+        # cards, see the deck module) and by one bit per named copy, the way CardTally counts, without
+        # building a Card key per scan; `_burned_table` and `_burned_named` are the same counts of the burned
+        # cards alone (see the module docstring).
         self._copies = options.copies
         self.on_table = [0] * len(SHORT_FACES)
-        self.named: set[str] = set()
+        self.named = 0
+        self._burned_table = [0] * len(SHORT_FACES)
+        self._burned_named = 0
         self.hands = dict.fromkeys(self.players, HAND)
         self.up = dict.fromkeys(self.players, HAND)
         self.down = dict.fromkeys(self.players, HAND)
         self.draw_pile = self.deck.size - DEALT * len(self.players)
-        self.pile: list[Look] = []  # the laid cards, to take them off the table again
+        self.pile = 0  # cards in the discard pile
         self.top: Face | None = None
         self.need = ANY
         self.run = 0  # AC-R13: how many cards of the top face lie on top
@@ -240,21 +249,27 @@ class Alcasan(Game):
             need_str(event, "player")
         code = event.get("card")
         if type(code) is not str or "cards" in event:
-            codes = _cards_field(event)  # check 5
-            if len(codes) > 1:
-                self._judge_several(player, codes)
+            codes = event.get("cards")
+            if type(codes) is not list or len(codes) != 1 or type(codes[0]) is not str or "card" in event:
+                self._judge_several(player, _cards_field(event))  # check 5 (a list of one is checked there too)
                 return
             code = codes[0]  # one card in a list is the same play as `card`
         if player not in self.seats:  # check 6
             raise Rejection("unknown-player", player=player)
-        look = self._looks.get(code) or self._new_look(code)  # check 7
-        face, named = look
-        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+        face, bit = self._looks.get(code) or self._new_look(code)  # check 7
+        if self.on_table[face.index] >= self._copies or bit & self.named:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        self._check_play(player, face)[player] -= 1  # check 10; AC-R3: from the hand, or else from the face-up
-        self._lay(player, (look,), face)
+        source = self.hands  # check 10 (as `_check_play`); AC-R3: from the hand, or else from the face-up cards
+        if not source[player]:
+            source = self.up
+            if not source[player]:  # AC-R16
+                raise Rejection("must-reveal", "must-reveal.ac", player=player)
+        if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
+            self._refuse(face)
+        source[player] -= 1
+        self._lay(player, face, 1, bit)
 
     def _judge_unused(self, event: Mapping[str, Any]) -> None:
         raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
@@ -264,12 +279,12 @@ class Alcasan(Game):
         if player not in self.seats:  # check 6
             raise Rejection("unknown-player", player=player)
         looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
-        self._check_table(looks, codes)  # check 8
+        bits = self._check_table(looks, codes)  # check 8
         if player != self.turn:  # check 9
             self.on_turn(player)
         face = looks[0][0]
         self._check_play(player, face, looks)[player] -= len(looks)  # check 10
-        self._lay(player, looks, face)
+        self._lay(player, face, len(looks), bits)
 
     def _judge_take(self, event: Mapping[str, Any]) -> None:
         """AC-R6: take the whole pile into the hand."""
@@ -284,7 +299,7 @@ class Alcasan(Game):
             raise Rejection("must-reveal", "must-reveal.ac", player=player)
         if not self.pile:  # AC-D9
             raise Rejection("pile-empty", "pile-empty.ac")
-        self.hands[player] += len(self.pile)  # AC-D10: the next player starts a new pile
+        self.hands[player] += self.pile  # AC-D10: the next player starts a new pile
         self._clear_pile()
         self._pass_turn(player)
 
@@ -298,9 +313,8 @@ class Alcasan(Game):
             need_str(event, "card")
         if player not in self.seats:  # check 6
             raise Rejection("unknown-player", player=player)
-        look = self._looks.get(code) or self._new_look(code)  # check 7
-        face, named = look
-        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+        face, bit = self._looks.get(code) or self._new_look(code)  # check 7
+        if self.on_table[face.index] >= self._copies or bit & self.named:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
@@ -308,9 +322,9 @@ class Alcasan(Game):
             raise Rejection("not-face-down", "not-face-down.ac", player=player)
         self.down[player] -= 1
         if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
-            self._lay(player, (look,), face)
+            self._lay(player, face, 1, bit)
             return
-        self.hands[player] += len(self.pile) + 1  # the revealed card never joined the table
+        self.hands[player] += self.pile + 1  # the revealed card never joined the table
         self._clear_pile()
         self._pass_turn(player)
 
@@ -322,22 +336,23 @@ class Alcasan(Game):
             card, face = self.deck.lookup(code)
         except CardCodeError:
             raise Rejection("unknown-card", card=code) from None
-        look = self._looks[code] = (face, None if card.copy is None else str(card))
+        bit = 0 if card.copy is None else 1 << (face.index * self._copies + card.copy - 1)
+        look = self._looks[code] = (face, bit)
         return look
 
-    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> None:
+    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> int:
         """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
-        twice. A single card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
+        twice; the bits of the event's named copies. A single card's check is written out in `_judge_play` and
+        `_judge_reveal` (the hot path)."""
         extra: dict[Face, int] = {}
-        named_here: set[str] = set()
-        on_table, named_before, copies = self.on_table, self.named, self._copies
-        for face, named in looks:
+        bits = self.named
+        on_table, copies = self.on_table, self._copies
+        for face, bit in looks:
             n = extra[face] = extra.get(face, 0) + 1
-            if on_table[face.index] + n > copies or (
-                named is not None and (named in named_before or named in named_here)
-            ):
+            if on_table[face.index] + n > copies or bit & bits:
                 raise Rejection("card-exhausted", card=", ".join(codes))
-            named_here.add(named)
+            bits |= bit
+        return bits ^ self.named
 
     def _check_play(self, player: str, face: Face, several: list[Look] | None = None) -> dict[str, int]:
         """Check 10 for a play; the counts the cards come from: the hand, or else the face-up cards (AC-R3)."""
@@ -357,47 +372,52 @@ class Alcasan(Game):
                 raise Rejection(
                     "too-many-cards", f"too-many-cards.ac-{kind}", player=player, have=have, count=len(several)
                 )
-        error = face.verdict[self.need]  # AC-R8 … AC-R12
-        if error is not None:
-            raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
+        if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
+            self._refuse(face)
         return source
+
+    def _refuse(self, face: Face) -> None:
+        """AC-R8 … AC-R12: `face` may not go on the pile's requirement."""
+        error = face.verdict[self.need]
+        raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
 
     # --- mutations, after every check passed
 
     def _clear_pile(self) -> None:
-        """The pile goes back to a hand: its cards leave the table (AC-D19)."""
-        on_table, named = self.on_table, self.named
-        for face, code in self.pile:
-            on_table[face.index] -= 1
-            if code is not None:
-                named.discard(code)
+        """The pile goes back to a hand: its cards leave the table (AC-D19), which is the burned cards again."""
+        self.on_table = self._burned_table.copy()
+        self.named = self._burned_named
         self._empty_pile()
 
     def _empty_pile(self) -> None:
-        self.pile = []
+        self.pile = 0
         self.top = None
         self.need = ANY
         self.run = 0
 
-    def _lay(self, player: str, looks: Sequence[Look], face: Face) -> None:
-        """The cards join the pile; Feuer or four identical burn it (AC-R10, AC-R13); refill; who is next."""
-        self.on_table[face.index] += len(looks)  # the table grows by these cards (AC-D19)
-        for _, named in looks:
-            if named is not None:
-                self.named.add(named)
-        pile = self.pile
-        pile.extend(looks)
+    def _burn(self) -> None:
+        """AC-R10, AC-R13: the pile leaves the game; the table is now the burned cards alone (AC-D19)."""
+        self.burned += self.pile
+        self._burned_table = self.on_table.copy()
+        self._burned_named = self.named
+        self._empty_pile()
+
+    def _lay(self, player: str, face: Face, n: int, bits: int) -> None:
+        """`n` cards of `face` (named copies `bits`) join the pile; Feuer or four identical burn it (AC-R10,
+        AC-R13); refill; who is next."""
+        self.on_table[face.index] += n  # the table grows by these cards (AC-D19)
+        self.named |= bits
+        self.pile += n
         if face is self.top:
-            self.run += len(looks)
+            run = self.run = self.run + n
         else:
             self.top = face
-            self.run = len(looks)
-        if face.sets_need is not None:  # Luft and Feuer leave the requirement of the card below
-            self.need = face.sets_need
-        burn = face.burns or self.run >= RUN
+            run = self.run = n
+        burn = face.burns or run >= RUN
         if burn:
-            self.burned += len(pile)
-            self._empty_pile()
+            self._burn()
+        elif face.sets_need is not None:  # Luft leaves the requirement of the card below (Feuer burns)
+            self.need = face.sets_need
         hands = self.hands
         if self.draw_pile and hands[player] < HAND:  # AC-R4: refill to 3 while the draw pile lasts
             drawn = HAND - hands[player]
@@ -449,7 +469,7 @@ class Alcasan(Game):
             "finished": self.finished,
             "scores": dict(self.places),
             "winners": list(self.winners),
-            "pile": len(self.pile),
+            "pile": self.pile,
             "top": None if self.top is None else self.top.name,
             "need": need_text(self.need),
             "burned": self.burned,
@@ -466,7 +486,7 @@ class Alcasan(Game):
             "up": sum(self.up.values()),
             "down": sum(self.down.values()),
             "draw_pile": self.draw_pile,
-            "pile": len(self.pile),
+            "pile": self.pile,
             "burned": self.burned,
         }
 

@@ -246,7 +246,7 @@ class AlcasanTable(TableSim):
         assert counts(self.up) == game.up, "face-up rows differ from the counts"
         assert counts(self.down) == game.down, "face-down rows differ from the counts"
         assert len(self.draw) == game.draw_pile, "draw pile differs"
-        assert len(self.pile) == len(game.pile), "discard pile differs"
+        assert len(self.pile) == game.pile, "discard pile differs"
         assert len(self.burned) == game.burned, "burned cards differ"
         top = self.face[self.pile[-1]].partition(":")[2] if self.pile else None
         assert top == game.public()["top"], "top card differs"
@@ -259,3 +259,10 @@ class AlcasanTable(TableSim):
                 for codes in row.values():
                     everything += codes
         assert sorted(everything) == sorted(self.face), "a physical card was lost or doubled"
+        # AC-D19: the referee's table (counts per face, a bit per named copy) is the physical pile plus the burned
+        # cards, however often the pile was taken or burned since
+        table = [*self.pile, *self.burned]
+        faces = [self.face[code] for code in table]
+        assert game.on_table == [faces.count(f) for f in FACES], "the referee counts another table (AC-D19)"
+        looks = [game._looks.get(code) or game._new_look(code) for code in table]
+        assert game.named == sum(bit for _, bit in looks), "the referee names other copies on the table (AC-D19)"
