@@ -20,6 +20,7 @@ the referee refuses leaves no accepted proposal, which the driver reports.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import filterfalse
 from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
@@ -101,7 +102,7 @@ class AlcasanTable(TableSim):
         self.burned: list[str] = []
         self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
         self._fitting: dict[str, Any] | None = None  # the proposed play that fits at the table, and its cards
-        self._move: tuple[Holding, str, int, bool] = ({}, "", 0, False)
+        self._move: tuple[str, Holding, str, int, bool] = ("", {}, "", 0, False)
 
     def _deal(self, count: int) -> list[str]:
         """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
@@ -130,7 +131,6 @@ class AlcasanTable(TableSim):
         hand = self.hands[player]
         source = hand or self.up[player]
         random = self.rng.random
-        self._fitting = None
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             down = self.down[player]
             return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
@@ -140,11 +140,12 @@ class AlcasanTable(TableSim):
             if f in source:
                 best = f
                 break
-        if best is not None and random() < WHIM_FACE:  # now and then another fitting face than the lowest
-            fitting = [f for f in order if f in source]
-            best = fitting[int(random() * len(fitting))]
-        events: list[dict[str, Any]] = []
-        if best is not None:
+        if best is None:
+            events: list[dict[str, Any]] = []
+        else:
+            if random() < WHIM_FACE:  # now and then another fitting face than the lowest
+                fitting = [f for f in order if f in source]
+                best = fitting[int(random() * len(fitting))]
             codes = source[best]
             n = len(codes)
             if n > 1 and random() < SINGLE:
@@ -153,13 +154,13 @@ class AlcasanTable(TableSim):
                 play = {"type": "play", "player": player, "card": codes[0]}
             else:
                 play = {"type": "play", "player": player, "cards": codes[:n]}
-            events.append(play)
+            events = [play]
             # the one play that fits by the table's reading: `accepted` moves these cards without looking again
+            # (an older `_fitting` is never proposed again, so it needs no reset when nothing fits)
             self._fitting = play
-            self._move = (source, best, n, source is hand)
-        if random() < MISFIT:  # a card that does not fit, for the referee to refuse
-            fit = FITS[self.below]
-            misfits = [f for f in source if not fit[f]]
+            self._move = (player, source, best, n, source is hand)
+        if random() < MISFIT and not self.careful:  # a card that does not fit, for the referee to refuse
+            misfits = list(filterfalse(FITS[self.below].__getitem__, source))
             if misfits:
                 misfit = misfits[int(random() * len(misfits))]
                 events.append({"type": "play", "player": player, "card": source[misfit][0]})
@@ -168,52 +169,41 @@ class AlcasanTable(TableSim):
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
-        player = event["player"]
         if event is self._fitting:  # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
-            source, f, n, from_hand = self._move
-            held = source[f]
-            if n == len(held):
-                del source[f]
+            player, source, top, n, from_hand = self._move
+            laid = source[top]
+            if n == len(laid):
+                del source[top]
             else:
-                held = held[:n]
-                del source[f][:n]
+                laid = laid[:n]
+                del source[top][:n]
             if from_hand:
                 self.held[player] -= n
-            self._lay(player, held, f)
-            return
-        kind = event["type"]
-        assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
-        if kind == "take_pile":
-            self._take(player, self.pile)
-            return
-        code = event["card"]
-        self.down[player].remove(code)
-        f = self.face[code]
-        fitted = FITS[self.below][f]
-        assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
-        if fitted:
-            self._lay(player, [code], f)
-        else:  # the revealed card and the pile go to the hand
-            self.pile.append(code)
-            self._take(player, self.pile)
-
-    def _take(self, player: str, codes: list[str]) -> None:
-        face = self.face
-        hand = self.hands[player]
-        for code in codes:
-            hand.setdefault(face[code], []).append(code)
-        self.held[player] += len(codes)
-        self.pile = []
-        self.below = None
-
-    def _lay(self, player: str, codes: list[str], top: str) -> None:
+        else:
+            player = event["player"]
+            kind = event["type"]
+            assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
+            if kind == "take_pile":
+                self._take(player, self.pile)
+                return
+            code = event["card"]
+            self.down[player].remove(code)
+            top = self.face[code]
+            fitted = FITS[self.below][top]
+            assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
+            if not fitted:  # the revealed card and the pile go to the hand
+                self.pile.append(code)
+                self._take(player, self.pile)
+                return
+            laid = [code]
+        # the laid cards (a play, or a revealed card that fits) join the pile
         pile = self.pile
-        pile.extend(codes)
+        pile += laid
         face = self.face
         if top == FEUER or (  # four equal faces on top (RUN)
             len(pile) >= RUN and face[pile[-2]] == top and face[pile[-3]] == top and face[pile[-4]] == top
         ):
-            self.burned.extend(pile)
+            self.burned += pile
             self.pile = []
             self.below = None
         elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
@@ -232,6 +222,15 @@ class AlcasanTable(TableSim):
                     code = last
                 hand.setdefault(face[code], []).append(code)
                 self.held[player] += 1
+
+    def _take(self, player: str, codes: list[str]) -> None:
+        face = self.face
+        hand = self.hands[player]
+        for code in codes:
+            hand.setdefault(face[code], []).append(code)
+        self.held[player] += len(codes)
+        self.pile = []
+        self.below = None
 
     def check(self, referee: Referee) -> None:
         game = referee.game
