@@ -129,6 +129,23 @@ def need_text(need: int) -> str:
     return f">={need}"
 
 
+class Holder:
+    """One seated player: the counts of section 8 (`hands`, `up`, `down`) and who follows them now (AC-R5).
+
+    The hot path reads and changes these as slots of one object found once per event, not as three dicts by name.
+    """
+
+    __slots__ = ("down", "hand", "name", "next", "up")
+
+    def __init__(self, name: str, follower: str):
+        self.name = name
+        self.hand = self.up = self.down = HAND  # section 3
+        self.next = follower  # the next player clockwise who still holds cards (`Alcasan._follow_holders`)
+
+    def __repr__(self) -> str:
+        return f"Holder({self.name!r}, hand={self.hand}, up={self.up}, down={self.down}, next={self.next!r})"
+
+
 _FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
 _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
 
@@ -136,7 +153,7 @@ _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share 
 # (copy c of the face with index i is bit i * copies + c - 1), else 0.
 Look = tuple[Face, int]
 _LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
-_SEATING: dict[tuple[str, ...], tuple[dict[str, list[str]], dict[str, str]]] = {}  # by players (`Alcasan._seating`)
+_SEATING: dict[tuple[str, ...], dict[str, list[str]]] = {}  # by players: each seat's followers clockwise
 
 
 def deck(copies: int) -> Deck:
@@ -197,14 +214,13 @@ class Alcasan(Game):
         super().__init__(players, dealer, options)
         self.deck = deck(options.copies)
         self._looks = _LOOKS[options.copies]
-        seating = _SEATING.get(self.players)
-        if seating is None:
-            seating = self._seating()
+        after = _SEATING.get(self.players)
+        if after is None:
+            after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
             if len(_SEATING) < 256:  # a kiosk sees few tables of players; bound it all the same
-                _SEATING[self.players] = seating
-        # each seat's followers clockwise, and who follows whom now (AC-R5, `_pass_turn`); `_next` is replaced,
-        # never changed in place, when a player goes out, so games of the same players share the first one
-        self._after, self._next = seating
+                _SEATING[self.players] = after
+        self._after = after  # each seat's followers clockwise (AC-R5, `_follow_holders`)
+        self.holders = {p: Holder(p, followers[0]) for p, followers in after.items()}
         # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
         # cards, see the deck module) and by one bit per named copy, the way CardTally counts, without
         # building a Card key per scan; `_burned_table` and `_burned_named` are the same counts of the burned
@@ -214,9 +230,6 @@ class Alcasan(Game):
         self.named = 0
         self._burned_table = [0] * len(SHORT_FACES)
         self._burned_named = 0
-        self.hands = dict.fromkeys(self.players, HAND)
-        self.up = dict.fromkeys(self.players, HAND)
-        self.down = dict.fromkeys(self.players, HAND)
         self.draw_pile = self.deck.size - DEALT * len(self.players)
         self.pile = 0  # cards in the discard pile
         self.top: Face | None = None
@@ -229,9 +242,18 @@ class Alcasan(Game):
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
-    def _seating(self) -> tuple[dict[str, list[str]], dict[str, str]]:
-        after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
-        return after, {p: followers[0] for p, followers in after.items()}
+    @property
+    def hands(self) -> dict[str, int]:
+        """Hand cards per player (the state key `hands`)."""
+        return {p: h.hand for p, h in self.holders.items()}
+
+    @property
+    def up(self) -> dict[str, int]:
+        return {p: h.up for p, h in self.holders.items()}
+
+    @property
+    def down(self) -> dict[str, int]:
+        return {p: h.down for p, h in self.holders.items()}
 
     # --- judging one event: section 7's checks 3 … 10 in order, then the event's effect
 
@@ -254,54 +276,62 @@ class Alcasan(Game):
                 self._judge_several(player, _cards_field(event))  # check 5 (a list of one is checked there too)
                 return
             code = codes[0]  # one card in a list is the same play as `card`
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         face, bit = self._looks.get(code) or self._new_look(code)  # check 7
         if self.on_table[face.index] >= self._copies or bit & self.named:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        source = self.hands  # check 10 (as `_check_play`); AC-R3: from the hand, or else from the face-up cards
-        if not source[player]:
-            source = self.up
-            if not source[player]:  # AC-R16
-                raise Rejection("must-reveal", "must-reveal.ac", player=player)
+        hand = me.hand  # check 10 (as `_check_several`); AC-R3: from the hand, or else from the face-up cards
+        if not hand and not me.up:  # AC-R16
+            raise Rejection("must-reveal", "must-reveal.ac", player=player)
         if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
             self._refuse(face)
-        source[player] -= 1
-        self._lay(player, face, 1, bit)
+        if hand:
+            me.hand = hand - 1
+        else:
+            me.up -= 1
+        self._lay(me, face, 1, bit)
 
     def _judge_unused(self, event: Mapping[str, Any]) -> None:
         raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
 
     def _judge_several(self, player: str, codes: list[str]) -> None:
         """A play of several cards (checks 6 … 10), which must show one face (AC-R2)."""
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
         bits = self._check_table(looks, codes)  # check 8
         if player != self.turn:  # check 9
             self.on_turn(player)
         face = looks[0][0]
-        self._check_play(player, face, looks)[player] -= len(looks)  # check 10
-        self._lay(player, face, len(looks), bits)
+        self._check_several(me, face, looks)  # check 10
+        if me.hand:  # AC-R3: from the hand, or else from the face-up cards
+            me.hand -= len(looks)
+        else:
+            me.up -= len(looks)
+        self._lay(me, face, len(looks), bits)
 
     def _judge_take(self, event: Mapping[str, Any]) -> None:
         """AC-R6: take the whole pile into the hand."""
         player = event.get("player")
         if type(player) is not str:  # check 5
             need_str(event, "player")
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        if not self.hands[player] and not self.up[player]:  # check 10: AC-R16, AC-D15
+        if not me.hand and not me.up:  # check 10: AC-R16, AC-D15
             raise Rejection("must-reveal", "must-reveal.ac", player=player)
         if not self.pile:  # AC-D9
             raise Rejection("pile-empty", "pile-empty.ac")
-        self.hands[player] += self.pile  # AC-D10: the next player starts a new pile
+        me.hand += self.pile  # AC-D10: the next player starts a new pile
         self._clear_pile()
-        self._pass_turn(player)
+        self.turn = me.next  # AC-R5
 
     def _judge_reveal(self, event: Mapping[str, Any]) -> None:
         """AC-R16: turn over a face-down card; a legal face counts as a play, else card and pile go to the hand."""
@@ -311,22 +341,23 @@ class Alcasan(Game):
         code = event.get("card")
         if type(code) is not str:
             need_str(event, "card")
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         face, bit = self._looks.get(code) or self._new_look(code)  # check 7
         if self.on_table[face.index] >= self._copies or bit & self.named:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        if self.hands[player] or self.up[player]:  # check 10
+        if me.hand or me.up:  # check 10
             raise Rejection("not-face-down", "not-face-down.ac", player=player)
-        self.down[player] -= 1
+        me.down -= 1
         if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
-            self._lay(player, face, 1, bit)
+            self._lay(me, face, 1, bit)
             return
-        self.hands[player] += self.pile + 1  # the revealed card never joined the table
+        me.hand += self.pile + 1  # the revealed card never joined the table
         self._clear_pile()
-        self._pass_turn(player)
+        self.turn = me.next  # AC-R5
 
     # --- the checks
 
@@ -354,27 +385,21 @@ class Alcasan(Game):
             bits |= bit
         return bits ^ self.named
 
-    def _check_play(self, player: str, face: Face, several: list[Look] | None = None) -> dict[str, int]:
-        """Check 10 for a play; the counts the cards come from: the hand, or else the face-up cards (AC-R3)."""
-        source = self.hands
-        if not source[player]:
-            source = self.up
-            if not source[player]:  # AC-R16
-                raise Rejection("must-reveal", "must-reveal.ac", player=player)
-        if several is not None:
-            for other, _ in several:  # AC-R2
-                if other is not face:
-                    names = ", ".join(dict.fromkeys(f.name for f, _ in several))
-                    raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
-            have = source[player]
-            if len(several) > have:  # AC-R3
-                kind = "hand" if source is self.hands else "up"
-                raise Rejection(
-                    "too-many-cards", f"too-many-cards.ac-{kind}", player=player, have=have, count=len(several)
-                )
+    def _check_several(self, me: Holder, face: Face, several: list[Look]) -> None:
+        """Check 10 for a play of several cards (the play of one card writes it out in `_judge_play`)."""
+        kind, have = ("hand", me.hand) if me.hand else ("up", me.up)  # AC-R3: the hand, or else the face-up cards
+        if not have:  # AC-R16
+            raise Rejection("must-reveal", "must-reveal.ac", player=me.name)
+        for other, _ in several:  # AC-R2
+            if other is not face:
+                names = ", ".join(dict.fromkeys(f.name for f, _ in several))
+                raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
+        if len(several) > have:  # AC-R3
+            raise Rejection(
+                "too-many-cards", f"too-many-cards.ac-{kind}", player=me.name, have=have, count=len(several)
+            )
         if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
             self._refuse(face)
-        return source
 
     def _refuse(self, face: Face) -> None:
         """AC-R8 … AC-R12: `face` may not go on the pile's requirement."""
@@ -402,7 +427,7 @@ class Alcasan(Game):
         self._burned_named = self.named
         self._empty_pile()
 
-    def _lay(self, player: str, face: Face, n: int, bits: int) -> None:
+    def _lay(self, me: Holder, face: Face, n: int, bits: int) -> None:
         """`n` cards of `face` (named copies `bits`) join the pile; Feuer or four identical burn it (AC-R10,
         AC-R13); refill; who is next."""
         self.on_table[face.index] += n  # the table grows by these cards (AC-D19)
@@ -418,32 +443,28 @@ class Alcasan(Game):
             self._burn()
         elif face.sets_need is not None:  # Luft leaves the requirement of the card below (Feuer burns)
             self.need = face.sets_need
-        hands = self.hands
-        if self.draw_pile and hands[player] < HAND:  # AC-R4: refill to 3 while the draw pile lasts
-            drawn = HAND - hands[player]
+        if self.draw_pile and me.hand < HAND:  # AC-R4: refill to 3 while the draw pile lasts
+            drawn = HAND - me.hand
             if drawn > self.draw_pile:
                 drawn = self.draw_pile
-            hands[player] += drawn
+            me.hand += drawn
             self.draw_pile -= drawn
-        if hands[player] or self.up[player] or self.down[player]:
+        if me.hand or me.up or me.down:
             if not burn:  # AC-R14: after a burn the same player lays again
-                self.turn = self._next[player]  # AC-R5, as `_pass_turn`
+                self.turn = me.next  # AC-R5
             return
-        self._player_out(player)
-
-    def _pass_turn(self, player: str) -> None:
-        """AC-R5: the next player clockwise who still holds cards."""
-        self.turn = self._next[player]
+        self._player_out(me)
 
     def _follow_holders(self) -> None:
         """AC-R5 after a player went out: each seat is followed by the next one clockwise that still holds cards."""
         places = self.places
-        self._next = {p: next(nxt for nxt in after if not places[nxt]) for p, after in self._after.items()}
+        for p, after in self._after.items():
+            self.holders[p].next = next(nxt for nxt in after if not places[nxt])
 
-    def _player_out(self, player: str) -> None:
+    def _player_out(self, me: Holder) -> None:
         """AC-R17, AC-R18: the player is out; the game ends with the first out or the last one holding cards."""
-        self.out.append(player)
-        self.places[player] = len(self.out)
+        self.out.append(me.name)
+        self.places[me.name] = len(self.out)
         self.holding -= 1
         if self.options.stop_at_first:
             self._finish(2)
@@ -451,7 +472,7 @@ class Alcasan(Game):
             self._finish(len(self.players))
         else:
             self._follow_holders()
-            self._pass_turn(player)
+            self.turn = me.next  # AC-R5
 
     def _finish(self, place: int) -> None:
         for p in self.players:
@@ -474,9 +495,9 @@ class Alcasan(Game):
             "need": need_text(self.need),
             "burned": self.burned,
             "draw_pile": self.draw_pile,
-            "hands": dict(self.hands),
-            "up": dict(self.up),
-            "down": dict(self.down),
+            "hands": self.hands,
+            "up": self.up,
+            "down": self.down,
             "out": list(self.out),
         }
 
