@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import filterfalse
+from math import floor
 from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
@@ -75,7 +76,8 @@ def _codes(copies: int) -> tuple[list[str], dict[str, str]]:
     found = _CODES.get(copies)
     if found is None:
         codes = deck(copies).codes()
-        found = _CODES[copies] = (codes, {code: code.partition("#")[0] for code in codes})
+        face = {f: f for f in FACES}  # each face one string object: comparisons and lookups stop at identity
+        found = _CODES[copies] = (codes, {code: face[code.partition("#")[0]] for code in codes})
     return found
 
 
@@ -88,6 +90,8 @@ class AlcasanTable(TableSim):
         super().__init__(rng, players, options, dealer)
         copies = parse_header(self.header)[3].copies if self.options else DEFAULT_COPIES
         all_codes, self.face = _codes(copies)
+        # random picks: floor(random() * n), cheaper than `randrange` and than int() of the float, same value
+        self.random = rng.random
         self.draw = list(all_codes)  # face down and unordered: `_deal` takes a random card each time
         self.hands: dict[str, Holding] = {}
         self.up: dict[str, Holding] = {}
@@ -108,10 +112,10 @@ class AlcasanTable(TableSim):
         """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
         left (a Fisher–Yates shuffle done lazily, so no card is shuffled that is never drawn)."""
         draw = self.draw
-        random = self.rng.random
+        random = self.random
         dealt = []
         for _ in range(count):
-            i = int(random() * len(draw))
+            i = floor(random() * len(draw))
             last = draw.pop()
             if i < len(draw):
                 dealt.append(draw[i])
@@ -130,10 +134,10 @@ class AlcasanTable(TableSim):
         player = referee.game.turn
         hand = self.hands[player]
         source = hand or self.up[player]
-        random = self.rng.random
+        random = self.random
         if not source:  # AC-R16: turn over one face-down card, chosen blind
             down = self.down[player]
-            return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
+            return [{"type": "reveal", "player": player, "card": down[floor(random() * len(down))]}]
         order = ORDER[self.below]
         best: str | None = None
         for f in order:  # the lowest face held that fits
@@ -145,7 +149,7 @@ class AlcasanTable(TableSim):
         else:
             if random() < WHIM_FACE:  # now and then another fitting face than the lowest
                 fitting = [f for f in order if f in source]
-                best = fitting[int(random() * len(fitting))]
+                best = fitting[floor(random() * len(fitting))]
             codes = source[best]
             n = len(codes)
             if n > 1 and random() < SINGLE:
@@ -162,7 +166,7 @@ class AlcasanTable(TableSim):
         if random() < MISFIT and not self.careful:  # a card that does not fit, for the referee to refuse
             misfits = list(filterfalse(FITS[self.below].__getitem__, source))
             if misfits:
-                misfit = misfits[int(random() * len(misfits))]
+                misfit = misfits[floor(random() * len(misfits))]
                 events.append({"type": "play", "player": player, "card": source[misfit][0]})
         if self.pile and (best is None or random() < WHIM):
             events.append({"type": "take_pile", "player": player})
@@ -211,9 +215,9 @@ class AlcasanTable(TableSim):
         draw = self.draw
         if draw and self.held[player] < HAND:  # refill the hand to 3, each card a random one of the draw pile
             hand = self.hands[player]
-            random = self.rng.random
+            random = self.random
             while draw and self.held[player] < HAND:
-                i = int(random() * len(draw))  # as `_deal`
+                i = floor(random() * len(draw))  # as `_deal`
                 last = draw.pop()
                 if i < len(draw):
                     code = draw[i]
