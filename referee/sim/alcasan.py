@@ -81,10 +81,25 @@ def _codes(copies: int) -> tuple[list[str], dict[str, str]]:
     return found
 
 
+class Seat:
+    """One player's physical cards: the hand and the face-up row by face, the face-down row, and the hand's size
+    counted as cards move (the refill needs it every turn)."""
+
+    __slots__ = ("down", "hand", "held", "name", "up")
+
+    def __init__(self, name: str, hand: Holding, up: Holding, down: list[str]):
+        self.name = name
+        self.hand = hand
+        self.up = up
+        self.down = down
+        self.held = len(down)  # 3, like the hand
+
+
 @register
 class AlcasanTable(TableSim):
     game_id = "alcasan"
     default_players = 3
+    mistakes = True  # misfits laid for the referee to refuse (`candidates`); a careful table lays none
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
@@ -93,20 +108,28 @@ class AlcasanTable(TableSim):
         # random picks: floor(random() * n), cheaper than `randrange` and than int() of the float, same value
         self.random = rng.random
         self.draw = list(all_codes)  # face down and unordered: `_deal` takes a random card each time
-        self.hands: dict[str, Holding] = {}
-        self.up: dict[str, Holding] = {}
-        self.down: dict[str, list[str]] = {}
+        self.seats: dict[str, Seat] = {}
         for p in self.players:
             nine = self._deal(DEALT)  # 3 face-down; the player picks 3 of the other 6 to lay face-up: any 3
-            self.down[p] = nine[:HAND]
-            self.up[p] = self._holding(nine[HAND : 2 * HAND])
-            self.hands[p] = self._holding(nine[2 * HAND :])
-        self.held = dict.fromkeys(self.players, HAND)  # hand cards per player, counted as they move
+            up = self._holding(nine[HAND : 2 * HAND])
+            self.seats[p] = Seat(p, self._holding(nine[2 * HAND :]), up, nine[:HAND])
         self.pile: list[str] = []
         self.burned: list[str] = []
         self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
         self._fitting: dict[str, Any] | None = None  # the proposed play that fits at the table, and its cards
-        self._move: tuple[str, Holding, str, int, bool] = ("", {}, "", 0, False)
+        self._move: tuple[Seat, Holding, str, int] = (self.seats[p], {}, "", 0)
+
+    @property
+    def hands(self) -> dict[str, Holding]:
+        return {p: seat.hand for p, seat in self.seats.items()}
+
+    @property
+    def up(self) -> dict[str, Holding]:
+        return {p: seat.up for p, seat in self.seats.items()}
+
+    @property
+    def down(self) -> dict[str, list[str]]:
+        return {p: seat.down for p, seat in self.seats.items()}
 
     def _deal(self, count: int) -> list[str]:
         """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
@@ -131,12 +154,12 @@ class AlcasanTable(TableSim):
         return holding
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        player = referee.game.turn
-        hand = self.hands[player]
-        source = hand or self.up[player]
+        me = self.seats[referee.game.turn]
+        player = me.name
+        source = me.hand or me.up
         random = self.random
         if not source:  # AC-R16: turn over one face-down card, chosen blind
-            down = self.down[player]
+            down = me.down
             return [{"type": "reveal", "player": player, "card": down[floor(random() * len(down))]}]
         order = ORDER[self.below]
         best: str | None = None
@@ -162,7 +185,7 @@ class AlcasanTable(TableSim):
             # the one play that fits by the table's reading: `accepted` moves these cards without looking again
             # (an older `_fitting` is never proposed again, so it needs no reset when nothing fits)
             self._fitting = play
-            self._move = (player, source, best, n, source is hand)
+            self._move = (me, source, best, n)
         if random() < MISFIT and not self.careful:  # a card that does not fit, for the referee to refuse
             misfits = list(filterfalse(FITS[self.below].__getitem__, source))
             if misfits:
@@ -174,30 +197,30 @@ class AlcasanTable(TableSim):
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         if event is self._fitting:  # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
-            player, source, top, n, from_hand = self._move
+            me, source, top, n = self._move
             laid = source[top]
             if n == len(laid):
                 del source[top]
             else:
                 laid = laid[:n]
                 del source[top][:n]
-            if from_hand:
-                self.held[player] -= n
+            if source is me.hand:
+                me.held -= n
         else:
-            player = event["player"]
+            me = self.seats[event["player"]]
             kind = event["type"]
             assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
             if kind == "take_pile":
-                self._take(player, self.pile)
+                self._take(me, self.pile)
                 return
             code = event["card"]
-            self.down[player].remove(code)
+            me.down.remove(code)
             top = self.face[code]
             fitted = FITS[self.below][top]
-            assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
+            assert fitted == (not referee.game.holders[me.name].hand), f"reveal of {code} on {self.pile} judged wrongly"
             if not fitted:  # the revealed card and the pile go to the hand
                 self.pile.append(code)
-                self._take(player, self.pile)
+                self._take(me, self.pile)
                 return
             laid = [code]
         # the laid cards (a play, or a revealed card that fits) join the pile
@@ -213,10 +236,10 @@ class AlcasanTable(TableSim):
         elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
             self.below = top
         draw = self.draw
-        if draw and self.held[player] < HAND:  # refill the hand to 3, each card a random one of the draw pile
-            hand = self.hands[player]
+        if draw and me.held < HAND:  # refill the hand to 3, each card a random one of the draw pile
+            hand = me.hand
             random = self.random
-            while draw and self.held[player] < HAND:
+            while draw and me.held < HAND:
                 i = floor(random() * len(draw))  # as `_deal`
                 last = draw.pop()
                 if i < len(draw):
@@ -225,14 +248,14 @@ class AlcasanTable(TableSim):
                 else:
                     code = last
                 hand.setdefault(face[code], []).append(code)
-                self.held[player] += 1
+                me.held += 1
 
-    def _take(self, player: str, codes: list[str]) -> None:
+    def _take(self, me: Seat, codes: list[str]) -> None:
         face = self.face
-        hand = self.hands[player]
+        hand = me.hand
         for code in codes:
             hand.setdefault(face[code], []).append(code)
-        self.held[player] += len(codes)
+        me.held += len(codes)
         self.pile = []
         self.below = None
 
@@ -245,7 +268,7 @@ class AlcasanTable(TableSim):
             }
 
         assert counts(self.hands) == game.hands, "hidden hands differ from hand counts"
-        assert self.held == game.hands, "the running hand counts differ from the referee's"
+        assert {p: seat.held for p, seat in self.seats.items()} == game.hands, "the running hand counts differ"
         assert counts(self.up) == game.up, "face-up rows differ from the counts"
         assert counts(self.down) == game.down, "face-down rows differ from the counts"
         assert len(self.draw) == game.draw_pile, "draw pile differs"
