@@ -6,10 +6,13 @@ requirement is kept as one small integer, `need`: 0 = any face, -1 = "4 or
 lower" (Wasser), N ≥ 1 = "N or higher". Luft leaves it as it is (transparent,
 AC-R12), so the effective card under any number of Luft cards costs nothing.
 
-The table of AC-D19 (pile plus burned cards) is counted per face and by a bit per
-named copy. A burn empties the pile into the burned cards, so right after it the
-table *is* the burned cards: the counts are remembered then, and taking the pile
-(or a revealed misfit) puts them back instead of taking the pile off card by card.
+The table of AC-D19 (pile plus burned cards) is one small integer per face: how
+many cards of the face lie there, times 2**copies, plus a bit per named copy
+among them (copy c is bit c - 1). A card is one too many when the count is
+already `copies` or its bit is set; laying it adds 2**copies plus its bit. A burn
+empties the pile into the burned cards, so right after it the table *is* the
+burned cards: the counts are remembered then, and taking the pile (or a revealed
+misfit) puts them back instead of taking the pile off card by card.
 """
 
 from __future__ import annotations
@@ -90,7 +93,7 @@ class Face:
 
     def __init__(self, name: str, index: int):
         self.name = name  # "7", "WASSER" …
-        self.index = index  # where the table counts this face (`Alcasan.on_table`)
+        self.index = index  # where the table counts this face (`Alcasan.table`)
         self.burns = name == "FEUER"  # AC-R10
         self.is_luft = name == "LUFT"  # AC-R12: transparent
         # what `need` becomes when this face is the effective card (None: Luft and Feuer do not set it)
@@ -149,9 +152,9 @@ class Holder:
 _FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
 _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
 
-# What the referee needs of a scanned code: its face, and its bit in `Alcasan.named` when it names a copy
-# (copy c of the face with index i is bit i * copies + c - 1), else 0.
-Look = tuple[Face, int]
+# What the referee needs of a scanned code: its face, its bit among the face's named copies on the table (copy c
+# is bit c - 1; 0 when the code names no copy) and what it adds to the face's entry in `Alcasan.table`.
+Look = tuple[Face, int, int]
 _LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
 _SEATING: dict[tuple[str, ...], dict[str, list[str]]] = {}  # by players: each seat's followers clockwise
 
@@ -221,15 +224,13 @@ class Alcasan(Game):
                 _SEATING[self.players] = after
         self._after = after  # each seat's followers clockwise (AC-R5, `_follow_holders`)
         self.holders = {p: Holder(p, followers[0]) for p, followers in after.items()}
-        # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
-        # cards, see the deck module) and by one bit per named copy, the way CardTally counts, without
-        # building a Card key per scan; `_burned_table` and `_burned_named` are the same counts of the burned
-        # cards alone (see the module docstring).
+        # AC-D19: the table is the pile plus the burned cards, counted per face (every face has `copies` cards,
+        # see the deck module) as the module docstring says: the way CardTally counts, without building a Card
+        # key per scan. `_burned_table` counts the burned cards alone.
         self._copies = options.copies
-        self.on_table = [0] * len(SHORT_FACES)
-        self.named = 0
-        self._burned_table = [0] * len(SHORT_FACES)
-        self._burned_named = 0
+        self._full = options.copies << options.copies  # a face's entry from here on holds every copy
+        self.table = [0] * len(SHORT_FACES)
+        self._burned_table = self.table.copy()
         self.draw_pile = self.deck.size - DEALT * len(self.players)
         self.pile = 0  # cards in the discard pile
         self.top: Face | None = None
@@ -279,8 +280,9 @@ class Alcasan(Game):
         me = self.holders.get(player)
         if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
-        face, bit = self._looks.get(code) or self._new_look(code)  # check 7
-        if self.on_table[face.index] >= self._copies or bit & self.named:  # check 8 (as `_check_table`)
+        face, bit, add = self._looks.get(code) or self._new_look(code)  # check 7
+        entry = self.table[face.index]
+        if entry >= self._full or entry & bit:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
@@ -293,7 +295,7 @@ class Alcasan(Game):
             me.hand = hand - 1
         else:
             me.up -= 1
-        self._lay(me, face, 1, bit)
+        self._lay(me, face, 1, add)
 
     def _judge_unused(self, event: Mapping[str, Any]) -> None:
         raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
@@ -304,7 +306,7 @@ class Alcasan(Game):
         if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
-        bits = self._check_table(looks, codes)  # check 8
+        add = self._check_table(looks, codes)  # check 8
         if player != self.turn:  # check 9
             self.on_turn(player)
         face = looks[0][0]
@@ -313,7 +315,7 @@ class Alcasan(Game):
             me.hand -= len(looks)
         else:
             me.up -= len(looks)
-        self._lay(me, face, len(looks), bits)
+        self._lay(me, face, len(looks), add)
 
     def _judge_take(self, event: Mapping[str, Any]) -> None:
         """AC-R6: take the whole pile into the hand."""
@@ -344,8 +346,9 @@ class Alcasan(Game):
         me = self.holders.get(player)
         if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
-        face, bit = self._looks.get(code) or self._new_look(code)  # check 7
-        if self.on_table[face.index] >= self._copies or bit & self.named:  # check 8 (as `_check_table`)
+        face, bit, add = self._looks.get(code) or self._new_look(code)  # check 7
+        entry = self.table[face.index]
+        if entry >= self._full or entry & bit:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
@@ -353,7 +356,7 @@ class Alcasan(Game):
             raise Rejection("not-face-down", "not-face-down.ac", player=player)
         me.down -= 1
         if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
-            self._lay(me, face, 1, bit)
+            self._lay(me, face, 1, add)
             return
         me.hand += self.pile + 1  # the revealed card never joined the table
         self._clear_pile()
@@ -367,32 +370,34 @@ class Alcasan(Game):
             card, face = self.deck.lookup(code)
         except CardCodeError:
             raise Rejection("unknown-card", card=code) from None
-        bit = 0 if card.copy is None else 1 << (face.index * self._copies + card.copy - 1)
-        look = self._looks[code] = (face, bit)
+        bit = 0 if card.copy is None else 1 << (card.copy - 1)
+        look = self._looks[code] = (face, bit, (1 << self._copies) + bit)
         return look
 
     def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> int:
         """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
-        twice; the bits of the event's named copies. A single card's check is written out in `_judge_play` and
-        `_judge_reveal` (the hot path)."""
-        extra: dict[Face, int] = {}
-        bits = self.named
-        on_table, copies = self.on_table, self._copies
-        for face, bit in looks:
-            n = extra[face] = extra.get(face, 0) + 1
-            if on_table[face.index] + n > copies or bit & bits:
+        twice; what the cards add to the table (the first face's entry: check 10 allows no other). A single
+        card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
+        entries: dict[Face, int] = {}  # each face's entry as the event's cards are added one by one
+        table, full = self.table, self._full
+        for face, bit, add in looks:
+            entry = entries.get(face)
+            if entry is None:
+                entry = table[face.index]
+            if entry >= full or entry & bit:
                 raise Rejection("card-exhausted", card=", ".join(codes))
-            bits |= bit
-        return bits ^ self.named
+            entries[face] = entry + add
+        face = looks[0][0]
+        return entries[face] - table[face.index]
 
     def _check_several(self, me: Holder, face: Face, several: list[Look]) -> None:
         """Check 10 for a play of several cards (the play of one card writes it out in `_judge_play`)."""
         kind, have = ("hand", me.hand) if me.hand else ("up", me.up)  # AC-R3: the hand, or else the face-up cards
         if not have:  # AC-R16
             raise Rejection("must-reveal", "must-reveal.ac", player=me.name)
-        for other, _ in several:  # AC-R2
+        for other, _, _ in several:  # AC-R2
             if other is not face:
-                names = ", ".join(dict.fromkeys(f.name for f, _ in several))
+                names = ", ".join(dict.fromkeys(f.name for f, _, _ in several))
                 raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
         if len(several) > have:  # AC-R3
             raise Rejection(
@@ -410,8 +415,7 @@ class Alcasan(Game):
 
     def _clear_pile(self) -> None:
         """The pile goes back to a hand: its cards leave the table (AC-D19), which is the burned cards again."""
-        self.on_table = self._burned_table.copy()
-        self.named = self._burned_named
+        self.table = self._burned_table.copy()
         self._empty_pile()
 
     def _empty_pile(self) -> None:
@@ -423,15 +427,13 @@ class Alcasan(Game):
     def _burn(self) -> None:
         """AC-R10, AC-R13: the pile leaves the game; the table is now the burned cards alone (AC-D19)."""
         self.burned += self.pile
-        self._burned_table = self.on_table.copy()
-        self._burned_named = self.named
+        self._burned_table = self.table.copy()
         self._empty_pile()
 
-    def _lay(self, me: Holder, face: Face, n: int, bits: int) -> None:
-        """`n` cards of `face` (named copies `bits`) join the pile; Feuer or four identical burn it (AC-R10,
-        AC-R13); refill; who is next."""
-        self.on_table[face.index] += n  # the table grows by these cards (AC-D19)
-        self.named |= bits
+    def _lay(self, me: Holder, face: Face, n: int, add: int) -> None:
+        """`n` cards of `face` (adding `add` to its table entry) join the pile; Feuer or four identical burn it
+        (AC-R10, AC-R13); refill; who is next."""
+        self.table[face.index] += add  # the table grows by these cards (AC-D19)
         self.pile += n
         if face is self.top:
             run = self.run = self.run + n

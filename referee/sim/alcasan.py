@@ -285,10 +285,10 @@ class AlcasanTable(TableSim):
                 for codes in row.values():
                     everything += codes
         assert sorted(everything) == sorted(self.face), "a physical card was lost or doubled"
-        # AC-D19: the referee's table (counts per face, a bit per named copy) is the physical pile plus the burned
-        # cards, however often the pile was taken or burned since
-        table = [*self.pile, *self.burned]
-        faces = [self.face[code] for code in table]
-        assert game.on_table == [faces.count(f) for f in FACES], "the referee counts another table (AC-D19)"
-        looks = [game._looks.get(code) or game._new_look(code) for code in table]
-        assert game.named == sum(bit for _, bit in looks), "the referee names other copies on the table (AC-D19)"
+        # AC-D19: the referee's table (per face: the count times 2**copies plus a bit per named copy) is the physical
+        # pile plus the burned cards, however often the pile was taken or burned since
+        copies = game.options.copies
+        table = dict.fromkeys(FACES, 0)
+        for code in [*self.pile, *self.burned]:
+            table[self.face[code]] += (1 << copies) + (1 << (int(code.partition("#")[2]) - 1))
+        assert game.table == list(table.values()), "the referee counts another table (AC-D19)"
