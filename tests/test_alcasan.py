@@ -65,8 +65,9 @@ class Table:
         """Put the game into a later phase by setting the counts the referee keeps (white-box set-up)."""
         game = self.r.game
         for key, value in counts.items():
-            if isinstance(value, dict):
-                getattr(game, key).update(value)
+            if isinstance(value, dict):  # hands, up, down: each player's counts are kept by their `Holder`
+                for player, count in value.items():
+                    setattr(game.holders[player], {"hands": "hand"}.get(key, key), count)
             else:
                 setattr(game, key, value)
 

@@ -347,8 +347,9 @@ def referee(players: list[str] | None = None, **options: Any) -> Referee:
 def arrange(r: Referee, **counts: Any) -> None:
     """White-box: put the game into a later phase by setting the counts the referee keeps."""
     for key, value in counts.items():
-        if isinstance(value, dict):
-            getattr(r.game, key).update(value)
+        if isinstance(value, dict):  # hands, up, down: each player's counts are kept by their `Holder`
+            for player, count in value.items():
+                setattr(r.game.holders[player], {"hands": "hand"}.get(key, key), count)
         else:
             setattr(r.game, key, value)
 

@@ -5,6 +5,14 @@ face-down), the discard pile, the burned count and the draw pile. The pile's
 requirement is kept as one small integer, `need`: 0 = any face, -1 = "4 or
 lower" (Wasser), N ≥ 1 = "N or higher". Luft leaves it as it is (transparent,
 AC-R12), so the effective card under any number of Luft cards costs nothing.
+
+The table of AC-D19 (pile plus burned cards) is one small integer per face: how
+many cards of the face lie there, times 2**copies, plus a bit per named copy
+among them (copy c is bit c - 1). A card is one too many when the count is
+already `copies` or its bit is set; laying it adds 2**copies plus its bit. A burn
+empties the pile into the burned cards, so right after it the table *is* the
+burned cards: the counts are remembered then, and taking the pile (or a revealed
+misfit) puts them back instead of taking the pile off card by card.
 """
 
 from __future__ import annotations
@@ -85,7 +93,7 @@ class Face:
 
     def __init__(self, name: str, index: int):
         self.name = name  # "7", "WASSER" …
-        self.index = index  # where the table counts this face (`Alcasan.on_table`)
+        self.index = index  # where the table counts this face (`Alcasan.table`)
         self.burns = name == "FEUER"  # AC-R10
         self.is_luft = name == "LUFT"  # AC-R12: transparent
         # what `need` becomes when this face is the effective card (None: Luft and Feuer do not set it)
@@ -124,13 +132,31 @@ def need_text(need: int) -> str:
     return f">={need}"
 
 
+class Holder:
+    """One seated player: the counts of section 8 (`hands`, `up`, `down`) and who follows them now (AC-R5).
+
+    The hot path reads and changes these as slots of one object found once per event, not as three dicts by name.
+    """
+
+    __slots__ = ("down", "hand", "name", "next", "up")
+
+    def __init__(self, name: str, follower: str):
+        self.name = name
+        self.hand = self.up = self.down = HAND  # section 3
+        self.next = follower  # the next player clockwise who still holds cards (`Alcasan._follow_holders`)
+
+    def __repr__(self) -> str:
+        return f"Holder({self.name!r}, hand={self.hand}, up={self.up}, down={self.down}, next={self.next!r})"
+
+
 _FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
 _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
 
-# What the referee needs of a scanned code: its face, and the code itself when it names a copy (else None).
-Look = tuple[Face, str | None]
+# What the referee needs of a scanned code: its face, its bit among the face's named copies on the table (copy c
+# is bit c - 1; 0 when the code names no copy) and what it adds to the face's entry in `Alcasan.table`.
+Look = tuple[Face, int, int]
 _LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
-_SEATING: dict[tuple[str, ...], tuple[dict[str, list[str]], dict[str, str]]] = {}  # by players (`Alcasan._seating`)
+_SEATING: dict[tuple[str, ...], dict[str, list[str]]] = {}  # by players: each seat's followers clockwise
 
 
 def deck(copies: int) -> Deck:
@@ -191,25 +217,22 @@ class Alcasan(Game):
         super().__init__(players, dealer, options)
         self.deck = deck(options.copies)
         self._looks = _LOOKS[options.copies]
-        seating = _SEATING.get(self.players)
-        if seating is None:
-            seating = self._seating()
+        after = _SEATING.get(self.players)
+        if after is None:
+            after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
             if len(_SEATING) < 256:  # a kiosk sees few tables of players; bound it all the same
-                _SEATING[self.players] = seating
-        # each seat's followers clockwise, and who follows whom now (AC-R5, `_pass_turn`); `_next` is replaced,
-        # never changed in place, when a player goes out, so games of the same players share the first one
-        self._after, self._next = seating
-        # AC-D19: the table is the pile plus the burned cards. It is counted per face (every face has `copies`
-        # cards, see the deck module) and by the codes of named copies, the way CardTally counts, without
-        # building a Card key per scan.
+                _SEATING[self.players] = after
+        self._after = after  # each seat's followers clockwise (AC-R5, `_follow_holders`)
+        self.holders = {p: Holder(p, followers[0]) for p, followers in after.items()}
+        # AC-D19: the table is the pile plus the burned cards, counted per face (every face has `copies` cards,
+        # see the deck module) as the module docstring says: the way CardTally counts, without building a Card
+        # key per scan. `_burned_table` counts the burned cards alone.
         self._copies = options.copies
-        self.on_table = [0] * len(SHORT_FACES)
-        self.named: set[str] = set()
-        self.hands = dict.fromkeys(self.players, HAND)
-        self.up = dict.fromkeys(self.players, HAND)
-        self.down = dict.fromkeys(self.players, HAND)
+        self._full = options.copies << options.copies  # a face's entry from here on holds every copy
+        self.table = [0] * len(SHORT_FACES)
+        self._burned_table = self.table.copy()
         self.draw_pile = self.deck.size - DEALT * len(self.players)
-        self.pile: list[Look] = []  # the laid cards, to take them off the table again
+        self.pile = 0  # cards in the discard pile
         self.top: Face | None = None
         self.need = ANY
         self.run = 0  # AC-R13: how many cards of the top face lie on top
@@ -220,9 +243,18 @@ class Alcasan(Game):
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
-    def _seating(self) -> tuple[dict[str, list[str]], dict[str, str]]:
-        after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
-        return after, {p: followers[0] for p, followers in after.items()}
+    @property
+    def hands(self) -> dict[str, int]:
+        """Hand cards per player (the state key `hands`)."""
+        return {p: h.hand for p, h in self.holders.items()}
+
+    @property
+    def up(self) -> dict[str, int]:
+        return {p: h.up for p, h in self.holders.items()}
+
+    @property
+    def down(self) -> dict[str, int]:
+        return {p: h.down for p, h in self.holders.items()}
 
     # --- judging one event: section 7's checks 3 … 10 in order, then the event's effect
 
@@ -240,53 +272,68 @@ class Alcasan(Game):
             need_str(event, "player")
         code = event.get("card")
         if type(code) is not str or "cards" in event:
-            codes = _cards_field(event)  # check 5
-            if len(codes) > 1:
-                self._judge_several(player, codes)
+            codes = event.get("cards")
+            if type(codes) is not list or len(codes) != 1 or type(codes[0]) is not str or "card" in event:
+                self._judge_several(player, _cards_field(event))  # check 5 (a list of one is checked there too)
                 return
             code = codes[0]  # one card in a list is the same play as `card`
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
-        look = self._looks.get(code) or self._new_look(code)  # check 7
-        face, named = look
-        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+        face, bit, add = self._looks.get(code) or self._new_look(code)  # check 7
+        entry = self.table[face.index]
+        if entry >= self._full or entry & bit:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        self._check_play(player, face)[player] -= 1  # check 10; AC-R3: from the hand, or else from the face-up
-        self._lay(player, (look,), face)
+        hand = me.hand  # check 10 (as `_check_several`); AC-R3: from the hand, or else from the face-up cards
+        if not hand and not me.up:  # AC-R16
+            raise Rejection("must-reveal", "must-reveal.ac", player=player)
+        if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
+            self._refuse(face)
+        if hand:
+            me.hand = hand - 1
+        else:
+            me.up -= 1
+        self._lay(me, face, 1, add)
 
     def _judge_unused(self, event: Mapping[str, Any]) -> None:
         raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
 
     def _judge_several(self, player: str, codes: list[str]) -> None:
         """A play of several cards (checks 6 … 10), which must show one face (AC-R2)."""
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
-        self._check_table(looks, codes)  # check 8
+        add = self._check_table(looks, codes)  # check 8
         if player != self.turn:  # check 9
             self.on_turn(player)
         face = looks[0][0]
-        self._check_play(player, face, looks)[player] -= len(looks)  # check 10
-        self._lay(player, looks, face)
+        self._check_several(me, face, looks)  # check 10
+        if me.hand:  # AC-R3: from the hand, or else from the face-up cards
+            me.hand -= len(looks)
+        else:
+            me.up -= len(looks)
+        self._lay(me, face, len(looks), add)
 
     def _judge_take(self, event: Mapping[str, Any]) -> None:
         """AC-R6: take the whole pile into the hand."""
         player = event.get("player")
         if type(player) is not str:  # check 5
             need_str(event, "player")
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        if not self.hands[player] and not self.up[player]:  # check 10: AC-R16, AC-D15
+        if not me.hand and not me.up:  # check 10: AC-R16, AC-D15
             raise Rejection("must-reveal", "must-reveal.ac", player=player)
         if not self.pile:  # AC-D9
             raise Rejection("pile-empty", "pile-empty.ac")
-        self.hands[player] += len(self.pile)  # AC-D10: the next player starts a new pile
+        me.hand += self.pile  # AC-D10: the next player starts a new pile
         self._clear_pile()
-        self._pass_turn(player)
+        self.turn = me.next  # AC-R5
 
     def _judge_reveal(self, event: Mapping[str, Any]) -> None:
         """AC-R16: turn over a face-down card; a legal face counts as a play, else card and pile go to the hand."""
@@ -296,23 +343,24 @@ class Alcasan(Game):
         code = event.get("card")
         if type(code) is not str:
             need_str(event, "card")
-        if player not in self.seats:  # check 6
+        me = self.holders.get(player)
+        if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
-        look = self._looks.get(code) or self._new_look(code)  # check 7
-        face, named = look
-        if self.on_table[face.index] >= self._copies or named in self.named:  # check 8 (as `_check_table`)
+        face, bit, add = self._looks.get(code) or self._new_look(code)  # check 7
+        entry = self.table[face.index]
+        if entry >= self._full or entry & bit:  # check 8 (as `_check_table`)
             raise Rejection("card-exhausted", card=code)
         if player != self.turn:  # check 9
             self.on_turn(player)
-        if self.hands[player] or self.up[player]:  # check 10
+        if me.hand or me.up:  # check 10
             raise Rejection("not-face-down", "not-face-down.ac", player=player)
-        self.down[player] -= 1
+        me.down -= 1
         if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
-            self._lay(player, (look,), face)
+            self._lay(me, face, 1, add)
             return
-        self.hands[player] += len(self.pile) + 1  # the revealed card never joined the table
+        me.hand += self.pile + 1  # the revealed card never joined the table
         self._clear_pile()
-        self._pass_turn(player)
+        self.turn = me.next  # AC-R5
 
     # --- the checks
 
@@ -322,108 +370,103 @@ class Alcasan(Game):
             card, face = self.deck.lookup(code)
         except CardCodeError:
             raise Rejection("unknown-card", card=code) from None
-        look = self._looks[code] = (face, None if card.copy is None else str(card))
+        bit = 0 if card.copy is None else 1 << (card.copy - 1)
+        look = self._looks[code] = (face, bit, (1 << self._copies) + bit)
         return look
 
-    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> None:
+    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> int:
         """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
-        twice. A single card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
-        extra: dict[Face, int] = {}
-        named_here: set[str] = set()
-        on_table, named_before, copies = self.on_table, self.named, self._copies
-        for face, named in looks:
-            n = extra[face] = extra.get(face, 0) + 1
-            if on_table[face.index] + n > copies or (
-                named is not None and (named in named_before or named in named_here)
-            ):
+        twice; what the cards add to the table (the first face's entry: check 10 allows no other). A single
+        card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
+        entries: dict[Face, int] = {}  # each face's entry as the event's cards are added one by one
+        table, full = self.table, self._full
+        for face, bit, add in looks:
+            entry = entries.get(face)
+            if entry is None:
+                entry = table[face.index]
+            if entry >= full or entry & bit:
                 raise Rejection("card-exhausted", card=", ".join(codes))
-            named_here.add(named)
+            entries[face] = entry + add
+        face = looks[0][0]
+        return entries[face] - table[face.index]
 
-    def _check_play(self, player: str, face: Face, several: list[Look] | None = None) -> dict[str, int]:
-        """Check 10 for a play; the counts the cards come from: the hand, or else the face-up cards (AC-R3)."""
-        source = self.hands
-        if not source[player]:
-            source = self.up
-            if not source[player]:  # AC-R16
-                raise Rejection("must-reveal", "must-reveal.ac", player=player)
-        if several is not None:
-            for other, _ in several:  # AC-R2
-                if other is not face:
-                    names = ", ".join(dict.fromkeys(f.name for f, _ in several))
-                    raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
-            have = source[player]
-            if len(several) > have:  # AC-R3
-                kind = "hand" if source is self.hands else "up"
-                raise Rejection(
-                    "too-many-cards", f"too-many-cards.ac-{kind}", player=player, have=have, count=len(several)
-                )
-        error = face.verdict[self.need]  # AC-R8 … AC-R12
-        if error is not None:
-            raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
-        return source
+    def _check_several(self, me: Holder, face: Face, several: list[Look]) -> None:
+        """Check 10 for a play of several cards (the play of one card writes it out in `_judge_play`)."""
+        kind, have = ("hand", me.hand) if me.hand else ("up", me.up)  # AC-R3: the hand, or else the face-up cards
+        if not have:  # AC-R16
+            raise Rejection("must-reveal", "must-reveal.ac", player=me.name)
+        for other, _, _ in several:  # AC-R2
+            if other is not face:
+                names = ", ".join(dict.fromkeys(f.name for f, _, _ in several))
+                raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
+        if len(several) > have:  # AC-R3
+            raise Rejection(
+                "too-many-cards", f"too-many-cards.ac-{kind}", player=me.name, have=have, count=len(several)
+            )
+        if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
+            self._refuse(face)
+
+    def _refuse(self, face: Face) -> None:
+        """AC-R8 … AC-R12: `face` may not go on the pile's requirement."""
+        error = face.verdict[self.need]
+        raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
 
     # --- mutations, after every check passed
 
     def _clear_pile(self) -> None:
-        """The pile goes back to a hand: its cards leave the table (AC-D19)."""
-        on_table, named = self.on_table, self.named
-        for face, code in self.pile:
-            on_table[face.index] -= 1
-            if code is not None:
-                named.discard(code)
+        """The pile goes back to a hand: its cards leave the table (AC-D19), which is the burned cards again."""
+        self.table = self._burned_table.copy()
         self._empty_pile()
 
     def _empty_pile(self) -> None:
-        self.pile = []
+        self.pile = 0
         self.top = None
         self.need = ANY
         self.run = 0
 
-    def _lay(self, player: str, looks: Sequence[Look], face: Face) -> None:
-        """The cards join the pile; Feuer or four identical burn it (AC-R10, AC-R13); refill; who is next."""
-        self.on_table[face.index] += len(looks)  # the table grows by these cards (AC-D19)
-        for _, named in looks:
-            if named is not None:
-                self.named.add(named)
-        pile = self.pile
-        pile.extend(looks)
+    def _burn(self) -> None:
+        """AC-R10, AC-R13: the pile leaves the game; the table is now the burned cards alone (AC-D19)."""
+        self.burned += self.pile
+        self._burned_table = self.table.copy()
+        self._empty_pile()
+
+    def _lay(self, me: Holder, face: Face, n: int, add: int) -> None:
+        """`n` cards of `face` (adding `add` to its table entry) join the pile; Feuer or four identical burn it
+        (AC-R10, AC-R13); refill; who is next."""
+        self.table[face.index] += add  # the table grows by these cards (AC-D19)
+        self.pile += n
         if face is self.top:
-            self.run += len(looks)
+            run = self.run = self.run + n
         else:
             self.top = face
-            self.run = len(looks)
-        if face.sets_need is not None:  # Luft and Feuer leave the requirement of the card below
-            self.need = face.sets_need
-        burn = face.burns or self.run >= RUN
+            run = self.run = n
+        burn = face.burns or run >= RUN
         if burn:
-            self.burned += len(pile)
-            self._empty_pile()
-        hands = self.hands
-        if self.draw_pile and hands[player] < HAND:  # AC-R4: refill to 3 while the draw pile lasts
-            drawn = HAND - hands[player]
+            self._burn()
+        elif face.sets_need is not None:  # Luft leaves the requirement of the card below (Feuer burns)
+            self.need = face.sets_need
+        if self.draw_pile and me.hand < HAND:  # AC-R4: refill to 3 while the draw pile lasts
+            drawn = HAND - me.hand
             if drawn > self.draw_pile:
                 drawn = self.draw_pile
-            hands[player] += drawn
+            me.hand += drawn
             self.draw_pile -= drawn
-        if hands[player] or self.up[player] or self.down[player]:
+        if me.hand or me.up or me.down:
             if not burn:  # AC-R14: after a burn the same player lays again
-                self.turn = self._next[player]  # AC-R5, as `_pass_turn`
+                self.turn = me.next  # AC-R5
             return
-        self._player_out(player)
-
-    def _pass_turn(self, player: str) -> None:
-        """AC-R5: the next player clockwise who still holds cards."""
-        self.turn = self._next[player]
+        self._player_out(me)
 
     def _follow_holders(self) -> None:
         """AC-R5 after a player went out: each seat is followed by the next one clockwise that still holds cards."""
         places = self.places
-        self._next = {p: next(nxt for nxt in after if not places[nxt]) for p, after in self._after.items()}
+        for p, after in self._after.items():
+            self.holders[p].next = next(nxt for nxt in after if not places[nxt])
 
-    def _player_out(self, player: str) -> None:
+    def _player_out(self, me: Holder) -> None:
         """AC-R17, AC-R18: the player is out; the game ends with the first out or the last one holding cards."""
-        self.out.append(player)
-        self.places[player] = len(self.out)
+        self.out.append(me.name)
+        self.places[me.name] = len(self.out)
         self.holding -= 1
         if self.options.stop_at_first:
             self._finish(2)
@@ -431,7 +474,7 @@ class Alcasan(Game):
             self._finish(len(self.players))
         else:
             self._follow_holders()
-            self._pass_turn(player)
+            self.turn = me.next  # AC-R5
 
     def _finish(self, place: int) -> None:
         for p in self.players:
@@ -449,14 +492,14 @@ class Alcasan(Game):
             "finished": self.finished,
             "scores": dict(self.places),
             "winners": list(self.winners),
-            "pile": len(self.pile),
+            "pile": self.pile,
             "top": None if self.top is None else self.top.name,
             "need": need_text(self.need),
             "burned": self.burned,
             "draw_pile": self.draw_pile,
-            "hands": dict(self.hands),
-            "up": dict(self.up),
-            "down": dict(self.down),
+            "hands": self.hands,
+            "up": self.up,
+            "down": self.down,
             "out": list(self.out),
         }
 
@@ -466,7 +509,7 @@ class Alcasan(Game):
             "up": sum(self.up.values()),
             "down": sum(self.down.values()),
             "draw_pile": self.draw_pile,
-            "pile": len(self.pile),
+            "pile": self.pile,
             "burned": self.burned,
         }
 

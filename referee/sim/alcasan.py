@@ -20,6 +20,8 @@ the referee refuses leaves no accepted proposal, which the driver reports.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import filterfalse
+from math import floor
 from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
@@ -74,43 +76,69 @@ def _codes(copies: int) -> tuple[list[str], dict[str, str]]:
     found = _CODES.get(copies)
     if found is None:
         codes = deck(copies).codes()
-        found = _CODES[copies] = (codes, {code: code.partition("#")[0] for code in codes})
+        face = {f: f for f in FACES}  # each face one string object: comparisons and lookups stop at identity
+        found = _CODES[copies] = (codes, {code: face[code.partition("#")[0]] for code in codes})
     return found
+
+
+class Seat:
+    """One player's physical cards: the hand and the face-up row by face, the face-down row, and the hand's size
+    counted as cards move (the refill needs it every turn)."""
+
+    __slots__ = ("down", "hand", "held", "name", "up")
+
+    def __init__(self, name: str, hand: Holding, up: Holding, down: list[str]):
+        self.name = name
+        self.hand = hand
+        self.up = up
+        self.down = down
+        self.held = len(down)  # 3, like the hand
 
 
 @register
 class AlcasanTable(TableSim):
     game_id = "alcasan"
     default_players = 3
+    mistakes = True  # misfits laid for the referee to refuse (`candidates`); a careful table lays none
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
         copies = parse_header(self.header)[3].copies if self.options else DEFAULT_COPIES
         all_codes, self.face = _codes(copies)
+        # random picks: floor(random() * n), cheaper than `randrange` and than int() of the float, same value
+        self.random = rng.random
         self.draw = list(all_codes)  # face down and unordered: `_deal` takes a random card each time
-        self.hands: dict[str, Holding] = {}
-        self.up: dict[str, Holding] = {}
-        self.down: dict[str, list[str]] = {}
+        self.seats: dict[str, Seat] = {}
         for p in self.players:
             nine = self._deal(DEALT)  # 3 face-down; the player picks 3 of the other 6 to lay face-up: any 3
-            self.down[p] = nine[:HAND]
-            self.up[p] = self._holding(nine[HAND : 2 * HAND])
-            self.hands[p] = self._holding(nine[2 * HAND :])
-        self.held = dict.fromkeys(self.players, HAND)  # hand cards per player, counted as they move
+            up = self._holding(nine[HAND : 2 * HAND])
+            self.seats[p] = Seat(p, self._holding(nine[2 * HAND :]), up, nine[:HAND])
         self.pile: list[str] = []
         self.burned: list[str] = []
         self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
         self._fitting: dict[str, Any] | None = None  # the proposed play that fits at the table, and its cards
-        self._move: tuple[Holding, str, int, bool] = ({}, "", 0, False)
+        self._move: tuple[Seat, Holding, str, int] = (self.seats[p], {}, "", 0)
+
+    @property
+    def hands(self) -> dict[str, Holding]:
+        return {p: seat.hand for p, seat in self.seats.items()}
+
+    @property
+    def up(self) -> dict[str, Holding]:
+        return {p: seat.up for p, seat in self.seats.items()}
+
+    @property
+    def down(self) -> dict[str, list[str]]:
+        return {p: seat.down for p, seat in self.seats.items()}
 
     def _deal(self, count: int) -> list[str]:
         """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
         left (a Fisher–Yates shuffle done lazily, so no card is shuffled that is never drawn)."""
         draw = self.draw
-        random = self.rng.random
+        random = self.random
         dealt = []
         for _ in range(count):
-            i = int(random() * len(draw))
+            i = floor(random() * len(draw))
             last = draw.pop()
             if i < len(draw):
                 dealt.append(draw[i])
@@ -126,25 +154,25 @@ class AlcasanTable(TableSim):
         return holding
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        player = referee.game.turn
-        hand = self.hands[player]
-        source = hand or self.up[player]
-        random = self.rng.random
-        self._fitting = None
+        me = self.seats[referee.game.turn]
+        player = me.name
+        source = me.hand or me.up
+        random = self.random
         if not source:  # AC-R16: turn over one face-down card, chosen blind
-            down = self.down[player]
-            return [{"type": "reveal", "player": player, "card": down[int(random() * len(down))]}]
+            down = me.down
+            return [{"type": "reveal", "player": player, "card": down[floor(random() * len(down))]}]
         order = ORDER[self.below]
         best: str | None = None
         for f in order:  # the lowest face held that fits
             if f in source:
                 best = f
                 break
-        if best is not None and random() < WHIM_FACE:  # now and then another fitting face than the lowest
-            fitting = [f for f in order if f in source]
-            best = fitting[int(random() * len(fitting))]
-        events: list[dict[str, Any]] = []
-        if best is not None:
+        if best is None:
+            events: list[dict[str, Any]] = []
+        else:
+            if random() < WHIM_FACE:  # now and then another fitting face than the lowest
+                fitting = [f for f in order if f in source]
+                best = fitting[floor(random() * len(fitting))]
             codes = source[best]
             n = len(codes)
             if n > 1 and random() < SINGLE:
@@ -153,77 +181,66 @@ class AlcasanTable(TableSim):
                 play = {"type": "play", "player": player, "card": codes[0]}
             else:
                 play = {"type": "play", "player": player, "cards": codes[:n]}
-            events.append(play)
+            events = [play]
             # the one play that fits by the table's reading: `accepted` moves these cards without looking again
+            # (an older `_fitting` is never proposed again, so it needs no reset when nothing fits)
             self._fitting = play
-            self._move = (source, best, n, source is hand)
-        if random() < MISFIT:  # a card that does not fit, for the referee to refuse
-            fit = FITS[self.below]
-            misfits = [f for f in source if not fit[f]]
+            self._move = (me, source, best, n)
+        if random() < MISFIT and not self.careful:  # a card that does not fit, for the referee to refuse
+            misfits = list(filterfalse(FITS[self.below].__getitem__, source))
             if misfits:
-                misfit = misfits[int(random() * len(misfits))]
+                misfit = misfits[floor(random() * len(misfits))]
                 events.append({"type": "play", "player": player, "card": source[misfit][0]})
         if self.pile and (best is None or random() < WHIM):
             events.append({"type": "take_pile", "player": player})
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
-        player = event["player"]
         if event is self._fitting:  # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
-            source, f, n, from_hand = self._move
-            held = source[f]
-            if n == len(held):
-                del source[f]
+            me, source, top, n = self._move
+            laid = source[top]
+            if n == len(laid):
+                del source[top]
             else:
-                held = held[:n]
-                del source[f][:n]
-            if from_hand:
-                self.held[player] -= n
-            self._lay(player, held, f)
-            return
-        kind = event["type"]
-        assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
-        if kind == "take_pile":
-            self._take(player, self.pile)
-            return
-        code = event["card"]
-        self.down[player].remove(code)
-        f = self.face[code]
-        fitted = FITS[self.below][f]
-        assert fitted == (not referee.game.hands[player]), f"reveal of {code} on {self.pile} judged wrongly"
-        if fitted:
-            self._lay(player, [code], f)
-        else:  # the revealed card and the pile go to the hand
-            self.pile.append(code)
-            self._take(player, self.pile)
-
-    def _take(self, player: str, codes: list[str]) -> None:
-        face = self.face
-        hand = self.hands[player]
-        for code in codes:
-            hand.setdefault(face[code], []).append(code)
-        self.held[player] += len(codes)
-        self.pile = []
-        self.below = None
-
-    def _lay(self, player: str, codes: list[str], top: str) -> None:
+                laid = laid[:n]
+                del source[top][:n]
+            if source is me.hand:
+                me.held -= n
+        else:
+            me = self.seats[event["player"]]
+            kind = event["type"]
+            assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
+            if kind == "take_pile":
+                self._take(me, self.pile)
+                return
+            code = event["card"]
+            me.down.remove(code)
+            top = self.face[code]
+            fitted = FITS[self.below][top]
+            assert fitted == (not referee.game.holders[me.name].hand), f"reveal of {code} on {self.pile} judged wrongly"
+            if not fitted:  # the revealed card and the pile go to the hand
+                self.pile.append(code)
+                self._take(me, self.pile)
+                return
+            laid = [code]
+        # the laid cards (a play, or a revealed card that fits) join the pile
         pile = self.pile
-        pile.extend(codes)
+        pile += laid
         face = self.face
         if top == FEUER or (  # four equal faces on top (RUN)
             len(pile) >= RUN and face[pile[-2]] == top and face[pile[-3]] == top and face[pile[-4]] == top
         ):
-            self.burned.extend(pile)
+            self.burned += pile
             self.pile = []
             self.below = None
         elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
             self.below = top
         draw = self.draw
-        if draw and self.held[player] < HAND:  # refill the hand to 3, each card a random one of the draw pile
-            hand = self.hands[player]
-            random = self.rng.random
-            while draw and self.held[player] < HAND:
-                i = int(random() * len(draw))  # as `_deal`
+        if draw and me.held < HAND:  # refill the hand to 3, each card a random one of the draw pile
+            hand = me.hand
+            random = self.random
+            while draw and me.held < HAND:
+                i = floor(random() * len(draw))  # as `_deal`
                 last = draw.pop()
                 if i < len(draw):
                     code = draw[i]
@@ -231,7 +248,16 @@ class AlcasanTable(TableSim):
                 else:
                     code = last
                 hand.setdefault(face[code], []).append(code)
-                self.held[player] += 1
+                me.held += 1
+
+    def _take(self, me: Seat, codes: list[str]) -> None:
+        face = self.face
+        hand = me.hand
+        for code in codes:
+            hand.setdefault(face[code], []).append(code)
+        me.held += len(codes)
+        self.pile = []
+        self.below = None
 
     def check(self, referee: Referee) -> None:
         game = referee.game
@@ -242,11 +268,11 @@ class AlcasanTable(TableSim):
             }
 
         assert counts(self.hands) == game.hands, "hidden hands differ from hand counts"
-        assert self.held == game.hands, "the running hand counts differ from the referee's"
+        assert {p: seat.held for p, seat in self.seats.items()} == game.hands, "the running hand counts differ"
         assert counts(self.up) == game.up, "face-up rows differ from the counts"
         assert counts(self.down) == game.down, "face-down rows differ from the counts"
         assert len(self.draw) == game.draw_pile, "draw pile differs"
-        assert len(self.pile) == len(game.pile), "discard pile differs"
+        assert len(self.pile) == game.pile, "discard pile differs"
         assert len(self.burned) == game.burned, "burned cards differ"
         top = self.face[self.pile[-1]].partition(":")[2] if self.pile else None
         assert top == game.public()["top"], "top card differs"
@@ -259,3 +285,10 @@ class AlcasanTable(TableSim):
                 for codes in row.values():
                     everything += codes
         assert sorted(everything) == sorted(self.face), "a physical card was lost or doubled"
+        # AC-D19: the referee's table (per face: the count times 2**copies plus a bit per named copy) is the physical
+        # pile plus the burned cards, however often the pile was taken or burned since
+        copies = game.options.copies
+        table = dict.fromkeys(FACES, 0)
+        for code in [*self.pile, *self.burned]:
+            table[self.face[code]] += (1 << copies) + (1 << (int(code.partition("#")[2]) - 1))
+        assert game.table == list(table.values()), "the referee counts another table (AC-D19)"
