@@ -80,3 +80,17 @@ def test_simulated_games_reach_every_situation(players: int) -> None:
         seen.update(referee.seen)
     missing = EVERY_SITUATION - set(seen)
     assert not missing, f"over {len(SEEDS)} seeds the simulated table never reached {sorted(missing)}: {seen}"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_careful_table_lays_no_misfit_and_still_plays_every_phase(players: int) -> None:
+    seen: Counter[str] = Counter()
+    for seed in SEEDS:
+        table = sim.new_table("alcasan", seed, players, careful=True)
+        referee = Watching(table)
+        for _ in sim.play(table, referee):
+            pass
+        assert referee.finished
+        seen.update(referee.seen)
+    assert seen["misfit refused"] == 0, "a careful table laid a card the referee refused"
+    assert EVERY_SITUATION - {"misfit refused"} <= set(seen), seen
