@@ -45,7 +45,7 @@ class Watching(Referee):
         burned_before = game.burned
         source = self.table.hands.get(player) or self.table.up.get(player) or {}
         fitting = [
-            face for face in source if game.deck.lookup(face)[1].verdict[game.need] is None
+            face for face in source if game.deck.lookup(face)[1].verdict[game.state.need] is None
         ]  # the referee's own reading of what the player could lay
         answer = super().apply(event)
         kind = event["type"]
