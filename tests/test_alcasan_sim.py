@@ -80,3 +80,45 @@ def test_simulated_games_reach_every_situation(players: int) -> None:
         seen.update(referee.seen)
     missing = EVERY_SITUATION - set(seen)
     assert not missing, f"over {len(SEEDS)} seeds the simulated table never reached {sorted(missing)}: {seen}"
+
+
+class Counting(Referee):
+    """A referee that counts the proposals it refuses."""
+
+    def __init__(self, header: Any):
+        super().__init__(header)
+        self.refused = 0
+
+    def apply(self, event: Any) -> Any:
+        answer = super().apply(event)
+        self.refused += not answer.ok
+        return answer
+
+
+def _refused(careful: bool, players: int) -> tuple[int, int]:
+    """Refused proposals and accepted plays over the seeds."""
+    refused = plays = 0
+    for seed in SEEDS:
+        table = sim.new_table("alcasan", seed, players, careful=careful)
+        referee = Counting(table.header)
+        plays += sum(event["type"] == "play" for event in sim.play(table, referee))
+        assert referee.finished
+        refused += referee.refused
+    return refused, plays
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_careful_table_makes_no_deliberate_mistakes(players: int) -> None:
+    """A careful table lays no misfit (its only deliberate mistake; a whim take is a legal choice and stays)."""
+    assert sim.get("alcasan").mistakes
+    refused, plays = _refused(careful=True, players=players)
+    assert refused == 0 and plays > 0
+    assert _refused(careful=False, players=players)[0] > 0, "the noisy table must still lay misfits"
+    seen: Counter[str] = Counter()
+    for seed in SEEDS:
+        table = sim.new_table("alcasan", seed, players, careful=True)
+        watching = Watching(table)
+        for _ in sim.play(table, watching):
+            pass
+        seen.update(watching.seen)
+    assert seen["take on a whim"] and not seen["misfit refused"], seen
