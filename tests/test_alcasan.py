@@ -6,9 +6,14 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee import sim
+from referee.decks.alcasan import SHORT_FACES
+from referee.games.alcasan import _FACES, EMPTY, need_text
 from referee.protocol import HeaderError
+from referee.sim.alcasan import fits
 from referee.table import Referee
 
 THREE = ["Anna", "Ben", "Cem"]
@@ -176,6 +181,30 @@ def test_need_and_legality(pile: list[str], need: str, face: str, error: str | N
         t.play(face)
     else:
         t.err(error, play(t.turn, face))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(SHORT_FACES), max_size=60))
+def test_pile_states_agree_with_a_plain_reading_of_the_laid_faces(names: list[str]) -> None:
+    """The referee's shared pile states (one step per card) against the table simulator's own reading of the laid
+    faces: the deciding card is the top one that is not Luft; Feuer or four identical faces on top burn."""
+    state, pile = EMPTY, []
+    for name in names:
+        face = f"AC:{name}"
+        after = state.after[_FACES[face].index]
+        below = next((f for f in reversed(pile) if f != "AC:LUFT"), None)
+        assert (after is not None) == fits(face, below), (pile, face)
+        if after is None:
+            continue
+        pile.append(face)
+        assert after.burns == (name == "FEUER" or (len(pile) >= 4 and len(set(pile[-4:])) == 1)), (pile, after)
+        if after.burns:
+            pile = []
+        state = after
+        assert (state.top and f"AC:{state.top.name}") == (pile[-1] if pile else None)
+        below = next((f for f in reversed(pile) if f != "AC:LUFT"), None)
+        expected = {None: "any", "AC:ERDE": "any", "AC:WASSER": "<=4"}.get(below, f">={below and below[3:]}")
+        assert need_text(state.need) == expected, (pile, state)
 
 
 def test_luft_keeps_the_requirement_through_a_take_and_a_new_pile() -> None:

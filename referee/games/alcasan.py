@@ -5,6 +5,9 @@ face-down), the discard pile, the burned count and the draw pile. The pile's
 requirement is kept as one small integer, `need`: 0 = any face, -1 = "4 or
 lower" (Wasser), N ≥ 1 = "N or higher". Luft leaves it as it is (transparent,
 AC-R12), so the effective card under any number of Luft cards costs nothing.
+The top face, how many of it lie on top and `need` together are a `PileState`;
+there are few of them, each knows the state one more card of each face leads to,
+so a play is judged and laid with one look-up.
 
 The table of AC-D19 (pile plus burned cards) is one small integer per face: how
 many cards of the face lie there, times 2**copies, plus a bit per named copy
@@ -89,13 +92,12 @@ messages.register({
 class Face:
     """One face's meaning: its short name, what it makes the pile require, and its verdict per requirement."""
 
-    __slots__ = ("burns", "index", "is_luft", "name", "sets_need", "verdict")
+    __slots__ = ("burns", "index", "name", "sets_need", "verdict")
 
     def __init__(self, name: str, index: int):
         self.name = name  # "7", "WASSER" …
         self.index = index  # where the table counts this face (`Alcasan.table`)
         self.burns = name == "FEUER"  # AC-R10
-        self.is_luft = name == "LUFT"  # AC-R12: transparent
         # what `need` becomes when this face is the effective card (None: Luft and Feuer do not set it)
         self.sets_need: int | None
         if name.isdigit():
@@ -132,6 +134,28 @@ def need_text(need: int) -> str:
     return f">={need}"
 
 
+class PileState:
+    """The discard pile as the rules read it: the top face, how many cards of it lie on top (AC-R13) and what the
+    next card must be (`need`, AC-R8 … AC-R12). States are shared by every game (`_pile_state`).
+
+    `after[i]` is the state once one card of the face with index i is laid: None where the face may not be laid,
+    `BURNED` where it burns the pile. It is filled by `_link_states`, from `_following` (the rules, in one place).
+    """
+
+    __slots__ = ("after", "burns", "need", "run", "top")
+
+    def __init__(self, top: Face | None, run: int, need: int, burns: bool = False):
+        self.top = top
+        self.run = run
+        self.need = need
+        self.burns = burns  # the state right after a burn: an empty pile that the same player lays on again
+        self.after: list[PileState | None] = []
+
+    def __repr__(self) -> str:
+        top = None if self.top is None else self.top.name
+        return f"PileState({top!r}, run={self.run}, need={need_text(self.need)!r}, burns={self.burns})"
+
+
 class Holder:
     """One seated player: the counts of section 8 (`hands`, `up`, `down`) and who follows them now (AC-R5).
 
@@ -150,6 +174,42 @@ class Holder:
 
 
 _FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
+EMPTY = PileState(None, 0, ANY)
+BURNED = PileState(None, 0, ANY, burns=True)  # empty as well: what follows a burn is what follows on EMPTY
+_STATES: dict[tuple[Face | None, int, int], PileState] = {(None, 0, ANY): EMPTY}
+
+
+def _following(state: PileState, face: Face) -> PileState:
+    """The pile after one card of `face` (which may be laid) on `state`: Feuer or a fourth identical face burns it
+    (AC-R10, AC-R13); the face sets what follows, except Luft, which leaves the requirement below (AC-R12)."""
+    run = state.run + 1 if face is state.top else 1
+    if face.burns or run >= RUN:
+        return BURNED
+    need = state.need if face.sets_need is None else face.sets_need
+    found = _STATES.get((face, run, need))
+    if found is None:
+        found = _STATES[(face, run, need)] = PileState(face, run, need)
+    return found
+
+
+def _link_states() -> None:
+    """Every state reachable from the empty pile, each with its `after` (a few dozen: built once, at import)."""
+    todo = [EMPTY]
+    while todo:
+        state = todo.pop()
+        for face in _FACES.values():
+            if face.verdict[state.need] is not None:
+                state.after.append(None)
+                continue
+            known = len(_STATES)
+            nxt = _following(state, face)
+            state.after.append(nxt)
+            if len(_STATES) > known:
+                todo.append(nxt)
+    BURNED.after = EMPTY.after
+
+
+_link_states()
 _DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
 
 # What the referee needs of a scanned code: its face, its bit among the face's named copies on the table (copy c
@@ -233,9 +293,7 @@ class Alcasan(Game):
         self._burned_table = self.table.copy()
         self.draw_pile = self.deck.size - DEALT * len(self.players)
         self.pile = 0  # cards in the discard pile
-        self.top: Face | None = None
-        self.need = ANY
-        self.run = 0  # AC-R13: how many cards of the top face lie on top
+        self.state = EMPTY  # its top face, how many of it lie on top, and `need`
         self.burned = 0
         self.out: list[str] = []
         self.places = dict.fromkeys(self.players, 0)
@@ -289,13 +347,14 @@ class Alcasan(Game):
         hand = me.hand  # check 10 (as `_check_several`); AC-R3: from the hand, or else from the face-up cards
         if not hand and not me.up:  # AC-R16
             raise Rejection("must-reveal", "must-reveal.ac", player=player)
-        if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
+        state = self.state.after[face.index]
+        if state is None:  # AC-R8 … AC-R12
             self._refuse(face)
         if hand:
             me.hand = hand - 1
         else:
             me.up -= 1
-        self._lay(me, face, 1, add)
+        self._lay(me, face, 1, add, state)
 
     def _judge_unused(self, event: Mapping[str, Any]) -> None:
         raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
@@ -315,7 +374,12 @@ class Alcasan(Game):
             me.hand -= len(looks)
         else:
             me.up -= len(looks)
-        self._lay(me, face, len(looks), add)
+        state = self.state
+        for _ in looks:  # one card after the other: a burn takes all of them (AC-R13)
+            state = state.after[face.index]
+            if state.burns:
+                break
+        self._lay(me, face, len(looks), add, state)
 
     def _judge_take(self, event: Mapping[str, Any]) -> None:
         """AC-R6: take the whole pile into the hand."""
@@ -355,8 +419,9 @@ class Alcasan(Game):
         if me.hand or me.up:  # check 10
             raise Rejection("not-face-down", "not-face-down.ac", player=player)
         me.down -= 1
-        if face.verdict[self.need] is None:  # an illegal face is no error (AC-R16)
-            self._lay(me, face, 1, add)
+        state = self.state.after[face.index]
+        if state is not None:  # an illegal face is no error (AC-R16)
+            self._lay(me, face, 1, add, state)
             return
         me.hand += self.pile + 1  # the revealed card never joined the table
         self._clear_pile()
@@ -403,48 +468,38 @@ class Alcasan(Game):
             raise Rejection(
                 "too-many-cards", f"too-many-cards.ac-{kind}", player=me.name, have=have, count=len(several)
             )
-        if face.verdict[self.need] is not None:  # AC-R8 … AC-R12
+        if self.state.after[face.index] is None:  # AC-R8 … AC-R12
             self._refuse(face)
 
     def _refuse(self, face: Face) -> None:
         """AC-R8 … AC-R12: `face` may not go on the pile's requirement."""
-        error = face.verdict[self.need]
-        raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(self.need)[2:])
+        need = self.state.need
+        error = face.verdict[need]
+        raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(need)[2:])
 
     # --- mutations, after every check passed
 
     def _clear_pile(self) -> None:
         """The pile goes back to a hand: its cards leave the table (AC-D19), which is the burned cards again."""
         self.table = self._burned_table.copy()
-        self._empty_pile()
-
-    def _empty_pile(self) -> None:
         self.pile = 0
-        self.top = None
-        self.need = ANY
-        self.run = 0
+        self.state = EMPTY
 
     def _burn(self) -> None:
         """AC-R10, AC-R13: the pile leaves the game; the table is now the burned cards alone (AC-D19)."""
         self.burned += self.pile
         self._burned_table = self.table.copy()
-        self._empty_pile()
+        self.pile = 0
 
-    def _lay(self, me: Holder, face: Face, n: int, add: int) -> None:
-        """`n` cards of `face` (adding `add` to its table entry) join the pile; Feuer or four identical burn it
-        (AC-R10, AC-R13); refill; who is next."""
+    def _lay(self, me: Holder, face: Face, n: int, add: int, state: PileState) -> None:
+        """`n` cards of `face` (adding `add` to its table entry) join the pile, which is in `state` then (BURNED
+        by Feuer or four identical, AC-R10, AC-R13); refill; who is next."""
         self.table[face.index] += add  # the table grows by these cards (AC-D19)
         self.pile += n
-        if face is self.top:
-            run = self.run = self.run + n
-        else:
-            self.top = face
-            run = self.run = n
-        burn = face.burns or run >= RUN
+        self.state = state
+        burn = state.burns
         if burn:
             self._burn()
-        elif face.sets_need is not None:  # Luft leaves the requirement of the card below (Feuer burns)
-            self.need = face.sets_need
         if self.draw_pile and me.hand < HAND:  # AC-R4: refill to 3 while the draw pile lasts
             drawn = HAND - me.hand
             if drawn > self.draw_pile:
@@ -493,8 +548,8 @@ class Alcasan(Game):
             "scores": dict(self.places),
             "winners": list(self.winners),
             "pile": self.pile,
-            "top": None if self.top is None else self.top.name,
-            "need": need_text(self.need),
+            "top": None if self.state.top is None else self.state.top.name,
+            "need": need_text(self.state.need),
             "burned": self.burned,
             "draw_pile": self.draw_pile,
             "hands": self.hands,
