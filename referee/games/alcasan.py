@@ -410,10 +410,9 @@ class Alcasan(Game):
         me = self.holders.get(player)
         if me is None:  # check 6
             raise Rejection("unknown-player", player=player)
-        face, bit, add = self._looks.get(code) or self._new_look(code)  # check 7
-        entry = self.table[face.index]
-        if entry >= self._full or entry & bit:  # check 8 (as `_check_table`)
-            raise Rejection("card-exhausted", card=code)
+        look = self._looks.get(code) or self._new_look(code)  # check 7
+        add = self._check_table((look,), (code,))  # check 8
+        face = look[0]
         if player != self.turn:  # check 9
             self.on_turn(player)
         if me.hand or me.up:  # check 10
@@ -442,7 +441,7 @@ class Alcasan(Game):
     def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> int:
         """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
         twice; what the cards add to the table (the first face's entry: check 10 allows no other). A single
-        card's check is written out in `_judge_play` and `_judge_reveal` (the hot path)."""
+        played card's check is written out in `_judge_play` (the hot path)."""
         entries: dict[Face, int] = {}  # each face's entry as the event's cards are added one by one
         table, full = self.table, self._full
         for face, bit, add in looks:

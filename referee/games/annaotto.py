@@ -411,10 +411,7 @@ class Annaotto(Game):
             raise Rejection("unknown-player", player=player)
         if not self.started:
             raise Rejection("not-started")
-        if self.race is not None:
-            raise Rejection("race-open")
-        if player != self.turn:
-            self.on_turn(player)
+        self._on_turn(player)
         if self.choices:
             raise Rejection("choice-pending", player=player)
         if self.chain is not None or self.plus:
@@ -456,10 +453,7 @@ class Annaotto(Game):
                 raise Rejection("already-pressed", player=player)
             self._slap(race, player, event["t_us"])
             return
-        if self.race is not None:
-            raise Rejection("race-open")
-        if player != self.turn:
-            self.on_turn(player)
+        self._on_turn(player)
         if self.choices:
             raise Rejection("choice-pending", player=player)
         if self.chain is None and not self.plus and not self.drawn:
@@ -473,10 +467,8 @@ class Annaotto(Game):
         word = event.get("word")
         if type(word) is not str or word not in _WORDS:
             raise _bad_field("word")
-        if player not in self.seats:
-            raise Rejection("unknown-player", player=player)
-        if not self.started:
-            raise Rejection("not-started")
+        self._seated(player)
+        self._started()
         if word == ALLE:
             race = self.race
             if race is None or race.by != player or race.called:
