@@ -284,11 +284,7 @@ class AnnaottoTable(TableSim):
             g = referee.game
             if event["button"] == "confirm":
                 self.drawn = None
-                # A confirm hands penalty cards only to the player who confirms (AO-R10, AO-R11).
-                player = event["player"]
-                hand = self.hands[player]
-                for _ in range(g.hands[player] - len(hand)):
-                    hand.append(self._pop_draw())
+                self._deal_to(event["player"], g)  # penalties go only to who confirms (AO-R10, AO-R11)
                 if g.flip is not None:
                     self._flip(g.flip)
             elif g.race is None:  # the last slap closed the race
@@ -328,11 +324,13 @@ class AnnaottoTable(TableSim):
 
     def _deal_out(self, g: Any) -> None:
         """Hand out the cards the referee gave (penalties, catches, race results)."""
-        hands, counts = self.hands, g.hands
         for p in self.players:
-            hand = hands[p]
-            for _ in range(counts[p] - len(hand)):
-                hand.append(self._pop_draw())
+            self._deal_to(p, g)
+
+    def _deal_to(self, player: str, g: Any) -> None:
+        hand = self.hands[player]
+        for _ in range(g.hands[player] - len(hand)):
+            hand.append(self._pop_draw())
 
     def _flip(self, flip: Mapping[str, Any]) -> None:
         """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
