@@ -16,8 +16,19 @@ def _headless_needed(kiosk_mode: bool) -> bool:
     return not (kiosk_mode and Path("/dev/dri").exists())  # a Pi console: SDL's KMSDRM draws fullscreen
 
 
+def package_version() -> str:
+    """The installed distribution's version (what a bug report needs), or "unknown" from a bare checkout."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tabletop-referee")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-kiosk", description="Tabletop Referee: the table kiosk.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("--config", type=Path, help="the table's TOML config")
     parser.add_argument("--check-config", type=Path, metavar="FILE", help="check a config file and exit")
     parser.add_argument("--sim", action="store_true",
