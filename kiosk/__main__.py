@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
+
+log = logging.getLogger("referee-kiosk")
 
 
 def _headless_needed(kiosk_mode: bool) -> bool:
@@ -41,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
     parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
+    parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
+                        help="least severe messages to log (default info); under systemd they carry journal "
+                             "priorities")
     sub = parser.add_subparsers(dest="command")
     export = sub.add_parser("export", help="write logged games as transcripts")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
@@ -50,7 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from kiosk import logs
     from kiosk import settings as settings_mod
+
+    logs.setup(args.log_level)
 
     settings = settings_mod.load(args.config)
     if args.data_dir:
@@ -69,30 +78,30 @@ def main(argv: list[str] | None = None) -> int:
     headless = _headless_needed(args.kiosk)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-        print("referee-kiosk: no screen found — rendering headless (SDL dummy driver); "
-              "use --screenshot FILE or the control socket to see it", flush=True)
+        log.info("no screen found — rendering headless (SDL dummy driver); "
+                 "use --screenshot FILE or the control socket to see it")
     from kiosk.app import App
     from kiosk.hardware import open_hardware
     from kiosk.notify import Notifier
     from kiosk.store import EventLog
 
-    log = EventLog(settings.log_path)
+    event_log = EventLog(settings.log_path)
     notifier = Notifier()
-    app = App(settings, log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
+    app = App(settings, event_log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
               wake_every_s=notifier.interval)
-    print(f"referee-kiosk: event log {settings.log_path}", flush=True)
+    log.info("event log %s", settings.log_path)
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
     hardware = open_hardware(app, args.config, args.sim, control)
     app.reader_seats = hardware.reader_seats
     app.key_handler = hardware.key
     if control is not None:
-        print(f"referee-kiosk: simulated table; control socket {control}", flush=True)
+        log.info("simulated table; control socket %s", control)
     if args.frames:
         for _ in range(args.frames):
             app.step(max_wait_ms=50)
         if args.screenshot:
             app.screenshot(args.screenshot)
-            print(f"referee-kiosk: screenshot {args.screenshot}", flush=True)
+            log.info("screenshot %s", args.screenshot)
         return 0
     try:
         return app.run()
@@ -123,15 +132,15 @@ def _check_config(path: Path) -> int:
 def _export(settings, args) -> int:
     from kiosk.store import EventLog
 
-    log = EventLog(settings.log_path)
+    event_log = EventLog(settings.log_path)
     args.out.mkdir(parents=True, exist_ok=True)
     count = 0
-    for record in log.games():
+    for record in event_log.games():
         if args.game is not None and record.id != args.game:
             continue
         path = args.out / f"game-{record.id:05d}-{record.header['game']}.jsonl"
         with open(path, "w", encoding="utf-8") as out:
-            log.export(record.id, out)
+            event_log.export(record.id, out)
         print(path)
         count += 1
     if args.game is not None and count == 0:
