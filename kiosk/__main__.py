@@ -34,12 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("--config", type=Path, help="the table's TOML config")
     parser.add_argument("--check-config", type=Path, metavar="FILE", help="check a config file and exit")
+    parser.add_argument("--hash-pin", action="store_true",
+                        help="read an admin PIN on stdin and print its [kiosk] admin_pin_hash line")
     parser.add_argument("--sim", action="store_true",
                         help="simulated hardware: keys 1-4/q-r are seat buttons, typed codes + Enter are scans")
     parser.add_argument("--control", type=Path, help="with --sim: the control socket (default DATA_DIR/control.sock)")
     parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
-    parser.add_argument("--size", default=None, help="window size WxH (default 800x480)")
+    parser.add_argument("--size", type=_size, default=None, help="window size WxH (default 800x480)")
     parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
     parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
@@ -54,14 +56,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EX_CONFIG = 78  # sysexits.h: a configuration error (systemd names it "CONFIG")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from kiosk import logs
-    from kiosk import settings as settings_mod
 
     logs.setup(args.log_level)
+    if args.check_config:
+        return _check_config(args.check_config)
+    if args.hash_pin:
+        return _hash_pin()
+    from hw import config as hw_config
+    from kiosk import settings as settings_mod
+    from kiosk.notify import Notifier
 
-    settings = settings_mod.load(args.config)
+    notifier = Notifier()
+    try:
+        config = hw_config.load(args.config) if args.config else None
+    except (hw_config.ConfigError, OSError, UnicodeDecodeError) as error:
+        for line in str(error).splitlines():
+            log.error("config: %s", line)
+        notifier.status(f"config error in {args.config}: referee-kiosk --check-config {args.config}")
+        return EX_CONFIG
+    settings = settings_mod.from_config(config)
     if args.data_dir:
         settings.data_dir = args.data_dir
     if args.lang:
@@ -69,12 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.demo_after is not None:
         settings.demo_after_s = args.demo_after
     if args.size:
-        w, _, h = args.size.partition("x")
-        settings.width, settings.height = int(w), int(h)
+        settings.width, settings.height = args.size
     if args.command == "export":
         return _export(settings, args)
-    if args.check_config:
-        return _check_config(args.check_config)
     headless = _headless_needed(args.kiosk)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -82,51 +98,71 @@ def main(argv: list[str] | None = None) -> int:
                  "use --screenshot FILE or the control socket to see it")
     from kiosk.app import App
     from kiosk.hardware import open_hardware
-    from kiosk.notify import Notifier
     from kiosk.store import EventLog
 
     event_log = EventLog(settings.log_path)
-    notifier = Notifier()
     app = App(settings, event_log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
               wake_every_s=notifier.interval)
     log.info("event log %s", settings.log_path)
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
-    hardware = open_hardware(app, args.config, args.sim, control)
+    hardware = open_hardware(app, config, args.sim, control)
     app.reader_seats = hardware.reader_seats
     app.key_handler = hardware.key
     if control is not None:
         log.info("simulated table; control socket %s", control)
-    if args.frames:
+    try:
+        if not args.frames:
+            return app.run()
         for _ in range(args.frames):
             app.step(max_wait_ms=50)
         if args.screenshot:
             app.screenshot(args.screenshot)
             log.info("screenshot %s", args.screenshot)
         return 0
-    try:
-        return app.run()
     finally:
         notifier.stopping()
         hardware.close()
+        app.close()
+        event_log.close()
 
 
 def _check_config(path: Path) -> int:
-    """Print the verdict on a table config (hardware and [kiosk] sections); exit 0 when it loads."""
-    from hw.config import check_config
-    from kiosk import settings as settings_mod
+    """Print the verdict on the whole table config (hardware and [kiosk]); exit 0 when the kiosk will start."""
+    from hw.config import check_config, load
 
     ok, messages = check_config(path)
     for line in messages:
         print(line)
-    try:
-        kiosk_settings = settings_mod.load(path)
-    except (OSError, ValueError) as error:
-        print(f"{path}: [kiosk]: {error}")
-        return 1
-    if kiosk_settings.pin_hash == settings_mod.DEFAULT_PIN_HASH:
-        print(f"{path}: warning: [kiosk] admin_pin_hash is not set: the admin PIN is the default 1234")
+    if ok and load(path).kiosk.admin_pin_hash is None:
+        print(f"{path}: warning: [kiosk] admin_pin_hash is not set: the admin PIN is the default 1234 "
+              "(make a hash with `referee-kiosk --hash-pin`)")
     print(f"{path}: {'OK' if ok else 'NOT OK'}")
     return 0 if ok else 1
+
+
+def _hash_pin() -> int:
+    """Read a PIN (twice, not echoed on a terminal) and print the line for [kiosk] admin_pin_hash."""
+    import getpass
+
+    from kiosk.pin import hash_pin
+
+    ask = getpass.getpass if sys.stdin.isatty() else (lambda prompt: sys.stdin.readline().rstrip("\n"))
+    pin = ask("New admin PIN (4-8 digits): ")
+    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+        print("referee-kiosk: the PIN must be 4 to 8 digits", file=sys.stderr)
+        return 2
+    if sys.stdin.isatty() and ask("Again: ") != pin:
+        print("referee-kiosk: the two PINs differ", file=sys.stderr)
+        return 2
+    print(f'admin_pin_hash = "{hash_pin(pin)}"')
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, sep, h = text.partition("x")
+    if not (sep and w.isdigit() and h.isdigit() and 240 <= int(w) <= 8192 and 240 <= int(h) <= 8192):
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (each 240..8192), e.g. 800x480")
+    return int(w), int(h)
 
 
 def _export(settings, args) -> int:

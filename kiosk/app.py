@@ -198,6 +198,10 @@ class App:
         pygame.display.quit()
         return self.exit_code
 
+    def close(self) -> None:
+        """Give the display back (a second App in the same process opens it afresh)."""
+        pygame.display.quit()
+
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()

@@ -42,10 +42,10 @@ class Hardware:
             self.table.close()
 
 
-def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: Path | None) -> Hardware:
+def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool, control: Path | None) -> Hardware:
     """Open the real adapters (a config is needed) or the simulated table, all feeding `app.post`."""
     if simulate:
-        config = hw_config.load(config_path) if config_path else hw_config.load_default_sim()
+        config = config or hw_config.load_default_sim()
         sim = SimTable(config, sink=app.post).open()
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
@@ -53,9 +53,8 @@ def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: P
                 sim.add_command(name, _command(app, name))
             sim.serve(control)
         return hardware
-    if config_path is None:
+    if config is None:
         return Hardware(None)
-    config = hw_config.load(config_path)
     return Hardware(config, Table(config, app.post).open())
 
 

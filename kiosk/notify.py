@@ -46,6 +46,10 @@ class Notifier:
         if not self.ready_sent:
             self.ready_sent = self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))
 
+    def status(self, text: str) -> None:
+        """A one-line STATUS= for `systemctl status` (why the kiosk is not showing its table)."""
+        self.send("STATUS=" + " ".join(text.split()))
+
     def beat(self) -> None:
         """Called by the loop after each step: READY once, then WATCHDOG=1 at half the interval."""
         if self._sock is None:
