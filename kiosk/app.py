@@ -7,6 +7,7 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
@@ -26,6 +27,8 @@ from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.store import EventLog
 
+logger = logging.getLogger(__name__)
+
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
@@ -40,6 +43,7 @@ class Command:
         self.name = name
         self.arg = arg
         self.result: Any = None
+        self.error: Exception | None = None
         self.done = threading.Event()
 
 
@@ -188,6 +192,8 @@ class App:
         self.post(command)
         if not command.done.wait(timeout):
             raise TimeoutError(name)
+        if command.error is not None:
+            raise command.error
         return command.result
 
     # --- the loop
@@ -249,6 +255,10 @@ class App:
         if isinstance(item, Command):
             try:
                 item.result = self._command(item)
+            except Exception as exc:  # a bad request (unknown action, unwritable path) is its caller's error
+                logger.warning("command %s %r failed: %s", item.name, item.arg, exc)
+                item.error = exc
+                self.dirty = True
             finally:
                 item.done.set()
             return
@@ -263,7 +273,12 @@ class App:
         if command.name == "state":
             return self.screen.model()
         if command.name == "action":
-            self.screen.on_action(str(command.arg))
+            # A script touches what a finger could: a button on the screen now, nothing else.
+            self.draw()
+            if not isinstance(command.arg, str) or command.arg not in self.current_view.buttons():
+                shown = ", ".join(sorted(self.current_view.buttons()))
+                raise ValueError(f"no button {command.arg!r} on this screen (buttons: {shown})")
+            self.screen.on_action(command.arg)
             self.dirty = True
             return self.screen.model()
         if command.name == "view":
