@@ -11,12 +11,20 @@ from pathlib import Path
 log = logging.getLogger("referee-kiosk")
 
 
-def _headless_needed(kiosk_mode: bool) -> bool:
-    if os.environ.get("SDL_VIDEODRIVER"):
-        return os.environ["SDL_VIDEODRIVER"] in ("dummy", "offscreen")
-    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+EX_UNAVAILABLE = 69  # sysexits.h: no display to draw on
+
+
+def _headless_needed(kiosk_mode: bool, simulate: bool, asked: bool = False) -> bool:
+    """Render with SDL's dummy driver only when asked (--headless, SDL_VIDEODRIVER=dummy) or when a
+    simulation finds no screen; a real kiosk always tries its display and fails loudly without one."""
+    driver = os.environ.get("SDL_VIDEODRIVER")
+    if asked or driver in ("dummy", "offscreen"):
+        return True
+    if driver or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return False
-    return not (kiosk_mode and Path("/dev/dri").exists())  # a Pi console: SDL's KMSDRM draws fullscreen
+    if kiosk_mode and Path("/dev/dri").exists():  # a Pi console: SDL's KMSDRM draws fullscreen
+        return False
+    return simulate
 
 
 def package_version() -> str:
@@ -40,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="simulated hardware: keys 1-4/q-r are seat buttons, typed codes + Enter are scans")
     parser.add_argument("--control", type=Path, help="with --sim: the control socket (default DATA_DIR/control.sock)")
     parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
+    parser.add_argument("--headless", action="store_true",
+                        help="no screen: render with SDL's dummy driver (see it with --screenshot or the control "
+                             "socket); without it a kiosk with no working display exits with status 69")
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
     parser.add_argument("--size", type=_size, default=None, help="window size WxH (default 800x480)")
     parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
@@ -91,18 +102,25 @@ def main(argv: list[str] | None = None) -> int:
         settings.width, settings.height = args.size
     if args.command == "export":
         return _export(settings, args)
-    headless = _headless_needed(args.kiosk)
+    headless = _headless_needed(args.kiosk, args.sim, args.headless)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         log.info("no screen found — rendering headless (SDL dummy driver); "
                  "use --screenshot FILE or the control socket to see it")
-    from kiosk.app import App
+    from kiosk.app import App, DisplayError
     from kiosk.hardware import open_hardware
     from kiosk.store import EventLog
 
     event_log = EventLog(settings.log_path)
-    app = App(settings, event_log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
-              wake_every_s=notifier.interval)
+    try:
+        app = App(settings, event_log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
+                  wake_every_s=notifier.interval, fallback_headless=args.sim)
+    except DisplayError as error:
+        log.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
+                     "for a run without a screen: --headless or SDL_VIDEODRIVER=dummy", error)
+        notifier.status(str(error))
+        event_log.close()
+        return EX_UNAVAILABLE
     log.info("event log %s", settings.log_path)
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
     hardware = open_hardware(app, config, args.sim, control)

@@ -36,6 +36,10 @@ IDLE_WAIT_MS = 1000
 TOUCH_POLL_S = 0.03
 
 
+class DisplayError(RuntimeError):
+    """SDL could not open the screen: the kiosk must not pretend to run (black screen, unit "active")."""
+
+
 class Command:
     """A request from another thread that must run on the display thread (screenshot, state)."""
 
@@ -50,8 +54,11 @@ class Command:
 class App:
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
                  headless: bool = False, reader_seats: dict[str, str] | None = None,
-                 heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None):
+                 heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None,
+                 fallback_headless: bool = False):
         self.settings = settings
+        # Only a simulation may fall back to the dummy driver; a real kiosk without a screen fails loudly.
+        self.fallback_headless = fallback_headless
         self.log = log
         self.kiosk_mode = kiosk_mode
         self.headless = headless
@@ -78,18 +85,24 @@ class App:
     # --- display
 
     def _open_display(self) -> pygame.Surface:
-        pygame.display.init()
-        pygame.font.init()
         size = (self.settings.width, self.settings.height)
         flags = pygame.FULLSCREEN if self.kiosk_mode and not self.headless else 0
         try:
+            pygame.display.init()
             surface = pygame.display.set_mode(size if not flags else (0, 0), flags)
-        except pygame.error:
+        except pygame.error as error:
+            driver = os.environ.get("SDL_VIDEODRIVER") or "SDL's default"
+            if not self.fallback_headless:
+                pygame.display.quit()
+                raise DisplayError(f"no working display ({driver}): {error}") from error
+            logger.warning("no working display (%s): %s — simulation renders headless (SDL dummy driver)",
+                           driver, error)
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             pygame.display.quit()
             pygame.display.init()
             self.headless = True
             surface = pygame.display.set_mode(size)
+        pygame.font.init()
         pygame.display.set_caption("Tabletop Referee")
         if self.kiosk_mode:
             pygame.mouse.set_visible(False)
