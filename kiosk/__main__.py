@@ -109,18 +109,25 @@ def main(argv: list[str] | None = None) -> int:
                  "use --screenshot FILE or the control socket to see it")
     from kiosk.app import App, DisplayError
     from kiosk.hardware import open_hardware
-    from kiosk.store import EventLog
+    from kiosk.storage import open_log
 
-    event_log = EventLog(settings.log_path)
+    opened = open_log(settings.log_path)  # a fault (full, read-only, damaged) is a screen, never a crash
     try:
-        app = App(settings, event_log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
-                  wake_every_s=notifier.interval, fallback_headless=args.sim)
+        app = App(settings, opened.log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
+                  wake_every_s=notifier.interval, fallback_headless=args.sim, on_status=notifier.status)
     except DisplayError as error:
         log.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
                      "for a run without a screen: --headless or SDL_VIDEODRIVER=dummy", error)
         notifier.status(str(error))
-        event_log.close()
+        if opened.log is not None:
+            opened.log.close()
         return EX_UNAVAILABLE
+    if opened.fault is not None:
+        app.storage_fault(opened.fault)
+    elif opened.notice:
+        from kiosk.screens.fault import FaultScreen
+
+        app.show(FaultScreen(app, notice=opened.notice))
     log.info("event log %s", settings.log_path)
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
     hardware = open_hardware(app, config, args.sim, control)
@@ -141,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         notifier.stopping()
         hardware.close()
         app.close()
-        event_log.close()
+        if app.log is not None:
+            app.log.close()
 
 
 def _check_config(path: Path) -> int:

@@ -7,6 +7,7 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import queue
@@ -25,6 +26,7 @@ from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
+from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
 
 logger = logging.getLogger(__name__)
@@ -55,8 +57,9 @@ class App:
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
                  headless: bool = False, reader_seats: dict[str, str] | None = None,
                  heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None,
-                 fallback_headless: bool = False):
+                 fallback_headless: bool = False, on_status: Callable[[str], None] | None = None):
         self.settings = settings
+        self.on_status = on_status  # systemd's STATUS= line (storage faults and their end)
         # Only a simulation may fall back to the dummy driver; a real kiosk without a screen fails loudly.
         self.fallback_headless = fallback_headless
         self.log = log
@@ -133,14 +136,84 @@ class App:
     def resume(self) -> None:
         if self.log is None:
             return
-        controller = TableController.resume(self.log)
+        try:
+            controller = TableController.resume(self.log)
+        except Exception as error:
+            if not self._storage_error(error):
+                raise
+            return
         if controller is not None:
-            self.show(TableScreen(self, controller))
+            self._show_table(controller)
 
     def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
                    seat_players: dict[str, str]) -> None:
-        controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+        try:
+            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+        except Exception as error:
+            if not self._storage_error(error):
+                raise
+            return
+        self._show_table(controller)
+
+    def _show_table(self, controller: TableController) -> None:
+        controller.on_fault = self.storage_fault
         self.show(TableScreen(self, controller))
+
+    # --- storage faults (kiosk/storage.py)
+
+    def _storage_error(self, error: Exception) -> bool:
+        fault = fault_of(error)
+        if fault is not None:
+            self.storage_fault(fault)
+        return fault is not None
+
+    def storage_fault(self, fault: StorageFault | None) -> None:
+        """The log failed (or works again: None). A full disk during a game stays on the table screen, whose
+        verdict says so and whose next event tries again; everything else shows the fault screen."""
+        from kiosk.screens.fault import FaultScreen
+
+        self.dirty = True
+        if fault is None:
+            logger.info("event log writable again")
+            self._status("table screen up")
+            return
+        logger.error("event log %s: %s", self.settings.log_path, fault)
+        self._status(f"storage fault ({fault.kind}): {fault.detail}")
+        if fault.kind == FULL and isinstance(self.screen, TableScreen):
+            return
+        if isinstance(self.screen, FaultScreen) and self.screen.fault is not None:
+            self.screen.fault = fault
+            return
+        self.show(FaultScreen(self, fault))
+
+    def retry_storage(self) -> bool:
+        """Open the log afresh (the fault screen's retry); True when the screen changed."""
+        from kiosk.screens.fault import FaultScreen
+
+        opened = open_log(self.settings.log_path)
+        if opened.log is None:
+            changed = isinstance(self.screen, FaultScreen) and self.screen.fault != opened.fault
+            self.storage_fault(opened.fault)
+            return changed
+        if self.log is not None:
+            with contextlib.suppress(Exception):
+                self.log.close()
+        self.log = opened.log
+        self.storage_fault(None)
+        if opened.notice:
+            self.show(FaultScreen(self, notice=opened.notice))
+        else:
+            self.after_storage_fault()
+        return True
+
+    def after_storage_fault(self) -> None:
+        """Back to the game in progress, or the menu."""
+        self.go_menu()
+        self.resume()
+
+    def _status(self, text: str) -> None:
+        if self.on_status is not None:
+            self.on_status(text)
 
     def rematch(self, old: TableController) -> None:
         header = old.referee.header

@@ -7,6 +7,7 @@ answers on the simulated table's control socket: `screenshot PATH`, `state`,
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -51,7 +54,10 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
         if control is not None:
             for name in ("screenshot", "state", "touch", "view"):
                 sim.add_command(name, _command(app, name))
-            sim.serve(control)
+            try:
+                sim.serve(control)
+            except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard
+                log.error("control socket %s: %s", control, error)
         return hardware
     if config is None:
         return Hardware(None)
