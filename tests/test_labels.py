@@ -324,7 +324,7 @@ assert "reportlab" not in [m for m in sys.modules if sys.modules[m] is not None]
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "needs reportlab" in result.stderr
+    assert "needs reportlab" in result.stderr and "tabletop-referee[labels]" in result.stderr
     assert not target.exists()
 
 

@@ -135,7 +135,9 @@ def _pdf_module():
         from referee.labels import pdf
     except ImportError as error:
         raise LabelError(
-            f"making PDFs needs reportlab ({error.name} is missing): pip install reportlab"
+            f"making PDFs needs reportlab ({error.name} is missing): install the labels extra, "
+            "pip install 'tabletop-referee[labels]' (from a checkout: pip install -e '.[labels]'); "
+            "labels are best made on a laptop, a kiosk Pi does not need them"
         ) from None
     return pdf
 
