@@ -67,6 +67,25 @@ class KioskProcess:
         assert reply.get("ok"), reply
         return reply
 
+    def send_line(self, line: bytes) -> dict[str, Any] | None:
+        """One raw line (any bytes) and its reply, whatever it says (drills send garbage)."""
+        assert self.sock is not None
+        self.sock.sendall(line + b"\n")
+        while b"\n" not in self._buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("kiosk closed the control socket")
+            self._buf += chunk
+        answer, _, self._buf = self._buf.partition(b"\n")
+        try:
+            return json.loads(answer)
+        except ValueError:
+            return None
+
+    def send_raw(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A request and its reply, not asserted ok."""
+        return self.send_line(json.dumps(request).encode()) or {}
+
     def state(self) -> dict[str, Any]:
         return self.cmd("state")
 
