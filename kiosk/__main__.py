@@ -192,10 +192,19 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _export(settings, args) -> int:
+    from kiosk.storage import fault_of
     from kiosk.store import EventLog
 
-    event_log = EventLog(settings.log_path)
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        event_log = EventLog(settings.log_path)
+        event_log.games()
+        args.out.mkdir(parents=True, exist_ok=True)
+    except Exception as error:  # a damaged or unreadable log: say so, no traceback
+        fault = fault_of(error)
+        if fault is None:
+            raise
+        print(f"referee-kiosk export: {settings.log_path}: {fault}", file=sys.stderr)
+        return 1
     count = 0
     for record in event_log.games():
         if args.game is not None and record.id != args.game:

@@ -285,3 +285,11 @@ def test_the_kiosk_says_storage_full_on_screen_and_goes_on_when_space_is_back(re
         log = EventLog(data / "events.sqlite3")
         assert log.events(log.games()[-1].id) == plan[:done + 1]
         log.close()
+
+
+def test_export_from_a_damaged_log_says_so_without_a_traceback(tmp_path):
+    (tmp_path / "events.sqlite3").write_bytes(random.Random(2).randbytes(5000))
+    result = subprocess.run([sys.executable, "-m", "kiosk", "--data-dir", str(tmp_path), "export", "-o",
+                             str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and "corrupt: file is not a database" in result.stderr
+    assert "Traceback" not in result.stderr
