@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -35,8 +36,13 @@ def package_files() -> set[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(ROOT)],
-                           capture_output=True, text=True, timeout=600, cwd=out)
+    # Built from a clean copy: setuptools reuses ./build, where files long gone from the tree may linger.
+    source = out / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".venv*", "build", "dist", "*.egg-info", ".git", "__pycache__", ".hypothesis", ".pytest_cache",
+        ".ruff_cache", "out", ".lgd-nfy*"))
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out),
+                            str(source)], capture_output=True, text=True, timeout=600, cwd=out)
     assert build.returncode == 0, build.stderr[-3000:]
     [built] = out.glob("tabletop_referee-*.whl")
     return built
