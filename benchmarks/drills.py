@@ -152,7 +152,7 @@ def _garbage_line(rng: random.Random) -> bytes:
         return bytes(rng.randrange(256) for _ in range(rng.randrange(1, 80))).replace(b"\n", b" ")
     if kind == 1:
         return b"[" * rng.randrange(1, 200_000)
-    if kind == 2:
+    if kind == 2:  # (screenshot paths: relative ones are refused; "/nonexistent/…" cannot be written)
         return json.dumps({"cmd": rng.choice(["touch", "screenshot", "tap", "press", "scan", "raw", "type", "x"]),
                            rng.choice(["action", "path", "seat", "code", "hex", "t_ns"]):
                            rng.choice([None, 1e308, -1, "choose:x", "/nonexistent/x.png", [], {}, "zz", 2**70])

@@ -67,7 +67,11 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
 def _command(app: Any, name: str):
     def handler(request: dict[str, Any]) -> dict[str, Any]:
         if name == "screenshot":
-            return app.call("screenshot", Path(request["path"]))
+            path = request.get("path")
+            if not isinstance(path, str) or not path.startswith("/"):
+                raise ValueError('screenshot needs an absolute "path" (the kiosk\'s working directory is no '
+                                 "place for it)")
+            return app.call("screenshot", Path(path))
         if name == "touch":
             return {"screen": app.call("action", request["action"])}
         return app.call(name)

@@ -32,6 +32,7 @@ def raw(kiosk: KioskProcess, request: dict) -> dict:
     {"cmd": "screenshot", "path": "/nonexistent/dir/shot.png"},
     {"cmd": "screenshot", "path": 5},
     {"cmd": "screenshot"},
+    {"cmd": "screenshot", "path": "relative.png"},
 ])
 def test_a_bad_request_is_an_error_and_the_kiosk_lives_on(kiosk, tmp_path, request_):
     reply = raw(kiosk, request_)
