@@ -300,6 +300,10 @@ class Game:
         """The public state: exactly the keys the rules file names."""
         raise NotImplementedError
 
+    def public_state(self) -> Any:
+        """The public state, typed: the game's `referee.hints.PublicState` dataclass."""
+        raise NotImplementedError
+
     def hints(self) -> Any:
         """What may come next, for the player(s) who may act now (`referee.hints.Hints`)."""
         raise NotImplementedError
