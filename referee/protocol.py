@@ -222,6 +222,35 @@ def compile_on(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
     return apply, check
 
 
+def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
+    """`compile_on` for an event type whose checks and effects depend on the move's field `name`.
+
+    Every case reads the event the same way (its `read` raises `bad-event` for a value with no case).
+    """
+    read = next(iter(cases.values())).read
+    steps = {value: (on.check_steps(), on.effect_steps()) for value, on in cases.items()}
+
+    def check(game: Game, event: Mapping[str, Any]) -> Any:
+        move = read(event)
+        if over_after_fields and game.finished:
+            raise Rejection("game-over")
+        for step in steps[getattr(move, name)][0]:
+            step(game, move)
+        return move
+
+    def apply(game: Game, event: Mapping[str, Any]) -> None:
+        move = read(event)
+        if over_after_fields and game.finished:
+            raise Rejection("game-over")
+        checks, effects = steps[getattr(move, name)]
+        for step in checks:
+            step(game, move)
+        for step in effects:
+            step(game, move)
+
+    return apply, check
+
+
 @dataclass(slots=True)
 class CardMove:
     """The fields most plays share: who plays which code; the checks fill in the card they look up."""
@@ -245,6 +274,9 @@ class Game:
     # Per event type: read, checks, effects (see `On`). Games not yet written this way leave it
     # empty and provide `judges()` themselves.
     rules: ClassVar[Mapping[str, On]] = {}
+    # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
+    # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
+    variants: ClassVar[Mapping[str, str]] = {}
 
     deck: Deck
     players: tuple[str, ...]
@@ -275,12 +307,20 @@ class Game:
         read, checks and effects."""
         if not cls.rules:  # not yet written as a rules table: `judge` (fields, then `step`)
             return dict.fromkeys(cls.event_types, cls.judge)
-        return {kind: compile_on(on, cls.shape_first)[0] for kind, on in cls.rules.items()}
+        return {kind: pair[0] for kind, pair in cls._compiled().items()}
+
+    @classmethod
+    def _compiled(cls) -> dict[str, tuple[Judge, Judge]]:
+        compiled = {kind: compile_on(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
+        for kind, name in cls.variants.items():
+            cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
+            compiled[kind] = compile_variants(name, cases, cls.shape_first)
+        return compiled
 
     @classmethod
     def checkers(cls) -> Mapping[str, Judge]:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
-        return {kind: compile_on(on, cls.shape_first)[1] for kind, on in cls.rules.items()}
+        return {kind: pair[1] for kind, pair in cls._compiled().items()}
 
     def judge(self, event: Mapping[str, Any]) -> None:
         """For a game without a rules table: the fields, `game-over` where it comes after them, then `step`."""
