@@ -200,55 +200,53 @@ def compile_on(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
 
     `over_after_fields`: the rules file checks `game-over` after the fields (else the reducer does first).
     """
-    read, checks, effects = on.read, on.check_steps(), on.effect_steps()
+    checks, effects = on.check_steps(), on.effect_steps()
+    return (_unrolled("apply", on.read, checks + effects, over_after_fields),
+            _unrolled("check", on.read, checks, over_after_fields))
 
-    def check(game: Game, event: Mapping[str, Any]) -> Any:
-        move = read(event)
-        if over_after_fields and game.finished:
-            raise Rejection("game-over")
-        for step in checks:
-            step(game, move)
-        return move
 
-    def apply(game: Game, event: Mapping[str, Any]) -> None:
-        move = read(event)
-        if over_after_fields and game.finished:
-            raise Rejection("game-over")
-        for step in checks:
-            step(game, move)
-        for step in effects:
-            step(game, move)
+def _unrolled(name: str, read: Callable[[Mapping[str, Any]], Any], steps: tuple[Step, ...],
+              over_after_fields: bool) -> Judge:
+    """`read`, `game-over` if it comes after the fields, then every step in order, one call per line.
 
-    return apply, check
+    Written out rather than looped: each call then has its own call site, which CPython specialises
+    for the one function it calls (a loop's single call site sees them all, and stays generic). This
+    is what keeps a table of named checks as fast as hand-inlined code on every scan.
+    """
+    lines = [f"def {name}(game, event):", "    move = read(event)"]
+    if over_after_fields:
+        lines.append("    if game.finished:\n        raise Rejection('game-over')")
+    lines += [f"    step{i}(game, move)" for i in range(len(steps))]
+    lines.append("    return move")
+    scope: dict[str, Any] = {"read": read, "Rejection": Rejection, **{f"step{i}": s for i, s in enumerate(steps)}}
+    exec("\n".join(lines), scope)  # only the lines above, naming the table's own functions
+    return scope[name]
 
 
 def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
     """`compile_on` for an event type whose checks and effects depend on the move's field `name`.
 
-    Every case reads the event the same way (its `read` raises `bad-event` for a value with no case).
+    Every case reads the event the same way (its `read` raises `bad-event` for a value with no case);
+    the chosen case then runs on the move already read.
     """
     read = next(iter(cases.values())).read
-    steps = {value: (on.check_steps(), on.effect_steps()) for value, on in cases.items()}
-
-    def check(game: Game, event: Mapping[str, Any]) -> Any:
-        move = read(event)
-        if over_after_fields and game.finished:
-            raise Rejection("game-over")
-        for step in steps[getattr(move, name)][0]:
-            step(game, move)
-        return move
+    compiled = {value: compile_on(On(_given, on.checks, on.effects), over_after_fields)
+                for value, on in cases.items()}
 
     def apply(game: Game, event: Mapping[str, Any]) -> None:
         move = read(event)
-        if over_after_fields and game.finished:
-            raise Rejection("game-over")
-        checks, effects = steps[getattr(move, name)]
-        for step in checks:
-            step(game, move)
-        for step in effects:
-            step(game, move)
+        compiled[getattr(move, name)][0](game, move)
+
+    def check(game: Game, event: Mapping[str, Any]) -> Any:
+        move = read(event)
+        return compiled[getattr(move, name)][1](game, move)
 
     return apply, check
+
+
+def _given(move: Any) -> Any:
+    """The `read` of a variant: the move was read by the event type's own `read`."""
+    return move
 
 
 @dataclass(slots=True)
@@ -277,6 +275,7 @@ class Game:
     # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
     # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
     variants: ClassVar[Mapping[str, str]] = {}
+    _compiled_rules: ClassVar[dict[str, tuple[Judge, Judge]] | None] = None
 
     deck: Deck
     players: tuple[str, ...]
@@ -311,10 +310,15 @@ class Game:
 
     @classmethod
     def _compiled(cls) -> dict[str, tuple[Judge, Judge]]:
+        """The `rules` table made into the reducer's functions, once per game class."""
+        cached = cls.__dict__.get("_compiled_rules")
+        if cached is not None:
+            return cached
         compiled = {kind: compile_on(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
         for kind, name in cls.variants.items():
             cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
             compiled[kind] = compile_variants(name, cases, cls.shape_first)
+        cls._compiled_rules = compiled
         return compiled
 
     @classmethod

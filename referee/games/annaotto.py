@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
@@ -175,6 +175,12 @@ def playable_faces(deck: Deck, top: Side, colour: str | None) -> frozenset[str]:
                      if not breaks_alternation(side, top) and side_fits(side, top, colour, pattern))
 
 
+@lru_cache(maxsize=64)
+def faces_with_sign(deck: Deck, sign: str) -> frozenset[str]:
+    """Every face of `deck` showing `sign` (what may continue a pending chain or PLUS)."""
+    return frozenset(face for face, side in deck.info.items() if side.sign == sign)
+
+
 class Race:
     """An open ALLE race (AO-R15): the layer, the fixed participants, the call and the slaps."""
 
@@ -238,7 +244,7 @@ class PlayMove(CardMove):
         source = event.get("from")
         if (source is not None or "from" in event) and type(source) is not str:
             raise _bad_field("from")
-        return cls(player, code, source=source, codes=codes)
+        return cls(player, code, None, None, source, codes)
 
 
 def _cards_field(event: Mapping[str, Any]) -> list[str]:
@@ -386,7 +392,7 @@ class Flip(Part):
     cards: int | str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AnnaottoState(PublicState):
     """Section 8's state keys (`scores`: finishing places, 0 while still playing).
 
@@ -418,8 +424,7 @@ class AnnaottoState(PublicState):
     out: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class AnnaottoHints:
+class AnnaottoHints(NamedTuple):
     """What the next card must match, and what is pending.
 
     - `top`: the top face (None before `start`); `colour`, `pattern`, `sign`: what a card may match
@@ -1007,9 +1012,23 @@ class Annaotto(Game):
             return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race)
         if not self.started:
             return Hints(self.id, (), ("start",), detail)
+        if self.due is None and race is None and self.turn is not None:  # an ordinary turn: one player acts
+            return self.turn_hints(detail)
         owed = self.owed()
-        actors, events = self.who_acts(owed)
+        actors, events = self.who_acts(race, owed)
         return Hints(self.id, actors, events, detail, owed, race)
+
+    def turn_hints(self, detail: AnnaottoHints) -> Hints:
+        """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
+        turn = self.turn
+        if self.choices:
+            owed = tuple(Owed(turn, "choice", c) for c in self.choices)
+            return Hints(self.id, (turn,), tuple(_CHOICE_EVENTS[c] for c in self.choices), detail, owed)
+        if self.chain is not None or self.plus:
+            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail, (Owed(turn, "confirm", "penalty"),))
+        if self.drawn:
+            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail)
+        return Hints(self.id, (turn,), _PLAY_OR_DRAW, detail)
 
     def owed(self) -> tuple[Owed, ...]:
         """The calls, choices and confirmations the table owes now."""
@@ -1017,58 +1036,58 @@ class Annaotto(Game):
         if self.race is not None and not self.race.called:
             owed.append(Owed(self.race.by, "call", ALLE))
         if self.due is not None:
-            owed.append(Owed(self.due[0], "call", self.due[1]))
-            owed.append(Owed(self.due[0], "catchable", self.due[1]))
-        owed.extend(Owed(self.turn, "choice", c) for c in ("colour", "flip") if c in self.choices)
+            owed += (Owed(self.due[0], "call", self.due[1]), Owed(self.due[0], "catchable", self.due[1]))
+        owed.extend(Owed(self.turn, "choice", c) for c in self.choices)
         if self.turn is not None and (self.chain is not None or self.plus):
             owed.append(Owed(self.turn, "confirm", "penalty"))
         return tuple(owed)
 
-    def who_acts(self, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The players who may act now and the event types they may send (step 11 … 17 in reverse)."""
-        extra = ("call", "catch") if self.due is not None else ()
-        callers = tuple(o.player for o in owed if o.kind == "call")
+    def who_acts(self, race: RaceView | None, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The players who may act now and the event types they may send (steps 11 … 17)."""
+        catch = ("catch",) if self.due is not None else ()
+        actors = {o.player for o in owed if o.kind == "call"}
         if self.race is not None:
-            waiting = self.race.view().waiting
-            return _seat_order(self.players, waiting + callers), ("press:slap", "race_close", "call", *extra[1:])
-        if self.turn is None:  # the end is pending (AO-R18)
-            return callers, extra
-        if self.choices:
-            kinds = tuple({"colour": "choose_colour", "flip": "flip_choice"}[c] for c in self.choices)
-            return _seat_order(self.players, (self.turn, *callers)), kinds + extra
-        if self.chain is not None or self.plus or self.drawn:
-            return _seat_order(self.players, (self.turn, *callers)), ("play", "press:confirm", *extra)
-        return _seat_order(self.players, (self.turn, *callers)), ("play", "draw", *extra)
+            actors.update(race.waiting)
+            events: tuple[str, ...] = ("press:slap", "race_close", "call", *catch)
+        elif self.turn is None:  # the end is pending (AO-R18)
+            events = ("call", *catch)
+        else:
+            actors.add(self.turn)
+            if self.choices:
+                events = tuple(_CHOICE_EVENTS[c] for c in self.choices)
+            elif self.chain is not None or self.plus or self.drawn:
+                events = _PLAY_OR_CONFIRM
+            else:
+                events = _PLAY_OR_DRAW
+            events += ("call", *catch) if catch else ()
+        return tuple(p for p in self.players if p in actors), events
 
     def hint_detail(self) -> AnnaottoHints:
         top = self.top
+        if top is None:
+            return AnnaottoHints(None, None, None, None, False, None, 0, 0, frozenset(), False, (), 1, None)
         must = None
         penalty = flips = 0
         if self.chain is not None:
             must, penalty, flips = ALTERNATE[top.sign], 2 * self.chain[1], 2 * self.chain[0]
         elif self.plus:
             must, penalty = PLUS, self.plus
-        if top is None:
-            playable: frozenset[str] = frozenset()
-        elif must is not None:
-            playable = frozenset(f for f, side in self.deck.info.items() if side.sign == must)
+        if must is not None:
+            playable = faces_with_sign(self.deck, must)
         else:
             playable = playable_faces(self.deck, top, self.colour)
-        following = self.next_holder(self.turn) if self.turn is not None else None
-        return AnnaottoHints(
-            top=None if top is None else top.face, colour=self.colour, pattern=self.pattern,
-            sign=None if top is None else top.sign, wild_top=top is not None and top.wild, must=must,
-            penalty=penalty, flips=flips, playable=playable, drawn=self.drawn, choices=tuple(self.choices),
-            direction=self.direction, next_player=following,
-        )
+        following = None if self.turn is None else self.next_holder(self.turn)
+        return AnnaottoHints(top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
+                             playable, self.drawn, tuple(self.choices), self.direction, following)
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""
         return {"hands": 2 * sum(self.hands.values()), "draw_pile": 2 * self.draw_pile, "pile": 2 * self.pile}
 
 
-def _seat_order(players: tuple[str, ...], names: Sequence[str | None]) -> tuple[str, ...]:
-    return tuple(p for p in players if p in names)
+_PLAY_OR_DRAW = ("play", "draw")
+_PLAY_OR_CONFIRM = ("play", "press:confirm")
+_CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
 
 
 def _copies(copies: Any) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import CardTally, Deck
@@ -145,7 +145,7 @@ class Trick(Part):
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Magische7State(PublicState):
     """Section 10's state keys, besides the common ones (`scores`: points per player, a team's sum with 4).
 
@@ -162,8 +162,7 @@ class Magische7State(PublicState):
     hands: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Magische7Hints:
+class Magische7Hints(NamedTuple):
     """What the next play is.
 
     - `lead`: the lead face to answer, None when the next play leads;

@@ -26,7 +26,7 @@ from typing import Any
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
 from referee.hints import Hints
-from referee.sim import TableSim, register, shuffled
+from referee.sim import TableSim, deck_of, register, shuffled
 from referee.table import Referee
 
 _DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
@@ -44,6 +44,31 @@ def _deck_sides(deck: Deck) -> tuple[dict[str, Any], list[str], list[str]]:
             (plain if info.kind == "plain" else other).append(code)
         hit = _DECK_SIDES[id(deck)] = (side, plain, other)
     return hit
+
+
+def _first_fitting(hand: list[tuple[str, str]], at: int, fitting: frozenset[str]) -> tuple[str, str] | None:
+    """The first card in `hand` from position `at` on (wrapping round) whose own side fits."""
+    for card in hand[at:]:
+        if card[0] in fitting:
+            return card
+    for card in hand[:at]:
+        if card[0] in fitting:
+            return card
+    return None
+
+
+_CODES: dict[int, dict[frozenset[str], frozenset[str]]] = {}  # per deck: playable faces → side codes
+
+
+_FACES: dict[int, dict[str, str]] = {}
+
+
+def _faces(side: dict[str, Any]) -> dict[str, str]:
+    """Side code (`AO:RED.DOTS#2`) → face (`AO:RED.DOTS`), once per deck."""
+    faces = _FACES.get(id(side))
+    if faces is None:
+        faces = _FACES[id(side)] = {code: code.partition("#")[0] for code in side}
+    return faces
 
 
 def _pick(rng: Any, items: Any) -> Any:
@@ -69,9 +94,10 @@ class AnnaottoTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        deck = Referee(self.header).deck
+        deck = deck_of(self.header)
         self.side, plain_codes, other_codes = _deck_sides(deck)
-        self.face = {code: code.partition("#")[0] for code in self.side}
+        self.face = _faces(self.side)
+        self._codes = _CODES.setdefault(id(self.side), {})  # the tops repeat across games
         self._random = rng.random
         # Random partners: every special or wild side gets a plain back, while there are plain sides.
         plain = shuffled(rng, plain_codes)
@@ -126,13 +152,13 @@ class AnnaottoTable(TableSim):
                 return owed
         self.in_race = False
         player = referee.turn
-        playable, face = hints.detail.playable, self.face
+        fitting = self._fitting(hints.detail.playable)
         drawn = self.drawn
         if drawn is not None:  # play the drawn card at once (either side) or keep it
             up, down = drawn
-            if face[up] in playable:
-                code = down if face[down] in playable and self._random() < 0.5 else up
-            elif face[down] in playable:
+            if up in fitting:
+                code = down if down in fitting and self._random() < 0.5 else up
+            elif down in fitting:
                 code = down
             else:
                 return [{"type": "press", "player": player, "button": "confirm"}]
@@ -140,25 +166,32 @@ class AnnaottoTable(TableSim):
             if self._random() < 0.2:
                 return [play, {"type": "press", "player": player, "button": "confirm"}]
             return [play]
-        return self._turn(player, playable)
+        return self._turn(player, fitting)
 
-    def _turn(self, player: str, playable: frozenset[str]) -> list[dict[str, Any]]:
+    def _fitting(self, playable: frozenset[str]) -> frozenset[str]:
+        """The side codes (with copy numbers) of the faces the referee says may be laid now."""
+        fitting = self._codes.get(playable)
+        if fitting is None:
+            face = self.face
+            fitting = self._codes[playable] = frozenset(code for code in self.side if face[code] in playable)
+        return fitting
+
+    def _turn(self, player: str, fitting: frozenset[str]) -> list[dict[str, Any]]:
         """An ordinary turn: a fitting card of one's own or another's hand, or a draw."""
         roll = self.rng.random()
-        hands, face = self.hands, self.face
+        hands = self.hands
         events: list[dict[str, Any]] = []
         if roll < 0.2:  # a card out of another player's hand
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
-                    theirs = [card for card in hand if face[card[1]] in playable]
+                    theirs = [card for card in hand if card[1] in fitting]
                     if theirs:
                         card = self.proposed = _pick(self.rng, theirs)
                         events.append({"type": "play", "player": player, "card": card[1], "from": other})
                         break
         hand = hands[player]
         if not events:  # own hand: the first card that fits, looking from a random place in the hand
-            at = int(roll * 7919) % len(hand)
-            card = next((c for c in hand[at:] + hand[:at] if face[c[0]] in playable), None)
+            card = _first_fitting(hand, int(roll * 7919) % len(hand), fitting)
             if card is not None:
                 self.proposed = card
                 if roll > 0.97:  # the `cards` form with one code
