@@ -235,7 +235,9 @@ class PlayMove(CardMove):
 
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> PlayMove:
-        player = _player(event)
+        player = event.get("player")
+        if type(player) is not str:
+            raise _bad_field("player")
         code = event.get("card")
         codes = None
         if type(code) is not str or "cards" in event:
@@ -679,7 +681,7 @@ class Annaotto(Game):
     @rule("AO-R8")
     def pass_turn(self, player: str) -> None:
         """The turn passes one step in `direction` to the next player who holds cards."""
-        self.turn = self.next_holder(player)
+        self.turn = self.seats.next_holder(player, self.hands, self.direction) or player
 
     def next_holder(self, player: str) -> str:
         return self.seats.next_holder(player, self.hands, self.direction) or player
@@ -1076,7 +1078,7 @@ class Annaotto(Game):
             playable = faces_with_sign(self.deck, must)
         else:
             playable = playable_faces(self.deck, top, self.colour)
-        following = None if self.turn is None else self.next_holder(self.turn)
+        following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
         return AnnaottoHints(top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
                              playable, self.drawn, tuple(self.choices), self.direction, following)
 
