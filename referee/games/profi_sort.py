@@ -174,8 +174,8 @@ messages.register({
     ),
     "hint.ps.open": ("Tasks still open: {tasks}.", "Noch offene Aufgaben: {tasks}."),
     "hint.ps.scoring": (
-        "Round over: {players} show their hands (PS-R30).",
-        "Runde vorbei: {players} zeigen ihre Karten (PS-R30).",
+        "Round over. Still to show their cards: {players} (PS-R30).",
+        "Runde vorbei. Ihre Karten zeigen noch: {players} (PS-R30).",
     ),
     "hint.ps.round-over": (
         "Round {round} is over: start the next round (PS-R31).",
