@@ -152,6 +152,7 @@ class Need:
 
 ANY = Need("any")
 AT_MOST_4 = Need("<=4", at_most_4=True)
+AT_LEAST = {n: Need(f">={n}", n) for n in NUMBERS}  # N or higher, per number
 
 
 # --- what the referee keeps
@@ -354,7 +355,7 @@ class Alcasan(Game):
             return ANY
         if below.kind == "WASSER":
             return AT_MOST_4
-        return Need(f">={below.value}", below.value)
+        return AT_LEAST[below.value]
 
     def fits(self, face: Face) -> bool:
         """May `face` be laid on the pile now? The legality checks of a play, asked without refusing anything."""
