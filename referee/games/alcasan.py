@@ -225,7 +225,7 @@ class Move:
         return cls(event["type"], "")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AlcasanState(PublicState):
     """Section 8's state keys, besides the common ones (`scores`: finishing place, 1 = first out, 0 while still
     holding cards; `winners`: [first player out] once finished).

@@ -335,7 +335,7 @@ class MeldState(Part):
     cards: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ProfiSortState(PublicState):
     """§18's state keys, besides the common ones (`scores`: round points so far, plus the open bonus once the full
     game is over; 0 in the beginner game).
