@@ -54,7 +54,7 @@ def test_check_answers_as_apply_does_and_changes_nothing(game_id: str, players: 
 def test_public_is_the_typed_state_of_state(game_id: str, players: int) -> None:
     table = sim.new_table(game_id, 5, players)
     referee = Referee(table.header)
-    for event in sim.play(table, referee):
+    for _event in sim.play(table, referee):
         typed = referee.public()
         assert typed.to_json() == referee.state()
         assert typed.turn == referee.turn and typed.finished == referee.finished
@@ -64,7 +64,7 @@ def test_public_is_the_typed_state_of_state(game_id: str, players: int) -> None:
 def test_hints_name_who_may_act_and_the_sentence_in_both_languages(game_id: str, players: int) -> None:
     table = sim.new_table(game_id, 7, players)
     referee = Referee(table.header)
-    for event in sim.play(table, referee):
+    for _event in sim.play(table, referee):
         hints = referee.hints()
         assert hints.game == game_id
         if referee.finished:
@@ -107,7 +107,7 @@ def test_annaotto_hints_match_the_referees_verdicts() -> None:
     for seed in range(4):
         table = sim.new_table("annaotto", seed, 3)
         referee = Referee(table.header)
-        for n, event in enumerate(sim.play(table, referee)):
+        for n, _event in enumerate(sim.play(table, referee)):
             hints = referee.hints()
             if n % 5 or "draw" not in hints.events:
                 continue
