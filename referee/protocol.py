@@ -353,7 +353,10 @@ class Game:
 
     def card_known(self, move: CardMove) -> None:
         """`unknown-card`: the code is a card of the deck in use; notes the card and its face on the move."""
-        move.card, move.face = self.card(move.code)
+        try:
+            move.card, move.face = self.deck.lookup(move.code)
+        except CardCodeError:
+            raise Rejection("unknown-card", card=move.code) from None
 
     def card_left(self, move: CardMove) -> None:
         """`card-exhausted`: the card fits the game's tally (the format's deck limit)."""
