@@ -1,8 +1,9 @@
 """What may come next, as data: the answer of `Referee.hints()`, and the typed public state.
 
 The table screen's hint line, the seat lights and the simulator read these instead
-of the games' internals. Every game fills the common `Hints` and adds its own
-`detail` (one frozen dataclass per game below); `Hints.sentence(lang)` is the plain
+of the games' internals. Hints are named tuples: immutable, typed, and cheap enough
+to build for every event (the simulator asks before each move). Every game fills the common `Hints` and adds its own
+`detail` (a typed named tuple per game, in the game's module); `Hints.sentence(lang)` is the plain
 sentence the screen shows, in English or German.
 
 The public state is typed the same way: `PublicState` subclasses, one per game,
@@ -13,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from functools import cache
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 
 # --- the common parts
 
 
-@dataclass(frozen=True, slots=True)
-class Owed:
+class Owed(NamedTuple):
     """Something the table owes before play goes on (a call, a choice, a confirmation).
 
     - `player`: who owes it;
@@ -36,8 +37,7 @@ class Owed:
     what: str
 
 
-@dataclass(frozen=True, slots=True)
-class RaceView:
+class RaceView(NamedTuple):
     """A slap race (ANNAOTTO's ALLE, AO-R15): open now, or the last one's result.
 
     - `open`: the race is running (slaps and `race_close` expected);
@@ -57,8 +57,7 @@ class RaceView:
     losers: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Hints:
+class Hints(NamedTuple):
     """Who may act now and what may come next.
 
     - `game`: the game id;
@@ -89,8 +88,7 @@ messages.register({
 })
 
 
-@dataclass(frozen=True, slots=True)
-class FinishedHints:
+class FinishedHints(NamedTuple):
     """The detail once the game is over: the winners, and the game's last detail (`last`)."""
 
     winners: tuple[str, ...]
@@ -116,7 +114,17 @@ def names(players: tuple[str, ...] | list[str], lang: str) -> str:
 # --- the typed public state
 
 
+@cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _json(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, PublicState | Part):
         return value.to_json()
     if isinstance(value, dict):
@@ -130,12 +138,13 @@ class Part:
     """A nested object of a public state (a dataclass); serialised field by field."""
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _json(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        return {name: _json(getattr(self, name)) for name in _names(type(self))}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PublicState:
-    """The keys every game's state has (transcript format):
+    """The keys every game's state has (transcript format). A snapshot: fresh lists and dicts, so
+    changing it changes nothing in the game.
 
     - `turn`: the player to act, or None (before a start, during a race, when finished …);
     - `finished`: the game is over;
@@ -150,5 +159,5 @@ class PublicState:
     winners: list[str]
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the transcript's `state` object (fresh lists and dicts)."""
-        return {f.name: _json(getattr(self, f.name)) for f in fields(self)}
+        """Exactly the transcript's `state` object (fresh lists and dicts), keys in field order."""
+        return {name: _json(getattr(self, name)) for name in _names(type(self))}

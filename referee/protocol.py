@@ -200,26 +200,53 @@ def compile_on(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
 
     `over_after_fields`: the rules file checks `game-over` after the fields (else the reducer does first).
     """
-    read, checks, effects = on.read, on.check_steps(), on.effect_steps()
+    checks, effects = on.check_steps(), on.effect_steps()
+    return (_unrolled("apply", on.read, checks + effects, over_after_fields),
+            _unrolled("check", on.read, checks, over_after_fields))
 
-    def check(game: Game, event: Mapping[str, Any]) -> Any:
-        move = read(event)
-        if over_after_fields and game.finished:
-            raise Rejection("game-over")
-        for step in checks:
-            step(game, move)
-        return move
+
+def _unrolled(name: str, read: Callable[[Mapping[str, Any]], Any], steps: tuple[Step, ...],
+              over_after_fields: bool) -> Judge:
+    """`read`, `game-over` if it comes after the fields, then every step in order, one call per line.
+
+    Written out rather than looped: each call then has its own call site, which CPython specialises
+    for the one function it calls (a loop's single call site sees them all, and stays generic). This
+    is what keeps a table of named checks as fast as hand-inlined code on every scan.
+    """
+    lines = [f"def {name}(game, event):", "    move = read(event)"]
+    if over_after_fields:
+        lines.append("    if game.finished:\n        raise Rejection('game-over')")
+    lines += [f"    step{i}(game, move)" for i in range(len(steps))]
+    lines.append("    return move")
+    scope: dict[str, Any] = {"read": read, "Rejection": Rejection, **{f"step{i}": s for i, s in enumerate(steps)}}
+    exec("\n".join(lines), scope)  # only the lines above, naming the table's own functions
+    return scope[name]
+
+
+def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
+    """`compile_on` for an event type whose checks and effects depend on the move's field `name`.
+
+    Every case reads the event the same way (its `read` raises `bad-event` for a value with no case);
+    the chosen case then runs on the move already read.
+    """
+    read = next(iter(cases.values())).read
+    compiled = {value: compile_on(On(_given, on.checks, on.effects), over_after_fields)
+                for value, on in cases.items()}
 
     def apply(game: Game, event: Mapping[str, Any]) -> None:
         move = read(event)
-        if over_after_fields and game.finished:
-            raise Rejection("game-over")
-        for step in checks:
-            step(game, move)
-        for step in effects:
-            step(game, move)
+        compiled[getattr(move, name)][0](game, move)
+
+    def check(game: Game, event: Mapping[str, Any]) -> Any:
+        move = read(event)
+        return compiled[getattr(move, name)][1](game, move)
 
     return apply, check
+
+
+def _given(move: Any) -> Any:
+    """The `read` of a variant: the move was read by the event type's own `read`."""
+    return move
 
 
 @dataclass(slots=True)
@@ -245,6 +272,10 @@ class Game:
     # Per event type: read, checks, effects (see `On`). Games not yet written this way leave it
     # empty and provide `judges()` themselves.
     rules: ClassVar[Mapping[str, On]] = {}
+    # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
+    # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
+    variants: ClassVar[Mapping[str, str]] = {}
+    _compiled_rules: ClassVar[dict[str, tuple[Judge, Judge]] | None] = None
 
     deck: Deck
     players: tuple[str, ...]
@@ -275,12 +306,25 @@ class Game:
         read, checks and effects."""
         if not cls.rules:  # not yet written as a rules table: `judge` (fields, then `step`)
             return dict.fromkeys(cls.event_types, cls.judge)
-        return {kind: compile_on(on, cls.shape_first)[0] for kind, on in cls.rules.items()}
+        return {kind: pair[0] for kind, pair in cls._compiled().items()}
+
+    @classmethod
+    def _compiled(cls) -> dict[str, tuple[Judge, Judge]]:
+        """The `rules` table made into the reducer's functions, once per game class."""
+        cached = cls.__dict__.get("_compiled_rules")
+        if cached is not None:
+            return cached
+        compiled = {kind: compile_on(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
+        for kind, name in cls.variants.items():
+            cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
+            compiled[kind] = compile_variants(name, cases, cls.shape_first)
+        cls._compiled_rules = compiled
+        return compiled
 
     @classmethod
     def checkers(cls) -> Mapping[str, Judge]:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
-        return {kind: compile_on(on, cls.shape_first)[1] for kind, on in cls.rules.items()}
+        return {kind: pair[1] for kind, pair in cls._compiled().items()}
 
     def judge(self, event: Mapping[str, Any]) -> None:
         """For a game without a rules table: the fields, `game-over` where it comes after them, then `step`."""
@@ -298,6 +342,10 @@ class Game:
 
     def public(self) -> dict[str, Any]:
         """The public state: exactly the keys the rules file names."""
+        raise NotImplementedError
+
+    def public_state(self) -> Any:
+        """The public state, typed: the game's `referee.hints.PublicState` dataclass."""
         raise NotImplementedError
 
     def hints(self) -> Any:

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee import games
-from referee.hints import Hints
+from referee.cards import Deck
+from referee.hints import Hints, PublicState
 from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Rejection
 
 FORMAT = "tabletop-referee/1"
@@ -155,9 +156,18 @@ class Referee:
         """The public state as the transcript format writes it (a fresh dict)."""
         return self.game.public()
 
+    def public(self) -> PublicState:
+        """The public state, typed (the game's `PublicState` dataclass; `.to_json()` is `state()`)."""
+        return self.game.public_state()
+
     def hints(self) -> Hints:
         """Who may act now and what may come next (structured, plus the sentence the screen shows)."""
         return self.game.hints()
+
+    @property
+    def deck(self) -> Deck:
+        """The deck in use (its faces, copies and what each face means): public, the cards are on the table."""
+        return self.game.deck
 
     @property
     def finished(self) -> bool:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import CardTally, Deck
@@ -103,7 +103,7 @@ class LastTrick(Part):
     outcome: str  # "won", "blind" or "unfinished"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AllesKlarState(PublicState):
     """Section 10's state keys, besides the common ones (`scores`: cards won in tricks).
 
@@ -126,8 +126,7 @@ class AllesKlarState(PublicState):
     tricks_played: int
 
 
-@dataclass(frozen=True, slots=True)
-class AllesKlarHints:
+class AllesKlarHints(NamedTuple):
     """What the next play meets (AK-R7).
 
     - `ranking`: the open ranking cards (numerals `I` … `V`);
