@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
@@ -225,7 +225,7 @@ class Move:
         return cls(event["type"], "")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AlcasanState(PublicState):
     """Section 8's state keys, besides the common ones (`scores`: finishing place, 1 = first out, 0 while still
     holding cards; `winners`: [first player out] once finished).
@@ -251,8 +251,7 @@ class AlcasanState(PublicState):
     out: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class AlcasanHints:
+class AlcasanHints(NamedTuple):
     """What the player on turn may lay (section 4).
 
     - `source`: where their next cards come from: `"hand"`, `"up"` (face-up cards) or `"down"` (a face-down

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
@@ -335,7 +335,7 @@ class MeldState(Part):
     cards: list[str]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ProfiSortState(PublicState):
     """§18's state keys, besides the common ones (`scores`: round points so far, plus the open bonus once the full
     game is over; 0 in the beginner game).
@@ -369,8 +369,7 @@ class ProfiSortState(PublicState):
     bonus_open: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class ProfiSortHints:
+class ProfiSortHints(NamedTuple):
     """What the player to act may do now.
 
     - `phase`: as the state key;
