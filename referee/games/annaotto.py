@@ -1124,8 +1124,11 @@ messages.register({
         "{player} lays the drawn card or keeps it with confirm.",
         "{player} legt die gezogene Karte oder behält sie mit Bestätigen.",
     ),
-    "hint.annaotto.wild": ("{player}: {colour} or ANNAOTTO.", "{player}: {colour} oder ANNAOTTO."),
-    "hint.annaotto.play": ("{player}: {colour}, {pattern}{sign}.", "{player}: {colour}, {pattern}{sign}."),
+    "hint.annaotto.wild": ("{player} lays {colour} or ANNAOTTO.", "{player} legt {colour} oder ANNAOTTO."),
+    "hint.annaotto.play": (
+        "{player} lays {colour}, {pattern}{sign}.",
+        "{player} legt {colour}, {pattern}{sign}.",
+    ),
 })
 
 
@@ -1149,7 +1152,7 @@ def annaotto_sentence(detail: AnnaottoHints, hints: Hints, lang: str) -> str:
     colour = colour_word(detail.colour, lang)
     if detail.wild_top:
         return say("hint.annaotto.wild", lang, player=player, colour=colour)
-    sign = f" / {detail.sign}" if detail.sign else ""
+    sign = f", {detail.sign}" if detail.sign else ""
     return say("hint.annaotto.play", lang, player=player, colour=colour,
                pattern=pattern_word(detail.pattern, lang), sign=sign)
 
