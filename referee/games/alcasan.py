@@ -9,7 +9,7 @@ reducer runs them, every check before any effect.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
@@ -148,6 +148,28 @@ class Need:
     text: str  # the state key: "any", "<=4" or ">=N"
     lowest: int = LOWEST  # the lowest number that may be laid
     at_most_4: bool = False  # Wasser decides: of the numbers and Wasser only 1, 2, 3 and Wasser
+
+
+@rule("AC-R8")
+def number_refused(face: Face, need: Need) -> str | None:
+    """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser only
+    a number up to 4. None if `face` may be laid, else the error code."""
+    if face.kind != NUMBER:
+        return None
+    if face.value < need.lowest:
+        return "too-low"
+    if need.at_most_4 and face.value > WASSER_VALUE:
+        return "too-high"
+    return None
+
+
+@rule("AC-R9")
+def wasser_refused(face: Face, need: Need) -> str | None:
+    """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and Luft
+    may be laid on anything (AC-R10 … AC-R12). None if `face` may be laid, else the error code."""
+    if face.kind == "WASSER" and need.lowest > WASSER_VALUE:
+        return "wasser-blocked"
+    return None
 
 
 ANY = Need("any")
@@ -357,14 +379,9 @@ class Alcasan(Game):
         return AT_LEAST[below.value]
 
     def fits(self, face: Face) -> bool:
-        """May `face` be laid on the pile now? The legality checks of a play, asked without refusing anything."""
-        move = Move("play", "", faces=[face])
-        try:
-            self.number_fits(move)
-            self.wasser_fits(move)
-        except Rejection:
-            return False
-        return True
+        """May `face` be laid on the pile now (the legality rules a play is checked by)?"""
+        need = self.need()
+        return number_refused(face, need) is None and wasser_refused(face, need) is None
 
     def run(self) -> int:
         """How many cards of the top card's face lie on top of the pile, one on the other."""
@@ -426,27 +443,20 @@ class Alcasan(Game):
                 "too-many-cards", f"too-many-cards.ac-{source}", player=move.player, have=have, count=len(move.cards)
             )
 
-    @rule("AC-R8")
     def number_fits(self, move: Move) -> None:
-        """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser
-        only a number up to 4."""
-        face = move.faces[0]
-        if face.kind == NUMBER:
-            need = self.need()
-            if face.value < need.lowest:
-                raise Rejection("too-low", "too-low.ac", face=face.name, need=need.lowest)
-            if need.at_most_4 and face.value > WASSER_VALUE:
-                raise Rejection("too-high", "too-high.ac", face=face.name)
+        """Check 10's legality for a number: `too-low`, `too-high` (AC-R8)."""
+        self.refuse_unless_fits(move.faces[0], number_refused)
 
-    @rule("AC-R9")
     def wasser_fits(self, move: Move) -> None:
-        """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and
-        Luft may be laid on anything (AC-R10 … AC-R12)."""
-        face = move.faces[0]
-        if face.kind == "WASSER":
-            need = self.need()
-            if need.lowest > WASSER_VALUE:
-                raise Rejection("wasser-blocked", "wasser-blocked.ac", need=need.lowest)
+        """Check 10's legality for Wasser: `wasser-blocked` (AC-R9)."""
+        self.refuse_unless_fits(move.faces[0], wasser_refused)
+
+    def refuse_unless_fits(self, face: Face, refused: Callable[[Face, Need], str | None]) -> None:
+        """Raise the error `refused` finds for `face` on the pile now."""
+        need = self.need()
+        error = refused(face, need)
+        if error is not None:
+            raise Rejection(error, f"{error}.ac", face=face.name, need=need.lowest)
 
     @rule("AC-D9")
     def pile_not_empty(self, move: Move) -> None:
