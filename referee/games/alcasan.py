@@ -9,7 +9,7 @@ reducer runs them, every check before any effect.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
@@ -170,6 +170,11 @@ def wasser_refused(face: Face, need: Need) -> str | None:
     if face.kind == "WASSER" and need.lowest > WASSER_VALUE:
         return "wasser-blocked"
     return None
+
+
+def refusal(face: Face, need: Need) -> str | None:
+    """Why `face` may not be laid while the pile requires `need` (AC-R8, AC-R9), None if it may."""
+    return number_refused(face, need) or wasser_refused(face, need)
 
 
 ANY = Need("any")
@@ -380,8 +385,7 @@ class Alcasan(Game):
 
     def fits(self, face: Face) -> bool:
         """May `face` be laid on the pile now (the legality rules a play is checked by)?"""
-        need = self.need()
-        return number_refused(face, need) is None and wasser_refused(face, need) is None
+        return refusal(face, self.need()) is None
 
     def run(self) -> int:
         """How many cards of the top card's face lie on top of the pile, one on the other."""
@@ -443,18 +447,11 @@ class Alcasan(Game):
                 "too-many-cards", f"too-many-cards.ac-{source}", player=move.player, have=have, count=len(move.cards)
             )
 
-    def number_fits(self, move: Move) -> None:
-        """Check 10's legality for a number: `too-low`, `too-high` (AC-R8)."""
-        self.refuse_unless_fits(move.faces[0], number_refused)
-
-    def wasser_fits(self, move: Move) -> None:
-        """Check 10's legality for Wasser: `wasser-blocked` (AC-R9)."""
-        self.refuse_unless_fits(move.faces[0], wasser_refused)
-
-    def refuse_unless_fits(self, face: Face, refused: Callable[[Face, Need], str | None]) -> None:
-        """Raise the error `refused` finds for `face` on the pile now."""
+    def face_fits(self, move: Move) -> None:
+        """Check 10's legality: the face may go on the pile (`too-low`, `too-high`, `wasser-blocked`)."""
+        face = move.faces[0]
         need = self.need()
-        error = refused(face, need)
+        error = refusal(face, need)
         if error is not None:
             raise Rejection(error, f"{error}.ac", face=face.name, need=need.lowest)
 
@@ -580,8 +577,7 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, number_fits,
-                    wasser_fits),
+            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, face_fits),
             effects=(shed, lay),
         ),
         "take_pile": On(Move.read_take, checks=(SEATED, ON_TURN, phase_fits, pile_not_empty), effects=(take_pile,)),
