@@ -429,7 +429,7 @@ class Alcasan(Game):
 
     @rule("AC-R2")
     def one_face(self, move: Move) -> None:
-        """Several cards at once show the same face (AC-D13)."""
+        """Several cards at once show the same face."""
         first = move.faces[0]
         for face in move.faces:
             if face is not first:
@@ -439,7 +439,7 @@ class Alcasan(Game):
     @rule("AC-R3")
     def source_holds(self, move: Move) -> None:
         """The cards come from the hand while it holds cards, else from the face-up cards (AC-D12); never more
-        than that source holds."""
+        than that source holds, so a play never mixes the last hand cards with face-up cards (AC-D13)."""
         me = self.holders[move.player]
         source, have = ("hand", me.hand) if me.hand else ("up", me.up)
         if len(move.cards) > have:
