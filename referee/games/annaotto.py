@@ -1004,9 +1004,6 @@ class Annaotto(Game):
             out=list(self.out),
         )
 
-    def public(self) -> dict[str, Any]:
-        return self.public_state().to_json()
-
     def hints(self) -> Hints:
         detail = self.hint_detail()
         race = self.race.view() if self.race is not None else self.last_race
