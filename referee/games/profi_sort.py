@@ -887,6 +887,8 @@ class ProfiSort(Game):
         return self.public_state().to_json()
 
     def hints(self) -> Hints:
+        """Phase `play`: the player on turn and what the turn allows now; `scoring`: the players still to reveal;
+        `round-over`: nobody, the operator starts the next round."""
         player = self.turn
         detail = self._hint_detail(player)
         if self.finished:
@@ -895,11 +897,17 @@ class ProfiSort(Game):
             return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
         if self.phase == ROUND_OVER:
             return Hints(self.id, (), ("new_round",), detail)
-        if not self.drawn:
-            events = ("draw", "skip_with_ace") if detail.may_skip else ("draw",)
-            return Hints(self.id, (player,), events + (("redeal",) if detail.may_redeal else ()), detail)
-        events = ("lay_task", "extend") if detail.may_extend else ("lay_task",)
-        return Hints(self.id, (player,), events + (("give_ace",) if detail.may_give_ace else ()) + ("discard",), detail)
+        return Hints(self.id, (player,), self._turn_events(detail), detail)
+
+    @staticmethod
+    def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:
+        """The event types the turn allows now (a redeal may come from any player, PS-R5)."""
+        if not detail.drawn:
+            offered = {"draw": True, "skip_with_ace": detail.may_skip, "redeal": detail.may_redeal}
+        else:
+            offered = {"lay_task": True, "extend": detail.may_extend, "give_ace": detail.may_give_ace,
+                       "discard": True}
+        return tuple(kind for kind, allowed in offered.items() if allowed)
 
     def _hint_detail(self, player: str | None) -> ProfiSortHints:
         """The structured hint for `player` (the player on turn, if any)."""
