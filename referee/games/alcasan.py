@@ -402,13 +402,6 @@ class Alcasan(Game):
         """Check 4: hands are refilled without a `draw` event, and no button is used."""
         raise Rejection("event-not-used", "event-not-used.ac", type=move.kind)
 
-    def cards_known(self, move: Move) -> None:
-        """Check 7: every code is a card of the deck (AC-D1); notes the cards and their faces on the move."""
-        for code in move.codes:
-            card, face = self.card(code)
-            move.cards.append(card)
-            move.faces.append(face)
-
     @rule("AC-D19")
     def cards_left(self, move: Move) -> None:
         """Check 8: the event's cards and the table (the pile plus the burned cards) hold no face more often than
@@ -577,13 +570,13 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, face_fits),
+            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, face_fits),
             effects=(shed, lay),
         ),
         "take_pile": On(Move.read_take, checks=(SEATED, ON_TURN, phase_fits, pile_not_empty), effects=(take_pile,)),
         "reveal": On(
             Move.read_reveal,
-            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits),
+            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits),
             effects=(turn_over,),
         ),
         "draw": On(Move.read_unused, checks=(not_used,)),

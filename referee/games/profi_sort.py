@@ -492,13 +492,6 @@ class ProfiSort(Game):
         """Step 3 for `to`: the receiver is seated."""
         self.seat(move.to)
 
-    def cards_known(self, move: Move) -> None:
-        """Step 4: every code is a card of the deck; notes the cards and their faces on the move."""
-        for code in move.codes:
-            card, face = self.card(code)
-            move.cards.append(card)
-            move.faces.append(face)
-
     def in_phase(self, move: Move) -> None:
         """Step 5: play events in phase `play`, `reveal_hand` in `scoring`, `new_round` in `round-over`."""
         if self.phase != PHASE_OF[move.kind]:
@@ -823,33 +816,33 @@ class ProfiSort(Game):
         "skip_with_ace": On(Move.read_skip, checks=(*TURN_START, holds_received_ace), effects=(skip,)),
         "give_ace": On(
             GiveAce.read,
-            checks=(SEATED, target_seated, cards_known, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
+            checks=(SEATED, target_seated, Game.cards_known, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
             effects=(give_ace,),
         ),
         "lay_task": On(
             LayTask.read,
-            checks=(SEATED, cards_known, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
+            checks=(SEATED, Game.cards_known, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
                     jokers_allowed, no_lone_joker, task_met, keeps_own_cards, can_go_out, cards_left),
             effects=(lay_melds, complete_task, strike_joker_bonus, strike_pair_bonus, first_to_wins),
         ),
         "extend": On(
             Extend.read,
-            checks=(SEATED, cards_known, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
+            checks=(SEATED, Game.cards_known, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
                     keeps_own_cards, cards_left),
             effects=(extend_meld,),
         ),
         "discard": On(
             Move.read_discard,
-            checks=(SEATED, cards_known, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
+            checks=(SEATED, Game.cards_known, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
             effects=(discard, after_discard),
         ),
         "reveal_hand": On(
             Move.read_shown,
-            checks=(SEATED, cards_known, in_phase, reveals_own_cards, cards_left),
+            checks=(SEATED, Game.cards_known, in_phase, reveals_own_cards, cards_left),
             effects=(score_hand,),
         ),
         "redeal": On(
-            Move.read_shown, checks=(SEATED, cards_known, in_phase, redeal_allowed, cards_left), effects=(redeal,)
+            Move.read_shown, checks=(SEATED, Game.cards_known, in_phase, redeal_allowed, cards_left), effects=(redeal,)
         ),
         "new_round": On(Move.read_new_round, checks=(in_phase,), effects=(next_round,)),
     }
