@@ -91,17 +91,22 @@ messages.register({
         "{player} dreht eine verdeckte Karte um und scannt sie.",
     ),
     "hint.ac.any": ("Any card may be laid.", "Jede Karte darf gelegt werden."),
-    "hint.ac.at-least": ("{n} or higher, or Erde, Luft, Feuer.", "{n} oder höher, oder Erde, Luft, Feuer."),
+    "hint.ac.at-least": ("{n} or higher, or Earth, Air, Fire.", "{n} oder höher, oder Erde, Luft, Feuer."),
     "hint.ac.at-least-wasser": (
-        "{n} or higher, Wasser, or Erde, Luft, Feuer.",
+        "{n} or higher, Water, or Earth, Air, Fire.",
         "{n} oder höher, Wasser, oder Erde, Luft, Feuer.",
     ),
     "hint.ac.at-most-4": (
-        "4 or lower (1, 2, 3, Wasser), or Erde, Luft, Feuer.",
+        "4 or lower (1, 2, 3, Water), or Earth, Air, Fire.",
         "4 oder niedriger (1, 2, 3, Wasser), oder Erde, Luft, Feuer.",
     ),
     "hint.ac.or-take": ("Or take the pile.", "Oder den Stapel aufnehmen."),
-    "hint.ac.burns": ("A fourth {face} burns the pile.", "Eine vierte {face} verbrennt den Stapel."),
+    "hint.ac.burns": ("One more {face} burns the pile.", "Noch einmal {face} verbrennt den Stapel."),
+    # the elements in hint sentences: the English word in English (as English labels print them)
+    "hint.ac.WASSER": ("Water", "Wasser"),
+    "hint.ac.FEUER": ("Fire", "Feuer"),
+    "hint.ac.ERDE": ("Earth", "Erde"),
+    "hint.ac.LUFT": ("Air", "Luft"),
 })
 
 
@@ -314,7 +319,8 @@ class AlcasanHints(NamedTuple):
         else:
             parts.append(say("hint.ac.at-least", lang, n=self.lowest))
         if self.burning is not None:
-            parts.append(say("hint.ac.burns", lang, face=self.burning))
+            word = say(f"hint.ac.{self.burning}", lang) if self.burning in ELEMENTS else self.burning
+            parts.append(say("hint.ac.burns", lang, face=word))
         if self.can_take:
             parts.append(say("hint.ac.or-take", lang))
         return " ".join(parts)
