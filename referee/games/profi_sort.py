@@ -227,10 +227,12 @@ class Move:
 
     @classmethod
     def read_skip(cls, event: Mapping[str, Any]) -> Move:
+        """`skip_with_ace`: only a `player`."""
         return cls("skip_with_ace", need_str(event, "player"), [])
 
     @classmethod
     def read_discard(cls, event: Mapping[str, Any]) -> Move:
+        """`discard`: a `player` and one `card`."""
         player = need_str(event, "player")
         return cls("discard", player, [need_str(event, "card")])
 
@@ -248,6 +250,8 @@ class Move:
 
 @dataclass(slots=True)
 class Draw(Move):
+    """A `draw`: from the talon, or in the variant from the discard pile."""
+
     from_discard: bool = False  # `from: "discard"` (the variant of §14)
 
     @classmethod
@@ -263,6 +267,8 @@ class Draw(Move):
 
 @dataclass(slots=True)
 class GiveAce(Move):
+    """A `give_ace`: one ace (`card`) to another player (`to`)."""
+
     to: str = ""  # the receiver
 
     @classmethod
@@ -274,6 +280,8 @@ class GiveAce(Move):
 
 @dataclass(slots=True)
 class LayTask(Move):
+    """A `lay_task`: the groups of one task, flattened into `codes` for the shared checks."""
+
     task: str = ""  # the task laid (what `tasks_done` records)
     as_task: str | None = None  # for task 15: the task whose groups it repeats (`as`)
     groups: list[list[str]] = field(default_factory=list)  # the codes, group by group
@@ -307,6 +315,8 @@ class LayTask(Move):
 
 @dataclass(slots=True)
 class Extend(Move):
+    """An `extend`: cards added to one meld, at a run's end if `at` says which."""
+
     meld_id: str = ""
     at: str | None = None  # the run end to try (`low`/`high`), None: high, then low (PS-R17)
     meld: Meld | None = None  # noted by `meld_known`
