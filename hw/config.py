@@ -34,7 +34,9 @@ SCANNER_TYPES = ("serial", "wedge", "sim")
 BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
 LANGUAGES = ("de", "en")
-KIOSK_KEYS = ("data_dir", "language", "admin_pin_hash", "demo_after_s", "admin_hold_s", "screen_size")
+KIOSK_KEYS = ("data_dir", "language", "admin_pin_hash", "demo_after_s", "idle_pause_s", "admin_hold_s", "screen_size",
+              "rotate", "volume", "mute")
+ROTATIONS = (0, 90, 180, 270)
 # kiosk.pin.hash_pin's format: pbkdf2_sha256$ITERATIONS$SALT$HEX-DIGEST (make one: `referee-kiosk --hash-pin`)
 PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d{4,8})\$([^$\s]{1,64})\$([0-9a-f]{64})$")
 SCREEN_SIDE = (240, 8192)
@@ -82,8 +84,12 @@ class KioskSection:
     language: str | None = None
     admin_pin_hash: str | None = None
     demo_after_s: float | None = None
+    idle_pause_s: float | None = None
     admin_hold_s: float | None = None
     screen_size: tuple[int, int] | None = None
+    rotate: int | None = None
+    volume: int | None = None
+    mute: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +236,12 @@ class _Checker:
         return value
 
     # -- sections
+    def boolean(self, path: tuple[str, ...], value: Any) -> bool | None:
+        if not isinstance(value, bool):
+            self.err(path, f"{self.dotted(path)} must be true or false, not {_toml_type(value)}")
+            return None
+        return value
+
     def path_string(self, path: tuple[str, ...], value: Any, absolute: bool = True) -> str | None:
         text = self.string(path, value)
         if text is None:
@@ -284,8 +296,20 @@ class _Checker:
             found["admin_pin_hash"] = pin
         if "demo_after_s" in section:
             found["demo_after_s"] = self.number((*path, "demo_after_s"), section["demo_after_s"], 0, 86_400)
+        if "idle_pause_s" in section:
+            found["idle_pause_s"] = self.number((*path, "idle_pause_s"), section["idle_pause_s"], 0, 7 * 86_400)
         if "admin_hold_s" in section:
             found["admin_hold_s"] = self.number((*path, "admin_hold_s"), section["admin_hold_s"], 0.5, 30)
+        if "rotate" in section:
+            rotate = self.number((*path, "rotate"), section["rotate"], 0, 270, integer=True)
+            if rotate is not None and rotate not in ROTATIONS:
+                self.err((*path, "rotate"), f"kiosk.rotate = {rotate} is not one of 0, 90, 180, 270")
+                rotate = None
+            found["rotate"] = rotate
+        if "volume" in section:
+            found["volume"] = self.number((*path, "volume"), section["volume"], 0, 100, integer=True)
+        if "mute" in section:
+            found["mute"] = self.boolean((*path, "mute"), section["mute"])
         if "screen_size" in section:
             found["screen_size"] = self.screen_size((*path, "screen_size"), section["screen_size"])
         return KioskSection(**{k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)

@@ -21,9 +21,13 @@ class Settings:
     language: str = "de"
     pin_hash: str = DEFAULT_PIN_HASH
     demo_after_s: float = 120.0
+    idle_pause_s: float = 1200.0  # a game left alone this long is paused and the menu shows (0: never)
     admin_hold_s: float = 2.0
     width: int = 800
     height: int = 480
+    rotate: int = 0  # degrees clockwise the picture is turned on the display: 0, 90, 180, 270
+    volume: int = 70  # sound cues, 0-100
+    mute: bool = False
 
     @property
     def log_path(self) -> Path:
@@ -44,6 +48,14 @@ def from_section(section: KioskSection, base: Path | None = None) -> Settings:
         s.demo_after_s = section.demo_after_s
     if section.admin_hold_s is not None:
         s.admin_hold_s = section.admin_hold_s
+    if section.idle_pause_s is not None:
+        s.idle_pause_s = section.idle_pause_s
+    if section.rotate is not None:
+        s.rotate = section.rotate
+    if section.volume is not None:
+        s.volume = section.volume
+    if section.mute is not None:
+        s.mute = section.mute
     if section.screen_size is not None:
         s.width, s.height = section.screen_size
     return s

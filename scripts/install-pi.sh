@@ -156,7 +156,8 @@ install_packages() {
     #   sdist with swig, statically (PYPI=1, see install_program), so no liblgpio package is needed.
     # - pygame-ce has no armv7l wheel: built with meson against SDL2's development packages.
     local package missing=()
-    local packages=(python3-venv python3-pip libgbm1 libegl1 libgles2 gcc python3-dev linux-libc-dev)
+    local packages=(python3-venv python3-pip fonts-dejavu-core libgbm1 libegl1 libgles2 gcc python3-dev
+                    linux-libc-dev)
     if [ "$CODENAME" = trixie ]; then
         packages+=(swig)
     fi

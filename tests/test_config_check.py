@@ -59,6 +59,10 @@ def check(tmp_path: Path, text: str) -> tuple[int, list[str]]:
     (with_kiosk("admin_hold_s = -1"), "admin_hold_s", "kiosk.admin_hold_s = -1 is out of range"),
     (with_kiosk("demo_after_s = nan"), "demo_after_s", "kiosk.demo_after_s = nan is out of range"),
     (with_kiosk("screen_size = [800]"), "screen_size", "kiosk.screen_size must be [width, height]"),
+    (with_kiosk("rotate = 45"), "rotate", "kiosk.rotate = 45 is not one of 0, 90, 180, 270"),
+    (with_kiosk("volume = 101"), "volume", "kiosk.volume = 101 is out of range"),
+    (with_kiosk('mute = "no"'), "mute", "kiosk.mute must be true or false, not a string"),
+    (with_kiosk("idle_pause_s = -5"), "idle_pause_s", "kiosk.idle_pause_s = -5 is out of range"),
     (with_kiosk('screen_size = [800, "480"]'), "screen_size", "kiosk.screen_size must be an integer"),
     (EXAMPLE.replace('port = "/dev/serial/by-path/platform-xhci-hcd.0-usb-0:2:1.0"', 'port = ""'),
      'port = ""', "scanners.east.port is empty"),
@@ -80,7 +84,8 @@ def test_a_mistake_is_refused_with_its_line_by_the_check_and_at_start(tmp_path, 
 
 def test_the_kiosk_table_takes_every_value_it_checks(tmp_path):
     text = with_kiosk('data_dir = "games"', 'language = "en"', "demo_after_s = 0", "admin_hold_s = 1.5",
-                      "screen_size = [1280, 720]",
+                      "screen_size = [1280, 720]", "rotate = 270", "volume = 0", "mute = true",
+                      "idle_pause_s = 0",
                       'admin_pin_hash = "pbkdf2_sha256$1000$salt$' + "0" * 64 + '"')
     path = tmp_path / "table.toml"
     path.write_text(text)
@@ -88,6 +93,7 @@ def test_the_kiosk_table_takes_every_value_it_checks(tmp_path):
     assert (settings.data_dir, settings.language, settings.demo_after_s, settings.admin_hold_s) == (
         tmp_path / "games", "en", 0.0, 1.5)
     assert (settings.width, settings.height) == (1280, 720)
+    assert (settings.rotate, settings.volume, settings.mute, settings.idle_pause_s) == (270, 0, True, 0.0)
     assert check(tmp_path, text)[0] == 0
 
 

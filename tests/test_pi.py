@@ -253,7 +253,8 @@ def test_install_puts_every_file_in_place_and_changes_nothing_on_the_machine(tmp
                                          f"{APP}/venv/bin/python", "chown", "udevadm", "systemctl"}
 
 
-RUNTIME = {"python3-venv", "python3-pip", "libgbm1", "libegl1", "libgles2", "gcc", "python3-dev", "linux-libc-dev"}
+RUNTIME = {"python3-venv", "python3-pip", "fonts-dejavu-core", "libgbm1", "libegl1", "libgles2", "gcc", "python3-dev",
+           "linux-libc-dev"}
 SDL_BUILD = {"pkg-config", "libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libsdl2-mixer-dev",
              "libfreetype-dev"}
 
