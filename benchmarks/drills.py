@@ -440,14 +440,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     started = time.monotonic()
-    if args.kills:
-        rows.append(kill_drill(args.kills, args.seed))
-    if args.garbage:
-        rows.append(garbage_drill(args.garbage, args.seed + 1))
-    if not args.no_faults:
-        rows.append(fault_drill(args.seed + 2))
-    if args.mutations:
-        rows.append(mutation_drill(args.mutations, args.seed + 3))
+    drills = [(args.kills, lambda: kill_drill(args.kills, args.seed)),
+              (args.garbage, lambda: garbage_drill(args.garbage, args.seed + 1)),
+              (not args.no_faults, lambda: fault_drill(args.seed + 2)),
+              (args.mutations, lambda: mutation_drill(args.mutations, args.seed + 3))]
+    for wanted, drill in drills:
+        if wanted:
+            rows.append(drill())
+            print(f"  done: {rows[-1]}", file=sys.stderr, flush=True)  # a long run keeps what it measured
     print_table(rows)
     print(f"({time.monotonic() - started:.0f} s; medians and p99 over the runs; RSS of the kiosk process)")
     return 0

@@ -60,6 +60,7 @@ class App:
                  fallback_headless: bool = False, on_status: Callable[[str], None] | None = None):
         self.settings = settings
         self.on_status = on_status  # systemd's STATUS= line (storage faults and their end)
+        self._last_fault: str | None = None
         # Only a simulation may fall back to the dummy driver; a real kiosk without a screen fails loudly.
         self.fallback_headless = fallback_headless
         self.log = log
@@ -174,11 +175,15 @@ class App:
 
         self.dirty = True
         if fault is None:
-            logger.info("event log writable again")
-            self._status("table screen up")
+            if self._last_fault is not None:
+                logger.info("event log writable again")
+                self._status("table screen up")
+            self._last_fault = None
             return
-        logger.error("event log %s: %s", self.settings.log_path, fault)
-        self._status(f"storage fault ({fault.kind}): {fault.detail}")
+        if str(fault) != self._last_fault:  # the fault screen retries every 3 s: one line per new fault
+            logger.error("event log %s: %s", self.settings.log_path, fault)
+            self._status(f"storage fault ({fault.kind}): {fault.detail}")
+        self._last_fault = str(fault)
         if fault.kind == FULL and isinstance(self.screen, TableScreen):
             return
         if isinstance(self.screen, FaultScreen) and self.screen.fault is not None:

@@ -87,8 +87,8 @@ def open_log(path: Path, now: float | None = None) -> Opened:
         return Opened(_open_checked(path))
     except Exception as error:  # classified below; anything unknown is still not a crash loop
         fault = fault_of(error) or StorageFault(IO, f"{type(error).__name__}: {error}")
-    if fault.kind != CORRUPT:
-        log.error("event log %s: %s", path, fault)
+    if fault.kind != CORRUPT:  # the app logs it (once per distinct fault) and shows it
+        log.debug("event log %s: %s", path, fault)
         return Opened(None, fault)
     aside = set_aside(path, now)
     log.error("event log %s is damaged (%s): moved aside to %s, a fresh log started", path, fault.detail, aside)

@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -168,7 +169,8 @@ def start(tmp_path: Path, data: Path) -> tuple[subprocess.Popen, Path, socket.so
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "NOTIFY_SOCKET": str(notify)}
     proc = subprocess.Popen([sys.executable, "-m", "kiosk", "--sim", "--data-dir", str(data), "--control",
                              str(control), "--demo-after", "0", "--config", str(E2E_CONFIG)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            env=env, stdout=subprocess.DEVNULL, stderr=(log := tempfile.TemporaryFile()))  # noqa: SIM115
+    proc.log_file = log  # a file, not a pipe: a pipe nobody reads would block the kiosk's logging
     return proc, control, listener
 
 
@@ -176,7 +178,8 @@ def ask(control: Path, proc: subprocess.Popen, request: dict, timeout: float = 6
     deadline = time.monotonic() + timeout
     while True:
         if proc.poll() is not None:
-            raise AssertionError(proc.stderr.read().decode()[-3000:])
+            proc.log_file.seek(0)
+            raise AssertionError(proc.log_file.read().decode()[-3000:])
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
                 sock.settimeout(30)
