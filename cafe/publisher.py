@@ -40,6 +40,9 @@ BACKOFF_S = (0.25, 3.0)
 KEEPALIVE_S = 10  # a silent broker or network is noticed within 1.5 keep-alives
 CONNACK_TIMEOUT_S = 10.0
 STATUS_GAP_S = 1 / contract.STATUS_MAX_PER_S
+# Woken by a new record or status, the thread waits this long before working: the display loop commits, draws
+# and flips in a few ms, and the publisher's Python work (JSON, paho) must not take the GIL from it meanwhile.
+SETTLE_S = 0.015
 UNSUPPORTED_PROTOCOL = 0x84  # MQTT 5 CONNACK reason: the broker speaks only 3.1.1
 
 
@@ -211,7 +214,8 @@ class Publisher:
             if cursor is None:
                 return
             wait = self._send_status(client)
-            self._wake.wait(1.0 if wait is None else wait)
+            if self._wake.wait(1.0 if wait is None else wait):
+                self._stopping.wait(SETTLE_S)
         self._leave(client)
 
     def _pump(self, client: mqtt.Client, cursor: int, pending: dict[int, int]) -> int | None:

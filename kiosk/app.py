@@ -243,9 +243,10 @@ class App:
         self.current_view = self.screen.view(width, height - strip)
         if self.cafe is not None:
             self.cafe.decorate(self.current_view, height)
-            self.cafe.publish_status(self.screen)
         self.renderer.draw(self.current_view)
         pygame.display.flip()
+        if self.cafe is not None:  # after the flip: the publisher's work never delays what players see
+            self.cafe.publish_status(self.screen)
         self.dirty = False
         self.frames += 1
 
