@@ -107,7 +107,15 @@ class Publisher:
     # --- the thread
 
     def _run(self) -> None:
-        self._db = EventLog(self.log_path, durable=False)
+        while not self._stopping.is_set():
+            try:
+                self._db = EventLog(self.log_path, durable=False)
+                break
+            except Exception:  # the log cannot be opened now (a storage fault): the game goes on, we retry
+                log.exception("café: cannot open the event log %s", self.log_path)
+                self._stopping.wait(self.backoff[1])
+        else:
+            return
         self.acked = self._db.acked(self.config.destination)
         self._latest_n = max(self._latest_n, self._db.last_n())
         delay = self.backoff[0]

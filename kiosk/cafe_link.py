@@ -10,6 +10,7 @@ screen leaves free while there is something to show.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,8 @@ from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.i18n import language, tr
 from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
+
+log = logging.getLogger("cafe")
 
 STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
@@ -113,8 +116,12 @@ class CafeLink:
         return "" if self.announcement is None else contract.announce_text(self.announcement, language())
 
     def publish_status(self, screen: Any) -> None:
-        """Hand what the screen shows to the publisher (it sends only changes, at most 10 a second)."""
-        self.publisher.set_status(self.status(screen))
+        """Hand what the screen shows to the publisher (it sends only changes, at most 10 a second).
+        A screen this cannot describe costs the café its status, never the table its game."""
+        try:
+            self.publisher.set_status(self.status(screen))
+        except Exception:
+            log.exception("café: no status for screen %r", getattr(screen, "name", screen))
 
     def status(self, screen: Any) -> dict[str, Any]:
         name = getattr(screen, "name", "menu")
@@ -125,7 +132,8 @@ class CafeLink:
             return fields
         header, state = controller.referee.header, controller.state
         fields.update(game=header["game"], players=list(header["players"]), turn=state.get("turn"),
-                      scores={k: int(v) for k, v in state.get("scores", {}).items()},
+                      scores={k: int(v) for k, v in state.get("scores", {}).items()
+                              if isinstance(v, int | float) and not isinstance(v, bool)},
                       finished=bool(state.get("finished")))
         row = controller.game_row
         if row is not None:
