@@ -99,11 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=600, help="timed scans per configuration and round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--tmp", type=pathlib.Path, default=None,
+                        help="where the logs live (e.g. /dev/shm: no fsync cost, only the CPU's share shows)")
     args = parser.parse_args(argv)
     random.seed(1)
     results: dict[str, list[float]] = {mode: [] for mode in MODES}
     published = 0
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
         root = pathlib.Path(tmp)
         broker = Broker(root / "mosquitto").start()
         benches = {MODES[0]: Bench(root / "off", None), MODES[1]: Bench(root / "up", broker)}
@@ -123,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
             published = up.acked
             last_n = benches[MODES[1]].app.log.last_n()
             down = benches[MODES[2]].app.cafe.publisher
-            print(f"{GAME}, 800×480, {args.rounds} rounds × {args.events} scans per configuration; "
+            print(f"{GAME}, 800×480, logs in {args.tmp or tempfile.gettempdir()}, "
+                  f"{args.rounds} rounds × {args.events} scans per configuration; "
                   f"broker up: {published}/{last_n} records acknowledged, online={up.online}; "
                   f"broker down: online={down.online}, acknowledged {down.acked}")
         finally:

@@ -6,6 +6,7 @@ An independent subscriber (tests/cafe_watch.py) checks every message against
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -72,6 +73,9 @@ def test_a_table_plays_whole_games_through_a_real_broker(tmp_path, mosquitto) ->
         assert check_games_replay(truth) == 2
         # The status: retained, online, the last record's n and the finished game's scores.
         watcher.wait(lambda: (watcher.statuses(TABLE)[-1].payload or {}).get("n") == len(truth), 10)
+        # At most 10 statuses a second, by the table's own clock (`at`); the last change went out (n above).
+        sent = [contract.parse_time(a.payload["at"]) for a in watcher.statuses(TABLE) if a.payload.get("online")]
+        assert all((later - earlier).total_seconds() >= 0.099 for earlier, later in itertools.pairwise(sent))
         status = retained(mosquitto.host, mosquitto.port, contract.status_topic(CAFE, TABLE))
         assert status is not None and status["online"] and status["screen"] == "table"
         assert status["n"] == len(truth) and status["finished"] and status["game_uid"] == truth[-1]["game_uid"]
