@@ -7,6 +7,7 @@ An independent subscriber (tests/cafe_watch.py) checks every message against
 from __future__ import annotations
 
 import itertools
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -272,6 +273,47 @@ def test_a_table_with_config_credentials_publishes_under_the_acl(tmp_path) -> No
         broker.stop()
     watcher_seen = [a.payload for a in watcher.statuses("t1")]
     assert watcher_seen[-1] == contract.offline_payload("t1")  # stopped: offline (its last will)
+
+
+def certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A throw-away CA and a server certificate for 127.0.0.1, made with Debian's openssl."""
+    folder.mkdir()
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+            "-subj", "/CN=café test CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+            "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.pem", "-days", "2", "-extfile", "san.ext")
+    return folder / "ca.pem", folder / "server.pem", folder / "server.key"
+
+
+def test_a_table_publishes_over_tls_with_its_password(tmp_path) -> None:
+    ca, cert, key = certificates(tmp_path / "tls")
+    files = write_broker_config(tmp_path / "conf", CAFE, ["t1"], port=8883, bind="127.0.0.1", tls_cert=cert,
+                                tls_key=key)
+    text = files.conf.read_text().replace("listener 8883 127.0.0.1", "listener {port} 127.0.0.1")
+    broker = Broker(tmp_path / "broker", config=text).start()
+    log = EventLog(tmp_path / "events.sqlite3")
+    log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
+    hub_password = files.passwords[HUB_USER].read_text().strip()
+    watcher = Watcher(broker.host, broker.port, CAFE, username=HUB_USER, password=hub_password, ca_file=str(ca))
+    config = CafeLinkConfig(broker.host, broker.port, CAFE, "t1", table_user("t1"), files.passwords["table-t1"],
+                            tls=True, ca_file=ca)
+    publisher = Publisher(config, log.path).start()
+    try:
+        watcher.wait(lambda: watcher.has_records("t1", 1), 30, "nothing arrived over TLS")
+        assert watcher.records("t1")[0]["kind"] == "start" and watcher.violations == []
+        wait_until(lambda: publisher.acked == 1, 10)
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
+        broker.stop()
 
 
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
