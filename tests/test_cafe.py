@@ -344,3 +344,23 @@ def test_the_screen_shows_offline_and_the_announcement(tmp_path, mosquitto, size
     finally:
         hub.loop_stop()
         table.close()
+
+
+def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosquitto) -> None:
+    """No scanner makes such an event (64-byte lines), but the log could hold one: its answer still goes out."""
+    log = EventLog(tmp_path / "events.sqlite3")
+    game = log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
+    log.append_rejected(game, {"type": "play", "player": "Anna", "card": "AK:" + "9" * 70_000}, "unknown-card")
+    log.append_rejected(game, {"type": "play", "player": "Ben", "card": "AK:1"}, "not-your-turn")
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), log.path).start()
+    try:
+        watcher.wait(lambda: watcher.has_records(TABLE, 3), 30)
+        _start, big, small = watcher.records(TABLE)
+        assert big["n"] == 2 and big["event"] == {"type": "play", "oversize": True}
+        assert big["answer"] == {"seq": 1, "ok": False, "error": "unknown-card"}
+        assert small["event"]["card"] == "AK:1" and watcher.violations == []
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
