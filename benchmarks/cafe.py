@@ -8,7 +8,8 @@ the scanner thread would, then one loop step: the referee's verdict, the log
 commit (and its café record), the redraw and flip. Timed from the post to the
 end of the step. "on" runs the real publisher thread against Debian's mosquitto
 on a free loopback port; "broker down" is the same with the broker stopped (the
-publisher retries in the background, the screen shows "café offline"). The
+publisher retries in the background, the screen shows "café offline"). Then the
+idle CPU of a real kiosk process on the menu without and with the café. The
 configurations take turns scan by scan, so the machine's noise hits all alike. Nothing is
 asserted; the figures are printed (p50, p99, max in ms).
 """
@@ -20,6 +21,7 @@ import os
 import pathlib
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -90,6 +92,28 @@ class Bench:
         self.app.log.close()
 
 
+def idle_cpu(data_dir: pathlib.Path, extra: list[str], seconds: float) -> float:
+    """% of one core a real `referee-kiosk` process uses idling on the menu (after 3 s to settle)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    env.pop("NOTIFY_SOCKET", None)
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk", "--data-dir", str(data_dir), "--demo-after", "0",
+                             *extra], env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu_s() -> float:
+        fields = pathlib.Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / ticks
+
+    try:
+        time.sleep(3)
+        start, c0 = time.perf_counter(), cpu_s()
+        time.sleep(seconds)
+        return (cpu_s() - c0) / (time.perf_counter() - start) * 100
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def summary(times: list[float]) -> tuple[float, float, float]:
     ordered = sorted(times)
     return statistics.median(ordered), ordered[int(0.99 * (len(ordered) - 1))], ordered[-1]
@@ -99,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=600, help="timed scans per configuration and round")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--idle-seconds", type=float, default=10.0, help="idle CPU window (0: skip)")
     parser.add_argument("--tmp", type=pathlib.Path, default=None,
                         help="where the logs live (e.g. /dev/shm: no fsync cost, only the CPU's share shows)")
     args = parser.parse_args(argv)
@@ -118,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(args.events):  # scan by scan in turn, so machine noise hits all alike
                     for mode in MODES:
                         results[mode] += benches[mode].scans(1)
+            idle = {}
+            if args.idle_seconds > 0:
+                idle["off"] = idle_cpu(root / "idle-off", [], args.idle_seconds)
+                idle["on"] = idle_cpu(root / "idle-on", ["--cafe-broker", broker.address, "--cafe", "bench",
+                                                         "--table", "idle"], args.idle_seconds)
             up = benches[MODES[1]].app.cafe.publisher
             deadline = time.monotonic() + 30
             while up.acked < benches[MODES[1]].app.log.last_n() and time.monotonic() < deadline:
@@ -142,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for mode in MODES[1:]:
         print(f"- p99 {mode} − off: {summary(results[mode])[1] - base:+.2f} ms")
+    if idle:
+        print(f"- idle kiosk on the menu over {args.idle_seconds:g} s: {idle['off']:.2f} % of one core without "
+              f"the café, {idle['on']:.2f} % publishing to a broker")
     return 0
 
 

@@ -106,7 +106,7 @@ def test_broker_restarts_and_kills_while_publishing_lose_and_reorder_nothing(tmp
             table.play(8)
         for _ in range(3):  # a backlog piles up, the broker returns, the kiosk dies while sending it
             mosquitto.stop()
-            table.play(25)
+            table.play(60)  # more records than one window (64 in flight): the kill finds some unsent
             before = len({r["n"] for r in watcher.log_arrivals(TABLE)})
             mosquitto.start()
             watcher.wait(lambda b=before: len({r["n"] for r in watcher.log_arrivals(TABLE)}) > b, 30)
