@@ -28,6 +28,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
 from cafe.settings import CafeLinkConfig
@@ -289,8 +291,13 @@ class Publisher:
         client.disconnect()
 
     def _close(self, client: mqtt.Client) -> None:
+        """End a connection that failed (or was refused): with MQTT 5 the broker is asked to send the last will,
+        so the café sees the table offline as the table itself does."""
         with contextlib.suppress(Exception):  # already gone
-            client.disconnect()
+            if self._protocol == mqtt.MQTTv5 and client.is_connected():
+                client.disconnect(reasoncode=ReasonCode(PacketTypes.DISCONNECT, "Disconnect with will message"))
+            else:
+                client.disconnect()
         client.loop_stop()
         self._drain_events()
 

@@ -364,3 +364,30 @@ def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosq
         publisher.stop()
         watcher.close()
         log.close()
+
+
+def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
+    """A broker whose ACL lets the table say its status but not publish its log: PUBACK "Not authorized" never
+    advances `acked`; the table drops the connection (the broker sends its last will) and tries again later."""
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    (folder / "acl").write_text(f"topic write {contract.status_topic(CAFE, TABLE)}\n"
+                                f"topic read {contract.cafe_filter(CAFE)}\n")
+    config = "listener {port} 127.0.0.1\nallow_anonymous true\nacl_file {dir}/acl\n"
+    broker = Broker(folder, config=config).start()
+    log = EventLog(tmp_path / "events.sqlite3")
+    log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
+    watcher = Watcher(broker.host, broker.port, CAFE)
+    publisher = Publisher(CafeLinkConfig(broker.host, broker.port, CAFE, TABLE), log.path,
+                          backoff=(0.05, 0.1)).start()
+    try:
+        wait_until(lambda: publisher.connections >= 3, 30, "the table did not try again")
+        assert publisher.acked == 0 and log.acked(publisher.config.destination) == 0
+        watcher.wait(lambda: any(a.payload == contract.offline_payload(TABLE) for a in watcher.statuses(TABLE)), 10,
+                     "no last will after the refusal")
+        assert watcher.log_arrivals(TABLE) == [] and watcher.violations == []
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
+        broker.stop()
