@@ -263,13 +263,15 @@ class App:
             return {"path": str(command.arg)}
         if command.name == "state":
             model = self.screen.model()
-            if self.lights is not None:
+            if self.lights is not None:  # as they are after the inputs handled so far in this step
+                self.lights.follow(self.screen)
                 model["lights"] = self.lights.reported()
             return model
         if command.name == "screenshot_window":  # the whole --sim window, its light strip included
             self.draw()
             if self.lights is not None:
                 self.lights.follow(self.screen)
+                self.lights.draw_strip()
             pygame.image.save(pygame.display.get_surface(), str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "action":

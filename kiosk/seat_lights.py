@@ -154,6 +154,7 @@ def screen_plan(screen: Any, seats: Sequence[str], held: Iterable[str] = ()) -> 
 
 ANIMATED = (Mode.BLINK, Mode.FLASH, Mode.PULSE, Mode.WAVE)
 STRIP_FRAME_S = 0.05  # the --sim strip redraws a moving light 20 times a second
+STRIP_SETTLE_S = 0.3  # … and a light that just changed, until its pin has surely followed
 
 
 class LightFollower:
@@ -169,6 +170,7 @@ class LightFollower:
         self.plan: dict[str, Mode] = dict.fromkeys(self.seats, Mode.OFF)
         self._held: set[str] = set()
         self._drawn_at: float | None = None
+        self._settled_at = 0.0
 
     def follow(self, screen: Any, now: float | None = None) -> dict[str, Mode]:
         """Work out the plan for `screen` and pass it on if it changed (cheap: no pin is touched here)."""
@@ -181,17 +183,25 @@ class LightFollower:
             self.lights.show(plan)
         if self.strip is not None:
             now = time.monotonic() if now is None else now
-            if changed or self._drawn_at is None or (self._animated() and now - self._drawn_at >= STRIP_FRAME_S):
+            if changed:  # the strip draws the pins as they are: keep drawing until the worker has set them
+                self._settled_at = now + STRIP_SETTLE_S
+            if changed or self._drawn_at is None or (self._animated(now) and now - self._drawn_at >= STRIP_FRAME_S):
                 self.strip.draw(self.seats, self.plan)
                 self._drawn_at = now
         return plan
 
-    def _animated(self) -> bool:
-        return any(mode in ANIMATED for mode in self.plan.values())
+    def draw_strip(self) -> None:
+        """Draw the `--sim` strip as the pins are once the last plan reached them (a window screenshot)."""
+        if self.strip is not None:
+            self.lights.wait_applied(1.0)
+            self.strip.draw(self.seats, self.plan)
+
+    def _animated(self, now: float) -> bool:
+        return now < self._settled_at or any(mode in ANIMATED for mode in self.plan.values())
 
     def next_wakeup(self, wakeup: float | None, now: float) -> float | None:
         """The display loop's next wake-up, earlier while the `--sim` strip shows a moving light."""
-        if self.strip is None or not self._animated():
+        if self.strip is None or not self._animated(now):
             return wakeup
         frame = (self._drawn_at or now) + STRIP_FRAME_S
         return frame if wakeup is None else min(wakeup, frame)

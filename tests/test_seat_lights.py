@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pygame
 import pytest
 
 from hw.config import ConfigError, loads
@@ -30,6 +31,7 @@ from kiosk.view import View
 from referee import sim
 from referee.table import Referee
 from tests.kiosk_helpers import make_app
+from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import play_event, start_game
 
 SEATS = ("Anna", "Ben", "Cleo", "Dev")
@@ -364,3 +366,26 @@ led = 40
     later = "[seats.a]\nconfirm = 5\nslap = 6\nled = 13\n[seats.b]\nconfirm = 13\nslap = 19\n"
     with pytest.raises(ConfigError, match=r"x.toml:4: pin 13 is used twice: seats.a.led and seats.b.confirm"):
         loads(later, "x.toml")  # a light on a pin a later seat's button uses
+
+
+def test_control_socket_state_reports_the_lights_and_the_window_shows_them(tmp_path) -> None:
+    kiosk = KioskProcess(tmp_path)  # the e2e table config: a light per seat
+    try:
+        assert kiosk.state()["lights"] == dict.fromkeys(SEATS, "off")
+        start_game(kiosk, "annaotto", 4)
+        kiosk.cmd("scan", code="AO:RED.DOTS")
+        kiosk.wait_events(1)
+        assert kiosk.state()["lights"] == {"Anna": "on", "Ben": "off", "Cleo": "off", "Dev": "off"}
+        kiosk.cmd("scan", code="AO:RED.DOTS.ALLE", reader="Anna")
+        kiosk.wait_events(2)
+        kiosk.cmd("tap", seat="Ben", button="slap")
+        state = kiosk.wait_events(3)
+        assert state["lights"] == {"Anna": "blink", "Ben": "off", "Cleo": "blink", "Dev": "blink"}
+        window, screen = tmp_path / "window.png", tmp_path / "screen.png"
+        kiosk.cmd("screenshot", path=str(window), window=True)
+        kiosk.cmd("screenshot", path=str(screen))
+        assert pygame.image.load(str(screen)).get_size() == (800, 480)
+        width, height = pygame.image.load(str(window)).get_size()
+        assert width == 800 and height > 480, "the --sim window has the light strip under the screen"
+    finally:
+        kiosk.close()
