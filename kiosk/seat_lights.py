@@ -157,6 +157,14 @@ STRIP_FRAME_S = 0.05  # the --sim strip redraws a moving light 20 times a second
 STRIP_SETTLE_S = 0.3  # … and a light that just changed, until its pin has surely followed
 
 
+def seat_players(screen: Any, seats: Sequence[str]) -> dict[str, str]:
+    """Seat → the player sitting there, where the screen knows it (the `--sim` strip names them)."""
+    if getattr(screen, "name", "") != "table":
+        return {}
+    controller = screen.controller
+    return {seat: player for seat in seats if (player := controller.player_for_seat(seat))}
+
+
 class LightFollower:
     """Keeps a table's `SeatLights` showing the current screen's plan (display thread only).
 
@@ -169,11 +177,13 @@ class LightFollower:
         self.strip = strip
         self.plan: dict[str, Mode] = dict.fromkeys(self.seats, Mode.OFF)
         self._held: set[str] = set()
+        self._screen: Any = None
         self._drawn_at: float | None = None
         self._settled_at = 0.0
 
     def follow(self, screen: Any, now: float | None = None) -> dict[str, Mode]:
         """Work out the plan for `screen` and pass it on if it changed (cheap: no pin is touched here)."""
+        self._screen = screen
         if getattr(screen, "name", "") not in TEST_SCREENS:
             self._held.clear()  # held buttons belong to the test screen; the next one starts dark
         plan = screen_plan(screen, self.seats, self._held)
@@ -186,7 +196,7 @@ class LightFollower:
             if changed:  # the strip draws the pins as they are: keep drawing until the worker has set them
                 self._settled_at = now + STRIP_SETTLE_S
             if changed or self._drawn_at is None or (self._animated(now) and now - self._drawn_at >= STRIP_FRAME_S):
-                self.strip.draw(self.seats, self.plan)
+                self.strip.draw(self.seats, self.plan, seat_players(screen, self.seats))
                 self._drawn_at = now
         return plan
 
@@ -194,7 +204,7 @@ class LightFollower:
         """Draw the `--sim` strip as the pins are once the last plan reached them (a window screenshot)."""
         if self.strip is not None:
             self.lights.wait_applied(1.0)
-            self.strip.draw(self.seats, self.plan)
+            self.strip.draw(self.seats, self.plan, seat_players(self._screen, self.seats))
 
     def _animated(self, now: float) -> bool:
         return now < self._settled_at or any(mode in ANIMATED for mode in self.plan.values())

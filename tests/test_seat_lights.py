@@ -389,3 +389,14 @@ def test_control_socket_state_reports_the_lights_and_the_window_shows_them(tmp_p
         assert width == 800 and height > 480, "the --sim window has the light strip under the screen"
     finally:
         kiosk.close()
+
+
+def test_a_pin_without_pwm_gets_a_plain_led_whose_pulse_is_a_slow_blink() -> None:
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    with SeatLights([LightPin("A", 17)], pin_factory=MockFactory(pin_class=MockPin)) as lights:
+        lights.show({"A": Mode.PULSE})
+        assert lights.wait_applied()
+        assert pin_shows(lights, "A", "blink")  # only the two levels, never between
+        lights.show({"A": Mode.ON})
+        assert lights.wait_applied() and pin_shows(lights, "A", "on")
