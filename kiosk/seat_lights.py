@@ -2,10 +2,10 @@
 
 The lights read the referee's public answers only: `table_facts` turns one moment of
 a game into `LightFacts` (who may act, who owes a confirmation, the open race and who
-still has to slap, the losers while the race result is on screen). It is the one place
-that knows where those facts come from: `Referee.hints()` where the game answers it,
-else the public state and what the game's table screen keeps of a race. Everything
-after it (`table_plan`, `screen_plan`) maps facts to `Mode`s:
+still has to slap, the losers while the race result stands). It is the one place that
+knows where those facts come from: `Referee.hints()`, plus the Profi-Sort collection
+the table screen gathers before it sends anything. Everything after it (`table_plan`,
+`screen_plan`) maps facts to `Mode`s:
 
 - the seat(s) that may act now: steady on, everyone else off;
 - an ALLE race open: every participant blinks fast until that seat has slapped;
@@ -50,57 +50,24 @@ class LightFacts:
 
 
 def table_facts(controller: Any) -> LightFacts:
-    """The facts of the controller's game now: from `Referee.hints()` if the game answers it, else its state.
+    """The facts of the controller's game now, from `Referee.hints()` (and the public state's `turn`).
 
-    The single place to change when every game answers `hints()`.
+    The one place that knows where the lights' facts come from. Only a Profi-Sort collection is the
+    table screen's own (the referee never sees it before Done): `_collecting`.
     """
     state = controller.state
+    hints = controller.referee.hints()
     if state.get("finished"):
         return LightFacts(finished=True)
-    hints = _hints(controller.referee)
-    if hints is not None:
-        return _facts_from_hints(hints, controller.ui)
-    return _facts_from_state(state, controller.ui)
-
-
-def _hints(referee: Any) -> Any:
-    ask = getattr(referee, "hints", None)
-    if ask is None:
-        return None
-    try:
-        return ask()
-    except NotImplementedError:
-        return None
-
-
-def _facts_from_hints(hints: Any, ui: Any) -> LightFacts:
     race = hints.race
-    confirm = tuple(o.player for o in hints.owed if o.kind in ("confirm", "confirm-task"))
-    confirm += _collecting(ui)
     if race is not None and race.open:
         return LightFacts(race_open=True, waiting=tuple(race.waiting))
-    losers = tuple(race.losers) if race is not None and _result_shown(ui) else ()
+    confirm = tuple(o.player for o in hints.owed if o.kind == "confirm")
+    if "press:confirm" in hints.events and state.get("turn") in hints.actors:
+        confirm += (state["turn"],)  # ANNAOTTO: a penalty to accept or the drawn card to keep (AO-D8, AO-D25)
+    confirm += _collecting(controller.ui)
+    losers = tuple(race.losers) if race is not None else ()  # the last race's result, until the next move
     return LightFacts(tuple(hints.actors), confirm, losers=losers)
-
-
-def _facts_from_state(state: Mapping[str, Any], ui: Any) -> LightFacts:
-    race = state.get("race")
-    if race is not None:
-        open_race = getattr(ui, "race", None)
-        participants = open_race.participants if open_race is not None else list(state.get("hands", {}))
-        return LightFacts(race_open=True, waiting=tuple(p for p in participants if p not in race["pressed"]))
-    turn = state.get("turn")
-    actors: tuple[str, ...] = (turn,) if turn else ()
-    if state.get("phase") == "scoring":  # Profi-Sort: every player whose hand is not counted yet shows it
-        actors = tuple(p for p, points in state["round_points"].items() if points is None)
-    confirm: tuple[str, ...] = ()
-    penalty = state.get("chain") is not None or state.get("plus", 0) > 0
-    if turn and not state.get("choices") and (penalty or (state.get("drawn") and "chain" in state)):
-        confirm = (turn,)  # ANNAOTTO: a penalty to accept, or the drawn card to keep (AO-D8, AO-D25)
-    confirm += _collecting(ui)
-    last = getattr(ui, "last_race", None)
-    losers = tuple(last.losers) if last is not None else ()
-    return LightFacts(actors, confirm, losers=losers)
 
 
 def _collecting(ui: Any) -> tuple[str, ...]:
@@ -109,10 +76,6 @@ def _collecting(ui: Any) -> tuple[str, ...]:
     if collect is None or getattr(collect, "kind", "") == "give_ace":  # an ace is given by its scan alone
         return ()
     return (collect.player,)
-
-
-def _result_shown(ui: Any) -> bool:
-    return getattr(ui, "last_race", None) is not None
 
 
 def table_plan(facts: LightFacts, player_of_seat: Mapping[str, str | None]) -> dict[str, Mode]:

@@ -4,8 +4,7 @@ A kiosk runs in this process (headless App, the simulated table's real adapters 
 `MockFactory`), so the tests read the light pins themselves: a steady light is a pin
 at its lit level, a blink is a pin seen at both levels and nothing between, a pulse
 is a pin seen between its levels. What each seat should show is worked out here
-from the public state and the screen's race result, independently of
-`kiosk.seat_lights`.
+from the referee's hints and the public state, apart from `kiosk.seat_lights`.
 """
 
 from __future__ import annotations
@@ -53,23 +52,33 @@ def lit_level(seat: str) -> float:
     return 0.0 if seat == ACTIVE_LOW else 1.0
 
 
-def pin_shows(lights: SeatLights, seat: str, mode: str, timeout: float = 5.0) -> bool:
-    """Whether the seat's pin does `mode` ("on", "off", "blink", "pulse"), judged from its values alone."""
-    pin = lights.pin(seat)
-    lit = lit_level(seat)
-    if mode in ("on", "off"):
-        return pin.state == (lit if mode == "on" else 1.0 - lit)
-    start = len(pin.states)
+def pins_show(lights: SeatLights, want: dict[str, str], timeout: float = 5.0) -> dict[str, bool]:
+    """Per seat whether its pin does what `want` says ("on", "off", "blink", "pulse"), judged from its values
+    alone; all pins are watched together, until each has shown its mode or the time is up."""
+    pins = {seat: lights.pin(seat) for seat in want}
+    start = {seat: len(pin.states) for seat, pin in pins.items()}
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        seen = {float(s.state) for s in list(pin.states)[start:]} | {float(pin.state)}
-        between = {v for v in seen if 0.0 < v < 1.0}
-        if mode == "blink" and seen >= {0.0, 1.0} and not between and len(pin.states) - start >= 2:
-            return True
-        if mode == "pulse" and len(between) >= 2:
-            return True
+    while True:
+        got = {}
+        for seat, mode in want.items():
+            pin, lit = pins[seat], lit_level(seat)
+            if mode in ("on", "off"):
+                got[seat] = pin.state == (lit if mode == "on" else 1.0 - lit)
+                continue
+            changes = list(pin.states)[start[seat]:]
+            seen = {float(s.state) for s in changes}
+            between = {v for v in seen if 0.0 < v < 1.0}
+            if mode == "blink":
+                got[seat] = seen >= {0.0, 1.0} and not between
+            else:
+                got[seat] = len(between) >= 2
+        if all(got.values()) or time.monotonic() > deadline:
+            return got
         time.sleep(0.01)
-    return False
+
+
+def pin_shows(lights: SeatLights, seat: str, mode: str, timeout: float = 5.0) -> bool:
+    return pins_show(lights, {seat: mode}, timeout)[seat]
 
 
 # ---------------------------------------------------------------- an in-process kiosk
@@ -166,41 +175,43 @@ class LocalKiosk:
         self.pump()
         self.lights.wait_applied()
         want = expected(self.app.screen)
-        got = {seat: pin_shows(self.lights, seat, "blink" if mode == "flash" else mode) for seat, mode in want.items()}
+        got = pins_show(self.lights, {seat: "blink" if mode == "flash" else mode for seat, mode in want.items()})
         assert all(got.values()), (want, got, self.app.screen.controller.state)
-        reported = self.state()["lights"]
-        assert reported == {s: "blink" if m == "flash" else m for s, m in want.items()}
+        after = self.state()
+        assert after["lights"] == {s: "blink" if m == "flash" else m for s, m in want.items()}, (
+            want, after, self.app.screen.controller.referee.hints())
         self.checked.append(want)
 
 
 def expected(screen: Any) -> dict[str, str]:
-    """What each seat's light should do on a table screen, from the public state and the screen's race result."""
+    """What each seat's light should do on a table screen, from the referee's hints and the public state."""
     c = screen.controller
     state = c.state
+    hints = c.referee.hints()
+    race = hints.race
     out = {}
-    last_race = getattr(c.ui, "last_race", None)
     for seat in SEATS:
         player = c.player_for_seat(seat)
         mode = "off"
-        race = state.get("race")
         if player is None or state["finished"]:
             mode = "off"
-        elif race is not None:
-            mode = "blink" if state["hands"][player] > 0 and player not in race["pressed"] else "off"
-        elif last_race is not None and player in last_race.losers:
+        elif race is not None and race.open:
+            mode = "blink" if player in race.participants and player not in race.pressed else "off"
+        elif race is not None and player in race.losers:
             mode = "flash"
         elif owes_confirmation(c, player):
             mode = "pulse"
-        elif state["turn"] == player or (state.get("phase") == "scoring" and state["round_points"][player] is None):
+        elif player in hints.actors:
             mode = "on"
         out[seat] = mode
     return out
 
 
 def owes_confirmation(c: Any, player: str) -> bool:
-    """ANNAOTTO: a penalty to accept or a drawn card to keep; Profi-Sort: a collection to finish."""
+    """ANNAOTTO: a penalty to accept or a drawn card to keep (the seat may press confirm now);
+    Profi-Sort: a collection the table screen gathers for the player, finished with Done or the button."""
     state = c.state
-    if state["turn"] == player and "chain" in state and not state["choices"]:
+    if state["turn"] == player and "chain" in state and not state["choices"] and state["race"] is None:
         return bool(state["chain"] or state["plus"] or state["drawn"])
     collect = getattr(c.ui, "collect", None)
     return collect is not None and collect.player == player
@@ -210,6 +221,9 @@ def play_whole_game(kiosk: LocalKiosk, game_id: str, seed: int) -> list[dict]:
     players = sim.get(game_id).default_players
     options = sim.get(game_id)(random.Random(seed), sim.names(players)).header.get("options", {})
     names = start_game(kiosk, game_id, players, options)
+    ui = kiosk.app.screen.controller.ui
+    if hasattr(ui, "race_timeout_ms"):  # the pin checks after each slap take their time; no race times out here
+        ui.race_timeout_ms = 60_000
     seat_of = dict(zip(names, SEATS, strict=False))
     table = sim.get(game_id)(random.Random(seed), names)
     referee = Referee(table.header)
