@@ -299,8 +299,16 @@ def test_demo_runs_a_wave_round_the_table(kiosk: LocalKiosk) -> None:
     kiosk.app.show(DemoScreen(kiosk.app, seed=3))
     kiosk.pump()
     kiosk.lights.wait_applied()
-    assert all(pin_shows(kiosk.lights, seat, "pulse") for seat in SEATS)
+    assert all(pins_show(kiosk.lights, dict.fromkeys(SEATS, "pulse")).values())
     assert kiosk.state()["lights"] == dict.fromkeys(SEATS, "pulse")
+    spread = 0.0  # a wave, not the table pulsing in unison: at some moment one seat is bright, another dark
+    for _ in range(100):
+        levels = [kiosk.lights.pin(seat).state for seat in SEATS if seat != ACTIVE_LOW]
+        spread = max(spread, max(levels) - min(levels))
+        if spread > 0.5:
+            break
+        time.sleep(0.02)
+    assert spread > 0.5
 
 
 class ButtonTest(Screen):
