@@ -25,6 +25,7 @@ from typing import Any
 
 from gpiozero import LED, PWMLED
 from gpiozero.exc import PinPWMUnsupported
+from gpiozero.tools import any_values
 
 
 class Mode(Enum):
@@ -36,6 +37,7 @@ class Mode(Enum):
     FLASH = "flash"    # faster, uneven blink: this seat lost the race (while the result is shown)
     PULSE = "pulse"    # slow fade in and out: this seat owes a confirmation (its button)
     WAVE = "wave"      # attract mode: a slow wave running round the table
+    BUTTONS = "buttons"  # button test: lit exactly while one of the seat's own buttons is held down
 
     @property
     def reported(self) -> str:
@@ -43,7 +45,7 @@ class Mode(Enum):
 
 
 _REPORTED = {Mode.OFF: "off", Mode.ON: "on", Mode.BLINK: "blink", Mode.FLASH: "blink", Mode.PULSE: "pulse",
-             Mode.WAVE: "pulse"}
+             Mode.WAVE: "pulse", Mode.BUTTONS: "on"}
 
 BLINK_S = (0.12, 0.12)          # on, off: about 4 flashes a second, a race is on
 FLASH_S = (0.06, 0.18)          # short and sharp: the loser
@@ -51,6 +53,7 @@ PULSE_S = (0.9, 0.9)            # fade in, fade out: a slow breath
 PULSE_PLAIN_S = (0.8, 0.8)      # the same as a slow blink on an LED without PWM
 WAVE_PERIOD_S = 4.0             # once round the table
 WAVE_STEP_S = 0.05              # 20 brightness updates a second per light in attract mode
+BUTTONS_STEP_S = 0.02           # the button test reads the seat's buttons 50 times a second
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +78,16 @@ def wave(index: int, count: int, period_s: float = WAVE_PERIOD_S, clock: Any = t
 
 
 class SeatLights:
-    """The lights of a table. Opens its pins only in `open()`; `show()` may be called from any thread."""
+    """The lights of a table. Opens its pins only in `open()`; `show()` may be called from any thread.
 
-    def __init__(self, pins: Iterable[LightPin], *, pin_factory: Any = None):
+    `buttons`: seat → its button devices (gpiozero input devices), for `Mode.BUTTONS`: the light then
+    follows the buttons' levels in gpiozero's source thread, reading them, never touching their callbacks.
+    """
+
+    def __init__(self, pins: Iterable[LightPin], *, pin_factory: Any = None,
+                 buttons: Mapping[str, Iterable[Any]] | None = None):
         self.pins = tuple(pins)
+        self.buttons = {seat: tuple(devices) for seat, devices in (buttons or {}).items()}
         seats = [p.seat for p in self.pins]
         if len(set(seats)) != len(seats):
             raise ValueError("a seat has two lights")
@@ -128,6 +137,10 @@ class SeatLights:
             self._wanted = wanted
             self._version += 1
             self._changed.notify()
+
+    def lit(self, seat: str) -> bool:
+        """Whether the seat's light is on at all right now."""
+        return self.value(seat) > 0
 
     def modes(self) -> dict[str, Mode]:
         """The modes asked for last (what the lights show once the worker has passed them on)."""
@@ -181,6 +194,12 @@ class SeatLights:
             led.pulse(*PULSE_S, background=True)
         elif mode is Mode.PULSE:
             led.blink(*PULSE_PLAIN_S, background=True)
+        elif mode is Mode.BUTTONS:
+            led.off()
+            devices = self.buttons.get(seat, ())
+            if devices:
+                led.source_delay = BUTTONS_STEP_S
+                led.source = any_values(*devices)
         elif mode is Mode.WAVE:
             led.off()
             index = self.seats.index(seat)

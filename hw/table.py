@@ -59,7 +59,9 @@ class Table:
             self.buttons = ButtonBank(self.config.button_pins(), self.sink, pin_factory=factory,
                                       debounce_ms=self.config.debounce_ms).open()
             # The seat lights on the buttons' own factory (None: the same gpiozero default the buttons got).
-            self.lights = SeatLights(self.config.light_pins(), pin_factory=factory).open()
+            buttons = {seat: [dev for (s, _), dev in self.buttons.devices.items() if s == seat]
+                       for seat in (p.seat for p in self.config.light_pins())}
+            self.lights = SeatLights(self.config.light_pins(), pin_factory=factory, buttons=buttons).open()
             for sc in self.config.scanners:
                 self.scanners[sc.name] = self._scanner(sc).start()
         except BaseException:

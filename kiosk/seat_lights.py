@@ -14,7 +14,8 @@ the table screen gathers before it sends anything. Everything after it (`table_p
   Profi-Sort collection to finish with the button): a slow pulse;
 - set-up: a seat's light goes on when its button claims the seat;
 - demo: a slow wave round the table; menu, admin and every other screen: all off;
-- a button test screen: the seats the screen `hold()`s.
+- a button test screen: each light is lit exactly while one of its seat's buttons is
+  down (read from the pins in gpiozero's thread), and while the screen `hold()`s it.
 
 `LightFollower.follow(screen)` runs on the display thread after each loop step; it
 only computes a small dict and, when it changed, hands it to `hw.lights.SeatLights`,
@@ -109,13 +110,13 @@ def screen_plan(screen: Any, seats: Sequence[str], held: Iterable[str] = ()) -> 
         return {seat: Mode.ON if seat in claimed else Mode.OFF for seat in seats}
     if name == "demo":
         return dict.fromkeys(seats, Mode.WAVE)
-    if name in TEST_SCREENS:
+    if name in TEST_SCREENS:  # lit while the seat's button is down, or while the screen holds it
         held = set(held)
-        return {seat: Mode.ON if seat in held else Mode.OFF for seat in seats}
+        return {seat: Mode.ON if seat in held else Mode.BUTTONS for seat in seats}
     return dict.fromkeys(seats, Mode.OFF)
 
 
-ANIMATED = (Mode.BLINK, Mode.FLASH, Mode.PULSE, Mode.WAVE)
+ANIMATED = (Mode.BLINK, Mode.FLASH, Mode.PULSE, Mode.WAVE, Mode.BUTTONS)
 STRIP_FRAME_S = 0.05  # the --sim strip redraws a moving light 20 times a second
 STRIP_SETTLE_S = 0.3  # … and a light that just changed, until its pin has surely followed
 
@@ -187,8 +188,10 @@ class LightFollower:
             self._held.discard(seat)
 
     def reported(self) -> dict[str, str]:
-        """Seat → "on" | "off" | "blink" | "pulse": the control socket's `state["lights"]`."""
-        return {seat: mode.reported for seat, mode in self.plan.items()}
+        """Seat → "on" | "off" | "blink" | "pulse": the control socket's `state["lights"]` (a light following
+        its buttons reports whether it is lit now)."""
+        return {seat: ("on" if self.lights.lit(seat) else "off") if mode is Mode.BUTTONS else mode.reported
+                for seat, mode in self.plan.items()}
 
 
 def attach(app: Any, table: Any, sim: bool = False) -> LightFollower | None:
