@@ -269,8 +269,7 @@ class Game:
     # True where the rules file checks the event's shape before `game-over` (alles-klar,
     # magische-7, profi-sort); False where `game-over` comes first (alcasan, annaotto).
     shape_first: ClassVar[bool] = True
-    # Per event type: read, checks, effects (see `On`). Games not yet written this way leave it
-    # empty and provide `judges()` themselves.
+    # Per event type: read, checks, effects (see `On`).
     rules: ClassVar[Mapping[str, On]] = {}
     # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
     # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
@@ -304,8 +303,6 @@ class Game:
         """Per event type, what `apply` runs after the reducer's checks (the event's type, `undo`,
         and `game-over` where the rules file checks it before the fields): the `rules` table's
         read, checks and effects."""
-        if not cls.rules:  # not yet written as a rules table: `judge` (fields, then `step`)
-            return dict.fromkeys(cls.event_types, cls.judge)
         return {kind: pair[0] for kind, pair in cls._compiled().items()}
 
     @classmethod
@@ -326,23 +323,9 @@ class Game:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
         return {kind: pair[1] for kind, pair in cls._compiled().items()}
 
-    def judge(self, event: Mapping[str, Any]) -> None:
-        """For a game without a rules table: the fields, `game-over` where it comes after them, then `step`."""
-        self.check_shape(event)
-        if self.shape_first and self.finished:
-            raise Rejection("game-over")
-        self.step(event)
-
-    def check_shape(self, event: Mapping[str, Any]) -> None:
-        """For a game without a rules table: `bad-event` for a missing or wrongly typed field."""
-
-    def step(self, event: Mapping[str, Any]) -> None:
-        """For a game without a rules table: check, then apply; raise Rejection first, mutate after."""
-        raise NotImplementedError
-
     def public(self) -> dict[str, Any]:
-        """The public state: exactly the keys the rules file names."""
-        raise NotImplementedError
+        """The public state as the transcript writes it: exactly the keys the rules file names."""
+        return self.public_state().to_json()
 
     def public_state(self) -> Any:
         """The public state, typed: the game's `referee.hints.PublicState` dataclass."""
@@ -370,7 +353,18 @@ class Game:
 
     def card_known(self, move: CardMove) -> None:
         """`unknown-card`: the code is a card of the deck in use; notes the card and its face on the move."""
-        move.card, move.face = self.card(move.code)
+        try:
+            move.card, move.face = self.deck.lookup(move.code)
+        except CardCodeError:
+            raise Rejection("unknown-card", card=move.code) from None
+
+    def cards_known(self, move: Any) -> None:
+        """`unknown-card` for a move of several codes (`move.codes`); notes each card and face on the move
+        (`move.cards`, `move.faces`, lists the move starts empty)."""
+        for code in move.codes:
+            card, face = self.card(code)
+            move.cards.append(card)
+            move.faces.append(face)
 
     def card_left(self, move: CardMove) -> None:
         """`card-exhausted`: the card fits the game's tally (the format's deck limit)."""

@@ -12,7 +12,6 @@ the event log is the truth, and a fold over it is exact by construction.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -73,7 +72,7 @@ class Referee:
         self._cls = cls
         self._args = (players, dealer, options)
         self._judges = cls.judges()
-        self._checkers = cls.checkers() if cls.rules else None
+        self._checkers = cls.checkers()
         self._over_first = not cls.shape_first
         self.game: Game = cls(players, dealer, options)
         self.history: list[Mapping[str, Any]] = []
@@ -113,10 +112,7 @@ class Referee:
             game = self.game
             if self._over_first and game.finished:
                 raise Rejection("game-over")
-            if self._checkers is not None:
-                self._checkers[kind](game, event)
-            else:  # a game without a rules table: judge a copy
-                self._judges[kind](copy.deepcopy(game), event)
+            self._checkers[kind](game, event)
         except Rejection as rejection:
             return Answer(False, rejection)
         return ACCEPTED

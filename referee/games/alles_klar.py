@@ -338,9 +338,6 @@ class AllesKlar(Game):
             tricks_played=self.tricks_played,
         )
 
-    def public(self) -> dict[str, Any]:
-        return self.public_state().to_json()
-
     def hints(self) -> Hints:
         open_ranks = sorted(self.open_ranks)
         detail = AllesKlarHints(

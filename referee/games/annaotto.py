@@ -997,18 +997,18 @@ class Annaotto(Game):
             chain=None if self.chain is None else Chain(*self.chain),
             plus=self.plus,
             drawn=self.drawn,
-            choices=[c for c in ("colour", "flip") if c in self.choices],
+            choices=list(self.choices),  # owed in this order: colour, then flip (AO-R14)
             race=None if race is None else RaceState(race.by, race.called, dict(race.pressed)),
             due=None if self.due is None else Due(*self.due),
             flip=self.flip,
             out=list(self.out),
         )
 
-    def public(self) -> dict[str, Any]:
-        return self.public_state().to_json()
-
     def hints(self) -> Hints:
         detail = self.hint_detail()
+        if self.turn is not None and self.due is None and self.race is None and self.last_race is None and not (
+                self.choices or self.chain is not None or self.plus or self.drawn):  # the everyday turn
+            return _new(Hints, (self.id, (self.turn,), _PLAY_OR_DRAW, detail, (), None))
         race = self.race.view() if self.race is not None else self.last_race
         if self.finished:
             return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race)
@@ -1030,7 +1030,7 @@ class Annaotto(Game):
             return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail, (Owed(turn, "confirm", "penalty"),))
         if self.drawn:
             return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail)
-        return Hints(self.id, (turn,), _PLAY_OR_DRAW, detail)
+        return _new(Hints, (self.id, (turn,), _PLAY_OR_DRAW, detail, (), None))
 
     def owed(self) -> tuple[Owed, ...]:
         """The calls, choices and confirmations the table owes now."""
@@ -1079,8 +1079,9 @@ class Annaotto(Game):
         else:
             playable = playable_faces(self.deck, top, self.colour)
         following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
-        return AnnaottoHints(top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
-                             playable, self.drawn, tuple(self.choices), self.direction, following)
+        return _new(AnnaottoHints, (top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
+                                    playable, self.drawn, tuple(self.choices) if self.choices else (),
+                                    self.direction, following))
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""
@@ -1088,6 +1089,8 @@ class Annaotto(Game):
 
 
 _PLAY_OR_DRAW = ("play", "draw")
+# A named tuple made in C: the hints of every move are built with it (the generated `__new__` costs a call).
+_new = tuple.__new__
 _PLAY_OR_CONFIRM = ("play", "press:confirm")
 _CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
 

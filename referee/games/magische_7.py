@@ -358,9 +358,6 @@ class MagischeSieben(Game):
             hands=dict(self.hands),
         )
 
-    def public(self) -> dict[str, Any]:
-        return self.public_state().to_json()
-
     def allowed_targets(self, leader: str) -> tuple[str, ...]:
         """M7-R8, M7-R9: the opponents a 4-player lead by `leader` may name now."""
         return tuple(t for t in self.opponents(leader)
