@@ -7,6 +7,10 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cafe.settings import CafeLinkConfig
 
 log = logging.getLogger("referee-kiosk")
 
@@ -60,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
                         help="least severe messages to log (default info); under systemd they carry journal "
                              "priorities")
+    parser.add_argument("--cafe-broker", metavar="HOST:PORT", help="publish to this café MQTT broker (see [cafe])")
+    parser.add_argument("--cafe", metavar="ID", help="with --cafe-broker: the café's id")
+    parser.add_argument("--table", metavar="ID", help="with --cafe-broker: this table's id in the café")
     sub = parser.add_subparsers(dest="command")
     export = sub.add_parser("export", help="write logged games as transcripts")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
@@ -71,7 +78,8 @@ EX_CONFIG = 78  # sysexits.h: a configuration error (systemd names it "CONFIG")
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     from kiosk import logs
 
     logs.setup(args.log_level)
@@ -133,6 +141,17 @@ def main(argv: list[str] | None = None) -> int:
     hardware = open_hardware(app, config, args.sim, control)
     app.reader_seats = hardware.reader_seats
     app.key_handler = hardware.key
+    try:
+        cafe_config = _cafe_config(args, hardware.config.cafe if hardware.config else None)
+    except ValueError as error:
+        hardware.close()
+        parser.error(str(error))
+    if cafe_config is not None:
+        from kiosk.cafe_link import CafeLink
+
+        app.cafe = CafeLink(app, cafe_config).start()
+        log.info("café %r, table %r, broker %s:%s", cafe_config.cafe, cafe_config.table, cafe_config.host,
+                 cafe_config.port)
     if control is not None:
         log.info("simulated table; control socket %s", control)
     try:
@@ -146,10 +165,34 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         notifier.stopping()
+        if app.cafe is not None:
+            app.cafe.stop()
         hardware.close()
         app.close()
         if app.log is not None:
             app.log.close()
+
+
+def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) -> CafeLinkConfig | None:
+    """[cafe] from the config, with --cafe-broker/--cafe/--table on top (a laptop needs no config file)."""
+    from dataclasses import replace
+
+    from cafe.contract import check_id
+    from cafe.settings import CafeLinkConfig, parse_broker
+
+    if not (args.cafe_broker or args.cafe or args.table):
+        return configured
+    if configured is None and not (args.cafe_broker and args.cafe and args.table):
+        raise ValueError("--cafe-broker, --cafe and --table go together (or put [cafe] in the config)")
+    result = configured or CafeLinkConfig("", 0, "", "")
+    if args.cafe_broker:
+        host, port = parse_broker(args.cafe_broker, result.tls)
+        result = replace(result, host=host, port=port)
+    if args.cafe:
+        result = replace(result, cafe=check_id(args.cafe, "--cafe"))
+    if args.table:
+        result = replace(result, table=check_id(args.table, "--table"))
+    return result
 
 
 def _check_config(path: Path) -> int:

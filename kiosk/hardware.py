@@ -15,6 +15,7 @@ from typing import Any
 from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
+from kiosk import seat_lights
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
     if simulate:
         config = config or hw_config.load_default_sim()
         sim = SimTable(config, sink=app.post).open()
+        seat_lights.attach(app, sim.table, sim=True)
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
             for name in ("screenshot", "state", "touch", "view"):
@@ -61,17 +63,19 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
         return hardware
     if config is None:
         return Hardware(None)
-    return Hardware(config, Table(config, app.post).open())
+    table = Table(config, app.post).open()
+    seat_lights.attach(app, table)
+    return Hardware(config, table)
 
 
 def _command(app: Any, name: str):
     def handler(request: dict[str, Any]) -> dict[str, Any]:
-        if name == "screenshot":
+        if name == "screenshot":  # "window": true → the whole --sim window, light strip included
             path = request.get("path")
             if not isinstance(path, str) or not path.startswith("/"):
                 raise ValueError('screenshot needs an absolute "path" (the kiosk\'s working directory is no '
                                  "place for it)")
-            return app.call("screenshot", Path(path))
+            return app.call("screenshot_window" if request.get("window") else "screenshot", Path(path))
         if name == "touch":
             return {"screen": app.call("action", request["action"])}
         return app.call(name)
