@@ -194,13 +194,19 @@ def garbage_drill(count: int, seed: int = 2) -> dict:
                 except (ConnectionError, OSError):
                     crashes += 1
                     break
-            alive = kiosk.proc.poll() is None and kiosk.state().get("ok")
+            alive = kiosk.proc.poll() is None and bool(kiosk.state().get("ok"))
             after = rss_kib(kiosk.proc.pid)
+        except (ConnectionError, OSError):
+            alive, after = False, 0
         finally:
             kiosk.close()
-    return {"drill": "garbage scans and control lines", "runs": count, "ok": sent, "lost": 0,
-            "crashes": crashes + (not alive), "bad replies": bad_replies, "RSS before KiB": before,
-            "RSS after KiB": after}
+            last_log = kiosk.stderr_text()[-1500:] if crashes or not alive else ""
+    row = {"drill": "garbage scans and control lines", "runs": count, "ok": sent, "lost": 0,
+           "crashes": crashes + (not alive and not crashes), "bad replies": bad_replies, "RSS before KiB": before,
+           "RSS after KiB": after}
+    if last_log:
+        row["kiosk's last words"] = last_log
+    return row
 
 
 # --- storage faults ----------------------------------------------------------------------------

@@ -449,9 +449,8 @@ class ControlServer:
         while (i := buf.find(b"\n")) >= 0:
             line = bytes(buf[:i]).strip()
             del buf[: i + 1]
-            if not line:
-                continue
-            reply = self.answer(line)
+            # Every line gets its reply, a blank one too (a client waiting for it would wait for ever).
+            reply = self.answer(line) if line else _reply({"ok": False, "error": "an empty line is no command"})
             try:
                 conn.sendall(reply)
             except OSError:

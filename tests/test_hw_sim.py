@@ -157,6 +157,8 @@ def test_bad_commands_are_answered_and_the_socket_lives_on(sim, tmp_path):
         assert c.send("raw", reader="Anna", hex=5)["ok"] is False
         assert c.send("scan")["error"] == "missing or unknown 'code'"
         assert c.send("unplug", reader=["x"])["ok"] is False
+        c.sock.sendall(b"   \n")
+        assert json.loads(c.file.readline())["error"] == "an empty line is no command"
         c.sock.sendall(json.dumps([1, 2]).encode() + b"\n")
         assert json.loads(c.file.readline())["ok"] is False
         assert c.send("ping") == {"ok": True, "pong": True}
