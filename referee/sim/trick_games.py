@@ -8,8 +8,6 @@ from typing import Any
 from referee.sim import TableSim, deck_of, register, shuffled
 from referee.table import Referee
 
-HAND = {"alles-klar": 4}  # the deal of each rules file's section 3
-
 
 class _Dealt(TableSim):
     """A table where the referee draws for the players: the simulator mirrors its counts."""
@@ -36,7 +34,8 @@ class AllesKlarTable(_Dealt):
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
         deck = deck_of(self.header)
-        self._deal(deck.codes(), HAND[self.game_id])
+        dealt = Referee(self.header).public().hands  # what the referee assumes each player was dealt
+        self._deal(deck.codes(), dealt[self.players[0]])
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
         self._info = deck.info
 
