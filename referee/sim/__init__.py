@@ -30,13 +30,19 @@ def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
 
 
 @lru_cache(maxsize=64)
-def _deck(header_json: str) -> Deck:
-    return Referee(json.loads(header_json)).deck
+def _opening(header_json: str) -> tuple[Deck, dict[str, int]]:
+    referee = Referee(json.loads(header_json))
+    return referee.deck, referee.public().hands
 
 
 def deck_of(header: Mapping[str, Any]) -> Deck:
     """The deck a game with this header uses, as the referee says (one referee per distinct header)."""
-    return _deck(json.dumps(header, sort_keys=True))
+    return _opening(json.dumps(header, sort_keys=True))[0]
+
+
+def dealt_of(header: Mapping[str, Any]) -> dict[str, int]:
+    """How many cards the referee assumes each player was dealt (its public state before any event)."""
+    return dict(_opening(json.dumps(header, sort_keys=True))[1])
 
 
 class SimulationStuck(RuntimeError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.sim import TableSim, deck_of, register, shuffled
+from referee.sim import TableSim, dealt_of, deck_of, register, shuffled
 from referee.table import Referee
 
 
@@ -34,8 +34,7 @@ class AllesKlarTable(_Dealt):
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
         deck = deck_of(self.header)
-        dealt = Referee(self.header).public().hands  # what the referee assumes each player was dealt
-        self._deal(deck.codes(), dealt[self.players[0]])
+        self._deal(deck.codes(), dealt_of(self.header)[self.players[0]])
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
         self._info = deck.info
 
