@@ -14,7 +14,8 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import repeat, starmap
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple
 
 from referee.cards import Deck
 from referee.registry import Registry
@@ -29,20 +30,23 @@ def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
     return list(map(items.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
+class Opening(NamedTuple):
+    """What the referee says about a game before its first event: the deck in use, and how many
+    cards it assumes each player was dealt (its public state's `hands`)."""
+
+    deck: Deck
+    dealt: Mapping[str, int]
+
+
 @lru_cache(maxsize=64)
-def _opening(header_json: str) -> tuple[Deck, dict[str, int]]:
+def _opening(header_json: str) -> Opening:
     referee = Referee(json.loads(header_json))
-    return referee.deck, referee.public().hands
+    return Opening(referee.deck, MappingProxyType(referee.public().hands))
 
 
-def deck_of(header: Mapping[str, Any]) -> Deck:
-    """The deck a game with this header uses, as the referee says (one referee per distinct header)."""
-    return _opening(json.dumps(header, sort_keys=True))[0]
-
-
-def dealt_of(header: Mapping[str, Any]) -> dict[str, int]:
-    """How many cards the referee assumes each player was dealt (its public state before any event)."""
-    return dict(_opening(json.dumps(header, sort_keys=True))[1])
+def opening(header: Mapping[str, Any]) -> Opening:
+    """The referee's opening facts for this header (one referee per distinct header)."""
+    return _opening(json.dumps(header, sort_keys=True))
 
 
 class SimulationStuck(RuntimeError):

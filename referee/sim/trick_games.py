@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.sim import TableSim, dealt_of, deck_of, register, shuffled
+from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
 
 
@@ -33,8 +33,8 @@ class AllesKlarTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        deck = deck_of(self.header)
-        self._deal(deck.codes(), dealt_of(self.header)[self.players[0]])
+        deck, dealt = opening(self.header)
+        self._deal(deck.codes(), dealt[self.players[0]])
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
         self._info = deck.info
 
@@ -64,7 +64,7 @@ class MagischeSiebenTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        codes = deck_of(self.header).codes()
+        codes = opening(self.header).deck.codes()
         # Section 3: one Joker each, then six further cards.
         jokers = [c for c in codes if c.startswith("M7:JOKER#")]
         rest = [c for c in codes if not c.startswith("M7:JOKER#")]
