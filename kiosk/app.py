@@ -64,6 +64,8 @@ class App:
         self._press: tuple[float, tuple[int, int]] | None = None
         self._typed = ""
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
+        self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
+        self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
         i18n.set_language(settings.language)
         self.surface = self._open_display()
         self.renderer = Renderer(self.surface)
@@ -201,6 +203,8 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()
+        if self.lights is not None:  # the --sim window's light strip animates a blinking light
+            wakeup = self.lights.next_wakeup(wakeup, now)
         wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
@@ -216,8 +220,12 @@ class App:
             self._on_item(item)
         if self.screen.on_tick(time.monotonic()):
             self.dirty = True
+        if self.cafe is not None and self.cafe.tick():
+            self.dirty = True
         if self.dirty:
             self.draw()
+        if self.lights is not None:
+            self.lights.follow(self.screen)
         if self.heartbeat is not None:
             self.heartbeat()
 
@@ -235,9 +243,15 @@ class App:
             self._wake.wait(min(TOUCH_POLL_S, left))
 
     def draw(self) -> None:
-        self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
+        width, height = self.surface.get_width(), self.surface.get_height()
+        strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
+        self.current_view = self.screen.view(width, height - strip)
+        if self.cafe is not None:
+            self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
         pygame.display.flip()
+        if self.cafe is not None:  # after the flip: the publisher's work never delays what players see
+            self.cafe.publish_status(self.screen)
         self.dirty = False
         self.frames += 1
 
@@ -248,6 +262,9 @@ class App:
             finally:
                 item.done.set()
             return
+        if self.cafe is not None and self.cafe.receive(item):
+            self.dirty = True
+            return
         self.screen.on_input(item)
         self.dirty = True
 
@@ -257,7 +274,18 @@ class App:
             pygame.image.save(self.surface, str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
-            return self.screen.model()
+            model = self.screen.model()
+            if self.lights is not None:  # as they are after the inputs handled so far in this step
+                self.lights.follow(self.screen)
+                model["lights"] = self.lights.reported()
+            return model
+        if command.name == "screenshot_window":  # the whole --sim window, its light strip included
+            self.draw()
+            if self.lights is not None:
+                self.lights.follow(self.screen)
+                self.lights.draw_strip()
+            pygame.image.save(pygame.display.get_surface(), str(command.arg))
+            return {"path": str(command.arg)}
         if command.name == "action":
             self.screen.on_action(str(command.arg))
             self.dirty = True
