@@ -1,0 +1,79 @@
+"""A logged move in plain words, as the kiosk's history says it, in the reader's language.
+
+Card faces read as their labels print them (`referee.labels.faces`); the verdict
+of a rejected move is the referee's own sentence (`referee.messages`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hub.texts import tr
+from referee.labels.faces import label_text
+from referee.messages import render
+
+
+def face(code: Any) -> str:
+    return label_text(str(code).partition("#")[0])
+
+
+def _cards(event: Mapping[str, Any]) -> str:
+    cards = event.get("cards")
+    if not isinstance(cards, list):
+        cards = [event.get("card", "")]
+    return ", ".join(face(c) for c in cards)
+
+
+def describe(event: Any, lang: str) -> str:
+    """One event of a transcript as a sentence."""
+    if not isinstance(event, Mapping):
+        return str(event)[:80]
+    kind = event.get("type")
+    player = str(event.get("player", ""))
+    if kind == "play":
+        text = tr("{player} plays {card}", lang, player=player, card=_cards(event))
+        if "from" in event:
+            text += " " + tr("(from {owner}'s hand)", lang, owner=event["from"])
+        if "target" in event:
+            text += " " + tr("against {target}", lang, target=event["target"])
+        return text
+    if kind == "undo":
+        return tr("The operator took back the last event", lang)
+    if kind == "press":
+        return tr("{player} presses {button}", lang, player=player, button=event.get("button", ""))
+    if kind == "draw":
+        count = event.get("count")
+        if isinstance(count, int) and count != 1:
+            return tr("{player} draws {count}", lang, player=player, count=count)
+        return tr("{player} draws", lang, player=player)
+    if kind == "discard":
+        return tr("{player} discards {card}", lang, player=player, card=_cards(event))
+    if kind == "extend":
+        return tr("{player} adds {card} to meld {meld}", lang, player=player, card=_cards(event),
+                  meld=event.get("meld", ""))
+    if kind == "call":
+        return tr("{player} calls {word}", lang, player=player, word=event.get("word", ""))
+    if kind == "catch":
+        return tr("{player} catches {target}", lang, player=player, target=event.get("target", ""))
+    if kind == "choose_colour":
+        return tr("{player} chooses {colour}", lang, player=player, colour=event.get("colour", ""))
+    if kind in ("reveal", "reveal_hand"):
+        return tr("{player} reveals", lang, player=player)
+    if kind == "take_pile":
+        return tr("{player} takes the pile", lang, player=player)
+    fields = ", ".join(f"{k}={face(v) if k in ('card',) else v}" for k, v in event.items()
+                       if k not in ("type", "player"))
+    return f"{tr('{player}: {kind}', lang, player=player, kind=kind)} {fields}".strip()
+
+
+def verdict(answer: Mapping[str, Any] | None, lang: str) -> str:
+    """`accepted`, or the rejection's code in the referee's words where the code is a known one."""
+    if not answer or answer.get("ok"):
+        return tr("accepted", lang)
+    code = str(answer.get("error") or "")
+    sentence = render(code, {}, lang) if code else ""
+    # A code's sentence needs the move's values ({player}, {card}); unfilled, the bare code reads better.
+    if not sentence or "{" in sentence:
+        return f"{tr('rejected', lang)}: {code}"
+    return f"{tr('rejected', lang)}: {code} – {sentence}"
