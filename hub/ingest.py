@@ -147,9 +147,14 @@ class Ingest:
         if not complete or start is None or end is None:
             return
         result = verify(start, events, end)
+        before = self.store.checked(cafe, table, uid)
         self.store.set_checked(cafe, table, uid, result.status, result.to_json() if result.n is not None else None)
         header = start.get("header") or {}
-        if result.status == "verified" and end.get("status") == "finished":
+        if before != "pending":  # finished again after an undo: its old result leaves the ratings
+            ladder = self._fold()
+            with self.ladder_lock:
+                self.ladder = ladder
+        elif result.status == "verified" and end.get("status") == "finished":
             with self.ladder_lock:
                 self.ladder.add(Result(str(header.get("game")), list(header.get("players", [])),
                                        dict(end.get("scores") or {}), list(end.get("winners") or [])))

@@ -163,15 +163,22 @@ class Store:
                 (record.game_uid, record.cafe, record.table, str(header.get("game", "?")),
                  json.dumps(header.get("players", []), ensure_ascii=False), record.n, body.get("at")))
         elif record.kind == "end":
-            # An end may arrive before its start (a replay fills the gap): the start's values come later.
+            # An end may arrive before its start (a replay fills the gap): the start's values come later. After an
+            # undo at the end the table finishes the game again with another end record: the last one counts.
             db.execute(
                 "INSERT INTO games (uid, cafe, tbl, game, players, start_n, status, end_n, scores, winners, ended_at, "
                 "ended) VALUES (?, ?, ?, '?', '[]', 0, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
                 "status=excluded.status, end_n=excluded.end_n, scores=excluded.scores, winners=excluded.winners, "
-                "ended_at=excluded.ended_at, ended=excluded.ended",
+                "ended_at=excluded.ended_at, ended=excluded.ended "
+                "WHERE games.end_n IS NULL OR games.end_n < excluded.end_n",
                 (record.game_uid, record.cafe, record.table, str(body.get("status")), record.n,
                  json.dumps(body.get("scores", {}), ensure_ascii=False),
                  json.dumps(body.get("winners", []), ensure_ascii=False), body.get("at"), record.received))
+
+    def checked(self, cafe: str, table: str, uid: str) -> str | None:
+        row = self.db.execute("SELECT checked FROM games WHERE cafe=? AND tbl=? AND uid=?",
+                              (cafe, table, uid)).fetchone()
+        return row[0] if row else None
 
     def set_checked(self, cafe: str, table: str, uid: str, checked: str, dispute: Mapping[str, Any] | None) -> None:
         with self.transaction() as db:
@@ -190,12 +197,14 @@ class Store:
         yield from self.db.execute("SELECT cafe, tbl, n FROM records ORDER BY cafe, tbl, n")
 
     def game_records(self, cafe: str, table: str, uid: str) -> tuple[dict | None, list[dict], dict | None, bool]:
-        """(start, events, end, complete): complete when no n between start and end is missing."""
+        """(start, events, end, complete): complete when no n between start and the last end is missing.
+
+        The events are every event record of the game, also those after an end that an undo reopened."""
         rows = self.db.execute("SELECT body FROM records WHERE cafe=? AND tbl=? AND game_uid=? ORDER BY n",
                                (cafe, table, uid)).fetchall()
         bodies = [json.loads(b) for (b,) in rows]
         start = next((b for b in bodies if b.get("kind") == "start"), None)
-        end = next((b for b in bodies if b.get("kind") == "end"), None)
+        end = next((b for b in reversed(bodies) if b.get("kind") == "end"), None)  # the last end counts
         events = [b for b in bodies if b.get("kind") == "event"]
         complete = False
         if start is not None and end is not None:
