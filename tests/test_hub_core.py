@@ -129,3 +129,21 @@ def test_gaps_track_the_contiguous_prefix():
     assert (gaps.upto("t"), gaps.missing("t")) == (2, 3)
     gaps.saw("t", 3)
     assert (gaps.upto("t"), gaps.missing("t"), gaps.missing("t", announced=6)) == (5, None, 6)
+
+
+def test_an_undo_after_the_end_and_a_second_end_count_the_last_one(hub):
+    ingest, reader, _ = hub
+    table = SimTable("t6")
+    records = random_records(table, "magische-7", seed=11)
+    end = records[-1]
+    undo = table._record(end["game_uid"], "event", event={"type": "undo"},
+                         answer={"seq": len(records) - 1, "ok": True, "error": None})
+    last_event = records[-2] | {"n": table.n + 1, "answer": records[-2]["answer"] | {"seq": len(records)}}
+    table.n += 1
+    second_end = end | {"n": table.n + 1}
+    feed(ingest, "c1", records)
+    assert reader.games()[0]["check"] == "verified"
+    feed(ingest, "c1", [undo, last_event, second_end])
+    (game,) = reader.games()
+    assert (game["check"], game["end_n"]) == ("verified", second_end["n"])
+    assert sum(p["played"] for p in ingest.board("magische-7")) == 2
