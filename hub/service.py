@@ -7,12 +7,12 @@ keeps a QoS 1 message for the hub's session until the hub has it on disk.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,7 @@ class Service:
         self.ingest.listeners.append(self.broadcaster.from_thread)
         self.client = self._client()
         self.connected = threading.Event()
+        self.generation = 0  # counts connections: an ack belongs to the one its message came on
         self.writer = threading.Thread(target=self.ingest.run, name="hub-writer", daemon=True)
         self.hub = Hub(Reader(self.data_dir / DB_NAME), self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash)
@@ -85,6 +86,7 @@ class Service:
             log.warning("broker refused the hub: %s", reason)
             return
         log.info("connected to %s (session present: %s)", self.config.broker, flags.session_present)
+        self.generation += 1
         client.subscribe(topics.subscription(self.config.cafe), qos=1)
         self.connected.set()
 
@@ -94,7 +96,7 @@ class Service:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         received = time.time()
-        ack = (lambda: client.ack(message.mid, message.qos)) if message.qos > 0 else None
+        ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
         item = topics.incoming(message.topic, message.payload, received, ack)
         if item is None:  # not ours to store (our own replay/announce, or not the contract): let it go
             if ack is not None:
@@ -102,12 +104,22 @@ class Service:
             return
         self.ingest.put(item)
 
+    def _acker(self, client: mqtt.Client, mid: int, qos: int) -> Callable[[], None]:
+        """The PUBACK for one message, sent only on the connection that brought it: after a reconnect the
+        broker sends it again (the session keeps it) and the same mid may name another message."""
+        generation = self.generation
+
+        def ack() -> None:
+            if self.generation == generation:
+                client.ack(mid, qos)
+        return ack
+
     def request_replay(self, cafe: str, table: str, first: int) -> None:
-        self.client.publish(topics.replay_topic(cafe, table), json.dumps(topics.replay_payload(first)), qos=1)
+        self.client.publish(topics.replay_topic(cafe, table), topics.encode(topics.replay_payload(first)), qos=1)
 
     def announce(self, cafe: str, payload: dict[str, Any] | None) -> None:
         """Retained on the café's announce topic; None clears it (an empty retained payload)."""
-        body = b"" if payload is None else json.dumps(payload, ensure_ascii=False).encode()
+        body = b"" if payload is None else topics.encode(payload)
         self.client.publish(topics.announce_topic(cafe), body, qos=1, retain=True)
 
     # ------------------------------------------------------------------ life

@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.texts import LANGUAGES, pick_language, tr
+from hub.topics import announce_payload
 from referee import games as referee_games
 
 HERE = Path(__file__).resolve().parent
@@ -276,7 +278,9 @@ def create_app(hub: Hub, secret_key: str) -> Starlette:
         until = str(form.get("until", "")).strip() or None
         if not (de or en):
             return staff_page(request, "", status_code=400)
-        hub.announce(cafe, {"v": 1, "text": {"de": de or en, "en": en or de}, "until": until})
+        if until:  # the form's local time, with this machine's offset as the protocol wants
+            until = datetime.fromisoformat(until).astimezone().isoformat(timespec="seconds")
+        hub.announce(cafe, announce_payload(de, en, until))
         return staff_page(request, tr("Announcement sent.", lang))
 
     @needs_staff
