@@ -25,7 +25,7 @@ from hub.verify import verify
 log = logging.getLogger("hub.ingest")
 
 BATCH = 500
-REPLAY_EVERY_S = 2.0  # at most one replay request per table in this time, unless records arrived meanwhile
+REPLAY_EVERY_S = 2.0  # at most one replay request per table in this time (a table replays everything from `from`)
 STATUS_GRACE_S = 1.0  # a status may announce records still on their way: wait this long before asking
 
 
@@ -132,8 +132,8 @@ class Ingest:
         first = self.gaps.missing(key, announced)
         if first is None:
             return
-        upto, when = self.asked.get(key, (-1, 0.0))
-        if upto == self.gaps.upto(key) and now - when < REPLAY_EVERY_S:
+        _, when = self.asked.get(key, (-1, 0.0))
+        if now - when < REPLAY_EVERY_S:  # the table is answering the last request: give it time
             return
         self.asked[key] = (self.gaps.upto(key), now)
         log.info("table %s/%s: asking for a replay from n=%d", cafe, table, first)

@@ -6,7 +6,8 @@
 Retained status with a last will, every log record at QoS 1 in order, again from
 the first one the broker has not acknowledged after every reconnect, and again from
 `from` when the hub asks for a `replay`. `--out` gets every record (JSON lines)
-before the first is sent, so a test can compare the hub's store with them.
+before the first is sent, so a test can compare the hub's store with them. Prints
+`ready` when it starts and `done` once the broker acknowledged every record.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Table:
         self.acked = 0  # every n up to this one the broker acknowledged
         self.pending: dict[int, int | None] = {}  # mid -> n (None: a status)
         self.early: set[int] = set()  # mids acknowledged before publish() returned
+        self.said_done = False
         self.done_n: set[int] = set()
         host, _, port = args.broker.rpartition(":")
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"table-{args.cafe}-{args.table}",
@@ -135,7 +137,11 @@ class Table:
                 self.lock.notify_all()
 
     def done(self) -> bool:
-        return self.args.exit_when_done and self.acked >= len(self.records)
+        finished = self.acked >= len(self.records)
+        if finished and not self.said_done:
+            self.said_done = True
+            print("done", flush=True)  # every record acknowledged by the broker; replays are still answered
+        return self.args.exit_when_done and finished
 
     def run(self) -> None:
         self.client.loop_start()
