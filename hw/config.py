@@ -5,6 +5,7 @@
     [seats.NAME]   confirm = BCM pin, slap = BCM pin, optional pull/active, keys = {confirm = "q", slap = "w"}
     [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
                    terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
+    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
 
 `load(path)` returns a `TableConfig` or raises `ConfigError` listing every problem
 as "FILE:LINE: message". tomllib gives no positions for values, so `_KeyLines`
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cafe.contract import is_id
+from cafe.settings import CafeLinkConfig, parse_broker
 from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
 
@@ -72,6 +75,8 @@ class TableConfig:
     pin_factory: str | None = None
     debounce_ms: float = DEFAULT_DEBOUNCE_MS
     path: str | None = None
+    cafe: CafeLinkConfig | None = None
+    """The café broker this table publishes to; None: not in a café."""
 
     def seat(self, name: str) -> SeatConfig:
         for s in self.seats:
@@ -161,9 +166,10 @@ class _KeyLines:
 
 
 class _Checker:
-    def __init__(self, data: dict[str, Any], lines: _KeyLines):
+    def __init__(self, data: dict[str, Any], lines: _KeyLines, base: Path | None = None):
         self.data = data
         self.lines = lines
+        self.base = base or Path(".")  # relative file names in the config are relative to its folder
         self.problems: list[Problem] = []
 
     def err(self, path: tuple[str, ...], message: str) -> None:
@@ -209,7 +215,7 @@ class _Checker:
     def run(self) -> TableConfig | None:
         data = self.data
         # [kiosk] belongs to the kiosk (kiosk/settings.py); the hardware layer leaves it alone.
-        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk"))
+        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk", "cafe"))
         table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
         name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
         factory = None
@@ -223,9 +229,72 @@ class _Checker:
         seats = self.seats(data.get("seats"), (pull_up, active_high))
         scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
         self.coverage(seats, scanners)
+        cafe = self.cafe(data["cafe"]) if "cafe" in data else None
         if any(not p.warning for p in self.problems):
             return None
-        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce))
+        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), cafe=cafe)
+
+    def cafe(self, value: Any) -> CafeLinkConfig | None:
+        """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md)."""
+        path = ("cafe",)
+        section = self.table(path, value, ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file"))
+        if not isinstance(value, dict):
+            return None
+        problems = len(self.problems)
+        ids: dict[str, str] = {}
+        for key in ("broker", "cafe", "table"):
+            if key not in section:
+                example = '"cafe.local:1883"' if key == "broker" else '"nord"' if key == "cafe" else '"t1"'
+                self.err(path, f"[cafe] has no {key} (e.g. {key} = {example})")
+                continue
+            text = self.string((*path, key), section[key])
+            if text is None:
+                continue
+            if key != "broker" and not is_id(text):
+                self.err((*path, key), f"cafe.{key} = {text!r}: use 1-32 characters a-z, 0-9, '-', "
+                         "starting with a letter or digit")
+                continue
+            ids[key] = text
+        tls = False
+        if "tls" in section:
+            if isinstance(section["tls"], bool):
+                tls = section["tls"]
+            else:
+                self.err((*path, "tls"), f"cafe.tls must be true or false, not {_toml_type(section['tls'])}")
+        host, port = "", 0
+        if "broker" in ids:
+            try:
+                host, port = parse_broker(ids["broker"], tls)
+            except ValueError as error:
+                self.err((*path, "broker"), f"cafe.{error}")
+        username = None
+        if "username" in section:
+            username = self.string((*path, "username"), section["username"])
+            if username == "":
+                self.err((*path, "username"), "cafe.username is empty")
+        files: dict[str, Path | None] = {"password_file": None, "ca_file": None}
+        for key in files:
+            if key not in section:
+                continue
+            text = self.string((*path, key), section[key])
+            if not text:
+                if text == "":
+                    self.err((*path, key), f"cafe.{key} is empty")
+                continue
+            file = Path(text).expanduser()
+            file = file if file.is_absolute() else self.base / file
+            if not file.is_file():
+                self.err((*path, key), f"cafe.{key} = {text!r}: no such file ({file})")
+                continue
+            files[key] = file
+        if files["ca_file"] is not None and not tls:
+            self.err((*path, "ca_file"), "cafe.ca_file is for tls = true")
+        if files["password_file"] is not None and username is None and "table" in ids:
+            username = f"table-{ids['table']}"  # the broker user the café's broker config makes per table
+        if len(self.problems) > problems:
+            return None
+        return CafeLinkConfig(host, port, ids["cafe"], ids["table"], username, files["password_file"], tls,
+                              files["ca_file"])
 
     def polarity(self, path: tuple[str, ...], section: dict[str, Any],
                  default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
@@ -410,10 +479,10 @@ def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
         line = int(m.group(1)) if m else None
         col = f" (column {m.group(2)})" if m else ""
         return None, [Problem(line, f"not valid TOML: {message}{col}")]
-    checker = _Checker(data, _KeyLines(text))
+    checker = _Checker(data, _KeyLines(text), Path(path).parent)
     config = checker.run()
     if config is not None:
-        config = TableConfig(config.name, config.seats, config.scanners, config.pin_factory, config.debounce_ms, path)
+        config = replace(config, path=path)
     return config, sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
 
 

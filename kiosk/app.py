@@ -64,6 +64,7 @@ class App:
         self._press: tuple[float, tuple[int, int]] | None = None
         self._typed = ""
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
+        self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
         i18n.set_language(settings.language)
         self.surface = self._open_display()
         self.renderer = Renderer(self.surface)
@@ -216,6 +217,8 @@ class App:
             self._on_item(item)
         if self.screen.on_tick(time.monotonic()):
             self.dirty = True
+        if self.cafe is not None and self.cafe.tick():
+            self.dirty = True
         if self.dirty:
             self.draw()
         if self.heartbeat is not None:
@@ -236,6 +239,9 @@ class App:
 
     def draw(self) -> None:
         self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
+        if self.cafe is not None:
+            self.cafe.decorate(self.current_view)
+            self.cafe.publish_status(self.screen)
         self.renderer.draw(self.current_view)
         pygame.display.flip()
         self.dirty = False
@@ -247,6 +253,9 @@ class App:
                 item.result = self._command(item)
             finally:
                 item.done.set()
+            return
+        if self.cafe is not None and self.cafe.receive(item):
+            self.dirty = True
             return
         self.screen.on_input(item)
         self.dirty = True
