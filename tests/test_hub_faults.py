@@ -36,8 +36,8 @@ def test_hub_killed_and_broker_restarted_during_load_store_every_record_once(mos
         out = tmp_path / f"t{i}.jsonl"
         proc = subprocess.Popen(
             [sys.executable, "-m", "tests.hub_table_proc", "--broker", mosquitto.address, "--cafe", "cafe-1",
-             "--table", f"t{i}", "--game", games[i % len(games)], "--seed", str(40 + i), "--games", "3",
-             "--pace", "0.004", "--out", str(out)],
+             "--table", f"t{i}", "--data-dir", str(tmp_path / f"t{i}"), "--game", games[i % len(games)],
+             "--seed", str(40 + i), "--games", "3", "--pace", "0.004", "--noise", "7", "--out", str(out)],
             cwd=ROOT, stdout=subprocess.PIPE, text=True)
         assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
         tables.append((proc, out))
