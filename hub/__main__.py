@@ -4,6 +4,8 @@
     referee-hub --config /etc/tabletop-referee/hub.toml [options override the file]
     referee-hub --check-config FILE
     referee-hub hash-password            (reads the password from standard input or asks for it)
+    referee-hub bridge-config --cafe ID --central HOST:PORT [--remote-username U --remote-password-file F]
+                                         (prints the café broker's bridge to a central broker)
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from hub.config import ConfigError, HubConfig, from_options, load, split_address
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-hub", description="The café hub of Tabletop Referee.")
-    parser.add_argument("command", nargs="?", choices=["serve", "hash-password"], default="serve")
+    parser.add_argument("command", nargs="?", choices=["serve", "hash-password", "bridge-config"], default="serve")
     parser.add_argument("--config", help="TOML file with a [hub] table")
     parser.add_argument("--check-config", metavar="FILE", help="check a config file and exit")
     parser.add_argument("--broker", help="the café's MQTT broker, HOST:PORT")
@@ -27,6 +29,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", help="where the hub keeps its SQLite store")
     parser.add_argument("--listen", help="the web page's HOST:PORT")
     parser.add_argument("--client-id", help="the MQTT session's name (default: referee-hub-CAFE)")
+    parser.add_argument("--central", help="bridge-config: the central broker, HOST:PORT")
+    parser.add_argument("--remote-username", help="bridge-config: the café's user at the central broker")
+    parser.add_argument("--remote-password-file", help="bridge-config: a file holding that user's password")
+    parser.add_argument("--bridge-cafile", help="bridge-config: CA certificate for TLS to the central broker")
     parser.add_argument("--log-level", default="INFO")
     return parser
 
@@ -55,6 +61,25 @@ def serve(config: HubConfig) -> int:
     return 0
 
 
+def print_bridge(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cafe.contract import ContractError
+    from hub.bridge import bridge_config
+
+    if not args.cafe or not args.central:
+        print("referee-hub bridge-config: --cafe and --central are required", file=sys.stderr)
+        return 2
+    password = Path(args.remote_password_file).read_text().strip() if args.remote_password_file else None
+    try:
+        print(bridge_config(args.cafe, args.central, username=args.remote_username, password=password,
+                            ca_file=args.bridge_cafile), end="")
+    except (ContractError, ValueError) as error:
+        print(f"referee-hub bridge-config: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -67,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         print(hash_password(password))
         return 0
+    if args.command == "bridge-config":
+        return print_bridge(args)
     if args.check_config:
         try:
             load(args.check_config)
