@@ -101,6 +101,7 @@ class Ingest:
             if record.kind == "end" or self.gaps.behind(key, record.n):
                 to_check.add((record.cafe, record.table, record.game_uid))
         new, kept = self.store.write(records, statuses)
+        stored = time.time()
         for item in batch:  # on disk: now the broker may forget them
             if item.ack is not None:
                 item.ack()
@@ -108,7 +109,7 @@ class Ingest:
         for record in new:
             self.gaps.saw((record.cafe, record.table), record.n)
         for record in new:
-            self._tell(self._record_news(record))
+            self._tell(self._record_news(record) | {"stored": stored})
         for status, body in zip(statuses, kept, strict=True):
             self.announced[(status.cafe, status.table)] = (int(body.get("n") or 0), status.received)
             self._tell({"type": "status", "cafe": status.cafe, "table": status.table, "status": body,

@@ -74,8 +74,11 @@ class KioskTable:
                 time.sleep(pace)
             answer = referee.apply(event)
             ok = answer.ok if seq != falsify else not answer.ok
-            n = self.log.append(game_id, event) if ok else self.log.append_rejected(
-                game_id, event, answer.error or "not-your-turn")
+            if ok:
+                self.log.append(game_id, event)
+            else:
+                self.log.append_rejected(game_id, event, answer.error or "not-your-turn")
+            n = self.log.last_n()
             self._status(referee, uid)
             self.on_event(n)
         state = referee.state()
