@@ -1,8 +1,10 @@
 """An independent subscriber for the café tests: every message on a café's topics, checked against the contract.
 
-It subscribes to `tabletop-referee/v1/<cafe>/#` with a persistent MQTT 5 session
-(as the hub does), so the broker queues what tables publish while it is away
-or restarting, and reconnects by itself. It keeps every message in arrival
+It subscribes to `tabletop-referee/v1/<cafe>/#` with a persistent session (as the
+hub does), so the broker queues what tables publish while it is away or
+restarting, and reconnects by itself. The session is MQTT 3.1.1's
+`clean_session=false`: Debian 12's Mosquitto 2.0.11 forgets an MQTT 5 session
+(session expiry) whose client was connected when the broker stopped. It keeps every message in arrival
 order and every contract violation; it never fixes anything up — the tests
 decide what the arrivals must look like.
 """
@@ -17,8 +19,6 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 
 from cafe import contract
 
@@ -38,17 +38,16 @@ class Watcher:
         self.arrivals: list[Arrival] = []
         self.violations: list[str] = []
         self.connects = 0
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311,
+                                  clean_session=False)
         self.client.reconnect_delay_set(0.1, 1)
         if username:
             self.client.username_pw_set(username, password)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
-        properties = Properties(PacketTypes.CONNECT)
-        properties.SessionExpiryInterval = 3600
-        self.client.connect(host, port, keepalive=5, properties=properties)
+        self.client.connect(host, port, keepalive=5)
         self.client.loop_start()
         self.wait(lambda: self.connects > 0, 10, "the watcher never connected")
 

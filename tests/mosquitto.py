@@ -9,6 +9,7 @@ yields a started `Broker`; build one directly for a config of your own.
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import socket
@@ -50,9 +51,11 @@ class Broker:
         return f"{HOST}:{self.port}"
 
     def config_text(self) -> str:
+        # As root, mosquitto would drop to the `mosquitto` user, who cannot enter pytest's private tmp folders.
+        stay = "user root\n" if os.geteuid() == 0 else ""
         if self.config is not None:
-            return self.config.replace("{port}", str(self.port)).replace("{dir}", str(self.workdir))
-        return "\n".join([
+            return stay + self.config.replace("{port}", str(self.port)).replace("{dir}", str(self.workdir))
+        return stay + "\n".join([
             f"listener {self.port} {HOST}",
             "allow_anonymous true",
             "persistence true",
