@@ -19,11 +19,13 @@ or shown twice) records. Numbers only; nothing here asserts.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import http.client
 import json
 import multiprocessing as mp
 import os
 import random
+import signal
 import sqlite3
 import statistics
 import sys
@@ -85,6 +87,7 @@ class Player:
 def run_tables(ids: list[str], broker: str, data_dir: str, seconds: float, interval: float, burst: bool,
                conn) -> None:
     """One worker: its tables play for `seconds`, then it reports every event's send time and each table's last n."""
+    faulthandler.register(signal.SIGUSR1)  # `kill -USR1 PID` prints where a worker is
     for game in GAMES:  # load every game's modules once, before the threads (the registries load lazily)
         random_game(game, 0)
     sent: dict[str, float] = {}
@@ -237,10 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a table's events")
     parser.add_argument("--burst", action="store_true", help="every 10 s, five quick events at every table")
-    parser.add_argument("--workers", type=int, default=2, help="processes that run the tables")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="processes that run the tables (default: one per 80 tables, at least 2)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run(args.tables, args.seconds, args.interval, args.burst, args.workers)
+    # paho's network loop uses select(): a process whose sockets get file descriptors above 1024 cannot
+    # connect them, and a table holds about ten (its log twice, WAL and shm, its socket and paho's pair).
+    workers = args.workers or max(2, -(-args.tables // 80))
+    result = run(args.tables, args.seconds, args.interval, args.burst, workers)
     if args.json:
         print(json.dumps(result))
         return 0
