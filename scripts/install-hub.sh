@@ -170,7 +170,8 @@ install_program() {
 }
 
 configured_cafe() { # the café id in an existing hub.toml
-    sed -n 's/^cafe *= *"\(.*\)"/\1/p' "$DESTDIR$CONF/hub.toml" 2>/dev/null | head -n 1
+    [ -f "$DESTDIR$CONF/hub.toml" ] || return 0
+    sed -n 's/^cafe *= *"\(.*\)"/\1/p' "$DESTDIR$CONF/hub.toml" | head -n 1
 }
 
 install_config() {
