@@ -29,6 +29,17 @@ from referee.sim import random_game
 from referee.table import Referee
 
 
+def renamed(value: Any, names: dict[str, str]) -> Any:
+    """A header or event with every player's name replaced (names are whole strings wherever they appear)."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: renamed(v, names) if k != "type" else v for k, v in value.items()}
+    return value
+
+
 class KioskTable:
     """One table: the kiosk's log and publisher, fed by the simulator at a table's pace."""
 
@@ -54,9 +65,12 @@ class KioskTable:
                                    "scores": state.get("scores", {}), "finished": bool(state.get("finished"))})
 
     def play(self, game: str, seed: int, pace: float = 0.0, noise: int = 0, falsify: int | None = None,
-             should_stop: Callable[[], bool] = lambda: False) -> None:
-        """One game from its start to its end record, one move every `pace` seconds."""
+             should_stop: Callable[[], bool] = lambda: False, names: dict[str, str] | None = None) -> None:
+        """One game from its start to its end record, one move every `pace` seconds; `names` renames the
+        simulator's players (as guests type their names at the table)."""
         header, events = random_game(game, seed)
+        if names:
+            header, events = renamed(header, names), [renamed(e, names) for e in events]
         referee = Referee(header)
         game_id = self.log.new_game(header)
         uid = self.log.game_uid(game_id)
@@ -110,11 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--noise", type=int, default=0)
     parser.add_argument("--falsify", type=int)
     parser.add_argument("--out")
+    parser.add_argument("--rename", action="append", default=[], metavar="OLD=NEW", help="a player's name")
     args = parser.parse_args(argv)
+    names = dict(pair.split("=", 1) for pair in args.rename)
     table = KioskTable(args.broker, args.cafe, args.table, Path(args.data_dir)).start()
     print("ready", flush=True)
     for i in range(args.games):
-        table.play(args.game, args.seed + i, args.pace, args.noise, args.falsify)
+        table.play(args.game, args.seed + i, args.pace, args.noise, args.falsify, names=names)
     while not table.all_acked():
         time.sleep(0.05)
     if args.out:
