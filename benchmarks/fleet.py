@@ -11,9 +11,11 @@ events at every table at once). The tables run in `--workers` processes; the hub
 the overview's server-sent-event stream, as the café's screen does.
 
 Printed: event → stored in the hub (the hub's commit time, carried in its news) and
-event → received by the live-page client, p50/p99; records/s; the hub's CPU (share
-of one core) and peak RSS; lost (published, never stored) and duplicated (stored
-or shown twice) records. Numbers only; nothing here asserts.
+event → received by the live-page client, p50/p99, and where the time goes (the
+table's own log commit, its publisher and the broker up to the hub's receipt; the
+hub's batch commit); records/s; the hub's CPU (share of one core) and peak RSS;
+lost (published, never stored) and duplicated (stored or shown twice) records.
+Numbers only; nothing here asserts.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ class PageClient(threading.Thread):
     def __init__(self, port: int):
         super().__init__(daemon=True)
         self.port = port
-        self.arrived: dict[str, tuple[float, float]] = {}  # "table/n" -> (stored, arrived)
+        self.arrived: dict[str, tuple[float, float, float]] = {}  # "table/n" -> (hub received, stored, arrived)
         self.duplicates = 0
         self.ready = threading.Event()
 
@@ -143,7 +145,7 @@ class PageClient(threading.Thread):
             key = f"{news['table']}/{news['n']}"
             if key in self.arrived:
                 self.duplicates += 1
-            self.arrived[key] = (news["stored"], now)
+            self.arrived[key] = (news["received"], news["stored"], now)
 
 
 # ---------------------------------------------------------------- measuring the hub
@@ -219,8 +221,11 @@ def run(tables: int, seconds: float, interval: float, burst: bool, workers: int)
             proc.join(30)
         hub.stop()
         broker.stop()
-    stored_ms = [(page.arrived[k][0] - t) * 1000 for k, t in sent.items() if k in page.arrived]
-    page_ms = [(page.arrived[k][1] - t) * 1000 for k, t in sent.items() if k in page.arrived]
+    seen = [(page.arrived[k], t) for k, t in sent.items() if k in page.arrived]
+    reach_ms = [(received - t) * 1000 for (received, _, _), t in seen]
+    hub_ms = [(stored - received) * 1000 for (received, stored, _), _ in seen]
+    stored_ms = [(stored - t) * 1000 for (_, stored, _), t in seen]
+    page_ms = [(arrived - t) * 1000 for (_, _, arrived), t in seen]
     records = sum(last_n.values())
     lost = sum(max(0, n - counts.get(t, 0)) for t, n in last_n.items())
     return {
@@ -228,6 +233,8 @@ def run(tables: int, seconds: float, interval: float, burst: bool, workers: int)
         "events": len(sent), "records": records, "records_per_s": round(sum(counts.values()) / (t1 - t0), 1),
         "stored_p50_ms": round(pct(stored_ms, 50), 2), "stored_p99_ms": round(pct(stored_ms, 99), 2),
         "page_p50_ms": round(pct(page_ms, 50), 2), "page_p99_ms": round(pct(page_ms, 99), 2),
+        "reach_p50_ms": round(pct(reach_ms, 50), 2), "reach_p99_ms": round(pct(reach_ms, 99), 2),
+        "hub_write_p50_ms": round(pct(hub_ms, 50), 2), "hub_write_p99_ms": round(pct(hub_ms, 99), 2),
         "hub_cpu_pct": round(100 * (cpu1 - cpu0) / (t1 - t0), 1), "hub_peak_rss_mb": round(peak, 1),
         "lost": lost, "duplicated": page.duplicates + max(0, sum(counts.values()) - records),
         "events_not_seen_on_page": len(sent) - len(page_ms),
@@ -257,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  events {r['events']}, log records {r['records']}, stored {r['records_per_s']} records/s")
     print(f"  event → stored in the hub:   p50 {r['stored_p50_ms']} ms, p99 {r['stored_p99_ms']} ms")
     print(f"  event → live page (SSE):     p50 {r['page_p50_ms']} ms, p99 {r['page_p99_ms']} ms")
+    print(f"    of which table log + publisher + broker → hub: p50 {r['reach_p50_ms']} ms, p99 {r['reach_p99_ms']} ms;"
+          f" hub received → committed: p50 {r['hub_write_p50_ms']} ms, p99 {r['hub_write_p99_ms']} ms")
     print(f"  hub: CPU {r['hub_cpu_pct']} % of one core, peak RSS {r['hub_peak_rss_mb']} MB")
     print(f"  lost {r['lost']}, duplicated {r['duplicated']}, events not seen on the page "
           f"{r['events_not_seen_on_page']}")
