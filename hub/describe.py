@@ -18,6 +18,17 @@ def face(code: Any) -> str:
     return label_text(str(code).partition("#")[0])
 
 
+COLOURS_DE = {"RED": "Rot", "ORANGE": "Orange", "YELLOW": "Gelb", "GREEN": "Grün", "BLUE": "Blau", "PURPLE": "Lila",
+              "PINK": "Rosa", "BROWN": "Braun"}  # as ANNAOTTO's labels print them (referee/labels/faces.py)
+
+
+def colour(code: Any, lang: str) -> str:
+    """An ANNAOTTO colour as its label prints it in German (`BROWN` → Braun), in English in plain case."""
+    if not isinstance(code, str):
+        return str(code)
+    return COLOURS_DE.get(code, code) if lang == "de" else code.capitalize()
+
+
 def _cards(event: Mapping[str, Any]) -> str:
     cards = event.get("cards")
     if not isinstance(cards, list):
@@ -41,7 +52,8 @@ def describe(event: Any, lang: str) -> str:
     if kind == "undo":
         return tr("The operator took back the last event", lang)
     if kind == "press":
-        return tr("{player} presses {button}", lang, player=player, button=event.get("button", ""))
+        button = {"confirm": tr("Confirm", lang), "slap": tr("Slap", lang)}.get(event.get("button"))
+        return tr("{player} presses {button}", lang, player=player, button=button or event.get("button", ""))
     if kind == "draw":
         count = event.get("count")
         if isinstance(count, int) and count != 1:
@@ -57,13 +69,32 @@ def describe(event: Any, lang: str) -> str:
     if kind == "catch":
         return tr("{player} catches {target}", lang, player=player, target=event.get("target", ""))
     if kind == "choose_colour":
-        return tr("{player} chooses {colour}", lang, player=player, colour=event.get("colour", ""))
+        return tr("{player} chooses {colour}", lang, player=player, colour=colour(event.get("colour"), lang))
     if kind in ("reveal", "reveal_hand"):
         return tr("{player} reveals", lang, player=player)
     if kind == "take_pile":
         return tr("{player} takes the pile", lang, player=player)
+    if kind == "start":
+        return tr("Start card: {card}", lang, card=_cards(event))
+    if kind == "new_round":
+        return tr("A new round is dealt", lang)
+    if kind == "race_close":
+        return tr("The race is closed", lang)
+    if kind == "flip_choice":
+        who = event.get("who")
+        return tr("{player} turns over their own cards" if who == "self" else "{player} lets the next player "
+                  "turn over", lang, player=player)
+    if kind == "give_ace":
+        return tr("{player} gives {card} to {target}", lang, player=player, card=_cards(event),
+                  target=event.get("to") or event.get("target") or "?")
+    if kind == "lay_task":
+        return tr("{player} lays a task: {card}", lang, player=player, card=_cards(event))
+    if kind == "skip_with_ace":
+        return tr("{player} skips with an ace", lang, player=player)
     fields = ", ".join(f"{k}={face(v) if k in ('card',) else v}" for k, v in event.items()
                        if k not in ("type", "player"))
+    if not player:
+        return f"{kind} {fields}".strip()
     return f"{tr('{player}: {kind}', lang, player=player, kind=kind)} {fields}".strip()
 
 

@@ -119,3 +119,18 @@ def test_every_sentence_of_the_templates_has_its_german():
     used = {a or b for path in sources for a, b in pattern.findall(path.read_text())}
     assert len(used) > 40
     assert sorted(s for s in used if not german_known(s)) == []
+
+
+@pytest.mark.parametrize("path", sorted((ROOT.parent / "shared" / "transcripts").glob("*/*.jsonl")),
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_move_of_the_acceptance_transcripts_reads_as_a_sentence(path):
+    from hub.describe import describe
+    from tests.hub_tables import transcript
+
+    _, events = transcript(path)
+    for event in events:
+        if not isinstance(event, dict):
+            continue
+        for lang in ("de", "en"):
+            text = describe(event, lang)
+            assert text and not text.startswith(":") and "=" not in text, (event, text)
