@@ -98,13 +98,27 @@ def describe(event: Any, lang: str) -> str:
     return f"{tr('{player}: {kind}', lang, player=player, kind=kind)} {fields}".strip()
 
 
-def verdict(answer: Mapping[str, Any] | None, lang: str) -> str:
-    """`accepted`, or the rejection's code in the referee's words where the code is a known one."""
+SHORT = {  # the common codes in a few words, where the referee's sentence needs values the log does not keep
+    "not-your-turn": "not their turn",
+    "card-exhausted": "card already on the table (scanned twice?)",
+    "unknown-card": "not a card of this game",
+    "unknown-player": "not seated at this table",
+    "game-over": "the game is over",
+    "bad-event": "not a valid move",
+    "nothing-to-undo": "nothing to undo",
+}
+
+
+def verdict(answer: Mapping[str, Any] | None, lang: str, event: Any = None) -> str:
+    """`accepted`, or `rejected: ` and why: the referee's own sentence where the move's values fill it, a few
+    words for the common codes, else the rule's code."""
     if not answer or answer.get("ok"):
         return tr("accepted", lang)
     code = str(answer.get("error") or "")
-    sentence = render(code, {}, lang) if code else ""
-    # A code's sentence needs the move's values ({player}, {card}); unfilled, the bare code reads better.
+    params = {}
+    if isinstance(event, Mapping):
+        params = {k: (face(v) if k == "card" else v) for k, v in event.items() if isinstance(v, str)}
+    sentence = render(code, params, lang) if code else ""
     if not sentence or "{" in sentence:
-        return f"{tr('rejected', lang)}: {code}"
-    return f"{tr('rejected', lang)}: {code} – {sentence}"
+        sentence = tr(SHORT[code], lang) if code in SHORT else code
+    return f"{tr('rejected', lang)}: {sentence}"

@@ -189,7 +189,7 @@ class Ingest:
             answer = body.get("answer") or {}
             news |= {"ok": bool(answer.get("ok")), "error": answer.get("error"), "seq": answer.get("seq"),
                      "text": {lang: describe(body.get("event"), lang) for lang in ("de", "en")},
-                     "verdict": {lang: verdict(answer, lang) for lang in ("de", "en")}}
+                     "verdict": {lang: verdict(answer, lang, body.get("event")) for lang in ("de", "en")}}
         elif record.kind == "start":
             header = body.get("header") or {}
             news |= {"game": header.get("game"), "players": header.get("players", [])}

@@ -71,7 +71,8 @@ def lang_of(request: Request) -> str:
 
 def _with_words(record: dict[str, Any], lang: str) -> dict[str, Any]:
     if record.get("kind") == "event":
-        return record | {"text": describe(record.get("event"), lang), "verdict": verdict(record.get("answer"), lang)}
+        event = record.get("event")
+        return record | {"text": describe(event, lang), "verdict": verdict(record.get("answer"), lang, event)}
     return record
 
 
@@ -94,7 +95,7 @@ def table_view(row: dict[str, Any], lang: str) -> dict[str, Any]:
         "scores": status.get("scores") or {}, "finished": bool(status.get("finished")), "n": status.get("n"),
         "last": None if last is None else {"n": last.get("n"), "ok": (last.get("answer") or {}).get("ok"),
                                            "text": describe(last.get("event"), lang),
-                                           "verdict": verdict(last.get("answer"), lang)},
+                                           "verdict": verdict(last.get("answer"), lang, last.get("event"))},
         "last_received": row.get("last_received"), "seen": row.get("seen"),
     }
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from hub.describe import SHORT, verdict
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
@@ -119,6 +120,17 @@ def test_every_sentence_of_the_templates_has_its_german():
     used = {a or b for path in sources for a, b in pattern.findall(path.read_text())}
     assert len(used) > 40
     assert sorted(s for s in used if not german_known(s)) == []
+    assert all(german_known(text) for text in SHORT.values())
+
+
+def test_a_rejection_reads_as_the_referees_sentence_or_a_few_words():
+    event = {"type": "play", "player": "Anna", "card": "AK:8.II"}
+    de = verdict({"ok": False, "error": "card-exhausted"}, "de", event)
+    assert de == "abgelehnt: 8 · II liegt schon so oft auf dem Tisch, wie das Spiel sie enthält: doppelt gescannt " \
+                 "oder eine fremde Karte."
+    assert verdict({"ok": False, "error": "not-your-turn"}, "en", event) == "rejected: not their turn"
+    assert verdict({"ok": False, "error": "no-such-rule"}, "en", event) == "rejected: no-such-rule"
+    assert verdict({"ok": True, "error": None}, "de") == "angenommen"
 
 
 @pytest.mark.parametrize("path", sorted((ROOT.parent / "shared" / "transcripts").glob("*/*.jsonl")),
