@@ -28,6 +28,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
 from cafe.settings import CafeLinkConfig
@@ -40,6 +42,9 @@ BACKOFF_S = (0.25, 3.0)
 KEEPALIVE_S = 10  # a silent broker or network is noticed within 1.5 keep-alives
 CONNACK_TIMEOUT_S = 10.0
 STATUS_GAP_S = 1 / contract.STATUS_MAX_PER_S
+# Woken by a new record or status, the thread waits this long before working: the display loop commits, draws
+# and flips in a few ms, and the publisher's Python work (JSON, paho) must not take the GIL from it meanwhile.
+SETTLE_S = 0.015
 UNSUPPORTED_PROTOCOL = 0x84  # MQTT 5 CONNACK reason: the broker speaks only 3.1.1
 
 
@@ -104,7 +109,15 @@ class Publisher:
     # --- the thread
 
     def _run(self) -> None:
-        self._db = EventLog(self.log_path, durable=False)
+        while not self._stopping.is_set():
+            try:
+                self._db = EventLog(self.log_path, durable=False)
+                break
+            except Exception:  # the log cannot be opened now (a storage fault): the game goes on, we retry
+                log.exception("café: cannot open the event log %s", self.log_path)
+                self._stopping.wait(self.backoff[1])
+        else:
+            return
         self.acked = self._db.acked(self.config.destination)
         self._latest_n = max(self._latest_n, self._db.last_n())
         delay = self.backoff[0]
@@ -211,7 +224,8 @@ class Publisher:
             if cursor is None:
                 return
             wait = self._send_status(client)
-            self._wake.wait(1.0 if wait is None else wait)
+            if self._wake.wait(1.0 if wait is None else wait):
+                self._stopping.wait(SETTLE_S)
         self._leave(client)
 
     def _pump(self, client: mqtt.Client, cursor: int, pending: dict[int, int]) -> int | None:
@@ -277,8 +291,13 @@ class Publisher:
         client.disconnect()
 
     def _close(self, client: mqtt.Client) -> None:
+        """End a connection that failed (or was refused): with MQTT 5 the broker is asked to send the last will,
+        so the café sees the table offline as the table itself does."""
         with contextlib.suppress(Exception):  # already gone
-            client.disconnect()
+            if self._protocol == mqtt.MQTTv5 and client.is_connected():
+                client.disconnect(reasoncode=ReasonCode(PacketTypes.DISCONNECT, "Disconnect with will message"))
+            else:
+                client.disconnect()
         client.loop_stop()
         self._drain_events()
 

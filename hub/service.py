@@ -1,4 +1,4 @@
-"""The running hub: the MQTT subscriber (paho-mqtt 2, MQTT 5, persistent session), the writer, the web app.
+"""The running hub: the MQTT subscriber (paho-mqtt 2, persistent session), the writer, the web app.
 
 The subscriber's network thread only turns messages into `Incoming` items; the
 writer (`hub.ingest`) stores and acknowledges them. Acks are manual: the broker
@@ -18,8 +18,6 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 
 from hub import topics
 from hub.config import HubConfig
@@ -31,7 +29,6 @@ from hub.web import Hub, create_app
 
 log = logging.getLogger("hub")
 
-SESSION_EXPIRY_S = 7 * 24 * 3600  # the broker keeps the hub's queue this long while the hub is away
 DB_NAME = "hub.sqlite"
 
 
@@ -67,8 +64,10 @@ class Service:
 
     def _client(self) -> mqtt.Client:
         config = self.config
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=config.session_id,
-                             protocol=MQTTProtocolVersion.MQTTv5, manual_ack=True)
+        # MQTT 3.1.1 with clean_session=false: Debian 12's Mosquitto 2.0.11 keeps such a session across its own
+        # restart, but forgets an MQTT 5 one (session expiry) whose client was connected when it stopped.
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=config.session_id, clean_session=False,
+                             protocol=MQTTProtocolVersion.MQTTv311, manual_ack=True)
         if config.username:
             password = Path(config.password_file).read_text().strip() if config.password_file else None
             client.username_pw_set(config.username, password)
@@ -126,10 +125,7 @@ class Service:
 
     def start(self) -> None:
         self.writer.start()
-        props = Properties(PacketTypes.CONNECT)
-        props.SessionExpiryInterval = SESSION_EXPIRY_S
-        self.client.connect_async(self.config.broker_host, self.config.broker_port, keepalive=30,
-                                  clean_start=False, properties=props)
+        self.client.connect_async(self.config.broker_host, self.config.broker_port, keepalive=30)
         self.client.loop_start()
 
     def stop(self) -> None:

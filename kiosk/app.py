@@ -238,12 +238,15 @@ class App:
             self._wake.wait(min(TOUCH_POLL_S, left))
 
     def draw(self) -> None:
-        self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
+        width, height = self.surface.get_width(), self.surface.get_height()
+        strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
+        self.current_view = self.screen.view(width, height - strip)
         if self.cafe is not None:
-            self.cafe.decorate(self.current_view)
-            self.cafe.publish_status(self.screen)
+            self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
         pygame.display.flip()
+        if self.cafe is not None:  # after the flip: the publisher's work never delays what players see
+            self.cafe.publish_status(self.screen)
         self.dirty = False
         self.frames += 1
 

@@ -4,11 +4,13 @@
 display thread, called by `App` at four points (item, tick, draw, stop). What
 the café says (online or not, an announcement) arrives as a `CafeNews` item
 through `App.post`; the table screen then shows a small "café offline" mark and
-the announcement as a one-line banner at the bottom edge, over any screen.
+the announcement as a one-line banner, in a strip at the bottom edge that every
+screen leaves free while there is something to show.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +18,11 @@ from cafe import contract
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.i18n import language, tr
-from kiosk.view import ACCENT, BAD, DARK_INK, INK, Grid, View
+from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
 
+log = logging.getLogger("cafe")
+
+STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
 SCREEN_OF = {"history": "table", "keyboard": "setup"}
 
@@ -76,21 +81,47 @@ class CafeLink:
             return True
         return False
 
-    def decorate(self, view: View) -> None:
-        """Add the offline mark and the announcement banner on top of a screen's view."""
-        g = Grid(view.width, view.height)
-        if self.announcement is not None:
-            text = contract.announce_text(self.announcement, language())
-            if text:
-                view.text(g.r(0.0, 0.925, 1.0, 0.075), text, color=DARK_INK, fill=ACCENT, size=0.75,
-                          align="center", tag="cafe-announce")
-        if not self.online:
-            view.text(g.r(0.79, 0.925 if self.announcement is None else 0.85, 0.2, 0.06), tr("Café offline"),
-                      color=INK, fill=BAD, size=0.55, align="center", tag="cafe-offline")
+    def strip_height(self, width: int, height: int) -> int:
+        """Pixels the café needs at the bottom edge (0 while online with nothing announced): screens lay out
+        above it, so the banner and the mark never cover a button. Portrait stacks the two, landscape puts
+        the mark at the banner's right end."""
+        if self.online and self._text() == "":
+            return 0
+        row = max(28, round(height * STRIP))
+        return 2 * row if self._stacked(width, height) else row
+
+    def decorate(self, view: View, height: int) -> None:
+        """Draw the strip under a screen's view: the announcement and the offline mark."""
+        width = view.width
+        strip = self.strip_height(width, height)
+        if not strip:
+            return
+        text = self._text()
+        stacked = self._stacked(width, height)
+        row = strip // 2 if stacked else strip
+        mark = 0 if self.online else round(width * (0.45 if stacked else 0.26))
+        if text:
+            banner_width = width if stacked else width - mark
+            view.text((0, height - row, banner_width, row), text, color=DARK_INK, fill=ACCENT, size=0.8,
+                      align="center", tag="cafe-announce")
+        if mark:
+            view.text((width - mark, height - strip, mark, row), tr("Café offline"), color=INK, fill=BAD,
+                      size=0.6, align="center", tag="cafe-offline")
+        view.height = height
+
+    def _stacked(self, width: int, height: int) -> bool:
+        return width < height and not self.online and self._text() != ""
+
+    def _text(self) -> str:
+        return "" if self.announcement is None else contract.announce_text(self.announcement, language())
 
     def publish_status(self, screen: Any) -> None:
-        """Hand what the screen shows to the publisher (it sends only changes, at most 10 a second)."""
-        self.publisher.set_status(self.status(screen))
+        """Hand what the screen shows to the publisher (it sends only changes, at most 10 a second).
+        A screen this cannot describe costs the café its status, never the table its game."""
+        try:
+            self.publisher.set_status(self.status(screen))
+        except Exception:
+            log.exception("café: no status for screen %r", getattr(screen, "name", screen))
 
     def status(self, screen: Any) -> dict[str, Any]:
         name = getattr(screen, "name", "menu")
@@ -101,7 +132,8 @@ class CafeLink:
             return fields
         header, state = controller.referee.header, controller.state
         fields.update(game=header["game"], players=list(header["players"]), turn=state.get("turn"),
-                      scores={k: int(v) for k, v in state.get("scores", {}).items()},
+                      scores={k: int(v) for k, v in state.get("scores", {}).items()
+                              if isinstance(v, int | float) and not isinstance(v, bool)},
                       finished=bool(state.get("finished")))
         row = controller.game_row
         if row is not None:

@@ -33,7 +33,7 @@ class Arrival:
 
 class Watcher:
     def __init__(self, host: str, port: int, cafe: str, client_id: str = "test-watcher",
-                 username: str | None = None, password: str | None = None):
+                 username: str | None = None, password: str | None = None, ca_file: str | None = None):
         self.cafe = cafe
         self.arrivals: list[Arrival] = []
         self.violations: list[str] = []
@@ -45,6 +45,8 @@ class Watcher:
         self.client.reconnect_delay_set(0.1, 1)
         if username:
             self.client.username_pw_set(username, password)
+        if ca_file:
+            self.client.tls_set(ca_certs=ca_file)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.connect(host, port, keepalive=5)

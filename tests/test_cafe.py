@@ -6,6 +6,8 @@ An independent subscriber (tests/cafe_watch.py) checks every message against
 
 from __future__ import annotations
 
+import itertools
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -72,6 +74,9 @@ def test_a_table_plays_whole_games_through_a_real_broker(tmp_path, mosquitto) ->
         assert check_games_replay(truth) == 2
         # The status: retained, online, the last record's n and the finished game's scores.
         watcher.wait(lambda: (watcher.statuses(TABLE)[-1].payload or {}).get("n") == len(truth), 10)
+        # At most 10 statuses a second, by the table's own clock (`at`); the last change went out (n above).
+        sent = [contract.parse_time(a.payload["at"]) for a in watcher.statuses(TABLE) if a.payload.get("online")]
+        assert all((later - earlier).total_seconds() >= 0.099 for earlier, later in itertools.pairwise(sent))
         status = retained(mosquitto.host, mosquitto.port, contract.status_topic(CAFE, TABLE))
         assert status is not None and status["online"] and status["screen"] == "table"
         assert status["n"] == len(truth) and status["finished"] and status["game_uid"] == truth[-1]["game_uid"]
@@ -101,7 +106,7 @@ def test_broker_restarts_and_kills_while_publishing_lose_and_reorder_nothing(tmp
             table.play(8)
         for _ in range(3):  # a backlog piles up, the broker returns, the kiosk dies while sending it
             mosquitto.stop()
-            table.play(25)
+            table.play(60)  # more records than one window (64 in flight): the kill finds some unsent
             before = len({r["n"] for r in watcher.log_arrivals(TABLE)})
             mosquitto.start()
             watcher.wait(lambda b=before: len({r["n"] for r in watcher.log_arrivals(TABLE)}) > b, 30)
@@ -270,6 +275,47 @@ def test_a_table_with_config_credentials_publishes_under_the_acl(tmp_path) -> No
     assert watcher_seen[-1] == contract.offline_payload("t1")  # stopped: offline (its last will)
 
 
+def certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A throw-away CA and a server certificate for 127.0.0.1, made with Debian's openssl."""
+    folder.mkdir()
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
+            "-subj", "/CN=café test CA")
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj",
+            "/CN=127.0.0.1")
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.pem", "-days", "2", "-extfile", "san.ext")
+    return folder / "ca.pem", folder / "server.pem", folder / "server.key"
+
+
+def test_a_table_publishes_over_tls_with_its_password(tmp_path) -> None:
+    ca, cert, key = certificates(tmp_path / "tls")
+    files = write_broker_config(tmp_path / "conf", CAFE, ["t1"], port=8883, bind="127.0.0.1", tls_cert=cert,
+                                tls_key=key)
+    text = files.conf.read_text().replace("listener 8883 127.0.0.1", "listener {port} 127.0.0.1")
+    broker = Broker(tmp_path / "broker", config=text).start()
+    log = EventLog(tmp_path / "events.sqlite3")
+    log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
+    hub_password = files.passwords[HUB_USER].read_text().strip()
+    watcher = Watcher(broker.host, broker.port, CAFE, username=HUB_USER, password=hub_password, ca_file=str(ca))
+    config = CafeLinkConfig(broker.host, broker.port, CAFE, "t1", table_user("t1"), files.passwords["table-t1"],
+                            tls=True, ca_file=ca)
+    publisher = Publisher(config, log.path).start()
+    try:
+        watcher.wait(lambda: watcher.has_records("t1", 1), 30, "nothing arrived over TLS")
+        assert watcher.records("t1")[0]["kind"] == "start" and watcher.violations == []
+        wait_until(lambda: publisher.acked == 1, 10)
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
+        broker.stop()
+
+
 @pytest.mark.parametrize("size", [(800, 480), (480, 800)])
 def test_the_screen_shows_offline_and_the_announcement(tmp_path, mosquitto, size) -> None:
     table = CafeTable(tmp_path / "kiosk", mosquitto.address, CAFE, TABLE)
@@ -298,3 +344,50 @@ def test_the_screen_shows_offline_and_the_announcement(tmp_path, mosquitto, size
     finally:
         hub.loop_stop()
         table.close()
+
+
+def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosquitto) -> None:
+    """No scanner makes such an event (64-byte lines), but the log could hold one: its answer still goes out."""
+    log = EventLog(tmp_path / "events.sqlite3")
+    game = log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
+    log.append_rejected(game, {"type": "play", "player": "Anna", "card": "AK:" + "9" * 70_000}, "unknown-card")
+    log.append_rejected(game, {"type": "play", "player": "Ben", "card": "AK:1"}, "not-your-turn")
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), log.path).start()
+    try:
+        watcher.wait(lambda: watcher.has_records(TABLE, 3), 30)
+        _start, big, small = watcher.records(TABLE)
+        assert big["n"] == 2 and big["event"] == {"type": "play", "oversize": True}
+        assert big["answer"] == {"seq": 1, "ok": False, "error": "unknown-card"}
+        assert small["event"]["card"] == "AK:1" and watcher.violations == []
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
+
+
+def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
+    """A broker whose ACL lets the table say its status but not publish its log: PUBACK "Not authorized" never
+    advances `acked`; the table drops the connection (the broker sends its last will) and tries again later."""
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    (folder / "acl").write_text(f"topic write {contract.status_topic(CAFE, TABLE)}\n"
+                                f"topic read {contract.cafe_filter(CAFE)}\n")
+    config = "listener {port} 127.0.0.1\nallow_anonymous true\nacl_file {dir}/acl\n"
+    broker = Broker(folder, config=config).start()
+    log = EventLog(tmp_path / "events.sqlite3")
+    log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
+    watcher = Watcher(broker.host, broker.port, CAFE)
+    publisher = Publisher(CafeLinkConfig(broker.host, broker.port, CAFE, TABLE), log.path,
+                          backoff=(0.05, 0.1)).start()
+    try:
+        wait_until(lambda: publisher.connections >= 3, 30, "the table did not try again")
+        assert publisher.acked == 0 and log.acked(publisher.config.destination) == 0
+        watcher.wait(lambda: any(a.payload == contract.offline_payload(TABLE) for a in watcher.statuses(TABLE)), 10,
+                     "no last will after the refusal")
+        assert watcher.log_arrivals(TABLE) == [] and watcher.violations == []
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
+        broker.stop()
