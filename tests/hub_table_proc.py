@@ -43,12 +43,14 @@ def renamed(value: Any, names: dict[str, str]) -> Any:
 class KioskTable:
     """One table: the kiosk's log and publisher, fed by the simulator at a table's pace."""
 
-    def __init__(self, broker: str, cafe: str, table: str, data_dir: Path, *, window: int | None = None):
+    def __init__(self, broker: str, cafe: str, table: str, data_dir: Path, *, window: int | None = None,
+                 username: str | None = None, password_file: Path | None = None):
         host, port = parse_broker(broker)
         self.table = table
         self.log = EventLog(Path(data_dir) / f"{table}.sqlite")
         extra = {"window": window} if window else {}
-        self.publisher = Publisher(CafeLinkConfig(host, port, cafe, table), self.log.path, **extra)
+        link = CafeLinkConfig(host, port, cafe, table, username=username, password_file=password_file)
+        self.publisher = Publisher(link, self.log.path, **extra)
         self.log.on_record(self.publisher.notify)
         self.on_event: Callable[[int], None] = lambda n: None  # called with each event record's n once logged
 
@@ -125,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--falsify", type=int)
     parser.add_argument("--out")
     parser.add_argument("--rename", action="append", default=[], metavar="OLD=NEW", help="a player's name")
+    parser.add_argument("--username", help="the table's broker user")
+    parser.add_argument("--password-file", type=Path, help="... and its password")
     args = parser.parse_args(argv)
     names = dict(pair.split("=", 1) for pair in args.rename)
-    table = KioskTable(args.broker, args.cafe, args.table, Path(args.data_dir)).start()
+    table = KioskTable(args.broker, args.cafe, args.table, Path(args.data_dir), username=args.username,
+                       password_file=args.password_file).start()
     print("ready", flush=True)
     for i in range(args.games):
         table.play(args.game, args.seed + i, args.pace, args.noise, args.falsify, names=names)
