@@ -44,12 +44,13 @@ class KioskTable:
     """One table: the kiosk's log and publisher, fed by the simulator at a table's pace."""
 
     def __init__(self, broker: str, cafe: str, table: str, data_dir: Path, *, window: int | None = None,
-                 username: str | None = None, password_file: Path | None = None):
+                 username: str | None = None, password_file: Path | None = None, ca_file: Path | None = None):
         host, port = parse_broker(broker)
         self.table = table
         self.log = EventLog(Path(data_dir) / f"{table}.sqlite")
         extra = {"window": window} if window else {}
-        link = CafeLinkConfig(host, port, cafe, table, username=username, password_file=password_file)
+        link = CafeLinkConfig(host, port, cafe, table, username=username, password_file=password_file,
+                              tls=ca_file is not None, ca_file=ca_file)
         self.publisher = Publisher(link, self.log.path, **extra)
         self.log.on_record(self.publisher.notify)
         self.on_event: Callable[[int], None] = lambda n: None  # called with each event record's n once logged

@@ -17,7 +17,9 @@ from cafe import contract
 from cafe.broker import write_broker_config
 from hub.auth import hash_password
 from tests.hub_process import HubProcess
+from tests.hub_table_proc import KioskTable
 from tests.mosquitto import Broker
+from tests.test_cafe import certificates
 from tests.test_hub_live import get_json, start_table, wait_for
 
 
@@ -80,4 +82,28 @@ def test_the_hub_on_a_cafe_broker_with_users_and_acl(tmp_path):
     finally:
         for table in tables:
             table.kill()
+        broker.stop()
+
+
+def test_the_hub_subscribes_over_tls(tmp_path):
+    ca, cert, key = certificates(tmp_path / "tls")
+    files = write_broker_config(tmp_path / "broker-config", "nord", ["t1"], port=8883, bind="127.0.0.1",
+                                tls_cert=cert, tls_key=key)
+    conf = files.conf.read_text().replace("listener 8883 127.0.0.1", "listener {port} 127.0.0.1")
+    broker = Broker(tmp_path / "broker", config=conf).start()
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{files.passwords["hub"]}"\ntls = true\n'
+                      f'ca_file = "{ca}"\n')
+    table = None
+    try:
+        with HubProcess(tmp_path / "hub", broker.address, "nord", config=config) as hub:
+            table = KioskTable(broker.address, "nord", "t1", tmp_path / "t1", username="table-t1",
+                               password_file=files.passwords["table-t1"], ca_file=ca).start()
+            table.play("alles-klar", 4)
+            games = wait_for(lambda: [g for g in get_json(f"{hub.url}/api/games") if g["check"] == "verified"],
+                             what="the game over TLS, verified")
+            assert games[0]["table"] == "t1"
+    finally:
+        if table is not None:
+            table.stop()
         broker.stop()
