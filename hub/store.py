@@ -89,14 +89,31 @@ def connect(path: Path | str, readonly: bool = False) -> sqlite3.Connection:
 class Store:
     """The writer's side; `Reader` is the web's."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str, checkpoint_every_s: float = 5.0):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = connect(self.path)
         self.db.executescript(SCHEMA)
+        # Checkpoints copy the WAL into the database file and sync it: off the writer's commits (which would
+        # otherwise now and then pay for one), on a thread of their own that never blocks a writer (PASSIVE).
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.lock = threading.Lock()
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(target=self._checkpoints, args=(checkpoint_every_s,),
+                                              name="hub-checkpoint", daemon=True)
+        self._checkpointer.start()
+
+    def _checkpoints(self, every_s: float) -> None:
+        db = connect(self.path)
+        try:
+            while not self._stop.wait(every_s):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def close(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=5)
         self.db.close()
 
     @contextmanager
