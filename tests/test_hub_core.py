@@ -147,3 +147,25 @@ def test_an_undo_after_the_end_and_a_second_end_count_the_last_one(hub):
     (game,) = reader.games()
     assert (game["check"], game["end_n"]) == ("verified", second_end["n"])
     assert sum(p["played"] for p in ingest.board("magische-7")) == 2
+
+
+def test_a_restarted_hub_takes_up_where_it_stopped(tmp_path):
+    asked: list[tuple[str, str, int]] = []
+    store = Store(tmp_path / "hub.sqlite")
+    ingest = Ingest(store, lambda c, t, n: asked.append((c, t, n)))
+    table = SimTable("t7")
+    first = random_records(table, "magische-7", seed=12)
+    second = random_records(table, "magische-7", seed=13)
+    feed(ingest, "c1", first + second[:-4])  # the second game's end (and three events) still missing
+    board = ingest.board("magische-7")
+    store.close()
+    store = Store(tmp_path / "hub.sqlite")
+    again = Ingest(store, lambda c, t, n: asked.append((c, t, n)))
+    assert again.board("magische-7") == board  # the ratings are folded again from the store
+    assert again.gaps.upto(("c1", "t7")) == second[-5]["n"]
+    feed(again, "c1", second[-1:])  # the end arrives first: a gap, a replay request from the first missing n
+    assert asked == [("c1", "t7", second[-4]["n"])]
+    feed(again, "c1", second[-4:-1])
+    assert {g["check"] for g in Reader(tmp_path / "hub.sqlite").games()} == {"verified"}
+    assert sum(p["played"] for p in again.board("magische-7")) == 4
+    store.close()
