@@ -2,7 +2,8 @@
 
     [table]        name, pin_factory (optional: lgpio | rpigpio | pigpio | native | mock)
     [buttons]      pull ("up" | "down" | "none"), active ("low" | "high"), debounce_ms
-    [seats.NAME]   confirm = BCM pin, slap = BCM pin, optional pull/active, keys = {confirm = "q", slap = "w"}
+    [seats.NAME]   confirm = BCM pin, slap = BCM pin, optional pull/active, keys = {confirm = "q", slap = "w"},
+                   optional led = BCM pin (the seat's light), active_high (the LED's level, default true)
     [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
                    terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
     [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
@@ -25,12 +26,14 @@ from typing import Any
 from cafe.contract import is_id
 from cafe.settings import CafeLinkConfig, parse_broker
 from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
+from hw.lights import LightPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SCANNER_TYPES = ("serial", "wedge", "sim")
 BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
+LIGHT_KEYS = ("led", "active_high")  # a seat's light: its BCM pin and the level that lights it
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$")
 
 SIM_CONFIG = "table.sim.toml"
@@ -49,6 +52,10 @@ class SeatConfig:
     active_high: bool | None = None
     keys: dict[str, str] = field(default_factory=dict)
     """Simulation keyboard: button → key name (a single character or a pygame key name)."""
+    led: int | None = None
+    """BCM pin of the seat's light (the LED of a lit arcade button), or None."""
+    led_active_high: bool = True
+    """True: the pin driven high lights the LED (LED to ground, or a transistor's base); False: low lights it."""
 
     def pins(self) -> list[ButtonPin]:
         return [ButtonPin(self.name, b, getattr(self, b), self.pull_up, self.active_high) for b in BUTTONS]
@@ -86,6 +93,10 @@ class TableConfig:
 
     def button_pins(self) -> list[ButtonPin]:
         return [p for s in self.seats for p in s.pins()]
+
+    def light_pins(self) -> list[LightPin]:
+        """The seats that have a light, with its pin and polarity."""
+        return [LightPin(s.name, s.led, s.led_active_high) for s in self.seats if s.led is not None]
 
     def scanner_for(self, seat: str) -> ScannerConfig | None:
         """The seat's own scanner, else the shared one, else None."""
@@ -227,6 +238,7 @@ class _Checker:
         if "debounce_ms" in buttons:
             debounce = self.number(("buttons", "debounce_ms"), buttons["debounce_ms"], 0, 1000) or DEFAULT_DEBOUNCE_MS
         seats = self.seats(data.get("seats"), (pull_up, active_high))
+        seats = self.seat_lights(data.get("seats"), seats)
         scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
         self.coverage(seats, scanners)
         cafe = self.cafe(data["cafe"]) if "cafe" in data else None
@@ -332,7 +344,7 @@ class _Checker:
             path = ("seats", name)
             if not _NAME.match(name):
                 self.err(path, f"seat name {name!r}: use letters, digits, space, '_', '-' or '.' (at most 32)")
-            section = self.table(path, raw, (*BUTTONS, "pull", "active", "keys"))
+            section = self.table(path, raw, (*BUTTONS, "pull", "active", "keys", *LIGHT_KEYS))
             if not section and not isinstance(raw, dict):
                 continue
             numbers: dict[str, int] = {}
@@ -358,6 +370,47 @@ class _Checker:
         if not value:
             self.err(("seats",), "no seats: a table needs at least one [seats.NAME]")
         return seats
+
+    def seat_lights(self, value: Any, seats: list[SeatConfig]) -> list[SeatConfig]:
+        """The optional `led = PIN` and `active_high` of each seat: a BCM pin no button and no other light uses.
+
+        A separate pass over the seat tables (after `seats`), so the buttons' pins are all known and a
+        light that takes a button's pin is reported at the light, whichever seat comes first.
+        """
+        if not isinstance(value, dict):
+            return seats
+        taken: dict[int, tuple[str, ...]] = {}
+        for seat in seats:
+            for button in BUTTONS:
+                taken.setdefault(getattr(seat, button), ("seats", seat.name, button))
+        result = []
+        by_name = {s.name: s for s in seats}
+        for name, raw in value.items():
+            if not isinstance(raw, dict) or name not in by_name:
+                continue
+            path = ("seats", name)
+            seat = by_name[name]
+            active_high = True
+            if "active_high" in raw:
+                if not isinstance(raw["active_high"], bool):
+                    self.err((*path, "active_high"), f"{self.dotted((*path, 'active_high'))} must be true or false, "
+                             f"not {_toml_type(raw['active_high'])}")
+                elif "led" not in raw:
+                    self.err((*path, "active_high"), f"active_high is the light's level, but seat {name!r} has no led")
+                else:
+                    active_high = raw["active_high"]
+            led = None
+            if "led" in raw:
+                led = self.number((*path, "led"), raw["led"], BCM_PINS.start, BCM_PINS.stop - 1, integer=True)
+                if led is not None and led in taken:
+                    first = taken[led]
+                    self.err((*path, "led"), f"pin {led} is used twice: {self.dotted((*path, 'led'))} and "
+                             f"{self.dotted(first)} (line {self.lines.line(*first)})")
+                    led = None
+                elif led is not None:
+                    taken[led] = (*path, "led")
+            result.append(replace(seat, led=led, led_active_high=active_high) if led is not None else seat)
+        return result
 
     def keys(self, path: tuple[str, ...], value: Any, used: dict[str, tuple[str, ...]]) -> dict[str, str]:
         section = self.table((*path, "keys"), value, BUTTONS)

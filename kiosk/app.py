@@ -65,6 +65,7 @@ class App:
         self._typed = ""
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
         self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
+        self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
         i18n.set_language(settings.language)
         self.surface = self._open_display()
         self.renderer = Renderer(self.surface)
@@ -202,6 +203,8 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()
+        if self.lights is not None:  # the --sim window's light strip animates a blinking light
+            wakeup = self.lights.next_wakeup(wakeup, now)
         wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
@@ -221,6 +224,8 @@ class App:
             self.dirty = True
         if self.dirty:
             self.draw()
+        if self.lights is not None:
+            self.lights.follow(self.screen)
         if self.heartbeat is not None:
             self.heartbeat()
 
@@ -269,7 +274,18 @@ class App:
             pygame.image.save(self.surface, str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
-            return self.screen.model()
+            model = self.screen.model()
+            if self.lights is not None:  # as they are after the inputs handled so far in this step
+                self.lights.follow(self.screen)
+                model["lights"] = self.lights.reported()
+            return model
+        if command.name == "screenshot_window":  # the whole --sim window, its light strip included
+            self.draw()
+            if self.lights is not None:
+                self.lights.follow(self.screen)
+                self.lights.draw_strip()
+            pygame.image.save(pygame.display.get_surface(), str(command.arg))
+            return {"path": str(command.arg)}
         if command.name == "action":
             self.screen.on_action(str(command.arg))
             self.dirty = True
