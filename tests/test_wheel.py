@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("referee", "hw", "kiosk", "cafe")
+PACKAGES = ("referee", "hw", "kiosk", "cafe", "hub")
 
 
 def package_files() -> set[str]:
