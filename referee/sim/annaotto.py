@@ -121,6 +121,7 @@ class AnnaottoTable(TableSim):
         self.race_close = False
         self.in_race = False
         self.clock = 1_000_000
+        self.hints: Hints | None = None  # the referee's hints the last proposals were made from
 
     # --- helpers
 
@@ -145,7 +146,7 @@ class AnnaottoTable(TableSim):
     # --- proposals
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        hints = referee.hints()
+        hints = self.hints = referee.hints()  # `accepted` reads what was pending before the event
         if hints.owed or (hints.race is not None and hints.race.open):
             owed = self._owed(hints)
             if owed is not None:
@@ -276,6 +277,8 @@ class AnnaottoTable(TableSim):
         elif kind == "press":
             if event["button"] == "confirm":
                 self.drawn = None
+                if self.hints.detail.must is None:  # no penalty was pending: the drawn card is kept
+                    return
                 state = referee.public()
                 self._deal_to(event["player"], state.hands)  # penalties go only to who confirms (AO-R10, AO-R11)
                 if state.flip is not None:
