@@ -274,7 +274,7 @@ class Game:
     # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
     # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
     variants: ClassVar[Mapping[str, str]] = {}
-    _compiled_rules: ClassVar[dict[str, tuple[Judge, Judge]] | None] = None
+    _compiled_rules: ClassVar[tuple[Mapping[str, Judge], Mapping[str, Judge]] | None] = None
 
     deck: Deck
     players: tuple[str, ...]
@@ -303,11 +303,12 @@ class Game:
         """Per event type, what `apply` runs after the reducer's checks (the event's type, `undo`,
         and `game-over` where the rules file checks it before the fields): the `rules` table's
         read, checks and effects."""
-        return {kind: pair[0] for kind, pair in cls._compiled().items()}
+        return cls._compiled()[0]
 
     @classmethod
-    def _compiled(cls) -> dict[str, tuple[Judge, Judge]]:
-        """The `rules` table made into the reducer's functions, once per game class."""
+    def _compiled(cls) -> tuple[Mapping[str, Judge], Mapping[str, Judge]]:
+        """The `rules` table made into the reducer's functions (`apply`'s, `check`'s), once per game class:
+        shared by every referee of the game (a plain dict is the fastest lookup per event), never changed."""
         cached = cls.__dict__.get("_compiled_rules")
         if cached is not None:
             return cached
@@ -315,13 +316,14 @@ class Game:
         for kind, name in cls.variants.items():
             cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
             compiled[kind] = compile_variants(name, cases, cls.shape_first)
-        cls._compiled_rules = compiled
-        return compiled
+        cls._compiled_rules = cached = ({kind: pair[0] for kind, pair in compiled.items()},
+                                        {kind: pair[1] for kind, pair in compiled.items()})
+        return cached
 
     @classmethod
     def checkers(cls) -> Mapping[str, Judge]:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
-        return {kind: pair[1] for kind, pair in cls._compiled().items()}
+        return cls._compiled()[1]
 
     def public(self) -> dict[str, Any]:
         """The public state as the transcript writes it: exactly the keys the rules file names."""
