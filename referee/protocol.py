@@ -213,7 +213,7 @@ def _unrolled(name: str, read: Callable[[Mapping[str, Any]], Any], steps: tuple[
     for the one function it calls (a loop's single call site sees them all, and stays generic). This
     is what keeps a table of named checks as fast as hand-inlined code on every scan.
     """
-    lines = [f"def {name}(game, event):", "    move = read(event)"]
+    lines = [f"def {name}(game, event):", "    move = event" if read is _given else "    move = read(event)"]
     if over_after_fields:
         lines.append("    if game.finished:\n        raise Rejection('game-over')")
     lines += [f"    step{i}(game, move)" for i in range(len(steps))]
@@ -233,19 +233,23 @@ def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool
     compiled = {value: compile_on(On(_given, on.checks, on.effects), over_after_fields)
                 for value, on in cases.items()}
 
+    applies = {value: pair[0] for value, pair in compiled.items()}
+    checks = {value: pair[1] for value, pair in compiled.items()}
+
     def apply(game: Game, event: Mapping[str, Any]) -> None:
         move = read(event)
-        compiled[getattr(move, name)][0](game, move)
+        applies[getattr(move, name)](game, move)
 
     def check(game: Game, event: Mapping[str, Any]) -> Any:
         move = read(event)
-        return compiled[getattr(move, name)][1](game, move)
+        return checks[getattr(move, name)](game, move)
 
     return apply, check
 
 
 def _given(move: Any) -> Any:
-    """The `read` of a variant: the move was read by the event type's own `read`."""
+    """The `read` of a variant: the move was read by the event type's own `read` (`_unrolled` then
+    takes the move as it is, without a call)."""
     return move
 
 

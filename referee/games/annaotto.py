@@ -976,9 +976,11 @@ class Annaotto(Game):
     # --- reading
 
     def scores(self) -> dict[str, int]:
-        places = {p: i + 1 for i, p in enumerate(self.out)}
-        last = len(self.players) if self.finished else 0
-        return {p: places.get(p, last) for p in self.players}
+        """Finishing places in seat order: 1 for the first out …; the last place once finished, else 0."""
+        scores = dict.fromkeys(self.players, len(self.players) if self.finished else 0)
+        for place, player in enumerate(self.out, 1):
+            scores[player] = place
+        return scores
 
     def public_state(self) -> AnnaottoState:
         race = self.race
