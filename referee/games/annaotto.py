@@ -194,9 +194,10 @@ class Race:
 
     def view(self, losers: tuple[str, ...] | None = None) -> RaceView:
         """The race for `hints()`: open (losers None) or closed with its losers."""
-        pressed = {p: self.pressed[p] for p in self.participants if p in self.pressed}
-        waiting = tuple(p for p in self.participants if p not in self.pressed)
-        return RaceView(losers is None, self.by, self.called, self.participants, pressed, waiting, losers or ())
+        slaps = self.pressed
+        pressed = {p: slaps[p] for p in self.participants if p in slaps}
+        waiting = tuple([p for p in self.participants if p not in slaps])
+        return _new(RaceView, (losers is None, self.by, self.called, self.participants, pressed, waiting, losers or ()))
 
 
 # --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
