@@ -338,7 +338,7 @@ def test_options_reach_the_game_as_in_a_header() -> None:
 @pytest.mark.parametrize(
     ("face", "words"),
     [("AO:RED.DOTS.PLUS", "Red · Dots · PLUS"), ("AO:BLUE.WAVES.HUERDEN", "Blue · Waves · HURDLES"),
-     ("AO:GREEN.CHECKS.RETOUR", "Green · Checks · RETURN"), ("AC:WASSER", "Water"), ("PS:SQ", "Queen of Spades"),
+     ("AO:GREEN.CHECKS.RETOUR", "Green · Checks · RETURN"), ("AC:WASSER", "Water"), ("PS:SQ", "Spades Queen"),
      ("M7:MIRROR", "Mirror"), ("AK:8.II", "8 · II")],
 )
 def test_face_words_in_english(face: str, words: str) -> None:

@@ -60,8 +60,6 @@ def _ps(short: str, lang: str = "de") -> str:
     suit, rank = short[:1], short[1:]
     if suit not in _PS_SUITS or rank not in _PS_RANKS:
         raise ValueError(f"PS face {short!r}")
-    if lang == "en":
-        return f"{_word(_PS_RANKS, rank, lang)} of {_word(_PS_SUITS, suit, lang)}"
     return f"{_word(_PS_SUITS, suit, lang)} {_word(_PS_RANKS, rank, lang)}"
 
 
