@@ -9,9 +9,9 @@ from dataclasses import replace
 from kiosk import games as game_uis
 from kiosk.controller import TableController
 from kiosk.i18n import tr
+from kiosk.render import ink_for
 from kiosk.screens import Screen
 from kiosk.screens.table import TableScreen
-from kiosk.render import ink_for
 from kiosk.view import BG, DARK_INK, TURN_FILL, Grid, View
 from referee import sim
 from referee.table import Referee

@@ -47,31 +47,46 @@ def split_rule(sentence: str) -> tuple[str, str]:
 
 
 class Layout:
-    """Where the table screen's parts go: landscape (seats on the right) or portrait (seats in the middle)."""
+    """Where the table screen's parts go: landscape (seats on the right) or portrait (seats in the middle).
+
+    Whose turn it is spans the full width in both, so a long name still fits at 32 px capitals."""
 
     def __init__(self, g: Grid):
         if g.portrait:
             self.title, self.history, self.lang = g.r(0.03, 0.01, 0.45, 0.06), g.r(0.5, 0.01, 0.22, 0.06), \
                 g.r(0.75, 0.01, 0.22, 0.06)
-            self.turn = g.r(0.03, 0.08, 0.94, 0.07)
-            self.hints = g.r(0.03, 0.155, 0.94, 0.12)
-            self.cards = g.r(0.03, 0.28, 0.94, 0.09)
-            self.extra = g.r(0.03, 0.375, 0.94, 0.04)
-            self.seats = g.r(0.03, 0.42, 0.94, 0.3)
-            self.verdict = g.r(0.03, 0.73, 0.94, 0.12)
+            self.turn = g.r(0.03, 0.07, 0.94, 0.125)
+            self.turn_lines = 2
+            self.hints = g.r(0.03, 0.2, 0.94, 0.12)
+            self.cards = g.r(0.03, 0.325, 0.94, 0.12)
+            self.extra = g.r(0.03, 0.448, 0.94, 0.03)
+            self.seats = g.r(0.03, 0.482, 0.94, 0.21)
+            self.verdict = g.r(0.03, 0.70, 0.94, 0.155)
             self.actions = g.r(0.03, 0.865, 0.94, 0.125)
             self.seat_cols = 2
+            self.hint_rows = 2
         else:
             self.title, self.history, self.lang = g.r(0.02, 0.01, 0.5, 0.11), g.r(0.55, 0.01, 0.2, 0.11), \
                 g.r(0.78, 0.01, 0.2, 0.11)
-            self.turn = g.r(0.02, 0.13, 0.64, 0.12)
-            self.hints = g.r(0.02, 0.255, 0.64, 0.17)
-            self.cards = g.r(0.02, 0.43, 0.64, 0.16)
-            self.extra = g.r(0.02, 0.595, 0.64, 0.07)
-            self.seats = g.r(0.68, 0.13, 0.3, 0.54)
+            self.turn = g.r(0.02, 0.125, 0.96, 0.115)
+            self.turn_lines = 1
+            self.hints = g.r(0.02, 0.245, 0.64, 0.12)
+            self.cards = g.r(0.02, 0.37, 0.64, 0.245)
+            self.extra = g.r(0.02, 0.615, 0.64, 0.055)
+            self.seats = g.r(0.68, 0.245, 0.3, 0.425)
             self.verdict = g.r(0.02, 0.68, 0.96, 0.17)
             self.actions = g.r(0.02, 0.865, 0.96, 0.125)
             self.seat_cols = 1
+            self.hint_rows = 2
+
+    def crowded(self, g: Grid) -> None:
+        """More than four seats in landscape: two columns of tiles, a wider seat area, a narrower left column."""
+        if g.portrait:
+            return
+        self.hints = g.r(0.02, 0.245, 0.54, 0.12)
+        self.cards = g.r(0.02, 0.37, 0.54, 0.245)
+        self.extra = g.r(0.02, 0.615, 0.54, 0.055)
+        self.seats = g.r(0.58, 0.245, 0.4, 0.425)
 
 
 def rows(rect: Rect, n: int, gap: int) -> list[Rect]:
@@ -114,13 +129,15 @@ class TableScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         lay = Layout(g)
+        if len(c.ui.players) > 4:
+            lay.crowded(g)
         gap = round(v.limits.gap * 1.5)
         state = c.state
         panel = c.ui.panel(state)
         v.text(lay.title, c.ui.title, size=0.8, color=MUTED, tag="title")
         v.button(lay.history, tr("History"), "history", tag="history")
         v.button(lay.lang, "English" if language() == "de" else "Deutsch", "lang", tag="lang")
-        v.text(lay.turn, panel.headline, size=1.6, color=ACCENT, role="key", lines=1, tag="turn")
+        v.text(lay.turn, panel.headline, size=1.6, color=ACCENT, role="key", lines=lay.turn_lines, tag="turn")
         if race is not None and race.open:
             self._race_open(v, lay, race, gap)
         else:
@@ -136,7 +153,7 @@ class TableScreen(Screen):
 
     def _hints(self, v: View, lay: Layout, panel, gap: int) -> None:
         hints = ([panel.big] if panel.big else []) + panel.hints
-        hints = hints[:3]
+        hints = hints[:lay.hint_rows]
         for i, (rect, hint) in enumerate(zip(rows(lay.hints, max(len(hints), 1), gap // 2), hints, strict=False)):
             big = i == 0 and bool(panel.big)
             v.text(rect, hint, size=0.9 if big else 0.75, color=ACCENT if big else INK, tag="big" if big else "hint")
@@ -148,16 +165,16 @@ class TableScreen(Screen):
             for rect, line in zip(rows(lay.cards, len(shown), 2), shown, strict=True):
                 v.text(rect, line, size=0.6, lines=1, tag="table-line")
             return
-        label_h = round(h * 0.3)
+        label_h = round(v.limits.cap / 0.73 * 1.25)
         v.text((x, y, w, label_h), panel.cards_title, size=0.6, color=MUTED, lines=1)
-        shown = panel.cards[-5:]
+        shown = panel.cards[-4:]
         if not shown:
             v.text((x, y + label_h, w, h - label_h), "—", size=0.8, color=MUTED, tag="cards-empty")
             return
         row = (x, y + label_h, w, h - label_h)
-        for rect, card in zip(cols(row, 5 if len(shown) <= 5 else len(shown), gap // 2), shown, strict=False):
+        for rect, card in zip(cols(row, 4, gap // 2), shown, strict=False):
             cx, cy, cw, ch = rect
-            owner_h = round(ch * 0.38) if card.owner else 0
+            owner_h = label_h if card.owner else 0
             v.card((cx, cy, cw, ch - owner_h), card.label, card.highlight, tag="card")
             if card.owner:
                 v.text((cx, cy + ch - owner_h, cw, owner_h), card.owner, size=0.6, color=MUTED, align="center",
@@ -183,7 +200,7 @@ class TableScreen(Screen):
         players = ui.players
         columns = lay.seat_cols if len(players) <= 4 else 2
         per_col = -(-len(players) // columns)
-        tiles = [r for column in cols(lay.seats, columns, gap) for r in rows(column, per_col, gap)]
+        tiles = [r for row in rows(lay.seats, per_col, gap) for r in cols(row, columns, gap)]  # row by row
         turn = state.get("turn")
         key_line = round(v.limits.key_cap / 0.73 * 1.17)
         small_line = round(v.limits.cap / 0.73 * 1.17)
@@ -199,7 +216,7 @@ class TableScreen(Screen):
                 v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
                 left += arrow + pad // 2
             score = ui.seat_score(state, player)
-            number_w = max(round(w * 0.3), round(key_line * 0.65 * max(len(score), 1)))
+            number_w = max(round(w * 0.3), round(key_line * 0.8 * max(len(score), 1)))
             detail = panel.seat_lines.get(player, "")
             stacked = h >= key_line + small_line * 2 + pad and w < 3 * number_w
             if stacked:  # name above, number below
@@ -213,10 +230,10 @@ class TableScreen(Screen):
                            align="center", tag=f"seat-detail:{player}")
                 continue
             text_w = x + w - pad - number_w - left
-            with_detail = bool(detail) and h >= 2 * small_line + pad
+            with_detail = bool(detail) and h >= 2 * small_line + pad and text_w >= 4 * small_line
             name_h = small_line + 6 if with_detail else h
             v.text((left, y + (pad // 2 if with_detail else 0), text_w, name_h), player, size=0.8, color=ink,
-                   lines=1, tag=f"seat-name:{player}")
+                   lines=1 if with_detail else 2, tag=f"seat-name:{player}")
             if with_detail:
                 v.text((x + pad, y + name_h, x + w - pad - number_w - x - pad, h - name_h - 2), detail, size=0.6,
                        color=muted, tag=f"seat-detail:{player}")
@@ -232,8 +249,9 @@ class TableScreen(Screen):
             return
         if c.pending is None:
             self._redraw_at = fb.at + VERDICT_S
-        icon = (x + round(h * 0.15), y + round(h * 0.15), round(h * 0.7), round(h * 0.7))
-        text = (x + round(h * 1.0), y, w - round(h * 1.1), h)
+        side = min(round(h * 0.7), round(w * 0.12))
+        icon = (x + side // 4, y + (h - side) // 2, side, side)
+        text = (x + side + side // 2, y, w - side - side // 2 - side // 8, h)
         if fb.ok:
             # Accepted: an outlined panel, a check mark, what was accepted from whom.
             v.box(lay.verdict, PANEL, tag="verdict:ok", outline=GOOD, outline_px=max(3, round(h / 14)))
@@ -251,7 +269,7 @@ class TableScreen(Screen):
         sentence, rule = split_rule(fb.rejection.message(self.app.lang))
         tx, ty, tw, th = text
         todo = self._what_to_do(fb) + " ✗"
-        v.text((tx, ty, tw, round(th * 0.42)), todo, size=1.0, color=INK, lines=1, tag="feedback-todo")
+        v.text((tx, ty, tw, round(th * 0.42)), todo, size=1.0, color=INK, tag="feedback-todo")
         v.text((tx, ty + round(th * 0.42), tw, round(th * 0.4)), sentence, size=0.7, color=INK, tag="feedback")
         small = f"{rule} · {fb.rejection.code}" if rule else fb.rejection.code
         v.text((tx, ty + round(th * 0.8), tw, th - round(th * 0.8)), small, size=0.5, color=INK, lines=1,
