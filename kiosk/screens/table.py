@@ -416,6 +416,8 @@ class TableScreen(Screen):
             cue = "race_result"
         elif race is not None and race.open and not race_open:
             cue = "race_start"
+        elif race is not None and race.open and race_open:
+            cue = None  # slaps during a race: the race's own start and result cues say enough
         elif c.feedback is not feedback and c.feedback is not None and not c.feedback.quiet:
             cue = "accepted" if c.feedback.ok else "rejected"
         if cue is not None:
