@@ -31,7 +31,7 @@ class AdminScreen(Screen):
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
         for i, key in enumerate(keys):
             row, col = divmod(i, 3)
-            v.button(g.r(0.3 + col * 0.135, 0.27 + row * 0.17, 0.125, 0.15), key, f"key:{key}",
+            v.button(g.r(0.3 + col * 0.135, 0.27 + row * 0.17, 0.115, 0.15), key, f"key:{key}",
                      fill=GOOD if key == "OK" else BUTTON)
         if self.message:
             v.text(g.r(0.04, 0.9, 0.92, 0.08), self.message, size=0.6, color=BAD, tag="message")

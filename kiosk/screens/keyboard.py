@@ -12,6 +12,21 @@ ROWS = ["QWERTZUIOPÜ", "ASDFGHJKLÖÄ", "YXCVBNMß-"]
 MAX_LEN = 16
 
 
+def key_places(v: View, area: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int, int], str]]:
+    """The letter keys in `area`: the QWERTZ rows where they fit at the touch limits, else as many per row as fit
+    (a portrait screen), always with the least gap between keys."""
+    x, y, w, h = area
+    gap = round(v.limits.gap * 1.5)
+    fit = max(1, int((w + gap) // (v.limits.touch + gap)))
+    rows = ROWS if fit >= max(map(len, ROWS)) else [
+        "".join(ROWS)[i:i + fit] for i in range(0, len("".join(ROWS)), fit)]
+    per_row = max(map(len, rows))
+    key_w = (w - gap * (per_row - 1)) / per_row
+    key_h = (h - gap * (len(rows) - 1)) / len(rows)
+    return [((round(x + c * (key_w + gap)), round(y + r * (key_h + gap)), round(key_w), round(key_h)), char)
+            for r, row in enumerate(rows) for c, char in enumerate(row)]
+
+
 class KeyboardScreen(Screen):
     name = "keyboard"
 
@@ -28,10 +43,9 @@ class KeyboardScreen(Screen):
         v = View(width, height)
         v.text(g.r(0.03, 0.02, 0.6, 0.1), self.title, size=1.0, color=ACCENT, tag="title")
         v.text(g.r(0.03, 0.13, 0.94, 0.11), self.text + "_", size=1.2, fill=PANEL, tag="entry")
-        for r, row in enumerate(ROWS):
-            for c, char in enumerate(row):
-                label = char if self.shift else char.lower()
-                v.button(g.r(0.02 + c * 0.088, 0.27 + r * 0.15, 0.082, 0.13), label, f"key:{label}")
+        for rect, char in key_places(v, g.r(0.02, 0.27, 0.96, 0.43)):
+            label = char if self.shift else char.lower()
+            v.button(rect, label, f"key:{label}")
         v.button(g.r(0.02, 0.72, 0.16, 0.13), "Shift", "shift", fill=GOOD if self.shift else BUTTON)
         v.button(g.r(0.2, 0.72, 0.4, 0.13), tr("Space"), "key: ")
         v.button(g.r(0.62, 0.72, 0.17, 0.13), tr("Delete"), "delete")

@@ -30,12 +30,12 @@ class SetupScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         v.text(g.r(0.04, 0.02, 0.7, 0.1), self.cls.title, size=1.3, color=ACCENT, tag="title")
-        v.button(g.r(0.8, 0.02, 0.17, 0.1), tr("Back"), "back")
+        v.button(g.r(0.82, 0.02, 0.15, 0.1), tr("Back"), "back")
         v.text(g.r(0.04, 0.13, 0.3, 0.08), tr("Players"), color=MUTED)
         counts = list(self.cls.player_counts)
         for i, n in enumerate(counts):
             fill = GOOD if n == self.count else PANEL
-            v.button(g.r(0.22 + i * 0.11, 0.12, 0.1, 0.1), str(n), f"count:{n}", fill=fill, tag=f"count:{n}")
+            v.button(g.r(0.22 + i * 0.12, 0.12, 0.1, 0.1), str(n), f"count:{n}", fill=fill, tag=f"count:{n}")
         v.text(g.r(0.04, 0.24, 0.92, 0.07), tr("Press your seat button to claim a seat; touch a name to change it."),
                size=0.6, color=MUTED)
         dealer = self.count - 1 if self.dealer is None or self.dealer >= self.count else self.dealer
@@ -43,16 +43,16 @@ class SetupScreen(Screen):
         row_h = (0.45 if self.settings else 0.52) / max(self.count, 1)
         for i in range(self.count):
             y = 0.32 + i * row_h
-            v.button(g.r(0.04, y, 0.42, row_h - 0.015), self.names[i], f"name:{i}", fill=PANEL, tag=f"player:{i}")
+            v.button(g.r(0.04, y, 0.42, row_h - 0.025), self.names[i], f"name:{i}", fill=PANEL, tag=f"player:{i}")
             is_dealer = i == dealer
-            v.button(g.r(0.47, y, 0.17, row_h - 0.015), tr("dealer") if is_dealer else "-", f"dealer:{i}",
+            v.button(g.r(0.48, y, 0.16, row_h - 0.025), tr("dealer") if is_dealer else "-", f"dealer:{i}",
                      fill=GOOD if is_dealer else PANEL, tag=f"dealer:{i}")
             where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
-            v.text(g.r(0.66, y, 0.32, row_h - 0.015), where, size=0.7, color=GOOD if i in seat_of else MUTED)
+            v.text(g.r(0.66, y, 0.32, row_h - 0.025), where, size=0.7, color=GOOD if i in seat_of else MUTED)
         width = 0.6 / max(len(self.settings), 1)
         for i, setting in enumerate(self.settings):  # one button per game option, cycling through its values
             label = tr(setting.values[self.picked[setting.option]][0])
-            v.button(g.r(0.04 + i * width, 0.86, width - 0.01, 0.12), label, f"opt:{setting.option}", fill=PANEL,
+            v.button(g.r(0.04 + i * width, 0.86, width - 0.02, 0.12), label, f"opt:{setting.option}", fill=PANEL,
                      tag=f"opt:{setting.option}")
         if self.error:
             v.text(g.r(0.04, 0.78 if self.settings else 0.84, 0.6, 0.07), self.error, size=0.6, color=(235, 90, 80),
