@@ -6,6 +6,7 @@ mixer wrote; a machine without an audio device runs silent with one log line.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import random
@@ -52,7 +53,7 @@ def first_note_hz(samples: list[int]) -> float:
     start = next((i for i, v in enumerate(samples) if abs(v) > 500), None)
     assert start is not None, "nothing was heard"
     window = samples[start + 200: start + 200 + int(0.04 * RATE)]
-    crossings = sum(1 for a, b in zip(window, window[1:], strict=False) if (a < 0) != (b < 0))
+    crossings = sum(1 for a, b in itertools.pairwise(window) if (a < 0) != (b < 0))
     return crossings / 2 / (len(window) / RATE)
 
 

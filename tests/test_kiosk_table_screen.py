@@ -146,9 +146,9 @@ def test_rotated_display_draws_turned_and_maps_touch_back(tmp_path) -> None:
         other = make_app(tmp_path / str(rotate), size=(800, 480), rotate=rotate)
         other.draw()
         w_, h_ = other.surface.get_size()
-        forward = {180: lambda px, py: (w_ - 1 - px, h_ - 1 - py), 270: lambda px, py: (py, w_ - 1 - px)}[rotate]
-        assert other.to_logical(*forward(10, 20)) == (10, 20)
-        assert other.display.get_at(forward(10, 20)) == other.surface.get_at((10, 20))
+        point = (w_ - 1 - 10, h_ - 1 - 20) if rotate == 180 else (20, w_ - 1 - 10)  # where upright (10, 20) lands
+        assert other.to_logical(*point) == (10, 20)
+        assert other.display.get_at(point) == other.surface.get_at((10, 20))
 
 
 def test_portrait_layout_draws_every_part(tmp_path) -> None:
@@ -163,4 +163,4 @@ def test_portrait_layout_draws_every_part(tmp_path) -> None:
         assert view.tagged(tag), tag
     for element in view.elements:
         x, y, w, h = element.rect
-        assert 0 <= x and x + w <= 720 and 0 <= y and y + h <= 1280, element
+        assert x >= 0 and x + w <= 720 and y >= 0 and y + h <= 1280, element
