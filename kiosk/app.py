@@ -180,6 +180,17 @@ class App:
         if action == "demo":
             self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
             return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
+        if action == "sound":  # off → 30 % → 70 % → 100 % → off
+            steps = [30, 70, 100]
+            audio = self.audio
+            if audio.muted or not audio.volume:
+                audio.muted, audio.volume = False, steps[0]
+            elif audio.volume >= steps[-1]:
+                audio.muted = True
+            else:
+                audio.volume = next(v for v in steps if v > audio.volume)
+            self.cue("accepted")  # hear the new volume
+            return None
         if action == "restart":
             self.stop(3)  # systemd's Restart=always starts a fresh process
         elif action == "shutdown":

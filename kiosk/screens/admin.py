@@ -44,6 +44,7 @@ class AdminScreen(Screen):
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Close"), "back")
         items = [("undo", tr("Undo last event")), ("abandon", tr("Abandon game")), ("export", tr("Export games")),
                  ("lang", tr("Language: Deutsch / English")), ("demo", tr("Demo mode on/off")),
+                 ("sound", self._sound_label()),
                  ("restart", tr("Restart")), ("shutdown", tr("Shut down"))]
         if not self.app.kiosk_mode:
             items.append(("quit", tr("Quit (development)")))
@@ -53,6 +54,12 @@ class AdminScreen(Screen):
         if self.message:
             v.text(g.r(0.04, 0.85, 0.92, 0.1), self.message, size=0.6, color=MUTED, tag="message")
         return v
+
+    def _sound_label(self) -> str:
+        audio = self.app.audio
+        if audio.muted or not audio.volume:
+            return tr("Sound: off")
+        return tr("Sound: {percent} %", percent=audio.volume)
 
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")
