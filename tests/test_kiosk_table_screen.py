@@ -164,3 +164,19 @@ def test_portrait_layout_draws_every_part(tmp_path) -> None:
     for element in view.elements:
         x, y, w, h = element.rect
         assert x >= 0 and x + w <= 720 and y >= 0 and y + h <= 1280, element
+
+
+def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
+    import pytest
+
+    from kiosk import settings
+    from kiosk.__main__ import build_parser
+
+    s = settings.from_mapping({"rotate": 270, "volume": 30, "mute": True})
+    assert (s.rotate, s.volume, s.mute) == (270, 30, True)
+    assert settings.from_mapping({}).rotate == 0
+    with pytest.raises(ValueError, match="rotate"):
+        settings.from_mapping({"rotate": 45})
+    with pytest.raises(ValueError, match="volume"):
+        settings.from_mapping({"volume": 101})
+    assert build_parser().parse_args(["--rotate", "90"]).rotate == 90
