@@ -353,7 +353,18 @@ class Game:
 
     def card_known(self, move: CardMove) -> None:
         """`unknown-card`: the code is a card of the deck in use; notes the card and its face on the move."""
-        move.card, move.face = self.card(move.code)
+        try:
+            move.card, move.face = self.deck.lookup(move.code)
+        except CardCodeError:
+            raise Rejection("unknown-card", card=move.code) from None
+
+    def cards_known(self, move: Any) -> None:
+        """`unknown-card` for a move of several codes (`move.codes`); notes each card and face on the move
+        (`move.cards`, `move.faces`, lists the move starts empty)."""
+        for code in move.codes:
+            card, face = self.card(code)
+            move.cards.append(card)
+            move.faces.append(face)
 
     def card_left(self, move: CardMove) -> None:
         """`card-exhausted`: the card fits the game's tally (the format's deck limit)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 
 @lru_cache(maxsize=256)
@@ -42,14 +43,18 @@ class Seats(dict[str, int]):
         order = self.order
         return order[(self[player] + step) % len(order)]
 
-    def next_holder(self, player: str, hands: Mapping[str, int], direction: int = 1) -> str | None:
-        """The next player in `direction` who holds at least one card, `player` last; None if nobody does."""
+    def next_holder(self, player: str, hands: Mapping[str, Any], direction: int = 1) -> str | None:
+        """The next player in `direction` who holds at least one card, `player` last; None if nobody does.
+
+        `hands` maps each player to a count, or to anything whose truth says "still holds cards"
+        (alcasan's holders: a `len()` of hand + up + down).
+        """
         for candidate in self.rings[direction][player]:
             if hands[candidate]:
                 return candidate
         return None
 
-    def holders(self, hands: Mapping[str, int]) -> list[str]:
+    def holders(self, hands: Mapping[str, Any]) -> list[str]:
         """Every player holding cards, in seat order."""
         return [p for p in self.order if hands[p]]
 

@@ -1027,7 +1027,7 @@ class Annaotto(Game):
             return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail, (Owed(turn, "confirm", "penalty"),))
         if self.drawn:
             return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail)
-        return Hints(self.id, (turn,), _PLAY_OR_DRAW, detail)
+        return _new(Hints, (self.id, (turn,), _PLAY_OR_DRAW, detail, (), None))
 
     def owed(self) -> tuple[Owed, ...]:
         """The calls, choices and confirmations the table owes now."""
@@ -1076,8 +1076,8 @@ class Annaotto(Game):
         else:
             playable = playable_faces(self.deck, top, self.colour)
         following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
-        return AnnaottoHints(top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
-                             playable, self.drawn, tuple(self.choices), self.direction, following)
+        return _new(AnnaottoHints, (top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
+                                    playable, self.drawn, tuple(self.choices), self.direction, following))
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""
@@ -1085,6 +1085,8 @@ class Annaotto(Game):
 
 
 _PLAY_OR_DRAW = ("play", "draw")
+# A named tuple made in C: the hints of every move are built with it (the generated `__new__` costs a call).
+_new = tuple.__new__
 _PLAY_OR_CONFIRM = ("play", "press:confirm")
 _CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
 
