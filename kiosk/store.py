@@ -22,7 +22,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished | abandoned
+    status TEXT NOT NULL DEFAULT 'playing',   -- playing | paused | finished | abandoned
     seats TEXT NOT NULL DEFAULT '{}',         -- config seat id -> player, as claimed at set-up
     started REAL NOT NULL,
     ended REAL
@@ -93,11 +93,18 @@ class EventLog:
             self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, ended, game_id))
 
     def current(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
-        """The game in progress (to resume after a restart), or None."""
+        """The game in progress (to resume after a restart), or None. A paused game waits to be chosen."""
         row = self.db.execute("SELECT id, header FROM games WHERE status='playing' ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             return None
         return row[0], json.loads(row[1]), self.events(row[0])
+
+    def load(self, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One game's header and accepted events (any status), e.g. to resume a paused game."""
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(game_id)
+        return json.loads(row[0]), self.events(game_id)
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT event FROM events WHERE game_id=? ORDER BY seq", (game_id,))

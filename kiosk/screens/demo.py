@@ -8,7 +8,7 @@ import time
 from kiosk import games as game_uis
 from kiosk.controller import TableController
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
 from kiosk.screens.table import TableScreen
 from kiosk.view import ACCENT, Grid, View
 from referee import sim
@@ -20,7 +20,7 @@ STEP_S = 1.2
 class DemoScreen(Screen):
     name = "demo"
 
-    def __init__(self, app, seed: int | None = None):
+    def __init__(self, app: Host, seed: int | None = None):
         super().__init__(app)
         self.seed = int(time.time()) if seed is None else seed
         playable = [g for g in game_uis.available() if g in sim.registered()]

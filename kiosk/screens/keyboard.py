@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
 from kiosk.view import ACCENT, BUTTON, GOOD, PANEL, Grid, View
 
 ROWS = ["QWERTZUIOPÜ", "ASDFGHJKLÖÄ", "YXCVBNMß-"]
@@ -15,7 +15,7 @@ MAX_LEN = 16
 class KeyboardScreen(Screen):
     name = "keyboard"
 
-    def __init__(self, app, back: Screen, title: str, text: str, done: Callable[[str], None]):
+    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None]):
         super().__init__(app)
         self.back = back
         self.title = title

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from kiosk import games as game_uis
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
+from kiosk.screens.help import HelpScreen
+from kiosk.screens.keyboard import KeyboardScreen
 from kiosk.view import ACCENT, GOOD, MUTED, PANEL, Grid, View
 from referee import games
 from referee.protocol import HeaderError
@@ -13,13 +15,16 @@ from referee.protocol import HeaderError
 class SetupScreen(Screen):
     name = "setup"
 
-    def __init__(self, app, game_id: str):
+    def __init__(self, app: Host, game_id: str, names: list[str] | None = None):
         super().__init__(app)
         self.game_id = game_id
         self.cls = games.get(game_id)
         counts = list(self.cls.player_counts)
         self.count = 4 if 4 in counts else counts[0]
         self.names = [tr("Player {n}", n=i + 1) for i in range(6)]
+        if names and len(names) in counts:  # "Neues Spiel" from a game: the same players again
+            self.count = len(names)
+            self.names[: len(names)] = names
         self.claimed: dict[str, int] = {}  # seat id → player index
         self.dealer = None  # index; default: the last player
         self.error = ""
@@ -29,7 +34,8 @@ class SetupScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.7, 0.1), self.cls.title, size=1.3, color=ACCENT, tag="title")
+        v.text(g.r(0.04, 0.02, 0.62, 0.1), self.cls.title, size=1.3, color=ACCENT, tag="title")
+        v.button(g.r(0.68, 0.02, 0.1, 0.1), "?", "help", tag="help")
         v.button(g.r(0.8, 0.02, 0.17, 0.1), tr("Back"), "back")
         v.text(g.r(0.04, 0.13, 0.3, 0.08), tr("Players"), color=MUTED)
         counts = list(self.cls.player_counts)
@@ -64,14 +70,14 @@ class SetupScreen(Screen):
         kind, _, arg = action.partition(":")
         if kind == "back":
             self.app.go_menu()
+        elif kind == "help":
+            self.app.show(HelpScreen(self.app, self, self.game_id))
         elif kind == "count":
             self.count = int(arg)
             self.claimed = {s: i for s, i in self.claimed.items() if i < self.count}
         elif kind == "dealer":
             self.dealer = int(arg)
         elif kind == "name":
-            from kiosk.screens.keyboard import KeyboardScreen
-
             index = int(arg)
             self.app.show(KeyboardScreen(self.app, self, tr("Name of player {n}", n=index + 1), self.names[index],
                                          lambda text: self.rename(index, text)))

@@ -7,14 +7,18 @@ import time
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.controller import TableController
 from kiosk.i18n import language, tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
+from kiosk.screens.confirm import leave_question
+from kiosk.screens.help import HelpScreen
+from kiosk.screens.history import HistoryScreen
+from kiosk.screens.results import results_view
 from kiosk.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 
 
 class TableScreen(Screen):
     name = "table"
 
-    def __init__(self, app, controller: TableController):
+    def __init__(self, app: Host, controller: TableController):
         super().__init__(app)
         self.controller = controller
 
@@ -23,14 +27,16 @@ class TableScreen(Screen):
     def view(self, width: int, height: int) -> View:
         c = self.controller
         if c.finished:
-            return self._results(width, height)
+            return results_view(c, width, height)
         g = Grid(width, height)
         v = View(width, height)
         state = c.state
         panel = c.ui.panel(state)
-        v.text(g.r(0.02, 0.01, 0.55, 0.1), c.ui.title, size=1.0, color=MUTED, tag="title")
-        v.button(g.r(0.58, 0.01, 0.2, 0.1), tr("History"), "history", tag="history")
-        v.button(g.r(0.79, 0.01, 0.19, 0.1), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
+        v.text(g.r(0.02, 0.01, 0.3, 0.1), c.ui.title, size=1.0, color=MUTED, tag="title")
+        v.button(g.r(0.33, 0.01, 0.08, 0.1), "?", "help", tag="help")
+        v.button(g.r(0.42, 0.01, 0.17, 0.1), tr("History"), "history", tag="history")
+        v.button(g.r(0.60, 0.01, 0.17, 0.1), tr("Menu"), "leave", tag="leave")
+        v.button(g.r(0.78, 0.01, 0.2, 0.1), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
         v.text(g.r(0.02, 0.12, 0.66, 0.11), panel.headline, size=1.3, color=ACCENT, tag="turn")
         first = 0
         if panel.big:  # a banner over the first two hint lines
@@ -80,7 +86,10 @@ class TableScreen(Screen):
     def _feedback(self, v: View, g: Grid) -> None:
         fb = self.controller.feedback
         if fb is None:
-            v.text(g.r(0.02, 0.74, 0.96, 0.1), tr("Scan a card."), size=0.8, color=MUTED, tag="feedback")
+            # The first scan of a new game gets a coach line.
+            first = not self.controller.referee.history
+            hint = tr("Lay a card on the table and scan it.") if first else tr("Scan a card.")
+            v.text(g.r(0.02, 0.74, 0.96, 0.1), hint, size=0.8, color=MUTED, tag="feedback")
             return
         text = fb.text(self.app.lang)
         # The verdict is a coloured bar beside the sentence: green accepted, red rejected.
@@ -106,22 +115,6 @@ class TableScreen(Screen):
             v.button(g.r(0.02 + i * (width + 0.01), 0.86, width, 0.12), action.label, f"act:{action.key}",
                      fill=BUTTON, tag="action")
 
-    def _results(self, width: int, height: int) -> View:
-        g = Grid(width, height)
-        v = View(width, height)
-        c = self.controller
-        state = c.state
-        v.text(g.r(0.04, 0.03, 0.92, 0.12), tr("Game over"), size=1.5, color=ACCENT, tag="title")
-        winners = ", ".join(state.get("winners", []))
-        v.text(g.r(0.04, 0.16, 0.92, 0.1), tr("Winner: {names}", names=winners), size=1.1, color=GOOD, tag="winners")
-        lines = c.ui.result_lines(state)
-        for i, line in enumerate(lines[:8]):
-            v.text(g.r(0.1, 0.3 + i * 0.07, 0.8, 0.07), line, size=0.8, tag="score")
-        v.button(g.r(0.04, 0.85, 0.3, 0.12), tr("Rematch"), "rematch", fill=GOOD, tag="rematch")
-        v.button(g.r(0.36, 0.85, 0.3, 0.12), tr("History"), "history")
-        v.button(g.r(0.68, 0.85, 0.28, 0.12), tr("Menu"), "menu", tag="menu")
-        return v
-
     # --- reacting
 
     def on_action(self, action: str) -> None:
@@ -136,9 +129,11 @@ class TableScreen(Screen):
         elif kind == "lang":
             self.app.toggle_language()
         elif kind == "history":
-            from kiosk.screens.history import HistoryScreen
-
-            self.app.show(HistoryScreen(self.app, self))
+            self.app.show(HistoryScreen(self.app, self, self.controller.game_row, self.controller))
+        elif kind == "help":
+            self.app.show(HelpScreen(self.app, self, c.referee.header["game"]))
+        elif kind == "leave":
+            self.app.show(leave_question(self.app, self, c))
         elif kind == "rematch":
             self.app.rematch(c)
         elif kind == "menu":
