@@ -1,7 +1,8 @@
 """The table controller: inputs (scans, seat buttons, touches) → transcript events → referee → log.
 
-Only accepted events reach the log, and each is committed before the screen
-hears "accepted". Questions a scan raises (which numeral, which opponent) are
+Every event the referee answers reaches the log: an accepted one is committed
+before the screen hears "accepted" (resume replays these), a rejected one with
+its error code (the café log holds both). Questions a scan raises (which numeral, which opponent) are
 asked by touch first; the event goes to the referee once answered.
 """
 
@@ -189,6 +190,8 @@ class TableController:
     def submit(self, event: Event) -> Feedback:
         answer = self.referee.apply(event)
         if not answer.ok:
+            if self.log is not None and self.game_row is not None:
+                self.log.append_rejected(self.game_row, event, answer.error or "rejected")
             self.feedback = Feedback(False, answer.rejection, event=event)  # type: ignore[arg-type]
             return self.feedback
         if self.log is not None and self.game_row is not None:
@@ -205,7 +208,7 @@ class TableController:
         self.ui.events = self.referee.history  # undo replaces the list
         self.ui.accepted(event, self._state)
         if self._state.get("finished") and self.log is not None and self.game_row is not None:
-            self.log.set_status(self.game_row, "finished")
+            self.log.set_status(self.game_row, "finished", self._state.get("scores", {}), self._state.get("winners"))
         elif event.get("type") == "undo" and self.log is not None and self.game_row is not None:
             self.log.set_status(self.game_row, "playing")
         self._arm_timers()
@@ -214,7 +217,7 @@ class TableController:
 
     def abandon(self) -> None:
         if self.log is not None and self.game_row is not None:
-            self.log.set_status(self.game_row, "abandoned")
+            self.log.set_status(self.game_row, "abandoned", self._state.get("scores", {}), self._state.get("winners"))
 
     def pause(self) -> None:
         """Leave the game for later (guests went to the menu, or the table was idle): it stays in the log."""

@@ -1,9 +1,16 @@
-"""The event log: SQLite in WAL mode with synchronous FULL — the truth the kiosk resumes from.
+"""The event log: SQLite in WAL mode with synchronous FULL — the truth the kiosk resumes from, and the café's outbox.
 
 Every accepted event is committed before the screen confirms it, so a power cut
 loses nothing that a player was shown. A game's rows are its header and its
 accepted events (undo included, as the operator gave it); resuming is a replay.
 Finished and abandoned games stay and export as transcripts.
+
+The same transaction also writes the game's café log record (`records`): a
+`start` per game, an `event` per answered event (accepted or rejected, with the
+referee's answer) and an `end` when the game leaves play. Each record gets the
+table-wide number `n` (AUTOINCREMENT: strictly increasing, never reused, across
+games and restarts), so the café publisher can send the log from the first
+record the broker has not acknowledged (`shared/cafe-protocol.md`).
 """
 
 from __future__ import annotations
@@ -11,8 +18,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+import uuid
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -25,7 +34,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL DEFAULT 'playing',   -- playing | paused | finished | abandoned
     seats TEXT NOT NULL DEFAULT '{}',         -- config seat id -> player, as claimed at set-up
     started REAL NOT NULL,
-    ended REAL
+    ended REAL,
+    uid TEXT                                  -- the game's id in the café (game_uid)
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -33,6 +43,25 @@ CREATE TABLE IF NOT EXISTS events (
     event TEXT NOT NULL,
     at REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+"""
+
+# The café log, added in one transaction with its migration (see `_migrate_records`).
+RECORDS_SCHEMA = """
+CREATE TABLE records (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,      -- table-wide, never reused
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    kind TEXT NOT NULL CHECK (kind IN ('start', 'event', 'end')),
+    seq INTEGER,                              -- event: counts the game's answered events from 1
+    ok INTEGER,                               -- event: 1 accepted, 0 rejected
+    error TEXT,                               -- event: the rejection's code
+    body TEXT NOT NULL,                       -- start: header, event: the event, end: status + scores + winners
+    at REAL NOT NULL
+);
+CREATE INDEX records_by_game ON records (game_id, kind, seq);
+CREATE TABLE IF NOT EXISTS cafe_acked (
+    destination TEXT PRIMARY KEY,             -- broker/café/table the records went to
+    n INTEGER NOT NULL                        -- the highest n that broker acknowledged (PUBACK)
 );
 """
 
@@ -47,50 +76,130 @@ class GameRecord:
     events: int
 
 
-class EventLog:
-    """One SQLite file per kiosk; one writer (the kiosk's loop)."""
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One event answered during a game, accepted or not: a transcript line and the referee's answer."""
 
-    def __init__(self, path: Path | str):
+    n: int
+    seq: int
+    event: dict[str, Any]
+    ok: bool
+    error: str | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    """One café log record (`shared/cafe-protocol.md`, "Log records") as the store keeps it."""
+
+    n: int
+    game_id: int
+    game_uid: str
+    kind: str  # start | event | end
+    at: float
+    fields: dict[str, Any]  # start: header; event: event, answer; end: status, scores, winners
+
+    def payload(self, table: str) -> dict[str, Any]:
+        """The record's MQTT payload: what the protocol names, `v` and `table` included."""
+        return {"v": 1, "table": table, "n": self.n, "at": iso_time(self.at), "game_uid": self.game_uid,
+                "kind": self.kind, **self.fields}
+
+
+def iso_time(at: float) -> str:
+    """Wall-clock seconds as ISO 8601 with the local offset (the protocol's `at`)."""
+    return datetime.fromtimestamp(at).astimezone().isoformat(timespec="milliseconds")
+
+
+class EventLog:
+    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection.
+
+    `durable=False` is for the publisher: its only write, the acknowledged `n`,
+    may be lost in a power cut (the records are then simply sent again), so its
+    commits skip the fsync and never hold the display loop's writes up for long.
+    """
+
+    def __init__(self, path: Path | str, durable: bool = True):
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30.0)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(SCHEMA)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
         if "seats" not in columns:  # a log written before seats were kept
             self.db.execute("ALTER TABLE games ADD COLUMN seats TEXT NOT NULL DEFAULT '{}'")
+        if "uid" not in columns:  # a log written before the café
+            self.db.execute("ALTER TABLE games ADD COLUMN uid TEXT")
+        self._listeners: list[Callable[[int], None]] = []
+        self._migrate_records()
 
     def close(self) -> None:
         self.db.close()
+
+    def on_record(self, listener: Callable[[int], None]) -> None:
+        """Call `listener(n)` after each commit that wrote records (n: the last one); it must return at once."""
+        self._listeners.append(listener)
+
+    # --- games
 
     def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> int:
         """Start a game (with the seats its players claimed); a game still playing is abandoned."""
         now = time.time()
         with self._tx():
-            self.db.execute("UPDATE games SET status='abandoned', ended=? WHERE status='playing'", (now,))
-            cur = self.db.execute("INSERT INTO games (header, started, seats) VALUES (?, ?, ?)",
-                                  (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {}))))
-        return int(cur.lastrowid)
+            for (old,) in self.db.execute("SELECT id FROM games WHERE status='playing'").fetchall():
+                self._end(old, "abandoned", self._outcome(old), now)
+            cur = self.db.execute("INSERT INTO games (header, started, seats, uid) VALUES (?, ?, ?, ?)",
+                                  (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
+                                   uuid.uuid4().hex))
+            game_id = int(cur.lastrowid)
+            self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
+        self._notify()
+        return game_id
 
     def seats(self, game_id: int) -> dict[str, str]:
         row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_id,)).fetchone()
         return json.loads(row[0]) if row else {}
 
     def append(self, game_id: int, event: Mapping[str, Any]) -> int:
-        """Durably record one accepted event; returns its 1-based position in the game."""
+        """Durably record one accepted event; returns its 1-based position among the game's accepted events."""
+        now = time.time()
+        text = json.dumps(event, ensure_ascii=False)
         with self._tx():
-            (count,) = self.db.execute("SELECT COUNT(*) FROM events WHERE game_id=?", (game_id,)).fetchone()
+            (count,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?",
+                                       (game_id,)).fetchone()
             self.db.execute("INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
-                            (game_id, count + 1, json.dumps(event, ensure_ascii=False), time.time()))
+                            (game_id, count + 1, text, now))
+            self._record_event(game_id, text, None, now)
+        self._notify()
         return count + 1
 
-    def set_status(self, game_id: int, status: str) -> None:
-        ended = None if status == "playing" else time.time()
+    def append_rejected(self, game_id: int, event: Mapping[str, Any], error: str) -> int:
+        """Durably record an event the referee rejected, with its error code; returns its record's n."""
+        now = time.time()
         with self._tx():
-            self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, ended, game_id))
+            n = self._record_event(game_id, json.dumps(event, ensure_ascii=False), error, now)
+        self._notify()
+        return n
+
+    def set_status(self, game_id: int, status: str, scores: Mapping[str, Any] | None = None,
+                   winners: list[str] | None = None) -> None:
+        """Mark a game playing, finished or abandoned; leaving play writes its `end` record (with scores/winners,
+        replayed from the log when not given). A finished game stays finished: abandoning it changes nothing."""
+        now = time.time()
+        with self._tx():
+            row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None or row[0] == status or (row[0] == "finished" and status == "abandoned"):
+                return
+            if status == "playing":
+                self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_id,))
+            elif row[0] == "playing":
+                outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_id)
+                self._end(game_id, status, outcome, now)
+            else:
+                self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, now, game_id))
+        self._notify()
 
     def current(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The game in progress (to resume after a restart), or None. A paused game waits to be chosen."""
@@ -107,8 +216,15 @@ class EventLog:
         return json.loads(row[0]), self.events(game_id)
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's accepted events in order (what a resume replays)."""
         rows = self.db.execute("SELECT event FROM events WHERE game_id=? ORDER BY seq", (game_id,))
         return [json.loads(text) for (text,) in rows]
+
+    def attempts(self, game_id: int) -> list[Attempt]:
+        """Every event answered during the game, rejected ones included, in order (seq as in a transcript answer)."""
+        rows = self.db.execute("SELECT n, seq, body, ok, error, at FROM records "
+                               "WHERE game_id=? AND kind='event' ORDER BY n", (game_id,))
+        return [Attempt(n, seq, json.loads(body), bool(ok), error, at) for n, seq, body, ok, error, at in rows]
 
     def games(self) -> list[GameRecord]:
         rows = self.db.execute(
@@ -123,8 +239,108 @@ class EventLog:
             raise KeyError(game_id)
         write_transcript(json.loads(row[0]), self.events(game_id), out)
 
+    # --- the café log (outbox)
+
+    def records(self, after_n: int = 0, limit: int | None = None) -> list[LogRecord]:
+        """The café log records with n > after_n, in order of n (at most `limit`)."""
+        rows = self.db.execute(
+            "SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at FROM records r "
+            "JOIN games g ON g.id = r.game_id WHERE r.n > ? ORDER BY r.n LIMIT ?",
+            (after_n, -1 if limit is None else limit))
+        return [_log_record(*row) for row in rows]
+
+    def last_n(self) -> int:
+        """The highest record number written so far (0 for an empty log)."""
+        (n,) = self.db.execute("SELECT COALESCE(MAX(n), 0) FROM records").fetchone()
+        return int(n)
+
+    def acked(self, destination: str) -> int:
+        """The highest n the broker at `destination` acknowledged (0: none yet)."""
+        row = self.db.execute("SELECT n FROM cafe_acked WHERE destination=?", (destination,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def set_acked(self, destination: str, n: int) -> None:
+        """Remember that the broker acknowledged every record up to n (never moves back)."""
+        with self._tx():
+            self.db.execute("INSERT INTO cafe_acked (destination, n) VALUES (?, ?) ON CONFLICT (destination) "
+                            "DO UPDATE SET n = MAX(n, excluded.n)", (destination, n))
+
+    # --- inside
+
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
+
+    def _record(self, game_id: int, kind: str, body: str, at: float, seq: int | None = None,
+                ok: bool | None = None, error: str | None = None) -> int:
+        cur = self.db.execute("INSERT INTO records (game_id, kind, seq, ok, error, body, at) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (game_id, kind, seq, None if ok is None else int(ok), error, body, at))
+        return int(cur.lastrowid)
+
+    def _record_event(self, game_id: int, text: str, error: str | None, at: float) -> int:
+        (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE game_id=? AND kind='event'",
+                                 (game_id,)).fetchone()
+        return self._record(game_id, "event", text, at, seq + 1, error is None, error)
+
+    def _end(self, game_id: int, status: str, outcome: tuple[dict[str, Any], list[str]], at: float) -> None:
+        self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, at, game_id))
+        scores, winners = outcome
+        self._record(game_id, "end", json.dumps({"status": status, "scores": scores, "winners": winners},
+                                                ensure_ascii=False), at)
+
+    def _outcome(self, game_id: int) -> tuple[dict[str, Any], list[str]]:
+        """Scores and winners of a logged game, by replaying it (for an end nobody handed them to)."""
+        from referee.table import Referee
+
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        try:
+            referee = Referee(json.loads(row[0]))
+            for event in effective_events(self.events(game_id)):
+                referee.apply(event)
+            state = referee.state()
+        except Exception:  # a log no referee of this version reads: the end record still goes out
+            return {}, []
+        return dict(state.get("scores", {})), list(state.get("winners", []))
+
+    def _notify(self) -> None:
+        if self._listeners:
+            n = self.last_n()
+            for listener in self._listeners:
+                listener(n)
+
+    def _migrate_records(self) -> None:
+        """Give a log written before the café its records: start, accepted events, end — in one transaction."""
+        exists = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='records'").fetchone()
+        if exists:
+            return
+        with self._tx():
+            if self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='records'").fetchone():
+                return  # another connection migrated it meanwhile
+            for statement in RECORDS_SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            games = self.db.execute("SELECT id, header, status, started, ended FROM games ORDER BY id").fetchall()
+            for game_id, header, status, started, ended in games:
+                self.db.execute("UPDATE games SET uid=? WHERE id=? AND uid IS NULL", (uuid.uuid4().hex, game_id))
+                self._record(game_id, "start", header, started)
+                rows = self.db.execute("SELECT seq, event, at FROM events WHERE game_id=? ORDER BY seq",
+                                       (game_id,)).fetchall()
+                for seq, event, at in rows:
+                    self._record(game_id, "event", event, at, seq, True, None)
+                if status != "playing":
+                    self._end(game_id, status, self._outcome(game_id), ended if ended is not None else started)
+
+
+def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: int | None, error: str | None,
+                body: str, at: float) -> LogRecord:
+    data = json.loads(body)
+    if kind == "start":
+        fields: dict[str, Any] = {"header": data}
+    elif kind == "event":
+        fields = {"event": data, "answer": {"seq": seq, "ok": bool(ok), "error": error}}
+    else:
+        fields = data
+    return LogRecord(n, game_id, uid, kind, at, fields)
 
 
 class _Transaction:

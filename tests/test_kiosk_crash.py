@@ -27,6 +27,9 @@ def log_state(data_dir) -> tuple[dict | None, list[dict]]:
         if not records:
             return None, []
         header, events = records[-1].header, log.events(records[-1].id)
+        # The café log is written in the same transaction: its accepted event records are the events.
+        assert [a.event for a in log.attempts(records[-1].id) if a.ok] == events
+        assert [r.n for r in log.records()] == list(range(1, log.last_n() + 1))
         referee = Referee(header)
         kept = list(effective_events(events))
         for event in kept:
