@@ -77,7 +77,8 @@ class App:
         self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
         # The seat light hook (#18): called with (seat, on) by the button test screen; None without lights.
         self.seat_light: Callable[[str, bool], None] | None = None
-        self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick
+        self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
+        self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
         self.prefs = Prefs.load(settings.data_dir)
         if self.prefs.language:
@@ -229,9 +230,10 @@ class App:
         """CSV, transcripts and a backup to a USB stick when one is mounted, else into the data directory."""
         if self.log is None:
             return i18n.tr("Nothing to export: no event log.")
-        folder = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts)
+        folder, on_stick = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts,
+                                                       self.usb_roots)
         games = len(self.log.games())
-        if exporting.usb_stick(self.mounts) is not None and folder.is_relative_to(exporting.usb_stick(self.mounts)):
+        if on_stick:
             return i18n.tr("Exported {n} games to the USB stick: {dir}", n=games, dir=folder)
         return i18n.tr("No USB stick found. Exported {n} games to {dir}", n=games, dir=folder)
 

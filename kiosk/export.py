@@ -126,7 +126,7 @@ def transcript_name(record: GameRecord) -> str:
     return f"game-{record.id:05d}-{record.header.get('game', 'unknown')}.jsonl"
 
 
-def usb_stick(mounts: Path = Path("/proc/mounts")) -> Path | None:
+def usb_stick(mounts: Path = Path("/proc/mounts"), roots: tuple[str, ...] = USB_ROOTS) -> Path | None:
     """The first writable removable-looking mount (under /media, /run/media or /mnt), or None."""
     try:
         lines = mounts.read_text(encoding="utf-8").splitlines()
@@ -137,19 +137,20 @@ def usb_stick(mounts: Path = Path("/proc/mounts")) -> Path | None:
         if len(fields) < 3:
             continue
         where = fields[1].replace("\\040", " ")
-        if fields[2] in USB_FILESYSTEMS and where.startswith(USB_ROOTS) and os.access(where, os.W_OK):
+        if fields[2] in USB_FILESYSTEMS and where.startswith(roots) and os.access(where, os.W_OK):
             return Path(where)
     return None
 
 
-def export_everything(log: EventLog, data_dir: Path, table: str, mounts: Path = Path("/proc/mounts")) -> Path:
-    """The admin menu's Export: CSV, transcripts and a backup into one folder; returns that folder."""
-    stick = usb_stick(mounts)
+def export_everything(log: EventLog, data_dir: Path, table: str, mounts: Path = Path("/proc/mounts"),
+                      roots: tuple[str, ...] = USB_ROOTS) -> tuple[Path, bool]:
+    """The admin menu's Export: CSV, transcripts and a backup into one folder; returns it and "on a USB stick"."""
+    stick = usb_stick(mounts, roots)
     base = stick if stick is not None else Path(data_dir) / "exports"
     folder = base / f"tabletop-referee-{_safe(table)}-{time.strftime('%Y%m%d-%H%M%S')}"
     export(log, folder, table)
     backup(log.path, folder / "events.sqlite3")
-    return folder
+    return folder, stick is not None
 
 
 def _safe(name: str) -> str:

@@ -185,8 +185,9 @@ class EventLog:
 
     def set_status(self, game_id: int, status: str, scores: Mapping[str, Any] | None = None,
                    winners: list[str] | None = None) -> None:
-        """Mark a game playing, finished or abandoned; leaving play writes its `end` record (with scores/winners,
-        replayed from the log when not given). A finished game stays finished: abandoning it changes nothing."""
+        """Mark a game playing, paused, finished or abandoned; leaving play writes its `end` record (with
+        scores/winners, replayed from the log when not given). A finished game stays finished: abandoning it
+        changes nothing. A pause is no end (the café log has none): a paused game ends when abandoned."""
         now = time.time()
         with self._tx():
             row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
@@ -194,7 +195,9 @@ class EventLog:
                 return
             if status == "playing":
                 self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_id,))
-            elif row[0] == "playing":
+            elif status == "paused" and row[0] == "playing":
+                self.db.execute("UPDATE games SET status='paused', ended=? WHERE id=?", (now, game_id))
+            elif row[0] in ("playing", "paused"):
                 outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_id)
                 self._end(game_id, status, outcome, now)
             else:
