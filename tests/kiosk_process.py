@@ -52,8 +52,9 @@ class KioskProcess:
         if cmd == "tap":
             key = (fields.get("seat"), fields.get("button"))
             last = self._taps.get(key)
-            if last is not None and time.monotonic() - last < self.TAP_GAP_S:
-                time.sleep(self.TAP_GAP_S - (time.monotonic() - last))
+            wait = 0.0 if last is None else self.TAP_GAP_S - (time.monotonic() - last)
+            if wait > 0:
+                time.sleep(wait)
             self._taps[key] = time.monotonic()
         self.sock.sendall(json.dumps({"cmd": cmd, **fields}).encode() + b"\n")
         while b"\n" not in self._buf:
