@@ -27,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
     parser.add_argument("--size", default=None, help="window size WxH (default 800x480)")
     parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
+    parser.add_argument("--rotate", type=int, choices=(0, 90, 180, 270),
+                        help="turn the picture clockwise on the display (default: [kiosk] rotate, 0)")
     parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
     parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
@@ -37,10 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--csv", action="store_true", help="also games.csv: a row per game (players, scores, rank)")
     backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
     backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
+    sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["audit"]:  # readability audit of every screen (kiosk/audit.py has its own options)
+        from kiosk.audit import main as audit_main
+
+        return audit_main(argv[1:])
     args = build_parser().parse_args(argv)
     from kiosk import settings as settings_mod
 
@@ -49,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         settings.data_dir = args.data_dir
     if args.lang:
         settings.language = args.lang
+    if args.rotate is not None:
+        settings.rotate = args.rotate
     if args.demo_after is not None:
         settings.demo_after_s = args.demo_after
     if args.size:

@@ -17,8 +17,10 @@ from typing import Any
 
 import pygame
 
+from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
 from kiosk import i18n
+from kiosk.audio import Cue, Sounds
 from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
 from kiosk.event_words import describe
@@ -37,8 +39,9 @@ from kiosk.store import EventLog
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
-# wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver), this costs ~0.1 %.
-TOUCH_POLL_S = 0.03
+# wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver). 8 ms keeps a touch's
+# frame within one 60 Hz frame (poll + draw), for about 0.3 % of a core.
+TOUCH_POLL_S = 0.008
 
 
 class Command:
@@ -83,9 +86,15 @@ class App:
         self.prefs = Prefs.load(settings.data_dir)
         if self.prefs.language:
             settings.language = self.prefs.language
+        if self.prefs.volume is not None:  # set in the admin menu: wins over the config
+            settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
+        self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         i18n.set_language(settings.language)
-        self.surface = self._open_display()
+        self.display = self._open_display()
+        self.rotate = settings.rotate % 360
+        self.surface = self._canvas()
         self.renderer = Renderer(self.surface)
+        self.audio = Sounds(settings.volume, settings.mute)
         self.screen: Screen = MenuScreen(self)
         self.current_view = None
         self.resume()
@@ -114,6 +123,27 @@ class App:
                                   pygame.MOUSEBUTTONUP, pygame.FINGERDOWN, pygame.FINGERUP, WAKE,
                                   pygame.WINDOWEXPOSED, pygame.VIDEORESIZE])
         return surface
+
+    def _canvas(self) -> pygame.Surface:
+        """Where screens draw: the display itself, or (rotated) an upright surface turned onto it per frame."""
+        if not self.rotate:
+            return self.display
+        w, h = self.display.get_size()
+        return pygame.Surface((h, w) if self.rotate in (90, 270) else (w, h)).convert()
+
+    def to_logical(self, x: int, y: int) -> tuple[int, int]:
+        """A display point (touch) → the point of the upright picture under it."""
+        w, h = self.surface.get_size()  # the upright picture's size
+        if self.rotate == 90:
+            return y, h - 1 - x
+        if self.rotate == 180:
+            return w - 1 - x, h - 1 - y
+        if self.rotate == 270:
+            return w - 1 - y, x
+        return x, y
+
+    def cue(self, cue: Cue) -> None:
+        self.audio.play(cue)
 
     @property
     def lang(self) -> str:
@@ -178,13 +208,14 @@ class App:
         """The admin menu's volume: kept in the prefs and handed to the sound output when there is one."""
         self.prefs.volume = percent
         self.save_prefs()
-        audio = getattr(self, "audio", None)
-        if audio is not None and hasattr(audio, "set_volume"):
-            audio.set_volume(percent / 100)
+        self.settings.volume, self.settings.mute = percent, percent == 0
+        self.audio.set_volume(percent / 100)
+        self.audio.muted = percent == 0
 
     @property
     def volume(self) -> int:
-        return 100 if self.prefs.volume is None else self.prefs.volume
+        """The volume in percent, 0 when muted."""
+        return 0 if self.audio.muted else self.audio.volume
 
     def set_default_language(self, lang: str) -> None:
         self.prefs.language = lang
@@ -261,6 +292,7 @@ class App:
     def run(self) -> int:
         while self.running:
             self.step()
+        self.audio.close()
         pygame.display.quit()
         return self.exit_code
 
@@ -335,6 +367,8 @@ class App:
     def draw(self) -> None:
         self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
         self.renderer.draw(self.current_view)
+        if self.rotate:
+            self.display.blit(pygame.transform.rotate(self.surface, -self.rotate), (0, 0))
         pygame.display.flip()
         self.dirty = False
         self.frames += 1
@@ -347,13 +381,20 @@ class App:
                 item.done.set()
             return
         self.last_activity = time.monotonic()
+        if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
+            if item.reason == "disconnected":
+                self.scanners_down[item.reader] = self.seat_of_reader(item.reader)
+            else:
+                self.scanners_down.pop(item.reader, None)
+        if isinstance(item, CardScan) and not self.screen.takes_scans:
+            self.cue("rejected")  # nothing here can take a card: say so by ear
         self.screen.on_input(item)
         self.dirty = True
 
     def _command(self, command: Command) -> Any:
         if command.name == "screenshot":
             self.draw()
-            pygame.image.save(self.surface, str(command.arg))
+            pygame.image.save(self.display, str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
             return self.screen.model()
@@ -391,8 +432,10 @@ class App:
 
     def _point(self, event: pygame.event.Event) -> tuple[int, int]:
         if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
-            return int(event.x * self.surface.get_width()), int(event.y * self.surface.get_height())
-        return event.pos
+            x, y = int(event.x * self.display.get_width()), int(event.y * self.display.get_height())
+        else:
+            x, y = event.pos
+        return self.to_logical(x, y)
 
     def _release(self, point: tuple[int, int]) -> None:
         pressed, self._press = self._press, None
@@ -427,5 +470,6 @@ class App:
             self._typed = self._typed[:-1]
 
     def screenshot(self, path: Path) -> None:
+        """What the display shows (rotated as it is mounted)."""
         self.draw()
-        pygame.image.save(self.surface, str(path))
+        pygame.image.save(self.display, str(path))

@@ -29,6 +29,8 @@ class Feedback:
     rejection: Rejection | None = None
     note: str = ""  # a kiosk sentence (already translated when made)
     event: Event | None = None
+    quiet: bool = False  # a note that needs no sound (e.g. a slap after the race closed)
+    at: float = field(default_factory=time.monotonic)  # when it was given: the screen fades it after a while
 
     def text(self, lang: str) -> str:
         if self.rejection is not None:
@@ -179,7 +181,7 @@ class TableController:
             self.feedback = Feedback(False, note=tr("Nobody is to act now."))
             return self.feedback
         if isinstance(made, Note):
-            self.feedback = Feedback(True, note=made.text)
+            self.feedback = Feedback(True, note=made.text, quiet=made.quiet)
             return self.feedback
         if isinstance(made, Choice):
             self.pending = made

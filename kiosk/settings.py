@@ -13,6 +13,7 @@ from kiosk.pin import hash_pin
 
 # PIN 1234: good enough for a laptop; `--check-config` warns when a kiosk keeps it.
 DEFAULT_PIN_HASH = hash_pin("1234", salt="tabletop-referee", iterations=1000)
+ROTATIONS = (0, 90, 180, 270)
 
 
 @dataclass
@@ -25,6 +26,9 @@ class Settings:
     admin_hold_s: float = 2.0
     width: int = 800
     height: int = 480
+    rotate: int = 0  # degrees clockwise the picture is turned on the display: 0, 90, 180, 270
+    volume: int = 70  # sound cues, 0-100
+    mute: bool = False
 
     @property
     def log_path(self) -> Path:
@@ -41,6 +45,13 @@ def from_mapping(raw: dict[str, Any], base: Path | None = None) -> Settings:
     s.demo_after_s = float(raw.get("demo_after_s", s.demo_after_s))
     s.admin_hold_s = float(raw.get("admin_hold_s", s.admin_hold_s))
     s.idle_pause_s = float(raw.get("idle_pause_s", s.idle_pause_s))
+    s.rotate = int(raw.get("rotate", s.rotate))
+    if s.rotate not in ROTATIONS:
+        raise ValueError(f"rotate = {s.rotate}: must be one of 0, 90, 180, 270")
+    s.volume = int(raw.get("volume", s.volume))
+    if not 0 <= s.volume <= 100:
+        raise ValueError(f"volume = {s.volume}: must be 0 to 100")
+    s.mute = bool(raw.get("mute", s.mute))
     size = raw.get("screen_size")
     if isinstance(size, list) and len(size) == 2:
         s.width, s.height = int(size[0]), int(size[1])

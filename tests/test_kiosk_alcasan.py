@@ -132,7 +132,7 @@ def test_need_hints_and_the_card_under_luft() -> None:
     assert hints(c)[0] == "7 or higher, or Erde, Luft, Feuer (AC-R8)"
     assert "Luft is see-through: the 7 below it counts (AC-R12)" in hints(c)
     panel = c.ui.panel(c.state)
-    assert [s.label for s in panel.cards] == ["Luft", "3", "7", "Luft"]
+    assert [s.label for s in panel.cards] == ["Air", "3", "7", "Air"]  # English names the elements in English
     assert [s.owner for s in panel.cards] == [P1, P2, P3, P1]
     assert [s.highlight for s in panel.cards] == [False, False, True, True], "top and effective card"
     lay(c, "AC:ERDE#1")

@@ -138,11 +138,13 @@ def test_change_the_pin_from_the_admin_menu(tmp_path) -> None:
 def test_volume_and_default_language_are_kept(tmp_path) -> None:
     app = make_app(tmp_path, lang="en")
     open_admin(app)
-    assert "Volume: 100 %" in texts(app)
+    assert app.volume == 70 and "Volume: 70 %" in texts(app), "the config's default"
+    for label in ["Volume: 75 %", "Volume: 100 %", "Volume: mute"]:
+        press(app, "admin:volume")
+        assert label in texts(app)
+    assert app.audio.muted
     press(app, "admin:volume")
-    assert "Volume: mute" in texts(app)
-    press(app, "admin:volume")
-    assert "Volume: 25 %" in texts(app)
+    assert "Volume: 25 %" in texts(app) and not app.audio.muted and app.audio.volume == 25
     press(app, "admin:lang")
     assert "Sprache: Deutsch" in texts(app)
     again = make_app(tmp_path, lang="en")

@@ -179,6 +179,13 @@ class AlcasanUI(GameUI):
         return tr("hand {hand} · up {up} · down {down}", hand=state["hands"][player], up=state["up"][player],
                   down=state["down"][player])
 
+    def seat_score(self, state: State, player: str) -> str:
+        """Cards still to get rid of (hand, face-up, face-down); a finished player's place."""
+        place = state["scores"][player]
+        if place and (player in state["out"] or state["finished"]):
+            return f"{place}."
+        return str(state["hands"][player] + state["up"][player] + state["down"][player])
+
     def result_lines(self, state: State) -> list[str]:
         order = sorted(self.players, key=lambda p: (state["scores"][p] or len(self.players) + 1,
                                                     self.players.index(p)))

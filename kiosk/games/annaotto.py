@@ -17,20 +17,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Shown, State, register
+from kiosk.i18n import language, tr
 from referee.decks.annaotto import COLOURS
-from referee.labels.faces import _AO_COLOURS, _AO_PATTERNS
+from referee.labels.faces import ao_colour, ao_pattern, ao_sign
 
-COLOUR_WORDS: dict[str, str] = dict(_AO_COLOURS)  # the words the card labels print
-PATTERN_WORDS: dict[str, str] = dict(_AO_PATTERNS)
 DEFAULT_RACE_TIMEOUT_MS = 3000
+RACE_PENALTY = 2  # AO-R15e: each loser takes 2 cards
 _SIGNED = ("ALLE", "PLUS", "RETOUR", "HUERDEN")  # signs that also match by sign (AO-R5)
 
 
-def ms_text(us: int) -> str:
-    """Microseconds as milliseconds without trailing zeros: 12000 → "12", 50 → "0.05"."""
-    return f"{us / 1000:.3f}".rstrip("0").rstrip(".")
+def whole_ms(us: int) -> int:
+    """Microseconds as whole milliseconds (rounded): 278336 → 278."""
+    return (us + 500) // 1000
 
 
 @dataclass
@@ -50,12 +49,10 @@ class RaceResult:
     losers: list[str]
     timed_out: bool
 
-    def margins(self) -> list[tuple[str, int | None]]:
-        """Each slap with its gap to the slap before (None for the first)."""
-        out: list[tuple[str, int | None]] = []
-        for i, (player, t) in enumerate(self.order):
-            out.append((player, None if i == 0 else t - self.order[i - 1][1]))
-        return out
+    def from_first(self) -> list[tuple[str, int]]:
+        """Each slap with its time after the first slap, in whole ms (a later slapper never looks faster)."""
+        first = self.order[0][1] if self.order else 0
+        return [(player, whole_ms(t - first)) for player, t in self.order]
 
 
 @register
@@ -67,7 +64,7 @@ class AnnaottoUI(GameUI):
         super().__init__(players, options)
         self.race_timeout_ms = int(options.get("race_timeout_ms", DEFAULT_RACE_TIMEOUT_MS))
         self.source: tuple[str, str] | None = None  # (actor, other player): the next scan comes from that hand
-        self.race: OpenRace | None = None
+        self.open_race: OpenRace | None = None
         self.last_race: RaceResult | None = None
         self.recent: list[tuple[int, str, str]] = []  # (pile size after, face, who laid it) for the card row
 
@@ -84,8 +81,10 @@ class AnnaottoUI(GameUI):
             event["from"] = self.source[1]
         return event
 
-    def button(self, state: State, seat: str, button: str, t_us: int) -> Event | None:
+    def button(self, state: State, seat: str, button: str, t_us: int) -> Event | Note | None:
         if button == "slap":
+            if state["race"] is None and self.last_race is not None:  # after the race closed: ignored, quietly
+                return Note(tr("{player}'s slap came after the race closed: ignored.", player=seat), quiet=True)
             return {"type": "press", "player": seat, "button": "slap", "t_us": t_us}
         if button == "confirm" and state["top"] is not None:
             return {"type": "press", "player": seat, "button": "confirm"}
@@ -155,7 +154,7 @@ class AnnaottoUI(GameUI):
         return Choice(tr("Lay a card from whose hand? (AO-R6)"), [*others, (tr("Own hand"), None)], complete)
 
     def _colour_choice(self, player: str) -> Choice:
-        return Choice(tr("Which colour? (AO-R14)"), [(COLOUR_WORDS[c], c) for c in COLOURS],
+        return Choice(tr("Which colour? (AO-R14)"), [(ao_colour(c, language()), c) for c in COLOURS],
                       lambda colour: {"type": "choose_colour", "player": player, "colour": colour})
 
     def _flip_choice(self, state: State, player: str) -> Choice:
@@ -171,9 +170,9 @@ class AnnaottoUI(GameUI):
 
     def timers(self, state: State) -> list[tuple[float, Event]]:
         self._follow_race(state)
-        if state["race"] is None or self.race is None:
+        if state["race"] is None or self.open_race is None:
             return []
-        left = self.race.opened + self.race_timeout_ms / 1000 - time.monotonic()
+        left = self.open_race.opened + self.race_timeout_ms / 1000 - time.monotonic()
         return [(max(0.0, left), {"type": "race_close"})]
 
     # --- what the state forgets
@@ -184,7 +183,7 @@ class AnnaottoUI(GameUI):
             self.source = None
         if kind in ("play", "draw", "undo", "start") or (kind == "press" and event.get("button") == "confirm"):
             self.last_race = None
-        was = self.race
+        was = self.open_race
         self._follow_race(state)
         if was is not None and state["race"] is None and kind in ("press", "race_close"):
             pressed = dict(was.pressed)
@@ -196,14 +195,14 @@ class AnnaottoUI(GameUI):
     def _follow_race(self, state: State) -> None:
         race = state["race"]
         if race is None:
-            self.race = None
+            self.open_race = None
             return
-        if self.race is None or self.race.by != race["by"]:
+        if self.open_race is None or self.open_race.by != race["by"]:
             holders = [p for p in self.players if state["hands"][p] > 0]
-            self.race = OpenRace(race["by"], holders, time.monotonic())
+            self.open_race = OpenRace(race["by"], holders, time.monotonic())
             self.last_race = None
-        self.race.called = race["called"]
-        self.race.pressed = dict(race["pressed"])
+        self.open_race.called = race["called"]
+        self.open_race.pressed = dict(race["pressed"])
 
     def _result(self, race: OpenRace, pressed: dict[str, int], timed_out: bool) -> RaceResult:
         """AO-R15e, from the slaps the screen kept."""
@@ -242,24 +241,31 @@ class AnnaottoUI(GameUI):
             ], [], tr("Discard pile"), self._seat_lines(state), self._extra(state))
         hints = self._hints(state)
         big = ""
-        race = state["race"]
         cards = [Shown(self.face("AO:" + face), who, highlight=i == len(self.recent) - 1)
                  for i, (_, face, who) in enumerate(self.recent)]
         title = tr("Discard pile (top on the right)")
-        if race is not None:
-            big = tr("ALLE! Everyone slap!")
-            seat = {p: i for i, p in enumerate(self.players)}
-            slaps = sorted(race["pressed"].items(), key=lambda item: (item[1], seat[item[0]]))
-            first = slaps[0][1] if slaps else 0
-            cards = [Shown(p, "+" + tr("{ms} ms", ms=ms_text(t - first))) for p, t in slaps]
-            title = tr("Slaps so far, by time")
-        elif self.last_race is not None:
+        if state["race"] is None and self.last_race is not None:
             result = self.last_race
             big = self._race_verdict(result)
-            cards = [Shown(p, tr("first") if gap is None else "+" + tr("{ms} ms", ms=ms_text(gap)),
-                           highlight=p in result.losers) for p, gap in result.margins()]
-            title = tr("ALLE slaps by time, each with its gap to the slap before")
         return Panel(self._headline(state), hints, cards, title, self._seat_lines(state), self._extra(state), big)
+
+    def race(self, state: State) -> RaceShown | None:
+        """The open race (slaps so far) or the one just decided (losers, penalty), for the table screen."""
+        race = state["race"]
+        if race is not None:
+            seat = {p: i for i, p in enumerate(self.players)}
+            order = sorted(race["pressed"].items(), key=lambda item: (item[1], seat[item[0]]))
+            first = order[0][1] if order else 0
+            participants = self.open_race.participants if self.open_race else list(self.players)
+            waiting = [p for p in participants if p not in race["pressed"]]
+            opened = self.open_race.opened if self.open_race else 0.0
+            return RaceShown(True, race["by"], race["called"], [(p, whole_ms(t - first)) for p, t in order],
+                             waiting, [], RACE_PENALTY, "", ("open", race["by"], opened))
+        result = self.last_race
+        if result is None:
+            return None
+        return RaceShown(False, result.by, result.called, result.from_first(), [], result.losers, RACE_PENALTY,
+                         self._race_reason(result), ("done", result.by, tuple(result.order), result.timed_out))
 
     def _headline(self, state: State) -> str:
         if state["race"] is not None:
@@ -269,22 +275,23 @@ class AnnaottoUI(GameUI):
         return self.turn_text(state)
 
     def _race_verdict(self, result: RaceResult) -> str:
+        """The decided race in one line, once its full-screen result has gone."""
         losers = ", ".join(result.losers) or "–"
+        return tr("ALLE race: {players} +{n} cards", players=losers, n=RACE_PENALTY)
+
+    def _race_reason(self, result: RaceResult) -> str:
         if not result.called:
-            return tr("{player} did not call ALLE: takes 2 (AO-R15e)", player=result.by)
+            return tr("{player} did not call ALLE (AO-R15e)", player=result.by)
         if result.timed_out:
-            return tr("Time up: no slap from {players}, 2 cards each (AO-R15e)", players=losers)
-        ahead = [t for p, t in result.order if p not in result.losers]
-        if ahead and len(result.order) >= 2:
-            gap = result.order[-1][1] - ahead[-1]  # the loser(s) behind the slowest of the others
-            return tr("Last: {players}, {ms} ms behind: 2 cards each (AO-R15e)", players=losers, ms=ms_text(gap))
-        return tr("Last: {players}: 2 cards each (AO-R15e)", players=losers)
+            return tr("Time up: no slap from them (AO-R15e)")
+        return tr("Last hand down (AO-R15e)")
 
     def _hints(self, state: State) -> list[str]:
         hints: list[str] = []
         turn, race, due, flip = state["turn"], state["race"], state["due"], state["flip"]
         if race is not None:
-            waiting = [p for p in (self.race.participants if self.race else self.players) if p not in race["pressed"]]
+            waiting = [p for p in (self.open_race.participants if self.open_race else self.players)
+                       if p not in race["pressed"]]
             if not race["called"]:
                 hints.append(tr("{player} must call ALLE (AO-R15c), or takes 2 alone.", player=race["by"]))
             hints.append(tr("Waiting for: {players}. The last hand down takes 2 (AO-R15e).",
@@ -335,8 +342,8 @@ class AnnaottoUI(GameUI):
         if top == "ANNAOTTO":
             colour = state["colour"]
             return tr("After ANNAOTTO: {colour} (any pattern) or another ANNAOTTO (AO-R5).",
-                      colour=COLOUR_WORDS.get(colour, "–"))
-        colour, pattern = COLOUR_WORDS[state["colour"]], PATTERN_WORDS[state["pattern"]]
+                      colour=ao_colour(colour, language()) if colour else "–")
+        colour, pattern = ao_colour(state["colour"], language()), ao_pattern(state["pattern"], language())
         sign = top.split(".")[2] if top.count(".") == 2 else None
         if sign in ("ANNA", "OTTO"):
             other = "OTTO" if sign == "ANNA" else "ANNA"
@@ -344,7 +351,7 @@ class AnnaottoUI(GameUI):
                       colour=colour, pattern=pattern, other=other, sign=sign)
         if sign in _SIGNED:
             return tr("Lay {colour} or {pattern}, any {sign}, or ANNAOTTO (AO-R5).", colour=colour, pattern=pattern,
-                      sign=sign if sign != "HUERDEN" else "HÜRDEN")
+                      sign=ao_sign(sign, language()))
         return tr("Lay {colour} or {pattern}, or ANNAOTTO (AO-R5).", colour=colour, pattern=pattern)
 
     def _flip_text(self, flip: dict[str, Any]) -> str:
@@ -370,7 +377,7 @@ class AnnaottoUI(GameUI):
         out = state["out"]
         race = state["race"]
         for p in self.players:
-            parts = [tr("{n} cards", n=state["hands"][p])]
+            parts = [tr("cards")]
             if p in out:
                 parts.append(tr("place {n}", n=out.index(p) + 1))
             if race is not None and p in race["pressed"]:
@@ -382,6 +389,10 @@ class AnnaottoUI(GameUI):
 
     def _extra(self, state: State) -> list[str]:
         return [tr("Draw pile {draw} · discard pile {pile}", draw=state["draw_pile"], pile=state["pile"])]
+
+    def seat_score(self, state: State, player: str) -> str:
+        """Cards in hand: the fewer, the better."""
+        return str(state["hands"][player])
 
     def result_lines(self, state: State) -> list[str]:
         places = state["scores"]

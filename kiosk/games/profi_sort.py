@@ -40,6 +40,17 @@ class Collect:
         return [code for group in self.groups for code in group]
 
 
+def number_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 5, 7, 8] → "1–3, 5, 7–8": a task sheet short enough for one line."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+
+
 def _is_ace(code: str) -> bool:
     face = code.partition("#")[0]
     return face.startswith("PS:") and face.endswith("A") and len(face) == 5
@@ -338,15 +349,17 @@ class ProfiSortUI(GameUI):
                 hints.append(tr("Keep 2 own cards when laying, 1 after the discard (PS-R27)."))
             else:
                 hints.append(tr("{n} own cards: a scan now is the discard.", n=own))
-        aces = [f"{p}: {self._words(codes)}" for p, codes in state["received"].items() if codes]
-        if aces:
-            hints.append(tr("Received aces: {aces}", aces="; ".join(aces)))
         return hints[:3]
+
+    def _aces(self, state: State) -> str:
+        aces = [f"{p}: {self._words(codes)}" for p, codes in state["received"].items() if codes]
+        return tr("Received aces: {aces}", aces="; ".join(aces)) if aces else ""
 
     def _sheet(self, state: State, player: str) -> str:
         done = set(state["tasks_done"].get(player, ()))
-        marks = " ".join(f"[{n}]" if t in done else str(n) for t, n in NUMBER.items())
-        return tr("{player}: {marks} · bonus {bonus}", player=player, marks=marks, bonus=state["bonus_open"][player])
+        open_numbers = [n for t, n in NUMBER.items() if t not in done]
+        return tr("{player}: open {tasks} · bonus {bonus}", player=player, tasks=number_ranges(open_numbers) or "–",
+                  bonus=state["bonus_open"][player])
 
     def _meld_lines(self, state: State) -> list[str]:
         lines: list[str] = []
@@ -382,6 +395,8 @@ class ProfiSortUI(GameUI):
                 f"{p} {'-' if points[p] is None else points[p]}" for p in self.players)))
         elif state.get("went_out"):
             extra.append(tr("{player} went out.", player=state["went_out"]))
+        if self._aces(state):
+            extra.insert(0, self._aces(state))
         seat_lines = {}
         for p in self.players:
             rec = len(state["received"].get(p) or [])

@@ -65,6 +65,7 @@ class Screen:
     """A screen builds its View from its state and reacts to touches, seat inputs and time."""
 
     name = "screen"
+    takes_scans = False  # a scan on a screen that cannot take it is answered with the "rejected" cue
 
     def __init__(self, app: Host):
         self.app = app

@@ -33,6 +33,10 @@ class Answer:
 class ConfirmScreen(Screen):
     name = "confirm"
 
+    @property
+    def takes_scans(self) -> bool:  # type: ignore[override]
+        return self.guarded and self.back.takes_scans
+
     def __init__(self, app: Host, back: Screen, question: str, answers: list[Answer], guarded: bool = False,
                  detail: str = "", cancel: str | None = None):
         super().__init__(app)

@@ -22,6 +22,7 @@ LIT_S = 1.0  # how long a pressed button stays lit
 
 class ScannerTestScreen(Screen):
     name = "scanner-test"
+    takes_scans = True
 
     def __init__(self, app: Host, back: Screen):
         super().__init__(app)

@@ -15,6 +15,10 @@ from referee import games
 class HelpScreen(Screen):
     name = "help"
 
+    @property
+    def takes_scans(self) -> bool:  # type: ignore[override]
+        return self.back.takes_scans  # over the table a scan goes on to it
+
     def __init__(self, app: Host, back: Screen, game_id: str):
         super().__init__(app)
         self.back = back

@@ -43,6 +43,10 @@ class HistoryScreen(Screen):
 
     name = "history"
 
+    @property
+    def takes_scans(self) -> bool:  # type: ignore[override]
+        return self.controller is not None  # over a live game a scan goes on to the table
+
     def __init__(self, app: Host, back: Screen, game_id: int | None, controller: TableController | None = None):
         super().__init__(app)
         self.back = back

@@ -52,11 +52,16 @@ def results_view(controller: TableController, width: int, height: int) -> View:
         bottom = (x, y + h_px // 2, w_px, h_px - h_px // 2)
         v.text(top, f"{place.place}. {place.player}", size=1.0, color=DARK_INK, align="center",
                tag=f"rank:{place.player}")
-        v.text(bottom, score_text(place), size=0.8, color=DARK_INK, align="center", tag=f"score:{place.player}")
+        v.text(bottom, score_text(place), size=0.8, color=DARK_INK, align="center", tag=f"points:{place.player}")
     y0 = 0.13 + len(podium) * 0.1 if portrait else 0.52
     for i, place in enumerate(rest):
         v.text(g.r(0.04, y0 + i * 0.075, 0.92, 0.07), f"{place.place}. {place.player} – {score_text(place)}",
                size=0.8, color=INK, fill=PANEL, tag=f"rank:{place.player}")
+    if places and places[0].kind in (FEWER_WINS, TASKS):  # how the points came about (Profi-Sort's bonus, tasks)
+        y = y0 + len(rest) * 0.075
+        room = max(0, int((0.83 - y) / 0.075))
+        for i, line in enumerate(controller.ui.result_lines(controller.state)[:room]):
+            v.text(g.r(0.04, y + i * 0.075, 0.92, 0.07), line, size=0.6, color=INK, tag="score")
     v.button(g.r(0.04, 0.84, 0.29, 0.14), tr("Play again"), "rematch", fill=GOOD, tag="rematch")
     v.button(g.r(0.355, 0.84, 0.29, 0.14), tr("History"), "history", fill=BUTTON, tag="history")
     v.button(g.r(0.67, 0.84, 0.29, 0.14), tr("Menu"), "menu", fill=BUTTON, tag="menu")
