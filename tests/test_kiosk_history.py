@@ -123,6 +123,11 @@ def test_the_history_from_the_table_shows_a_rejected_scan_greyed_and_scrolls(tmp
     lines = history_lines(app)
     assert lines[0].text.startswith("1. ") and "Player 1 plays 8 · II" in lines[0].text
     assert lines[1].tag == "line:rejected" and "double scan" in lines[1].text
+    pages = 0
+    while app.current_view.tagged("down"):
+        press(app, "down")
+        pages += 1
+    assert pages >= 1 and app.current_view.tagged("line")[-1].text.startswith("11. "), "scrolls back to the end"
     press(app, "back")
     assert app.screen.name == "table"
 

@@ -15,12 +15,12 @@ from kiosk.event_words import describe
 from kiosk.i18n import tr
 from kiosk.pin import MAX_LENGTH, MIN_LENGTH
 from kiosk.prefs import next_volume
-from kiosk.screens import Host, Screen
+from kiosk.screens import Host, Screen, cells
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.table import TableScreen
-from kiosk.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
+from kiosk.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 
 ENTER, MENU, NEW_PIN, REPEAT_PIN = "enter", "menu", "new", "repeat"
 
@@ -97,10 +97,9 @@ class AdminScreen(Screen):
         v.text(g.r(0.3, 0.14, 0.4, 0.1), "•" * len(self.entered) or "—", size=1.2, align="center", fill=PANEL,
                tag="pin")
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
-        for i, key in enumerate(keys):
-            row, col = divmod(i, 3)
-            v.button(g.r(0.3 + col * 0.135, 0.27 + row * 0.15, 0.12, 0.13), key, f"key:{key}",
-                     fill=GOOD if key == "OK" else BUTTON)
+        pad = g.r(0.1, 0.27, 0.8, 0.58) if g.portrait else g.r(0.28, 0.26, 0.44, 0.6)
+        for key, rect in zip(keys, cells.table(pad, 3, 4, cells.gap_of(v)), strict=True):
+            v.button(rect, key, f"key:{key}", fill=GOOD if key == "OK" else BUTTON)
         wait = self.app.pins.locked_for() if self.mode == ENTER else 0
         if wait > 0:
             self.message = tr("Too many wrong PINs. Try again in {s} s.", s=math.ceil(wait))
@@ -115,16 +114,11 @@ class AdminScreen(Screen):
         v.text(g.r(0.04, 0.02, 0.6, 0.1), tr("Admin"), size=1.0, color=ACCENT, tag="title")
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Close"), "back")
         items = self.items()
-        portrait = height > width
-        cols = 2 if portrait else 3
-        rows = math.ceil(len(items) / cols)
-        each = 0.72 / rows
-        for i, (command, label) in enumerate(items):
-            row, col = divmod(i, cols)
-            w = 0.92 / cols
-            fill = BAD if command.destructive else BUTTON
-            v.button(g.r(0.04 + col * w, 0.14 + row * each, w - 0.02, each - 0.025), label,
-                     f"admin:{command.value}", fill=fill, tag=f"admin:{command.value}")
+        n_cols = 2 if g.portrait else 3
+        grid = cells.table(g.r(0.04, 0.14, 0.92, 0.72), n_cols, math.ceil(len(items) / n_cols), cells.gap_of(v))
+        for (command, label), rect in zip(items, grid, strict=False):
+            fill = BAD_FILL if command.destructive else BUTTON
+            v.button(rect, label, f"admin:{command.value}", fill=fill, tag=f"admin:{command.value}")
         if self.message:
             v.text(g.r(0.04, 0.87, 0.92, 0.12), self.message, size=0.7, color=MUTED, tag="message")
         return v

@@ -16,8 +16,8 @@ from typing import Any
 from hw.inputs import ButtonPress, CardScan
 from kiosk.controller import TableController
 from kiosk.i18n import tr
-from kiosk.screens import Host, Screen
-from kiosk.view import ACCENT, BAD, BUTTON, INK, MUTED, PANEL, Grid, View
+from kiosk.screens import Host, Screen, cells
+from kiosk.view import ACCENT, BAD_FILL, BUTTON, INK, MUTED, PANEL, Grid, View
 
 HOLD_S = 2.0
 SEATS_NEEDED = 2
@@ -62,14 +62,11 @@ class ConfirmScreen(Screen):
         if self.guarded and self.seats:
             pressed = tr("Seat buttons pressed: {seats}", seats=", ".join(sorted(self.seats)))
             v.text(g.r(0.04, 0.55, 0.92, 0.09), pressed, size=0.8, color=INK, tag="seats")
-        count = len(self.answers) + 1
-        width_each = (0.92 - 0.03 * (count - 1)) / count
-        for i, answer in enumerate(self.answers):
+        places = cells.cols(g.r(0.04, 0.68, 0.92, 0.17), len(self.answers) + 1, cells.gap_of(v) * 2)
+        for i, (answer, rect) in enumerate(zip(self.answers, places, strict=False)):
             label = answer.label + (" " + tr("(hold)") if self.guarded else "")
-            v.button(g.r(0.04 + i * (width_each + 0.03), 0.68, width_each, 0.16), label, f"yes:{i}",
-                     fill=BAD if not self.guarded else BUTTON, tag=f"yes:{i}")
-        v.button(g.r(0.04 + len(self.answers) * (width_each + 0.03), 0.68, width_each, 0.16), self.cancel_label,
-                 "no", fill=PANEL, tag="no")
+            v.button(rect, label, f"yes:{i}", fill=BAD_FILL if not self.guarded else BUTTON, tag=f"yes:{i}")
+        v.button(places[-1], self.cancel_label, "no", fill=PANEL, tag="no")
         if self.message:
             v.text(g.r(0.04, 0.87, 0.92, 0.11), self.message, size=0.8, color=INK, tag="message")
         return v

@@ -94,10 +94,14 @@ class HistoryScreen(Screen):
             v.button(g.r(0.58, 0.02, 0.18, 0.1), tr("Resume"), "resume", fill=GOOD, tag="resume")
         lines = self.lines()
         top, bottom = 0.14, 0.84
-        rows = rows_for(height, top, bottom)
-        first = max(0, len(lines) - rows) if self.first is None else self.first
-        for i, line in enumerate(lines[first:first + rows]):
-            rect = g.r(0.03, top + i * ROW, 0.94, ROW - 0.008)
+        capacity = rows_for(height, top, bottom)
+        first = self._first_of_last_page(lines, capacity) if self.first is None else self.first
+        used, last = 0, first
+        for line in lines[first:]:
+            units = 1 if line.ok else 2  # a rejected attempt gets a second row for the referee's reason
+            if used + units > capacity:
+                break
+            rect = g.r(0.03, top + used * ROW, 0.94, units * ROW - 0.008)
             when = clock(line.at)
             text = f"{line.seq}. {when + '  ' if when else ''}{line.text}"
             if line.ok:
@@ -105,27 +109,43 @@ class HistoryScreen(Screen):
             else:
                 v.text(rect, "✗ " + text + " – " + line.reason, size=0.7, color=MUTED, fill=PANEL,
                        tag="line:rejected")
+            used += units
+            last += 1
         if not lines:
             v.text(g.r(0.03, top, 0.94, 0.1), tr("No events yet."), size=0.8, color=MUTED, tag="line:none")
-        shown = f"{first + 1}–{min(len(lines), first + rows)} / {len(lines)}" if lines else ""
+        shown = f"{first + 1}–{last} / {len(lines)}" if lines else ""
         v.text(g.r(0.3, 0.86, 0.4, 0.12), shown, size=0.8, color=MUTED, align="center", tag="position")
         if first > 0:
             v.button(g.r(0.03, 0.86, 0.25, 0.12), tr("Earlier"), "up", fill=BUTTON, tag="up")
-        if first + rows < len(lines):
+        if last < len(lines):
             v.button(g.r(0.72, 0.86, 0.25, 0.12), tr("Later"), "down", fill=BUTTON, tag="down")
-        self._shown = (first, rows)
+        self._shown, self._capacity = (first, last), capacity
         return v
+
+    @staticmethod
+    def _first_fitting(lines: list[Line], end: int, capacity: int) -> int:
+        """The first line of the page that ends just before `end`."""
+        used, first = 0, end
+        while first > 0 and used + (1 if lines[first - 1].ok else 2) <= capacity:
+            first -= 1
+            used += 1 if lines[first].ok else 2
+        return first
+
+    def _first_of_last_page(self, lines: list[Line], capacity: int) -> int:
+        return self._first_fitting(lines, len(lines), capacity)
 
     def on_action(self, action: str) -> None:
         lines = self.lines()
-        first, rows = getattr(self, "_shown", (0, rows_for(self.app.settings.height, 0.14, 0.84)))
+        first, last = getattr(self, "_shown", (0, 0))
         if action == "back":
             self.app.show(self.back)
-        elif action == "up":
-            self.first = max(0, first - (rows - 1))
+        elif action == "up":  # the page before, keeping this page's first line in sight
+            self.first = min(first - 1, self._first_fitting(lines, first + 1, getattr(self, "_capacity", 1)))
+            self.first = max(0, self.first)
         elif action == "down":
-            following = first + rows - 1
-            self.first = None if following + rows >= len(lines) else following
+            following = max(first + 1, last - 1)
+            end = self._first_of_last_page(lines, getattr(self, "_capacity", 1))
+            self.first = None if following >= end else following
         elif action == "resume" and self.game_id is not None:
             self.app.show(self.resume_question())
 
