@@ -123,7 +123,6 @@ def scanner_test(app) -> None:
     screen.on_input(CardScan("AO:GREEN.WAVES.ANNA#1", "scanner-1", 0))
     screen.on_input(ReaderError("scanner-3", "disconnected", "", 0))
     app.show(screen)
-    app.reader_seats = {}
 
 
 @scene("button-test")

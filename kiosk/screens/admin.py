@@ -112,7 +112,7 @@ class AdminScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         v.text(g.r(0.04, 0.02, 0.6, 0.1), tr("Admin"), size=1.0, color=ACCENT, tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Close"), "back")
+        v.button(g.r(0.68, 0.02, 0.3, 0.1), tr("Close"), "back")
         items = self.items()
         n_cols = 2 if g.portrait else 3
         grid = cells.table(g.r(0.04, 0.14, 0.92, 0.72), n_cols, math.ceil(len(items) / n_cols), cells.gap_of(v))

@@ -31,21 +31,22 @@ class HelpScreen(Screen):
         v = View(width, height)
         page = self.pages[self.page]
         portrait = height > width
-        v.text(g.r(0.03, 0.02, 0.7, 0.11), f"{games.get(self.game_id).title}: {tr(page.title)}", size=1.0,
+        bar = 0.07 if portrait else 0.11  # the top and bottom bars
+        v.text(g.r(0.03, 0.02, 0.7, bar), f"{games.get(self.game_id).title}: {tr(page.title)}", size=1.0,
                color=ACCENT, tag="title")
-        v.button(g.r(0.76, 0.02, 0.21, 0.11), tr("Back"), "back", tag="back")
+        v.button(g.r(0.76, 0.02, 0.21, bar), tr("Back"), "back", tag="back")
         count = len(page.paragraphs)
-        top, bottom = 0.15, 0.83
+        top, bottom = 0.04 + bar, 0.96 - bar - 0.02
         each = (bottom - top) / count
         for i, paragraph in enumerate(page.paragraphs):
-            v.text(g.r(0.03, top + i * each, 0.94, each - 0.01), tr(paragraph), size=0.7 if portrait else 0.8,
+            v.text(g.r(0.03, top + i * each, 0.94, each - 0.01), tr(paragraph), size=0.9 if portrait else 0.8,
                    color=INK, tag="help")
         pager = tr("Page {n} of {m}", n=self.page + 1, m=len(self.pages))
-        v.text(g.r(0.3, 0.86, 0.4, 0.12), pager, size=0.8, color=MUTED, align="center", tag="page")
+        v.text(g.r(0.3, 0.98 - bar, 0.4, bar), pager, size=0.8, color=MUTED, align="center", tag="page")
         if self.page > 0:
-            v.button(g.r(0.03, 0.86, 0.25, 0.12), tr("Previous"), "prev", fill=BUTTON, tag="prev")
+            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Previous"), "prev", fill=BUTTON, tag="prev")
         if self.page < len(self.pages) - 1:
-            v.button(g.r(0.72, 0.86, 0.25, 0.12), tr("Next"), "next", fill=BUTTON, tag="next")
+            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Next"), "next", fill=BUTTON, tag="next")
         return v
 
     def on_action(self, action: str) -> None:

@@ -36,11 +36,11 @@ class SetupScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         gap = gap_of(v)
-        top = cols(g.r(0.04, 0.015, 0.93, 0.1), 6, gap)
+        top = cols(g.r(0.04, 0.015, 0.93, 0.1), 7, gap)
         v.text((top[0][0], top[0][1], top[3][0] + top[3][2] - top[0][0], top[0][3]), self.cls.title, size=1.3,
                color=ACCENT, tag="title")
         v.button(top[4], "?", "help", tag="help")
-        v.button(top[5], tr("Back"), "back")
+        v.button((top[5][0], top[5][1], top[6][0] + top[6][2] - top[5][0], top[5][3]), tr("Back"), "back")
         v.text(g.r(0.04, 0.14, 0.17, 0.1), tr("Players"), color=MUTED)
         counts = list(self.cls.player_counts)
         for n, rect in zip(counts, cols(g.r(0.22, 0.14, 0.12 * len(counts), 0.1), len(counts), gap), strict=True):
