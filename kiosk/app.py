@@ -12,6 +12,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -232,7 +233,11 @@ class App:
             what = describe(history[-1], table.controller.ui.face) if history else ""
             fb = table.controller.undo()
             self.show(table)
-            return i18n.tr("Taken back: {event}", event=what) if fb.ok else fb.text(self.lang)
+            if not fb.ok:
+                return fb.text(self.lang)
+            said = i18n.tr("Taken back: {event}", event=what)
+            table.controller.feedback = replace(fb, note=said)  # the table's verdict panel says what went
+            return said
         if command is AdminCommand.ABANDON and table is not None:
             table.controller.abandon()
             self.go_menu()
@@ -399,8 +404,17 @@ class App:
         if command.name == "state":
             return self.screen.model()
         if command.name == "action":
-            self.screen.on_action(str(command.arg))
+            action, held = command.arg if isinstance(command.arg, tuple) else (str(command.arg), None)
+            if held is None:
+                self.screen.on_action(action)
+            else:
+                self.screen.on_touch(action, held)
+            self.last_activity = time.monotonic()
             self.dirty = True
+            return self.screen.model()
+        if command.name == "admin":  # the long press on the top-left corner
+            if not isinstance(self.screen, AdminScreen):
+                self.show(AdminScreen(self, self.screen))
             return self.screen.model()
         if command.name == "view":
             self.draw()

@@ -34,6 +34,7 @@ def test_undo_asks_naming_the_event_and_says_what_it_took_back(tmp_path) -> None
     press(app, "admin:undo")
     press(app, "yes:0")
     assert isinstance(app.screen, TableScreen) and app.screen.controller.referee.history == []
+    assert "Zurückgenommen: Spieler 1 spielt 8 · II" in texts(app), "the table says what was taken back"
     open_admin(app)
     press(app, "admin:undo")
     assert "Nichts zurückzunehmen." in texts(app), "nothing to take back: no question"

@@ -167,7 +167,7 @@ class AdminScreen(Screen):
         if question is None:
             self.message = tr("Nothing to take back.") if command is AdminCommand.UNDO else tr("No game to abandon.")
             return
-        labels = {AdminCommand.UNDO: tr("Take back"), AdminCommand.ABANDON: tr("Abandon"),
+        labels = {AdminCommand.UNDO: tr("Take back"), AdminCommand.ABANDON: tr("Abandon game"),
                   AdminCommand.RESTART: tr("Restart"), AdminCommand.SHUTDOWN: tr("Shut down"),
                   AdminCommand.QUIT: tr("Quit")}
 

@@ -38,14 +38,15 @@ class ConfirmScreen(Screen):
         return self.guarded and self.back.takes_scans
 
     def __init__(self, app: Host, back: Screen, question: str, answers: list[Answer], guarded: bool = False,
-                 detail: str = "", cancel: str | None = None):
+                 detail: str = "", cancel: str | None = None, danger: bool = True):
         super().__init__(app)
         self.back = back
         self.question = question
         self.answers = answers
         self.guarded = guarded
         self.detail = detail
-        self.cancel_label = cancel or tr("Cancel")
+        self.cancel_label = cancel or tr("No")
+        self.danger = danger  # the answer cannot be taken back: a red button
         self.seats: set[str] = set()
         self.message = ""
         self.opened = time.monotonic()
@@ -65,7 +66,8 @@ class ConfirmScreen(Screen):
         places = cells.cols(g.r(0.04, 0.68, 0.92, 0.17), len(self.answers) + 1, cells.gap_of(v) * 2)
         for i, (answer, rect) in enumerate(zip(self.answers, places, strict=False)):
             label = answer.label + (" " + tr("(hold)") if self.guarded else "")
-            v.button(rect, label, f"yes:{i}", fill=BAD_FILL if not self.guarded else BUTTON, tag=f"yes:{i}")
+            fill = BAD_FILL if self.danger and not self.guarded else BUTTON
+            v.button(rect, label, f"yes:{i}", fill=fill, tag=f"yes:{i}")
         v.button(places[-1], self.cancel_label, "no", fill=PANEL, tag="no")
         if self.message:
             v.text(g.r(0.04, 0.87, 0.92, 0.11), self.message, size=0.8, color=INK, tag="message")

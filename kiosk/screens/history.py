@@ -87,11 +87,11 @@ class HistoryScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.03, 0.02, 0.55, 0.1), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
+        v.text(g.r(0.03, 0.02, 0.46, 0.1), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
                tag="title")
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back", tag="back")
         if self.status == "paused":
-            v.button(g.r(0.58, 0.02, 0.18, 0.1), tr("Resume"), "resume", fill=GOOD, tag="resume")
+            v.button(g.r(0.5, 0.02, 0.26, 0.1), tr("Resume"), "resume", fill=GOOD, tag="resume")
         lines = self.lines()
         top, bottom = 0.14, 0.84
         capacity = rows_for(height, top, bottom)
@@ -155,7 +155,7 @@ class HistoryScreen(Screen):
         return ConfirmScreen(self.app, self, tr("Resume {game} with {players}?", game=self.title(),
                                                 players=", ".join(header["players"])),
                              [Answer(tr("Resume"), lambda: self.app.resume_game(game_id))],
-                             detail=tr("For the players of this game: it goes on where it stopped."))
+                             detail=tr("For the players of this game: it goes on where it stopped."), danger=False)
 
     def on_input(self, item: Any) -> None:
         if self.controller is not None and isinstance(item, CardScan):
