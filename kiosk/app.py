@@ -7,6 +7,7 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
@@ -37,6 +38,7 @@ from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.store import EventLog
 
+log = logging.getLogger(__name__)
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
@@ -269,9 +271,12 @@ class App:
         folder, on_stick = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts,
                                                        self.usb_roots)
         games = len(self.log.games())
+        log.info("exported %d games to %s", games, folder)
         if on_stick:
-            return i18n.tr("Exported {n} games to the USB stick: {dir}", n=games, dir=folder)
-        return i18n.tr("No USB stick found. Exported {n} games to {dir}", n=games, dir=folder)
+            return i18n.tr("Exported {n} games to the USB stick {stick}, folder {folder}", n=games,
+                           stick=folder.parent, folder=folder.name)
+        return i18n.tr("No USB stick found. Exported {n} games into the data directory, folder exports/{folder}",
+                       n=games, folder=folder.name)
 
     def stop(self, code: int = 0) -> None:
         self.exit_code = code

@@ -20,7 +20,7 @@ from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.table import TableScreen
-from kiosk.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
+from kiosk.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
 
 ENTER, MENU, NEW_PIN, REPEAT_PIN = "enter", "menu", "new", "repeat"
 
@@ -115,12 +115,12 @@ class AdminScreen(Screen):
         v.button(g.r(0.68, 0.02, 0.3, 0.1), tr("Close"), "back")
         items = self.items()
         n_cols = 2 if g.portrait else 3
-        grid = cells.table(g.r(0.04, 0.14, 0.92, 0.72), n_cols, math.ceil(len(items) / n_cols), cells.gap_of(v))
+        grid = cells.table(g.r(0.04, 0.14, 0.92, 0.64), n_cols, math.ceil(len(items) / n_cols), cells.gap_of(v))
         for (command, label), rect in zip(items, grid, strict=False):
             fill = BAD_FILL if command.destructive else BUTTON
             v.button(rect, label, f"admin:{command.value}", fill=fill, tag=f"admin:{command.value}")
         if self.message:
-            v.text(g.r(0.04, 0.87, 0.92, 0.12), self.message, size=0.7, color=MUTED, tag="message")
+            v.text(g.r(0.04, 0.8, 0.92, 0.19), self.message, size=0.7, color=INK, tag="message")
         return v
 
     # --- reacting

@@ -87,11 +87,12 @@ class HistoryScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.03, 0.02, 0.46, 0.1), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
+        bar = 0.07 if g.portrait else 0.1
+        v.text(g.r(0.03, 0.02, 0.33, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
                tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back", tag="back")
+        v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
         if self.status == "paused":
-            v.button(g.r(0.5, 0.02, 0.26, 0.1), tr("Resume"), "resume", fill=GOOD, tag="resume")
+            v.button(g.r(0.38, 0.02, 0.36, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
         lines = self.lines()
         top, bottom = 0.14, 0.84
         capacity = rows_for(height, top, bottom)

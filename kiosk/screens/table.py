@@ -57,8 +57,8 @@ class Layout:
 
     def __init__(self, g: Grid):
         if g.portrait:
-            self.title, self.help, self.history = g.r(0.03, 0.01, 0.22, 0.06), g.r(0.265, 0.01, 0.10, 0.06), \
-                g.r(0.385, 0.01, 0.175, 0.06)
+            self.title, self.help, self.history = g.r(0.03, 0.01, 0.2, 0.06), g.r(0.245, 0.01, 0.10, 0.06), \
+                g.r(0.365, 0.01, 0.195, 0.06)
             self.leave, self.lang = g.r(0.58, 0.01, 0.15, 0.06), g.r(0.75, 0.01, 0.225, 0.06)
             self.turn = g.r(0.03, 0.07, 0.94, 0.125)
             self.turn_lines = 2
