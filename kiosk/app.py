@@ -38,7 +38,7 @@ from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.store import EventLog
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
@@ -81,8 +81,7 @@ class App:
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
         self.table_name = "table"  # the config's table name (CSV export)
         self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
-        # The seat light hook (#18): called with (seat, on) by the button test screen; None without lights.
-        self.seat_light: Callable[[str, bool], None] | None = None
+        self.lights: Any = None  # the seat lights (#18, kiosk.seat_lights) when the table has them
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
         self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
@@ -271,7 +270,7 @@ class App:
         folder, on_stick = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts,
                                                        self.usb_roots)
         games = len(self.log.games())
-        log.info("exported %d games to %s", games, folder)
+        logger.info("exported %d games to %s", games, folder)
         if on_stick:
             return i18n.tr("Exported {n} games to the USB stick {stick}, folder {folder}", n=games,
                            stick=folder.parent, folder=folder.name)

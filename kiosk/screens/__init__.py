@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kiosk.view import View
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from kiosk.commands import AdminCommand
     from kiosk.controller import TableController
     from kiosk.pin import PinGuard
@@ -29,7 +27,7 @@ class Host(Protocol):
     pins: PinGuard
     reader_seats: dict[str, str]
     seats: list[str]
-    seat_light: Callable[[str, bool], None] | None
+    lights: Any  # None, or the seat lights with `hold(seat, on)`
 
     @property
     def lang(self) -> str: ...

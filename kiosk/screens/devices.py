@@ -1,8 +1,8 @@
 """Staff's test screens: each scanner's last code live (per seat), and each seat's buttons lighting up.
 
 While a test screen is open the inputs go to it, not to a game: a scan or a press here changes nothing
-in the log. The button test also switches the seat's own light on for a moment through the app's
-`seat_light(seat, on)` hook when the table has lights.
+in the log. The button test also holds the seat's own light on for a moment (`app.lights.hold(seat, on)`)
+when the table has seat lights.
 """
 
 from __future__ import annotations
@@ -115,9 +115,9 @@ class ButtonTestScreen(Screen):
             self._light(item.seat, True)
 
     def _light(self, seat: str, on: bool) -> None:
-        hook = getattr(self.app, "seat_light", None)
-        if hook is not None:
-            hook(seat, on)
+        lights = getattr(self.app, "lights", None)
+        if lights is not None:
+            lights.hold(seat, on)
 
     def on_tick(self, now: float) -> bool:
         dark = [key for key, until in self.lit.items() if until <= now]
