@@ -23,7 +23,7 @@ from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
 from kiosk import i18n
 from kiosk.audio import Cue, Sounds
-from kiosk.commands import AdminCommand
+from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
 from kiosk.controller import TableController
 from kiosk.event_words import describe
 from kiosk.pin import PinGuard
@@ -256,9 +256,9 @@ class App:
             self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
             return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
         if command is AdminCommand.RESTART:
-            self.stop(3)  # systemd's Restart=always starts a fresh process
+            self.stop(EXIT_RESTART)  # systemd's Restart=always starts a fresh process
         elif command is AdminCommand.SHUTDOWN:
-            self.stop(4)
+            self.stop(EXIT_SHUTDOWN)
         elif command is AdminCommand.QUIT and not self.kiosk_mode:
             self.stop(0)
         return None

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from enum import Enum
 
+# The kiosk's exit statuses that systemd acts on (`referee-kiosk.service`: SuccessExitStatus=3 4,
+# RestartPreventExitStatus=4): restart comes back, shut down stays down.
+EXIT_RESTART = 3
+EXIT_SHUTDOWN = 4
+
 
 class AdminCommand(Enum):
     """One entry of the admin menu. `destructive` ones ask once more, naming what they affect."""

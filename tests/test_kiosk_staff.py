@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from hw.inputs import ReaderError
+from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN
 from kiosk.pin import PinGuard, hash_pin, wait_after
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.table import TableScreen
@@ -65,7 +66,12 @@ def test_restart_and_shut_down_ask_first(tmp_path) -> None:
     press(app, "admin:restart")
     assert "Restart the kiosk? A game in progress goes on after the restart." in texts(app)
     press(app, "yes:0")
-    assert not app.running and app.exit_code == 3
+    assert not app.running and app.exit_code == EXIT_RESTART
+    down = make_app(tmp_path / "down")
+    open_admin(down)
+    press(down, "admin:shutdown")
+    press(down, "yes:0")
+    assert not down.running and down.exit_code == EXIT_SHUTDOWN
 
 
 def test_wrong_pins_lock_the_keypad_for_a_growing_time_kept_across_restarts(tmp_path) -> None:
