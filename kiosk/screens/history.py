@@ -19,6 +19,7 @@ from kiosk.game_history import Line
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import Answer, ConfirmScreen
+from kiosk.store import GameRecord
 from kiosk.view import ACCENT, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from referee import games
 
@@ -54,12 +55,15 @@ class HistoryScreen(Screen):
         self.controller = controller
         self.first: int | None = None  # index of the top line; None: scrolled to the end
         self._lines: list[Line] | None = None
+        self._status: str | None = None
 
     @property
     def status(self) -> str:
-        if self.game_id is None or self.app.log is None:
-            return "playing"
-        return next((g.status for g in self.app.log.games() if g.id == self.game_id), "playing")
+        """The game's status in the log (read once per screen: the log only changes by leaving it)."""
+        if self._status is None:
+            records = self.app.log.games() if self.game_id is not None and self.app.log is not None else []
+            self._status = next((g.status for g in records if g.id == self.game_id), "playing")
+        return self._status
 
     def lines(self) -> list[Line]:
         if self._lines is None:
@@ -178,9 +182,8 @@ class GamesScreen(Screen):
         super().__init__(app)
         self.back = back
         self.first = 0
-        self.items: list[GameSummary] = []
-        if app.log is not None:
-            self.items = [summarise(app.log, record) for record in reversed(app.log.games())]
+        self.records = list(reversed(app.log.games())) if app.log is not None else []
+        self._summaries: dict[int, GameSummary] = {}  # replayed when first shown: a long log opens at once
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -189,8 +192,8 @@ class GamesScreen(Screen):
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back", tag="back")
         row = 0.13
         rows = max(2, int(0.7 / row))
-        for i, item in enumerate(self.items[self.first:self.first + rows]):
-            record = item.record
+        for i, record in enumerate(self.records[self.first:self.first + rows]):
+            item = self.summary(record)
             title = games.get(item.game).title if games.get(item.game) else item.game
             scores = ", ".join(f"{p.player} {p.score}" for p in item.places) if record.events else \
                 ", ".join(item.players)
@@ -198,11 +201,11 @@ class GamesScreen(Screen):
             label = f"{title} · {status_word(record.status)} · {day} · {scores}"
             v.button(g.r(0.03, 0.14 + i * row, 0.94, row - 0.02), label, f"game:{record.id}",
                      fill=GOOD if record.status == "paused" else BUTTON, tag=f"game:{record.status}")
-        if not self.items:
+        if not self.records:
             v.text(g.r(0.03, 0.14, 0.94, 0.1), tr("No games yet."), size=0.8, color=MUTED, tag="none")
         if self.first > 0:
             v.button(g.r(0.03, 0.86, 0.25, 0.12), tr("Previous"), "up", fill=BUTTON, tag="up")
-        if self.first + rows < len(self.items):
+        if self.first + rows < len(self.records):
             v.button(g.r(0.72, 0.86, 0.25, 0.12), tr("Next"), "down", fill=BUTTON, tag="down")
         self._rows = rows
         return v
@@ -215,9 +218,15 @@ class GamesScreen(Screen):
         elif kind == "up":
             self.first = max(0, self.first - rows)
         elif kind == "down":
-            self.first = min(max(0, len(self.items) - 1), self.first + rows)
+            self.first = min(max(0, len(self.records) - 1), self.first + rows)
         elif kind == "game":
             self.app.show(HistoryScreen(self.app, self, int(arg)))
 
+    def summary(self, record: GameRecord) -> GameSummary:
+        if record.id not in self._summaries and self.app.log is not None:
+            self._summaries[record.id] = summarise(self.app.log, record)
+        return self._summaries[record.id]
+
     def model(self) -> dict:
-        return {"screen": self.name, "games": [(s.record.id, s.game, s.record.status) for s in self.items]}
+        return {"screen": self.name,
+                "games": [(r.id, r.header.get("game"), r.status) for r in self.records]}
