@@ -96,7 +96,6 @@ def games_list(app) -> None:
     header = {"format": "tabletop-referee/1", "game": "magische-7", "players": NAMES[:2]}
     log.set_status(log.new_game(header), "abandoned")
     app.show(GamesScreen(app, MenuScreen(app)))
-    app.log = None
 
 
 @scene("admin:locked")
