@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write logged games as transcripts")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
     export.add_argument("--game", type=int, help="only this game (its number in the log)")
+    export.add_argument("--csv", action="store_true", help="also games.csv: a row per game (players, scores, rank)")
+    backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
+    backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
     sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
     return parser
 
@@ -63,6 +66,14 @@ def main(argv: list[str] | None = None) -> int:
         settings.width, settings.height = int(w), int(h)
     if args.command == "export":
         return _export(settings, args)
+    if args.command == "backup":
+        from kiosk.export import backup
+
+        if not settings.log_path.exists():
+            print(f"referee-kiosk backup: no event log at {settings.log_path}", file=sys.stderr)
+            return 1
+        print(backup(settings.log_path, args.out))
+        return 0
     if args.check_config:
         return _check_config(args.check_config)
     headless = _headless_needed(args.kiosk)
@@ -84,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     hardware = open_hardware(app, args.config, args.sim, control)
     app.reader_seats = hardware.reader_seats
     app.key_handler = hardware.key
+    if hardware.config is not None:  # the admin test screens and the CSV export name the config's seats and table
+        app.seats = [seat.name for seat in hardware.config.seats]
+        app.table_name = hardware.config.name
     if control is not None:
         print(f"referee-kiosk: simulated table; control socket {control}", flush=True)
     if args.frames:
@@ -124,6 +138,13 @@ def _export(settings, args) -> int:
 
     log = EventLog(settings.log_path)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.csv:
+        from hw.config import load as load_table
+        from kiosk.export import export
+
+        table = load_table(args.config).name if args.config else "table"
+        path, _ = export(log, args.out, table)
+        print(path)
     count = 0
     for record in log.games():
         if args.game is not None and record.id != args.game:

@@ -7,27 +7,38 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pygame
 
 from hw.inputs import CardScan, ReaderError
+from kiosk import export as exporting
 from kiosk import i18n
 from kiosk.audio import Cue, Sounds
+from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
 from kiosk.controller import TableController
+from kiosk.event_words import describe
+from kiosk.pin import PinGuard
+from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
+from kiosk.screens.admin import AdminScreen
+from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen
+from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.store import EventLog
 
+logger = logging.getLogger(__name__)
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
@@ -65,8 +76,20 @@ class App:
         self.dirty = True
         self.frames = 0
         self._press: tuple[float, tuple[int, int]] | None = None
+        self.last_activity = time.monotonic()  # a touch or a seat input: the idle pause counts from here
         self._typed = ""
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
+        self.table_name = "table"  # the config's table name (CSV export)
+        self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
+        self.lights: Any = None  # the seat lights (#18, kiosk.seat_lights) when the table has them
+        self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
+        self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
+        self.pins = PinGuard(settings.data_dir, settings.pin_hash)
+        self.prefs = Prefs.load(settings.data_dir)
+        if self.prefs.language:
+            settings.language = self.prefs.language
+        if self.prefs.volume is not None:  # set in the admin menu: wins over the config
+            settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         i18n.set_language(settings.language)
         self.display = self._open_display()
@@ -158,57 +181,101 @@ class App:
         self.start_game(header["game"], list(header["players"]), header.get("dealer", header["players"][-1]),
                         header.get("options", {}), old.seat_players)
 
+    def leave_game(self, controller: TableController, new_game: bool) -> None:
+        """Guests left the table screen (confirmed): the game is paused in the log, then the menu or a new set-up."""
+        controller.pause()
+        if not new_game:
+            self.go_menu()
+            return
+        header = controller.referee.header
+        self.show(SetupScreen(self, header["game"], names=list(header["players"])))
+
+    def resume_game(self, game_id: int) -> None:
+        """A paused game taken up again from the history."""
+        if self.log is None:
+            return
+        self.show(TableScreen(self, TableController.reopen(self.log, game_id)))
+
+    def abandon_game(self, game_id: int) -> None:
+        if self.log is not None:
+            self.log.set_status(game_id, "abandoned")
+
     def seat_of_reader(self, reader: str) -> str | None:
         return self.reader_seats.get(reader)
 
-    def admin_action(self, action: str, back: Screen) -> str | None:
-        """Run an admin menu entry; returns a sentence to show."""
+    def save_prefs(self) -> None:
+        self.prefs.save(self.settings.data_dir)
+
+    def set_volume(self, percent: int) -> None:
+        """The admin menu's volume: kept in the prefs and handed to the sound output when there is one."""
+        self.prefs.volume = percent
+        self.save_prefs()
+        self.settings.volume, self.settings.mute = percent, percent == 0
+        self.audio.set_volume(percent / 100)
+        self.audio.muted = percent == 0
+
+    @property
+    def volume(self) -> int:
+        """The volume in percent, 0 when muted."""
+        return 0 if self.audio.muted else self.audio.volume
+
+    def set_default_language(self, lang: str) -> None:
+        self.prefs.language = lang
+        self.settings.language = lang
+        self.save_prefs()
+        i18n.set_language(lang)
+        self.dirty = True
+
+    def admin(self, command: AdminCommand, back: Screen) -> str | None:
+        """Run an admin menu entry (already confirmed when destructive); returns a sentence to show."""
         table = back if isinstance(back, TableScreen) else None
-        if action == "undo" and table is not None:
+        if command is AdminCommand.UNDO and table is not None:
+            history = table.controller.referee.history
+            what = describe(history[-1], table.controller.ui.face) if history else ""
             fb = table.controller.undo()
             self.show(table)
-            return fb.text(self.lang)
-        if action == "abandon" and table is not None:
+            if not fb.ok:
+                return fb.text(self.lang)
+            said = i18n.tr("Taken back: {event}", event=what)
+            table.controller.feedback = replace(fb, note=said)  # the table's verdict panel says what went
+            return said
+        if command is AdminCommand.ABANDON and table is not None:
             table.controller.abandon()
             self.go_menu()
             return None
-        if action == "export":
-            return i18n.tr("Exported {n} games to {dir}", n=self.export_all(), dir=self.settings.data_dir / "exports")
-        if action == "lang":
+        if command is AdminCommand.ABANDON and isinstance(back, HistoryScreen) and back.game_id is not None:
+            self.abandon_game(back.game_id)
+            self.show(GamesScreen(self, MenuScreen(self)))
+            return None
+        if command is AdminCommand.EXPORT:
+            return self.export_all()
+        if command is AdminCommand.LANGUAGE:
             self.toggle_language()
             return None
-        if action == "demo":
+        if command is AdminCommand.DEMO:
             self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
             return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
-        if action == "sound":  # off → 30 % → 70 % → 100 % → off
-            steps = [30, 70, 100]
-            audio = self.audio
-            if audio.muted or not audio.volume:
-                audio.muted, audio.volume = False, steps[0]
-            elif audio.volume >= steps[-1]:
-                audio.muted = True
-            else:
-                audio.volume = next(v for v in steps if v > audio.volume)
-            self.cue("accepted")  # hear the new volume
-            return None
-        if action == "restart":
-            self.stop(3)  # systemd's Restart=always starts a fresh process
-        elif action == "shutdown":
-            self.stop(4)
-        elif action == "quit" and not self.kiosk_mode:
+        if command is AdminCommand.RESTART:
+            self.stop(EXIT_RESTART)  # systemd's Restart=always starts a fresh process
+        elif command is AdminCommand.SHUTDOWN:
+            self.stop(EXIT_SHUTDOWN)
+        elif command is AdminCommand.QUIT and not self.kiosk_mode:
             self.stop(0)
         return None
 
-    def export_all(self) -> int:
+    def export_all(self) -> str:
+        """CSV, transcripts and a backup to a USB stick when one is mounted, else into the data directory."""
         if self.log is None:
-            return 0
-        target = self.settings.data_dir / "exports"
-        target.mkdir(parents=True, exist_ok=True)
-        records = self.log.games()
-        for record in records:
-            with open(target / f"game-{record.id:05d}-{record.header['game']}.jsonl", "w", encoding="utf-8") as out:
-                self.log.export(record.id, out)
-        return len(records)
+            return i18n.tr("Nothing to export: no event log.")
+        folder, on_stick = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts,
+                                                       self.usb_roots)
+        games = len(self.log.games())
+        logger.info("exported %d games to %s", games, folder)
+        if on_stick:
+            return i18n.tr("Exported {n} games to the USB stick {stick}, folder {folder}", n=games,
+                           stick=folder.parent, folder=folder.name)
+        return i18n.tr("No USB stick found. Exported {n} games into the data directory, folder exports/{folder}",
+                       n=games, folder=folder.name)
 
     def stop(self, code: int = 0) -> None:
         self.exit_code = code
@@ -241,6 +308,9 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()
+        idle_at = self._idle_deadline()
+        if idle_at is not None:
+            wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
         wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
@@ -256,6 +326,7 @@ class App:
             self._on_item(item)
         if self.screen.on_tick(time.monotonic()):
             self.dirty = True
+        self._idle_check(time.monotonic())
         if self.dirty:
             self.draw()
         if self.heartbeat is not None:
@@ -274,6 +345,34 @@ class App:
                 return []
             self._wake.wait(min(TOUCH_POLL_S, left))
 
+    # --- a table left alone
+
+    def game_on_screen(self) -> TableScreen | None:
+        """The table screen of a logged game under the current screen (help, history, a question …), if any."""
+        screen: Screen | None = self.screen
+        for _ in range(8):
+            if isinstance(screen, TableScreen):
+                return screen if screen.controller.game_row is not None else None
+            screen = getattr(screen, "back", None)
+        return None
+
+    def _idle_deadline(self) -> float | None:
+        idle = self.settings.idle_pause_s
+        if not idle or self.game_on_screen() is None:
+            return None
+        return self.last_activity + idle
+
+    def _idle_check(self, now: float) -> None:
+        """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
+        deadline = self._idle_deadline()
+        if deadline is None or now < deadline:
+            return
+        table = self.game_on_screen()
+        if table is not None:
+            table.controller.pause()
+        self.last_activity = now
+        self.go_menu()
+
     def draw(self) -> None:
         self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
         self.renderer.draw(self.current_view)
@@ -290,6 +389,7 @@ class App:
             finally:
                 item.done.set()
             return
+        self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
                 self.scanners_down[item.reader] = self.seat_of_reader(item.reader)
@@ -308,8 +408,17 @@ class App:
         if command.name == "state":
             return self.screen.model()
         if command.name == "action":
-            self.screen.on_action(str(command.arg))
+            action, held = command.arg if isinstance(command.arg, tuple) else (str(command.arg), None)
+            if held is None:
+                self.screen.on_action(action)
+            else:
+                self.screen.on_touch(action, held)
+            self.last_activity = time.monotonic()
             self.dirty = True
+            return self.screen.model()
+        if command.name == "admin":  # the long press on the top-left corner
+            if not isinstance(self.screen, AdminScreen):
+                self.show(AdminScreen(self, self.screen))
             return self.screen.model()
         if command.name == "view":
             self.draw()
@@ -333,6 +442,7 @@ class App:
             self._typed += event.text
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
             self._press = (time.monotonic(), self._point(event))
+            self.last_activity = time.monotonic()
         elif kind in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
             self._release(self._point(event))
         elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
@@ -352,20 +462,18 @@ class App:
         held = time.monotonic() - pressed[0]
         x, y = pressed[1]
         if x < 60 and y < 60 and held >= self.settings.admin_hold_s:  # the admin corner
-            from kiosk.screens.admin import AdminScreen
-
             if not isinstance(self.screen, AdminScreen):
                 self.show(AdminScreen(self, self.screen))
             return
-        self.touch(*point)
+        self.touch(*point, held=held)
 
-    def touch(self, x: int, y: int) -> None:
-        """A tap at (x, y): the topmost button under it acts."""
+    def touch(self, x: int, y: int, held: float = 0.0) -> None:
+        """A tap at (x, y), the finger down for `held` seconds: the topmost button under it acts."""
         if self.current_view is None:
             self.draw()
         action = self.current_view.hit(x, y) if self.current_view else None
         if action:
-            self.screen.on_action(action)
+            self.screen.on_touch(action, held)
             self.dirty = True
 
     def _on_key(self, event: pygame.event.Event) -> None:

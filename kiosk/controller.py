@@ -88,6 +88,19 @@ class TableController:
         if current is None:
             return None
         row, header, events = current
+        return cls._replayed(log, row, header, events, seat_players)
+
+    @classmethod
+    def reopen(cls, log: EventLog, game_id: int) -> TableController:
+        """A paused game taken up again (from the history): replayed exactly, marked playing once more."""
+        header, events = log.load(game_id)
+        controller = cls._replayed(log, game_id, header, events, None)
+        log.set_status(game_id, "playing")
+        return controller
+
+    @classmethod
+    def _replayed(cls, log: EventLog, row: int, header: dict[str, Any], events: list[dict[str, Any]],
+                  seat_players: dict[str, str] | None) -> TableController:
         referee = Referee(header)
         for event in effective_events(events):
             answer = referee.apply(event)
@@ -210,6 +223,11 @@ class TableController:
     def abandon(self) -> None:
         if self.log is not None and self.game_row is not None:
             self.log.set_status(self.game_row, "abandoned", self._state.get("scores", {}), self._state.get("winners"))
+
+    def pause(self) -> None:
+        """Leave the game for later (guests went to the menu, or the table was idle): it stays in the log."""
+        if self.log is not None and self.game_row is not None and not self.finished:
+            self.log.set_status(self.game_row, "paused")
 
     def _arm_timers(self) -> None:
         now = time.monotonic()

@@ -49,7 +49,7 @@ def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: P
         sim = SimTable(config, sink=app.post).open()
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
-            for name in ("screenshot", "state", "touch", "view"):
+            for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(app, name))
             sim.serve(control)
         return hardware
@@ -63,8 +63,8 @@ def _command(app: Any, name: str):
     def handler(request: dict[str, Any]) -> dict[str, Any]:
         if name == "screenshot":
             return app.call("screenshot", Path(request["path"]))
-        if name == "touch":
-            return {"screen": app.call("action", request["action"])}
+        if name == "touch":  # "held": seconds the finger stays down (a hold-to-confirm button)
+            return {"screen": app.call("action", (request["action"], float(request.get("held", 0.0))))}
         return app.call(name)
 
     return handler

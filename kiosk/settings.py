@@ -22,6 +22,7 @@ class Settings:
     language: str = "de"
     pin_hash: str = DEFAULT_PIN_HASH
     demo_after_s: float = 120.0
+    idle_pause_s: float = 1200.0  # a game left alone this long is paused and the menu shows (0: never)
     admin_hold_s: float = 2.0
     width: int = 800
     height: int = 480
@@ -43,6 +44,7 @@ def from_mapping(raw: dict[str, Any], base: Path | None = None) -> Settings:
     s.pin_hash = raw.get("admin_pin_hash", s.pin_hash)
     s.demo_after_s = float(raw.get("demo_after_s", s.demo_after_s))
     s.admin_hold_s = float(raw.get("admin_hold_s", s.admin_hold_s))
+    s.idle_pause_s = float(raw.get("idle_pause_s", s.idle_pause_s))
     s.rotate = int(raw.get("rotate", s.rotate))
     if s.rotate not in ROTATIONS:
         raise ValueError(f"rotate = {s.rotate}: must be one of 0, 90, 180, 270")

@@ -80,7 +80,7 @@ def test_a_finished_game_shows_results_and_rematch(tmp_path) -> None:
     settle(app)
     view = texts(app)
     assert "Game over" in view
-    assert any(t.startswith("Winner: ") for t in view)
+    assert any(t.startswith("1. ") for t in view), "the ranking names the winner first"
     press(app, "rematch")
     assert app.screen.controller.state["stock"] == 69
 

@@ -109,14 +109,14 @@ def test_table_history_results(tmp_path, size, game_id) -> None:
     drive(app2, game_id, steps=7)
     check_and_save(app2, tmp_path / "table-mid.png")
     assert app2.current_view.tagged("hint"), "the referee says what may come next"
-    app2.show(HistoryScreen(app2, app2.screen))
+    app2.show(HistoryScreen(app2, app2.screen, app2.screen.controller.game_row, app2.screen.controller))
     check_and_save(app2, tmp_path / "history.png")
     assert len(app2.current_view.tagged("line")) == 7
 
     app3 = make_app(tmp_path / "end", lang="en", size=size)
     drive(app3, game_id, steps=None)
     check_and_save(app3, tmp_path / "results.png")
-    assert app3.current_view.tagged("winners") and app3.current_view.tagged("rematch")
+    assert app3.current_view.tagged("podium:1") and app3.current_view.tagged("rematch")
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -156,19 +156,3 @@ def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, ca
     assert app.screen.controller.referee.history, "the scan was refereed"
     lines = [r for r in caplog.records if r.name == "kiosk.audio"]
     assert len(lines) == 1 and "silent" in lines[0].getMessage()
-
-
-def test_admin_menu_sets_the_sound(tmp_path) -> None:
-    from kiosk.screens.admin import AdminScreen
-
-    app = make_app(tmp_path, volume=70)
-    admin = AdminScreen(app, app.screen)
-    admin.unlocked = True
-    app.show(admin)
-    seen = []
-    for _ in range(4):
-        app.draw()
-        seen.append(app.current_view.tagged("admin:sound")[0].text)
-        press(app, "sound")
-    assert seen == ["Sound: 70 %", "Sound: 100 %", "Sound: off", "Sound: 30 %"]
-    assert not app.audio.muted and app.audio.volume == 70

@@ -33,7 +33,7 @@ def keyboard(app) -> None:
 @scene("history")
 def history(app) -> None:
     table = show(app, played("alcasan", 12))
-    app.show(HistoryScreen(app, table))
+    app.show(HistoryScreen(app, table, None, table.controller))
 
 
 @scene("admin:pin")
@@ -44,5 +44,5 @@ def admin_pin(app) -> None:
 @scene("admin:menu")
 def admin_menu(app) -> None:
     screen = AdminScreen(app, MenuScreen(app))
-    screen.unlocked = True
+    screen.mode = "menu"
     app.show(screen)

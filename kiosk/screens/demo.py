@@ -10,7 +10,7 @@ from kiosk import games as game_uis
 from kiosk.controller import TableController
 from kiosk.i18n import tr
 from kiosk.render import ink_for
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
 from kiosk.screens.table import TableScreen
 from kiosk.view import BG, DARK_INK, TURN_FILL, Grid, View
 from referee import sim
@@ -23,7 +23,7 @@ class DemoScreen(Screen):
     name = "demo"
     takes_scans = False  # a scan ends the demo (and says by ear that it was not judged)
 
-    def __init__(self, app, seed: int | None = None):
+    def __init__(self, app: Host, seed: int | None = None):
         super().__init__(app)
         self.seed = int(time.time()) if seed is None else seed
         playable = [g for g in game_uis.available() if g in sim.registered()]

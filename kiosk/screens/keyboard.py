@@ -1,36 +1,26 @@
-"""An on-screen keyboard for a player's name: big keys, German letters, at most 16 characters."""
+"""An on-screen keyboard for a player's name: big keys, German letters, at most 16 characters.
+
+Landscape shows the three letter rows of a German keyboard; portrait splits each into two rows so
+every key keeps the least touch size.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
+from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.view import ACCENT, BUTTON, GOOD, PANEL, Grid, View
 
 ROWS = ["QWERTZUIOPÜ", "ASDFGHJKLÖÄ", "YXCVBNMß-"]
 MAX_LEN = 16
 
 
-def key_places(v: View, area: tuple[int, int, int, int]) -> list[tuple[tuple[int, int, int, int], str]]:
-    """The letter keys in `area`: the QWERTZ rows where they fit at the touch limits, else as many per row as fit
-    (a portrait screen), always with the least gap between keys."""
-    x, y, w, h = area
-    gap = round(v.limits.gap * 1.5)
-    fit = max(1, int((w + gap) // (v.limits.touch + gap)))
-    rows = ROWS if fit >= max(map(len, ROWS)) else [
-        "".join(ROWS)[i:i + fit] for i in range(0, len("".join(ROWS)), fit)]
-    per_row = max(map(len, rows))
-    key_w = (w - gap * (per_row - 1)) / per_row
-    key_h = (h - gap * (len(rows) - 1)) / len(rows)
-    return [((round(x + c * (key_w + gap)), round(y + r * (key_h + gap)), round(key_w), round(key_h)), char)
-            for r, row in enumerate(rows) for c, char in enumerate(row)]
-
-
 class KeyboardScreen(Screen):
     name = "keyboard"
 
-    def __init__(self, app, back: Screen, title: str, text: str, done: Callable[[str], None]):
+    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None]):
         super().__init__(app)
         self.back = back
         self.title = title
@@ -41,16 +31,23 @@ class KeyboardScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.03, 0.02, 0.6, 0.1), self.title, size=1.0, color=ACCENT, tag="title")
+        gap = gap_of(v)
+        v.text(g.r(0.03, 0.02, 0.94, 0.1), self.title, size=1.0, color=ACCENT, tag="title")
         v.text(g.r(0.03, 0.13, 0.94, 0.11), self.text + "_", size=1.2, fill=PANEL, tag="entry")
-        for rect, char in key_places(v, g.r(0.02, 0.27, 0.96, 0.43)):
-            label = char if self.shift else char.lower()
-            v.button(rect, label, f"key:{label}")
-        v.button(g.r(0.02, 0.72, 0.16, 0.13), "Shift", "shift", fill=GOOD if self.shift else BUTTON)
-        v.button(g.r(0.2, 0.72, 0.4, 0.13), tr("Space"), "key: ")
-        v.button(g.r(0.62, 0.72, 0.17, 0.13), tr("Delete"), "delete")
-        v.button(g.r(0.02, 0.87, 0.3, 0.12), tr("Cancel"), "cancel")
-        v.button(g.r(0.67, 0.87, 0.31, 0.12), tr("OK"), "ok", fill=GOOD, tag="ok")
+        letters = ROWS if width >= height else [row[i:i + 6] for row in ROWS for i in (0, 6)]
+        per_row = max(len(row) for row in letters)
+        key_rows = rows(g.r(0.02, 0.26, 0.96, 0.45), len(letters), gap)
+        for r, row in enumerate(letters):
+            for c, (char, rect) in enumerate(zip(row, cols(key_rows[r], per_row, gap), strict=False)):
+                label = char if self.shift else char.lower()
+                v.button(rect, label, f"key:{label}", tag=f"key{r}:{c}")
+        special = cols(g.r(0.02, 0.73, 0.96, 0.12), 3, gap)
+        v.button(special[0], "Shift", "shift", fill=GOOD if self.shift else BUTTON)
+        v.button(special[1], tr("Space"), "key: ")
+        v.button(special[2], tr("Delete"), "delete")
+        bottom = cols(g.r(0.02, 0.87, 0.96, 0.12), 2, gap)
+        v.button(bottom[0], tr("Cancel"), "cancel")
+        v.button(bottom[1], tr("OK"), "ok", fill=GOOD, tag="ok")
         return v
 
     def on_action(self, action: str) -> None:

@@ -18,7 +18,11 @@ from kiosk.audio import Cue
 from kiosk.controller import Feedback, TableController
 from kiosk.games import RaceShown
 from kiosk.i18n import language, tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
+from kiosk.screens.confirm import leave_question
+from kiosk.screens.help import HelpScreen
+from kiosk.screens.history import HistoryScreen
+from kiosk.screens.results import results_view
 from kiosk.view import (
     ACCENT,
     BAD_FILL,
@@ -53,8 +57,9 @@ class Layout:
 
     def __init__(self, g: Grid):
         if g.portrait:
-            self.title, self.history, self.lang = g.r(0.03, 0.01, 0.45, 0.06), g.r(0.5, 0.01, 0.22, 0.06), \
-                g.r(0.75, 0.01, 0.22, 0.06)
+            self.title, self.help, self.history = g.r(0.03, 0.01, 0.2, 0.06), g.r(0.245, 0.01, 0.10, 0.06), \
+                g.r(0.365, 0.01, 0.195, 0.06)
+            self.leave, self.lang = g.r(0.58, 0.01, 0.15, 0.06), g.r(0.75, 0.01, 0.225, 0.06)
             self.turn = g.r(0.03, 0.07, 0.94, 0.125)
             self.turn_lines = 2
             self.hints = g.r(0.03, 0.2, 0.94, 0.12)
@@ -66,8 +71,9 @@ class Layout:
             self.seat_cols = 2
             self.hint_rows = 2
         else:
-            self.title, self.history, self.lang = g.r(0.02, 0.01, 0.5, 0.11), g.r(0.55, 0.01, 0.2, 0.11), \
-                g.r(0.78, 0.01, 0.2, 0.11)
+            self.title, self.help, self.history = g.r(0.02, 0.01, 0.27, 0.11), g.r(0.31, 0.01, 0.08, 0.11), \
+                g.r(0.41, 0.01, 0.18, 0.11)
+            self.leave, self.lang = g.r(0.61, 0.01, 0.17, 0.11), g.r(0.80, 0.01, 0.18, 0.11)
             self.turn = g.r(0.02, 0.125, 0.96, 0.115)
             self.turn_lines = 1
             self.hints = g.r(0.02, 0.245, 0.64, 0.12)
@@ -105,7 +111,7 @@ class TableScreen(Screen):
     name = "table"
     takes_scans = True
 
-    def __init__(self, app, controller: TableController):
+    def __init__(self, app: Host, controller: TableController):
         super().__init__(app)
         self.controller = controller
         self._race_key: tuple = ()
@@ -135,7 +141,9 @@ class TableScreen(Screen):
         state = c.state
         panel = c.ui.panel(state)
         v.text(lay.title, c.ui.title, size=0.8, color=MUTED, tag="title")
+        v.button(lay.help, "?", "help", tag="help")
         v.button(lay.history, tr("History"), "history", tag="history")
+        v.button(lay.leave, tr("Menu"), "leave", tag="leave")
         v.button(lay.lang, "English" if language() == "de" else "Deutsch", "lang", tag="lang")
         v.text(lay.turn, panel.headline, size=1.6, color=ACCENT, role="key", lines=lay.turn_lines, tag="turn")
         if race is not None and race.open:
@@ -289,7 +297,9 @@ class TableScreen(Screen):
         return tr("{todo} – {player} is to play", todo=todo, player=turn) if turn else todo
 
     def _prompt(self) -> str:
-        """The neutral prompt once a verdict has faded."""
+        """The neutral prompt once a verdict has faded; the first scan of a new game gets a coach line."""
+        if not self.controller.referee.history:
+            return tr("Lay a card on the table and scan it.")
         return tr("Scan a card.")
 
     def _actions(self, v: View, lay: Layout, gap: int) -> None:
@@ -347,23 +357,7 @@ class TableScreen(Screen):
         return v
 
     def _results(self, width: int, height: int) -> View:
-        g = Grid(width, height)
-        v = View(width, height)
-        c = self.controller
-        state = c.state
-        v.text(g.r(0.04, 0.03, 0.92, 0.12), tr("Game over"), size=1.5, color=ACCENT, tag="title")
-        winners = ", ".join(state.get("winners", []))
-        v.text(g.r(0.04, 0.16, 0.92, 0.12), tr("Winner: {names}", names=winners), size=1.4, color=GOOD,
-               role="key", lines=1, tag="winners")
-        lines = c.ui.result_lines(state)
-        area = g.r(0.1, 0.3, 0.8, 0.52)
-        for rect, line in zip(rows(area, max(len(lines[:7]), 5), 2), lines[:7], strict=False):
-            v.text(rect, line, size=0.8, lines=1, tag="score")
-        for rect, (label, action, fill) in zip(cols(g.r(0.04, 0.86, 0.92, 0.12), 3, round(v.limits.gap * 2)),
-                                              [(tr("Rematch"), "rematch", GOOD), (tr("History"), "history", BUTTON),
-                                               (tr("Menu"), "menu", BUTTON)], strict=True):
-            v.button(rect, label, action, fill=fill, tag=action)
-        return v
+        return results_view(self.controller, width, height)
 
     # --- reacting
 
@@ -382,9 +376,11 @@ class TableScreen(Screen):
         elif kind == "lang":
             self.app.toggle_language()
         elif kind == "history":
-            from kiosk.screens.history import HistoryScreen
-
-            self.app.show(HistoryScreen(self.app, self))
+            self.app.show(HistoryScreen(self.app, self, c.game_row, c))
+        elif kind == "help":
+            self.app.show(HelpScreen(self.app, self, c.referee.header["game"]))
+        elif kind == "leave":
+            self.app.show(leave_question(self.app, self, c))
         elif kind == "rematch":
             self.app.rematch(c)
         elif kind == "menu":
