@@ -260,6 +260,9 @@ class TableScreen(Screen):
             return
         if c.pending is None:
             self._redraw_at = fb.at + VERDICT_S
+        if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
+            v.text(lay.verdict, fb.note, size=0.8, color=MUTED, align="center", tag="feedback")
+            return
         side = min(round(h * 0.7), round(w * 0.12))
         icon = (x + side // 4, y + (h - side) // 2, side, side)
         text = (x + side + side // 2, y, w - side - side // 2 - side // 8, h)
