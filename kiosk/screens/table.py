@@ -283,11 +283,20 @@ class TableScreen(Screen):
         sentence, rule = split_rule(fb.rejection.message(self.app.lang))
         tx, ty, tw, th = text
         todo = self._what_to_do(fb) + " ✗"
-        v.text((tx, ty, tw, round(th * 0.42)), todo, size=1.0, color=INK, tag="feedback-todo")
-        v.text((tx, ty + round(th * 0.42), tw, round(th * 0.4)), sentence, size=0.7, color=INK, tag="feedback")
         small = f"{rule} · {fb.rejection.code}" if rule else fb.rejection.code
-        v.text((tx, ty + round(th * 0.8), tw, th - round(th * 0.8)), small, size=0.5, color=INK, lines=1,
-               align="right", tag="feedback-rule")
+        top = round(th * 0.42)
+        if v.height > v.width:  # portrait: the id on its own line at the bottom
+            v.text((tx, ty, tw, top), todo, size=1.0, color=INK, tag="feedback-todo")
+            v.text((tx, ty + top, tw, round(th * 0.4)), sentence, size=0.7, color=INK, tag="feedback")
+            v.text((tx, ty + round(th * 0.8), tw, th - round(th * 0.8)), small, size=0.5, color=INK, lines=1,
+                   align="right", tag="feedback-rule")
+            return
+        # landscape: the id small beside what to do, the rule's sentence on two lines below
+        id_w = round(tw * 0.24)
+        v.text((tx, ty, tw - id_w, top), todo, size=1.0, color=INK, lines=1, tag="feedback-todo")
+        v.text((tx + tw - id_w, ty, id_w, top), small, size=0.5, color=INK, lines=2, align="right",
+               tag="feedback-rule")
+        v.text((tx, ty + top, tw, th - top), sentence, size=0.7, color=INK, lines=2, tag="feedback")
 
     def _what_to_do(self, fb: Feedback) -> str:
         """A rejection's first words: what the table does now."""
