@@ -227,7 +227,7 @@ class TableScreen(Screen):
                 v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
                 left += arrow + pad // 2
             score = ui.seat_score(state, player)
-            number_w = max(round(w * 0.3), round(key_line * 0.8 * max(len(score), 1)))
+            number_w = round(key_line * 0.8 * max(len(score), 1)) + pad
             detail = panel.seat_lines.get(player, "")
             stacked = h >= key_line + small_line * 2 + pad and w < 3 * number_w
             if stacked:  # name above, number below
