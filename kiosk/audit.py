@@ -140,6 +140,7 @@ def grey_difference(app, ok_scene: Scene, no_scene: Scene) -> float:
 
 
 def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> list[SizeReport]:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame

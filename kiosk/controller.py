@@ -62,6 +62,8 @@ class TableController:
         self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}))
         self._state = self.referee.state()
         self.ui.events = self.referee.history
+        self.ui.hints = self.referee.hints()
+        self.ui.check = self.referee.check
         self._arm_timers()
 
     # --- construction
@@ -208,6 +210,7 @@ class TableController:
         del self.history[:-200]
         self._state = self.referee.state()
         self.ui.events = self.referee.history  # undo replaces the list
+        self.ui.hints = self.referee.hints()
         self.ui.accepted(event, self._state)
         if self._state.get("finished") and self.log is not None and self.game_row is not None:
             self.log.set_status(self.game_row, "finished", self._state.get("scores", {}), self._state.get("winners"))

@@ -85,6 +85,8 @@ class Renderer:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._caps: dict[int, int] = {}
         self._file = font_file()
+        self._images: dict[tuple[str, int, Color], pygame.Surface] = {}  # rendered lines, reused across frames
+        self._fits: dict[tuple, tuple[list[str], int, bool]] = {}
         self.resize(surface)
         self.record: list[DrawnText | DrawnTarget] | None = None
 
@@ -151,11 +153,17 @@ class Renderer:
         inner = rect.inflate(-2 * pad, -2)
         floor_px = self.px_for_cap(self._floor_cap(e))
         want_px = max(floor_px, self.px_for_cap(19 * self.scale * e.size))
-        lines, px, cut = self._fit(e.text, inner.width, inner.height, want_px, floor_px, e.lines)
+        key = (e.text, inner.width, inner.height, want_px, floor_px, e.lines)
+        fitted = self._fits.get(key)
+        if fitted is None:
+            if len(self._fits) > 4000:
+                self._fits.clear()
+            fitted = self._fits[key] = self._fit(*key)
+        lines, px, cut = fitted
         font = self.font(px)
         step = font.get_linesize()
         top = inner.y + (inner.height - step * len(lines)) // 2
-        images = [font.render(line, True, color) for line in lines]
+        images = [self._render(font, line, px, color) for line in lines]
         placed = []
         for i, image in enumerate(images):
             if e.align == "center":
@@ -172,6 +180,14 @@ class Renderer:
                                          self._background(area), e.role, e.tag, cut))
         for image, at in placed:
             self.surface.blit(image, at)
+
+    def _render(self, font: pygame.font.Font, line: str, px: int, color: Color) -> pygame.Surface:
+        image = self._images.get((line, px, color))
+        if image is None:
+            if len(self._images) > 2000:
+                self._images.clear()
+            image = self._images[(line, px, color)] = font.render(line, True, color)
+        return image
 
     def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int
              ) -> tuple[list[str], int, bool]:

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee import games
+from referee.cards import Deck
+from referee.hints import Hints, PublicState
 from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Rejection
 
 FORMAT = "tabletop-referee/1"
@@ -60,9 +62,9 @@ def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
 
 
 class Referee:
-    """One game in progress: apply events, undo, read the public state."""
+    """One game in progress: apply events, ask what an event would get, undo, read the public state."""
 
-    __slots__ = ("_args", "_cls", "_judges", "_over_first", "game", "header", "history")
+    __slots__ = ("_args", "_checkers", "_cls", "_judges", "_over_first", "game", "header", "history")
 
     def __init__(self, header: Mapping[str, Any]):
         cls, players, dealer, options = parse_header(header)
@@ -70,6 +72,7 @@ class Referee:
         self._cls = cls
         self._args = (players, dealer, options)
         self._judges = cls.judges()
+        self._checkers = cls.checkers()
         self._over_first = not cls.shape_first
         self.game: Game = cls(players, dealer, options)
         self.history: list[Mapping[str, Any]] = []
@@ -98,15 +101,36 @@ class Referee:
         self.history.append(event)
         return ACCEPTED
 
-    def _unusual(self, event: Any) -> Answer:
-        """Not an object, no string type, an unknown type, or `undo` (which raises or is accepted)."""
+    def check(self, event: Any) -> Answer:
+        """The answer `apply` would give this event now, changing nothing (a dry run of the checks)."""
+        try:
+            kind = self._kind(event)
+            if kind == "undo":
+                if not self.history:
+                    raise Rejection("nothing-to-undo")
+                return ACCEPTED
+            game = self.game
+            if self._over_first and game.finished:
+                raise Rejection("game-over")
+            self._checkers[kind](game, event)
+        except Rejection as rejection:
+            return Answer(False, rejection)
+        return ACCEPTED
+
+    def _kind(self, event: Any) -> str:
+        """The event's type, if it is one this game (or the reducer: `undo`) knows; else `bad-event`."""
         if type(event) is not dict:
             raise Rejection("bad-event", "bad-event.object")
         kind = event.get("type")
         if type(kind) is not str:
             raise Rejection("bad-event", "bad-event.no-type")
-        if kind != "undo":
+        if kind != "undo" and kind not in self._judges:
             raise Rejection("bad-event", "bad-event.type", type=kind)
+        return kind
+
+    def _unusual(self, event: Any) -> Answer:
+        """Not an object, no string type, an unknown type, or `undo` (which raises or is accepted)."""
+        self._kind(event)  # raises unless it is `undo`
         self._undo()
         return ACCEPTED
 
@@ -125,7 +149,21 @@ class Referee:
         return game
 
     def state(self) -> dict[str, Any]:
+        """The public state as the transcript format writes it (a fresh dict)."""
         return self.game.public()
+
+    def public(self) -> PublicState:
+        """The public state, typed (the game's `PublicState` dataclass; `.to_json()` is `state()`)."""
+        return self.game.public_state()
+
+    def hints(self) -> Hints:
+        """Who may act now and what may come next (structured, plus the sentence the screen shows)."""
+        return self.game.hints()
+
+    @property
+    def deck(self) -> Deck:
+        """The deck in use (its faces, copies and what each face means): public, the cards are on the table."""
+        return self.game.deck
 
     @property
     def finished(self) -> bool:

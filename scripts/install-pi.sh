@@ -121,7 +121,7 @@ installed() { # installed PACKAGE: is this Debian package installed on the live 
 }
 
 install_packages() {
-    local package packages=(python3-venv python3-pip) missing=()
+    local package packages=(python3-venv python3-pip fonts-dejavu-core) missing=()
     case $MACHINE in
         aarch64 | x86_64) ;;
         armv7l)

@@ -12,8 +12,9 @@ from kiosk.settings import Settings
 from kiosk.store import EventLog
 
 
-def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480)) -> App:
-    settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1])
+def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480), **settings_kw) -> App:
+    settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1],
+                        **settings_kw)
     return App(settings, EventLog(settings.log_path), headless=True)
 
 

@@ -20,6 +20,7 @@ SEEDS = range(30)
 EVERY_SITUATION = {
     "take on a whim",
     "misfit refused",
+    "double scan refused",
     "one card of a multiple",
     "play from the hand",
     "play from the face-up cards",
@@ -39,14 +40,11 @@ class Watching(Referee):
         self.seen: Counter[str] = Counter()
 
     def apply(self, event: Any) -> Any:
-        game = self.game
+        before = self.state()
         player = event.get("player")
-        hands_before = game.hands.get(player)
-        burned_before = game.burned
         source = self.table.hands.get(player) or self.table.up.get(player) or {}
-        fitting = [
-            face for face in source if game.deck.lookup(face)[1].verdict[game.state.need] is None
-        ]  # the referee's own reading of what the player could lay
+        allowed = {f"AC:{name}" for name in self.hints().detail.faces}
+        fitting = [face for face in source if face in allowed]  # the referee's own reading of what may be laid
         answer = super().apply(event)
         kind = event["type"]
         codes = [event["card"]] if "card" in event else event.get("cards", [])
@@ -54,16 +52,19 @@ class Watching(Referee):
         if not answer.ok:
             if kind == "play" and answer.error in ("too-low", "too-high", "wasser-blocked"):
                 self.seen["misfit refused"] += 1
+            if answer.error == "card-exhausted":
+                self.seen["double scan refused"] += 1
             return answer
+        after = self.state()
         if kind == "take_pile" and fitting:
             self.seen["take on a whim"] += 1
         if kind == "play":
-            self.seen["play from the hand" if hands_before else "play from the face-up cards"] += 1
+            self.seen["play from the hand" if before["hands"][player] else "play from the face-up cards"] += 1
             if len(codes) == 1 and len(source.get(codes[0].partition("#")[0], [])) > 1:
                 self.seen["one card of a multiple"] += 1
         if kind == "reveal":
-            self.seen["reveal that fits" if not game.hands[player] else "reveal that does not fit"] += 1
-        if game.burned > burned_before:
+            self.seen["reveal that fits" if not after["hands"][player] else "reveal that does not fit"] += 1
+        if after["burned"] > before["burned"]:
             self.seen["burn by Feuer" if faces == {"AC:FEUER"} else "burn by four equal faces"] += 1
         return answer
 

@@ -85,9 +85,9 @@ def test_undo_of_the_closing_slap_reopens_the_race_with_a_fresh_timer() -> None:
     c.action(f"call:{P1}:ALLE")
     for t, p in ((1, P1), (2, P2), (3, P3)):
         c.button(p, "slap", t * 1000)
-    assert c.ui.last_race is not None
+    assert not c.ui.race(c.state).open
     assert c.undo().ok
-    assert c.state["race"]["pressed"] == {P1: 1, P2: 2} and c.ui.last_race is None
+    assert c.state["race"]["pressed"] == {P1: 1, P2: 2} and c.ui.race(c.state).open
     assert c.next_deadline() is not None
     assert c.ui.race(c.state).open
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kiosk.i18n import language, tr
+from referee.hints import Hints
 from referee.labels.faces import label_text
 from referee.registry import Registry
 
@@ -102,6 +103,11 @@ class GameUI:
     # The accepted events so far (set by the controller), for screens that show more than the state keeps,
     # e.g. the cards under the top of a pile. Read only.
     events: Sequence[Event] = ()
+    # What the referee says may come next (`Referee.hints()`, set by the controller after every accepted event):
+    # the screens read rules from here, never from the games' internals.
+    hints: Hints | None = None
+    # The referee's dry run (`Referee.check`): a touch is offered only when the referee would take its event.
+    check: Callable[[Event], Any] | None = None
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players

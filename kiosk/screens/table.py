@@ -160,7 +160,10 @@ class TableScreen(Screen):
         return v
 
     def _hints(self, v: View, lay: Layout, panel, gap: int) -> None:
-        hints = ([panel.big] if panel.big else []) + panel.hints
+        """What may come next: the screen's own notes (a collection in progress, the From toggle), then the
+        referee's own sentence (`Referee.hints()`)."""
+        said = self.controller.ui.hints.sentence(self.app.lang) if self.controller.ui.hints is not None else ""
+        hints = ([panel.big] if panel.big else []) + panel.hints + ([said] if said else [])
         hints = hints[:lay.hint_rows]
         for i, (rect, hint) in enumerate(zip(rows(lay.hints, max(len(hints), 1), gap // 2), hints, strict=False)):
             big = i == 0 and bool(panel.big)
@@ -412,6 +415,8 @@ class TableScreen(Screen):
             cue = "race_result"
         elif race is not None and race.open and not race_open:
             cue = "race_start"
+        elif race is not None and race.open and race_open:
+            cue = None  # slaps during a race: the race's own start and result cues say enough
         elif c.feedback is not feedback and c.feedback is not None and not c.feedback.quiet:
             cue = "accepted" if c.feedback.ok else "rejected"
         if cue is not None:

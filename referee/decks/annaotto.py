@@ -25,6 +25,13 @@ SPECIAL_PATTERN = {
 }
 SIGNS = ("ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN")
 WILD = "ANNAOTTO"
+# The German words the card labels print and the screen says (public: the kiosk and the labels use them).
+COLOUR_WORDS = {
+    "RED": "Rot", "ORANGE": "Orange", "YELLOW": "Gelb", "GREEN": "Grün",
+    "BLUE": "Blau", "PURPLE": "Lila", "PINK": "Rosa", "BROWN": "Braun",
+}
+PATTERN_WORDS = {"DOTS": "Punkte", "STRIPES": "Streifen", "CHECKS": "Karos", "WAVES": "Wellen"}
+SIGN_WORDS = {"ANNA": "ANNA", "OTTO": "OTTO", "ALLE": "ALLE", "PLUS": "PLUS", "RETOUR": "RETOUR", "HUERDEN": "HÜRDEN"}
 DEFAULT_COPIES = {"plain": 3, "special": 1, "wild": 8}
 
 

@@ -1,42 +1,40 @@
 """alcasan (`../shared/rules/alcasan.md`): climb a discard pile, burn it, shed hand, face-up and face-down cards.
 
 The referee sees only scanned cards; it keeps counts per player (hand, face-up,
-face-down), the discard pile, the burned count and the draw pile. The pile's
-requirement is kept as one small integer, `need`: 0 = any face, -1 = "4 or
-lower" (Wasser), N ≥ 1 = "N or higher". Luft leaves it as it is (transparent,
-AC-R12), so the effective card under any number of Luft cards costs nothing.
-The top face, how many of it lie on top and `need` together are a `PileState`;
-there are few of them, each knows the state one more card of each face leads to,
-so a play is judged and laid with one look-up.
-
-The table of AC-D19 (pile plus burned cards) is one small integer per face: how
-many cards of the face lie there, times 2**copies, plus a bit per named copy
-among them (copy c is bit c - 1). A card is one too many when the count is
-already `copies` or its bit is set; laying it adds 2**copies plus its bit. A burn
-empties the pile into the burned cards, so right after it the table *is* the
-burned cards: the counts are remembered then, and taking the pile (or a revealed
-misfit) puts them back instead of taking the pile off card by card.
+face-down), the discard pile card by card, the burned count and the draw pile.
+The `rules` table lists per event type the checks in section 7's order (checks
+5 … 10), each a small method carrying its rule id, then the effects; the shared
+reducer runs them, every check before any effect.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from referee import messages
-from referee.cards import CardCodeError, Deck
-from referee.decks.alcasan import DEFAULT_COPIES, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
+from referee.cards import Card, CardTally, Deck
+from referee.decks.alcasan import DEFAULT_COPIES, ELEMENTS, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, bool_option, is_int, known_options, need_str, need_str_list
+from referee.hints import FinishedHints, Hints, Owed, PublicState, say
+from referee.protocol import (
+    Game,
+    HeaderError,
+    On,
+    Rejection,
+    bool_option,
+    is_int,
+    known_options,
+    need_str,
+    need_str_list,
+    rule,
+)
 
-HAND = 3  # AC-R4: the hand is refilled to 3
+HAND = 3  # the hand is refilled to 3 (AC-R4)
 DEALT = 9  # section 3: 3 face-down, 3 face-up, 3 in the hand
-RUN = 4  # AC-R13: four identical faces burn the pile
-
-# `need` values besides "N or higher"
-ANY = 0
-AT_MOST_4 = -1
+RUN = 4  # four identical faces burn the pile (AC-R13)
 
 # Message keys carry the suffix ".ac" so that another game's sentence for the same code never collides.
 messages.register({
@@ -85,170 +83,219 @@ messages.register({
         "{player} still has hand or face-up cards: face-down cards come last (AC-R16).",
         "{player} hat noch Hand- oder offene Karten: die verdeckten Karten kommen zuletzt (AC-R16).",
     ),
+    # hints (the sentence the table screen shows)
+    "hint.ac.hand": ("{player} lays from the hand.", "{player} legt aus der Hand."),
+    "hint.ac.up": ("{player} lays from the face-up cards.", "{player} legt von den offenen Karten."),
+    "hint.ac.down": (
+        "{player} turns over one face-down card and scans it.",
+        "{player} dreht eine verdeckte Karte um und scannt sie.",
+    ),
+    "hint.ac.any": ("Any card may be laid.", "Jede Karte darf gelegt werden."),
+    "hint.ac.at-least": ("{n} or higher, or Erde, Luft, Feuer.", "{n} oder höher, oder Erde, Luft, Feuer."),
+    "hint.ac.at-least-wasser": (
+        "{n} or higher, Wasser, or Erde, Luft, Feuer.",
+        "{n} oder höher, Wasser, oder Erde, Luft, Feuer.",
+    ),
+    "hint.ac.at-most-4": (
+        "4 or lower (1, 2, 3, Wasser), or Erde, Luft, Feuer.",
+        "4 oder niedriger (1, 2, 3, Wasser), oder Erde, Luft, Feuer.",
+    ),
+    "hint.ac.or-take": ("Or take the pile.", "Oder den Stapel aufnehmen."),
+    "hint.ac.burns": ("A fourth {face} burns the pile.", "Eine vierte {face} verbrennt den Stapel."),
 })
 
 
+# --- the cards (section 1)
 
+NUMBER = "number"
+
+
+@dataclass(frozen=True, slots=True)
 class Face:
-    """One face's meaning: its short name, what it makes the pile require, and its verdict per requirement."""
+    """What one of the 13 faces means for the rules."""
 
-    __slots__ = ("burns", "index", "name", "sets_need", "verdict")
-
-    def __init__(self, name: str, index: int):
-        self.name = name  # "7", "WASSER" …
-        self.index = index  # where the table counts this face (`Alcasan.table`)
-        self.burns = name == "FEUER"  # AC-R10
-        # what `need` becomes when this face is the effective card (None: Luft and Feuer do not set it)
-        self.sets_need: int | None
-        if name.isdigit():
-            self.sets_need = int(name)
-        else:
-            self.sets_need = {"WASSER": AT_MOST_4, "ERDE": ANY}.get(name)
-        self.verdict: dict[int, str | None] = {need: _verdict(name, need) for need in (ANY, AT_MOST_4, *NUMBERS)}
+    name: str  # the face without the prefix, as the state key `top` shows it: "7", "WASSER" …
+    kind: str  # NUMBER, or the element's name: "WASSER", "FEUER", "ERDE", "LUFT"
+    value: int  # value for comparison: the number, 4 for Wasser (AC-D1), 0 for Feuer, Erde and Luft
 
     def __deepcopy__(self, memo: dict) -> Face:
         return self
 
-    def __repr__(self) -> str:
-        return f"Face({self.name!r})"
+
+def _face(name: str) -> Face:
+    if name in ELEMENTS:
+        return Face(name, name, WASSER_VALUE if name == "WASSER" else 0)
+    return Face(name, NUMBER, int(name))
 
 
-def _verdict(name: str, need: int) -> str | None:
-    """AC-R8 … AC-R12: None if `name` may be laid while the pile requires `need`, else the error code."""
-    if name in ("FEUER", "ERDE", "LUFT") or need == ANY:
-        return None
-    value = WASSER_VALUE if name == "WASSER" else int(name)
-    if need == AT_MOST_4:  # AC-R9: 1, 2, 3 or Wasser
-        return None if value <= WASSER_VALUE else "too-high"
-    if name == "WASSER":
-        return None if need <= WASSER_VALUE else "wasser-blocked"
-    return None if value >= need else "too-low"
+FACES: dict[str, Face] = {f"{PREFIX}:{name}": _face(name) for name in SHORT_FACES}
+LOWEST, HIGHEST = NUMBERS[0], NUMBERS[-1]
 
 
-def need_text(need: int) -> str:
-    """The state key `need` (section 8)."""
-    if need == ANY:
-        return "any"
-    if need == AT_MOST_4:
-        return "<=4"
-    return f">={need}"
+@lru_cache(maxsize=8)
+def deck(copies: int) -> Deck[Face]:
+    """The deck of 13 faces × `copies`; shared by every game with those copies, since a Deck never changes."""
+    return Deck(faces(copies), FACES)
 
 
-class PileState:
-    """The discard pile as the rules read it: the top face, how many cards of it lie on top (AC-R13) and what the
-    next card must be (`need`, AC-R8 … AC-R12). States are shared by every game (`_pile_state`).
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What the pile requires of the next card (section 4's table; the state key `need`).
 
-    `after[i]` is the state once one card of the face with index i is laid: None where the face may not be laid,
-    `BURNED` where it burns the pile. It is filled by `_link_states`, from `_following` (the rules, in one place).
+    Feuer, Erde and Luft may always be laid; the requirement is about numbers and Wasser.
     """
 
-    __slots__ = ("after", "burns", "need", "run", "top")
-
-    def __init__(self, top: Face | None, run: int, need: int, burns: bool = False):
-        self.top = top
-        self.run = run
-        self.need = need
-        self.burns = burns  # the state right after a burn: an empty pile that the same player lays on again
-        self.after: list[PileState | None] = []
-
-    def __repr__(self) -> str:
-        top = None if self.top is None else self.top.name
-        return f"PileState({top!r}, run={self.run}, need={need_text(self.need)!r}, burns={self.burns})"
+    text: str  # the state key: "any", "<=4" or ">=N"
+    lowest: int = LOWEST  # the lowest number that may be laid
+    at_most_4: bool = False  # Wasser decides: of the numbers and Wasser only 1, 2, 3 and Wasser
 
 
+ANY = Need("any")
+AT_MOST_4 = Need("<=4", at_most_4=True)
+AT_LEAST = {n: Need(f">={n}", n) for n in NUMBERS}  # N or higher, per number
+
+
+# --- what the referee keeps
+
+
+@dataclass(slots=True)
 class Holder:
-    """One seated player: the counts of section 8 (`hands`, `up`, `down`) and who follows them now (AC-R5).
+    """One seated player's cards, as counts (the state keys `hands`, `up`, `down`)."""
 
-    The hot path reads and changes these as slots of one object found once per event, not as three dicts by name.
-    """
+    name: str
+    hand: int = HAND  # hand cards
+    up: int = HAND  # face-up cards
+    down: int = HAND  # face-down cards
 
-    __slots__ = ("down", "hand", "name", "next", "up")
+    def __len__(self) -> int:
+        """Cards held in all three places: a holder with none is out (so `Seats.next_holder` skips them)."""
+        return self.hand + self.up + self.down
 
-    def __init__(self, name: str, follower: str):
-        self.name = name
-        self.hand = self.up = self.down = HAND  # section 3
-        self.next = follower  # the next player clockwise who still holds cards (`Alcasan._follow_holders`)
-
-    def __repr__(self) -> str:
-        return f"Holder({self.name!r}, hand={self.hand}, up={self.up}, down={self.down}, next={self.next!r})"
-
-
-_FACES = {f"{PREFIX}:{name}": Face(name, i) for i, name in enumerate(SHORT_FACES)}
-EMPTY = PileState(None, 0, ANY)
-BURNED = PileState(None, 0, ANY, burns=True)  # empty as well: what follows a burn is what follows on EMPTY
-_STATES: dict[tuple[Face | None, int, int], PileState] = {(None, 0, ANY): EMPTY}
-
-
-def _following(state: PileState, face: Face) -> PileState:
-    """The pile after one card of `face` (which may be laid) on `state`: Feuer or a fourth identical face burns it
-    (AC-R10, AC-R13); the face sets what follows, except Luft, which leaves the requirement below (AC-R12)."""
-    run = state.run + 1 if face is state.top else 1
-    if face.burns or run >= RUN:
-        return BURNED
-    need = state.need if face.sets_need is None else face.sets_need
-    found = _STATES.get((face, run, need))
-    if found is None:
-        found = _STATES[(face, run, need)] = PileState(face, run, need)
-    return found
-
-
-def _link_states() -> None:
-    """Every state reachable from the empty pile, each with its `after` (a few dozen: built once, at import)."""
-    todo = [EMPTY]
-    while todo:
-        state = todo.pop()
-        for face in _FACES.values():
-            if face.verdict[state.need] is not None:
-                state.after.append(None)
-                continue
-            known = len(_STATES)
-            nxt = _following(state, face)
-            state.after.append(nxt)
-            if len(_STATES) > known:
-                todo.append(nxt)
-    BURNED.after = EMPTY.after
-
-
-_link_states()
-_DECKS: dict[int, Deck] = {}  # by copies: a deck never changes, so games share it (and its lookup cache)
-
-# What the referee needs of a scanned code: its face, its bit among the face's named copies on the table (copy c
-# is bit c - 1; 0 when the code names no copy) and what it adds to the face's entry in `Alcasan.table`.
-Look = tuple[Face, int, int]
-_LOOKS: dict[int, dict[str, Look]] = {}  # by copies, like the decks: only valid codes, so it stays small
-_SEATING: dict[tuple[str, ...], dict[str, list[str]]] = {}  # by players: each seat's followers clockwise
-
-
-def deck(copies: int) -> Deck:
-    found = _DECKS.get(copies)
-    if found is None:
-        found = _DECKS[copies] = Deck(faces(copies), _FACES)
-        _LOOKS[copies] = {}
-    return found
-
-
-def _cards_field(event: Mapping[str, Any]) -> list[str]:
-    """Check 5 for a play that is not one string `card`: the list `cards`, or the matching `bad-event`."""
-    codes = event.get("cards")
-    if type(codes) is list and codes and "card" not in event:
-        for code in codes:
-            if type(code) is not str:
-                break
-        else:
-            return codes
-    if "card" in event:
-        if "cards" in event:
-            raise Rejection("bad-event", "bad-event.ac-card-or-cards")
-        need_str(event, "card")  # present but not a string
-    if "cards" not in event:
-        raise Rejection("bad-event", "bad-event.ac-card-or-cards")
-    return need_str_list(event, "cards")
+    @property
+    def source(self) -> str:
+        """Where the next cards come from: `"hand"`, else `"up"`, else `"down"` (the face-down phase)."""
+        return "hand" if self.hand else "up" if self.up else "down"
 
 
 @dataclass(frozen=True)
 class Options:
-    copies: int = DEFAULT_COPIES
-    stop_at_first: bool = False
+    """The header's options (section 11)."""
+
+    copies: int = DEFAULT_COPIES  # copies of each of the 13 faces
+    stop_at_first: bool = False  # the game ends when the first player is out
+
+
+@dataclass(slots=True)
+class Move:
+    """One event as the checks read it: its type, who acts, and the scanned codes; the checks note the cards
+    and their faces as they look them up."""
+
+    kind: str  # "play", "take_pile", "reveal" (or "draw"/"press", which alcasan does not use)
+    player: str
+    codes: list[str] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+    faces: list[Face] = field(default_factory=list)
+
+    @classmethod
+    def read_play(cls, event: Mapping[str, Any]) -> Move:
+        """Check 5 for `play`: a `player`, and exactly one of `card` (one code) or `cards` (a non-empty list)."""
+        player = need_str(event, "player")
+        if "card" in event:
+            if "cards" in event:
+                raise Rejection("bad-event", "bad-event.ac-card-or-cards")
+            return cls("play", player, [need_str(event, "card")], [], [])
+        if "cards" in event:
+            return cls("play", player, need_str_list(event, "cards"), [], [])
+        raise Rejection("bad-event", "bad-event.ac-card-or-cards")
+
+    @classmethod
+    def read_take(cls, event: Mapping[str, Any]) -> Move:
+        """Check 5 for `take_pile`: a `player`."""
+        return cls("take_pile", need_str(event, "player"))
+
+    @classmethod
+    def read_reveal(cls, event: Mapping[str, Any]) -> Move:
+        """Check 5 for `reveal`: a `player` and one `card`."""
+        player = need_str(event, "player")
+        return cls("reveal", player, [need_str(event, "card")], [], [])
+
+    @classmethod
+    def read_unused(cls, event: Mapping[str, Any]) -> Move:
+        """`draw` and `press` are refused before their fields are read (check 4)."""
+        return cls(event["type"], "")
+
+
+@dataclass(slots=True)
+class AlcasanState(PublicState):
+    """Section 8's state keys, besides the common ones (`scores`: finishing place, 1 = first out, 0 while still
+    holding cards; `winners`: [first player out] once finished).
+
+    - `pile`: cards in the discard pile;
+    - `top`: the face of its top card (`"LUFT"`), None when it is empty;
+    - `need`: `"any"`, `"<=4"` or `">=N"`, what the effective card requires;
+    - `burned`: cards removed from the game by burns;
+    - `draw_pile`: cards left in the draw pile;
+    - `hands`, `up`, `down`: player → hand, face-up, face-down cards;
+    - `out`: players out, in finishing order.
+    """
+
+    game = "alcasan"
+    pile: int
+    top: str | None
+    need: str
+    burned: int
+    draw_pile: int
+    hands: dict[str, int]
+    up: dict[str, int]
+    down: dict[str, int]
+    out: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class AlcasanHints:
+    """What the player on turn may lay (section 4).
+
+    - `source`: where their next cards come from: `"hand"`, `"up"` (face-up cards) or `"down"` (a face-down
+      card is turned over and scanned, `reveal`);
+    - `need`: the state key `need` (`"any"`, `"<=4"`, `">=N"`);
+    - `lowest`: the lowest number that may be laid (1 when any number may);
+    - `highest`: the highest number that may be laid (4 under Wasser, else 10);
+    - `faces`: every face that may be laid now (Feuer, Erde and Luft always), in the deck's order;
+    - `can_take`: `take_pile` is possible (not in the face-down phase, and the pile holds cards);
+    - `run`: how many identical faces lie on top (`burning`: the face a fourth of which burns the pile, when
+      three lie there).
+    """
+
+    source: str
+    need: str
+    lowest: int
+    highest: int
+    faces: tuple[str, ...]
+    can_take: bool
+    run: int
+    burning: str | None
+
+    def sentence(self, hints: Hints, lang: str) -> str:
+        if not hints.actors:
+            return ""
+        parts = [say(f"hint.ac.{self.source}", lang, player=hints.actors[0])]
+        if self.need == "any":
+            parts.append(say("hint.ac.any", lang))
+        elif self.need == "<=4":
+            parts.append(say("hint.ac.at-most-4", lang))
+        elif self.lowest <= WASSER_VALUE:
+            parts.append(say("hint.ac.at-least-wasser", lang, n=self.lowest))
+        else:
+            parts.append(say("hint.ac.at-least", lang, n=self.lowest))
+        if self.burning is not None:
+            parts.append(say("hint.ac.burns", lang, face=self.burning))
+        if self.can_take:
+            parts.append(say("hint.ac.or-take", lang))
+        return " ".join(parts)
+
+
+SEATED = Game.player_seated  # check 6
+ON_TURN = ("AC-R1", Game.player_on_turn)  # check 9: only the player on turn plays, takes the pile or reveals
 
 
 @register
@@ -274,36 +321,274 @@ class Alcasan(Game):
         return Options(copies, bool_option(options, "stop_at_first", False))
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
+        """Section 3: nine cards each (3 face-down, 3 face-up, 3 in the hand); the player after the dealer starts."""
         super().__init__(players, dealer, options)
         self.deck = deck(options.copies)
-        self._looks = _LOOKS[options.copies]
-        after = _SEATING.get(self.players)
-        if after is None:
-            after = {p: [self.next_seat(p, k) for k in range(1, len(self.players))] for p in self.players}
-            if len(_SEATING) < 256:  # a kiosk sees few tables of players; bound it all the same
-                _SEATING[self.players] = after
-        self._after = after  # each seat's followers clockwise (AC-R5, `_follow_holders`)
-        self.holders = {p: Holder(p, followers[0]) for p, followers in after.items()}
-        # AC-D19: the table is the pile plus the burned cards, counted per face (every face has `copies` cards,
-        # see the deck module) as the module docstring says: the way CardTally counts, without building a Card
-        # key per scan. `_burned_table` counts the burned cards alone.
-        self._copies = options.copies
-        self._full = options.copies << options.copies  # a face's entry from here on holds every copy
-        self.table = [0] * len(SHORT_FACES)
-        self._burned_table = self.table.copy()
+        self.holders = {p: Holder(p) for p in self.players}
         self.draw_pile = self.deck.size - DEALT * len(self.players)
-        self.pile = 0  # cards in the discard pile
-        self.state = EMPTY  # its top face, how many of it lie on top, and `need`
+        self.pile: list[Card] = []  # the discard pile, bottom first
+        self.pile_faces: list[Face] = []  # their faces
+        self.tally = CardTally()  # the table of AC-D19: the pile plus the burned cards
         self.burned = 0
         self.out: list[str] = []
         self.places = dict.fromkeys(self.players, 0)
-        self.holding = len(self.players)  # players who still hold cards
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
+    # --- reading the pile
+
+    @rule("AC-R12")
+    def effective_card(self) -> Face | None:
+        """Luft is transparent: the pile's topmost card that is not Luft decides; under several Luft cards the
+        one below the lowest of them; None on an empty or Luft-only pile (AC-D2)."""
+        for face in reversed(self.pile_faces):
+            if face.kind != "LUFT":
+                return face
+        return None
+
+    @rule("AC-R11")
+    def need(self) -> Need:
+        """What the next card must be: after Erde, as on an empty pile, any face may follow; after Wasser 4 or
+        lower (AC-D3); after a number N, N or higher."""
+        below = self.effective_card()
+        if below is None or below.kind == "ERDE":
+            return ANY
+        if below.kind == "WASSER":
+            return AT_MOST_4
+        return AT_LEAST[below.value]
+
+    def fits(self, face: Face) -> bool:
+        """May `face` be laid on the pile now? The legality checks of a play, asked without refusing anything."""
+        move = Move("play", "", faces=[face])
+        try:
+            self.number_fits(move)
+            self.wasser_fits(move)
+        except Rejection:
+            return False
+        return True
+
+    def run(self) -> int:
+        """How many cards of the top card's face lie on top of the pile, one on the other."""
+        faces_ = self.pile_faces
+        n = 0
+        while n < len(faces_) and faces_[-1 - n] is faces_[-1]:
+            n += 1
+        return n
+
+    # --- the checks, section 7's order: each raises a Rejection, none changes anything
+
+    @rule("AC-D11", "AC-D20")
+    def not_used(self, move: Move) -> None:
+        """Check 4: hands are refilled without a `draw` event, and no button is used."""
+        raise Rejection("event-not-used", "event-not-used.ac", type=move.kind)
+
+    def cards_known(self, move: Move) -> None:
+        """Check 7: every code is a card of the deck (AC-D1); notes the cards and their faces on the move."""
+        for code in move.codes:
+            card, face = self.card(code)
+            move.cards.append(card)
+            move.faces.append(face)
+
+    @rule("AC-D19")
+    def cards_left(self, move: Move) -> None:
+        """Check 8: the event's cards and the table (the pile plus the burned cards) hold no face more often than
+        the deck, no named copy twice; a revealed card counts even if it then fails."""
+        self.not_exhausted(self.tally, move.cards)
+
+    @rule("AC-R16")
+    def phase_fits(self, move: Move) -> None:
+        """With hand and face-up cards gone, the player turns over a face-down card (`reveal`): `play` and
+        `take_pile` are refused then (AC-D15), and `reveal` at any other time."""
+        me = self.holders[move.player]
+        face_down = not me.hand and not me.up
+        if move.kind == "reveal":
+            if not face_down:
+                raise Rejection("not-face-down", "not-face-down.ac", player=move.player)
+        elif face_down:
+            raise Rejection("must-reveal", "must-reveal.ac", player=move.player)
+
+    @rule("AC-R2")
+    def one_face(self, move: Move) -> None:
+        """Several cards at once show the same face (AC-D13)."""
+        first = move.faces[0]
+        for face in move.faces:
+            if face is not first:
+                names = ", ".join(dict.fromkeys(f.name for f in move.faces))
+                raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
+
+    @rule("AC-R3")
+    def source_holds(self, move: Move) -> None:
+        """The cards come from the hand while it holds cards, else from the face-up cards (AC-D12); never more
+        than that source holds."""
+        me = self.holders[move.player]
+        source, have = ("hand", me.hand) if me.hand else ("up", me.up)
+        if len(move.cards) > have:
+            raise Rejection(
+                "too-many-cards", f"too-many-cards.ac-{source}", player=move.player, have=have, count=len(move.cards)
+            )
+
+    @rule("AC-R8")
+    def number_fits(self, move: Move) -> None:
+        """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser
+        only a number up to 4."""
+        face = move.faces[0]
+        if face.kind == NUMBER:
+            need = self.need()
+            if face.value < need.lowest:
+                raise Rejection("too-low", "too-low.ac", face=face.name, need=need.lowest)
+            if need.at_most_4 and face.value > WASSER_VALUE:
+                raise Rejection("too-high", "too-high.ac", face=face.name)
+
+    @rule("AC-R9")
+    def wasser_fits(self, move: Move) -> None:
+        """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and
+        Luft may be laid on anything (AC-R10 … AC-R12)."""
+        face = move.faces[0]
+        if face.kind == "WASSER":
+            need = self.need()
+            if need.lowest > WASSER_VALUE:
+                raise Rejection("wasser-blocked", "wasser-blocked.ac", need=need.lowest)
+
+    @rule("AC-D9")
+    def pile_not_empty(self, move: Move) -> None:
+        """An empty pile cannot be taken."""
+        if not self.pile:
+            raise Rejection("pile-empty", "pile-empty.ac")
+
+    # --- the effects, after every check passed
+
+    @rule("AC-R15")
+    def shed(self, move: Move) -> None:
+        """The cards leave the hand, or once the hand is empty the face-up cards; a taken pile is hand cards
+        again, so it goes first."""
+        me = self.holders[move.player]
+        if me.hand:
+            me.hand -= len(move.cards)
+        else:
+            me.up -= len(move.cards)
+
+    def lay(self, move: Move) -> None:
+        """The cards join the pile and the table (AC-D19); Feuer or four identical faces burn it; the hand is
+        refilled; then the same player again after a burn, else the next one."""
+        self.pile += move.cards
+        self.pile_faces += move.faces
+        for card in move.cards:
+            self.tally.add(card)
+        burn = self.feuer_burns() or self.four_burn()
+        if burn:
+            self.burned += len(self.pile)  # the burned cards stay on the table of AC-D19
+            self.pile = []
+            self.pile_faces = []
+        me = self.holders[move.player]
+        self.refill(me)
+        self.next_turn(me, burn)
+
+    @rule("AC-R10")
+    def feuer_burns(self) -> bool:
+        """Feuer may be laid on anything and burns the whole pile, itself included (AC-D4: an empty one too)."""
+        return self.pile_faces[-1].kind == "FEUER"
+
+    @rule("AC-R13")
+    def four_burn(self) -> bool:
+        """Four identical faces on top of the pile (in one or several plays, by one or several players) burn it
+        like Feuer; any other face between them breaks the run, and a run never continues across a burn (AC-D7)."""
+        faces_ = self.pile_faces
+        return len(faces_) >= RUN and faces_[-1] is faces_[-2] is faces_[-3] is faces_[-4]
+
+    @rule("AC-R4")
+    def refill(self, me: Holder) -> None:
+        """After a play or a reveal that fits, the hand is refilled to 3 while the draw pile lasts."""
+        if me.hand < HAND and self.draw_pile:
+            drawn = min(HAND - me.hand, self.draw_pile)
+            me.hand += drawn
+            self.draw_pile -= drawn
+
+    @rule("AC-R14")
+    def next_turn(self, me: Holder, burned: bool) -> None:
+        """After a burn the same player lays again (AC-D5), unless that was their last card: then they are out
+        and the next player starts the new pile (AC-D18)."""
+        if len(me) == 0:
+            self.player_out(me)
+        elif not burned:
+            self.pass_turn(me)
+
+    @rule("AC-R5")
+    def pass_turn(self, me: Holder) -> None:
+        """The turn passes to the next player clockwise who still holds cards (hand, face-up or face-down)."""
+        self.turn = self.seats.next_holder(me.name, self.holders)
+
+    @rule("AC-R6", "AC-D10")
+    def take_pile(self, move: Move) -> None:
+        """The whole pile goes into the hand (AC-D8: whether the player could have laid a card is not known);
+        the next player starts a new pile."""
+        me = self.holders[move.player]
+        me.hand += len(self.pile)
+        self.pile_to_hand(me)
+
+    def pile_to_hand(self, me: Holder) -> None:
+        """The pile goes back to a hand: its cards leave the table of AC-D19; the turn passes."""
+        for card in self.pile:
+            self.tally.remove(card)
+        self.pile = []
+        self.pile_faces = []
+        self.pass_turn(me)
+
+    @rule("AC-D14")
+    def turn_over(self, move: Move) -> None:
+        """A revealed face that may be laid counts as a play of that card; else the card and the whole pile go
+        into the hand and the turn passes (the event is accepted either way)."""
+        me = self.holders[move.player]
+        me.down -= 1
+        if self.fits(move.faces[0]):
+            self.lay(move)
+            return
+        me.hand += len(self.pile) + 1  # the revealed card never joined the table
+        self.pile_to_hand(me)
+
+    @rule("AC-R17")
+    def player_out(self, me: Holder) -> None:
+        """A player without cards is out with the next finishing place; out players are skipped."""
+        self.out.append(me.name)
+        self.places[me.name] = len(self.out)
+        if self.options.stop_at_first:
+            self.finish(2)
+        elif len(self.out) == len(self.players) - 1:
+            self.finish(len(self.players))
+        else:
+            self.pass_turn(me)
+
+    @rule("AC-R18")
+    def finish(self, place: int) -> None:
+        """The game ends when one player is left holding cards (AC-D16; with `stop_at_first` at the first player
+        out): the others get `place`, and the first player out wins (AC-D17)."""
+        for p in self.players:
+            if not self.places[p]:
+                self.places[p] = place
+        self.finished = True
+        self.turn = None
+        self.winners = [self.out[0]]
+
+    rules: ClassVar[Mapping[str, On]] = {
+        "play": On(
+            Move.read_play,
+            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, number_fits,
+                    wasser_fits),
+            effects=(shed, lay),
+        ),
+        "take_pile": On(Move.read_take, checks=(SEATED, ON_TURN, phase_fits, pile_not_empty), effects=(take_pile,)),
+        "reveal": On(
+            Move.read_reveal,
+            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits),
+            effects=(turn_over,),
+        ),
+        "draw": On(Move.read_unused, checks=(not_used,)),
+        "press": On(Move.read_unused, checks=(not_used,)),
+    }
+
+    # --- reading
+
     @property
     def hands(self) -> dict[str, int]:
-        """Hand cards per player (the state key `hands`)."""
         return {p: h.hand for p, h in self.holders.items()}
 
     @property
@@ -314,248 +599,46 @@ class Alcasan(Game):
     def down(self) -> dict[str, int]:
         return {p: h.down for p, h in self.holders.items()}
 
-    # --- judging one event: section 7's checks 3 … 10 in order, then the event's effect
-
-    @classmethod
-    def judges(cls) -> Mapping[str, Callable[[Alcasan, Mapping[str, Any]], None]]:
-        """One function per event type, checks 4 … 10 (the reducer did 1 … 3: a known type, undo, game over)."""
-        return _JUDGES
-
-    def _judge_play(self, event: Mapping[str, Any]) -> None:
-        """A play of one card is nine events in ten, so its checks are written out here, one call less on the
-        hot path: AC-R2, AC-R3, AC-R8 … AC-R12, one card (`card`, or `cards` of one) or several of one face.
-        """
-        player = event.get("player")
-        if type(player) is not str:  # check 5
-            need_str(event, "player")
-        code = event.get("card")
-        if type(code) is not str or "cards" in event:
-            codes = event.get("cards")
-            if type(codes) is not list or len(codes) != 1 or type(codes[0]) is not str or "card" in event:
-                self._judge_several(player, _cards_field(event))  # check 5 (a list of one is checked there too)
-                return
-            code = codes[0]  # one card in a list is the same play as `card`
-        me = self.holders.get(player)
-        if me is None:  # check 6
-            raise Rejection("unknown-player", player=player)
-        face, bit, add = self._looks.get(code) or self._new_look(code)  # check 7
-        entry = self.table[face.index]
-        if entry >= self._full or entry & bit:  # check 8 (as `_check_table`)
-            raise Rejection("card-exhausted", card=code)
-        if player != self.turn:  # check 9
-            self.on_turn(player)
-        hand = me.hand  # check 10 (as `_check_several`); AC-R3: from the hand, or else from the face-up cards
-        if not hand and not me.up:  # AC-R16
-            raise Rejection("must-reveal", "must-reveal.ac", player=player)
-        state = self.state.after[face.index]
-        if state is None:  # AC-R8 … AC-R12
-            self._refuse(face)
-        if hand:
-            me.hand = hand - 1
-        else:
-            me.up -= 1
-        self._lay(me, face, 1, add, state)
-
-    def _judge_unused(self, event: Mapping[str, Any]) -> None:
-        raise Rejection("event-not-used", "event-not-used.ac", type=event["type"])  # check 4: draw, press
-
-    def _judge_several(self, player: str, codes: list[str]) -> None:
-        """A play of several cards (checks 6 … 10), which must show one face (AC-R2)."""
-        me = self.holders.get(player)
-        if me is None:  # check 6
-            raise Rejection("unknown-player", player=player)
-        looks = [self._looks.get(code) or self._new_look(code) for code in codes]  # check 7
-        add = self._check_table(looks, codes)  # check 8
-        if player != self.turn:  # check 9
-            self.on_turn(player)
-        face = looks[0][0]
-        self._check_several(me, face, looks)  # check 10
-        if me.hand:  # AC-R3: from the hand, or else from the face-up cards
-            me.hand -= len(looks)
-        else:
-            me.up -= len(looks)
-        state = self.state
-        for _ in looks:  # one card after the other: a burn takes all of them (AC-R13)
-            state = state.after[face.index]
-            if state.burns:
-                break
-        self._lay(me, face, len(looks), add, state)
-
-    def _judge_take(self, event: Mapping[str, Any]) -> None:
-        """AC-R6: take the whole pile into the hand."""
-        player = event.get("player")
-        if type(player) is not str:  # check 5
-            need_str(event, "player")
-        me = self.holders.get(player)
-        if me is None:  # check 6
-            raise Rejection("unknown-player", player=player)
-        if player != self.turn:  # check 9
-            self.on_turn(player)
-        if not me.hand and not me.up:  # check 10: AC-R16, AC-D15
-            raise Rejection("must-reveal", "must-reveal.ac", player=player)
-        if not self.pile:  # AC-D9
-            raise Rejection("pile-empty", "pile-empty.ac")
-        me.hand += self.pile  # AC-D10: the next player starts a new pile
-        self._clear_pile()
-        self.turn = me.next  # AC-R5
-
-    def _judge_reveal(self, event: Mapping[str, Any]) -> None:
-        """AC-R16: turn over a face-down card; a legal face counts as a play, else card and pile go to the hand."""
-        player = event.get("player")
-        if type(player) is not str:  # check 5
-            need_str(event, "player")
-        code = event.get("card")
-        if type(code) is not str:
-            need_str(event, "card")
-        me = self.holders.get(player)
-        if me is None:  # check 6
-            raise Rejection("unknown-player", player=player)
-        look = self._looks.get(code) or self._new_look(code)  # check 7
-        add = self._check_table((look,), (code,))  # check 8
-        face = look[0]
-        if player != self.turn:  # check 9
-            self.on_turn(player)
-        if me.hand or me.up:  # check 10
-            raise Rejection("not-face-down", "not-face-down.ac", player=player)
-        me.down -= 1
-        state = self.state.after[face.index]
-        if state is not None:  # an illegal face is no error (AC-R16)
-            self._lay(me, face, 1, add, state)
-            return
-        me.hand += self.pile + 1  # the revealed card never joined the table
-        self._clear_pile()
-        self.turn = me.next  # AC-R5
-
-    # --- the checks
-
-    def _new_look(self, code: str) -> Look:
-        """Check 7 for a code not seen before: the deck decides; a valid code is remembered for every game."""
-        try:
-            card, face = self.deck.lookup(code)
-        except CardCodeError:
-            raise Rejection("unknown-card", card=code) from None
-        bit = 0 if card.copy is None else 1 << (card.copy - 1)
-        look = self._looks[code] = (face, bit, (1 << self._copies) + bit)
-        return look
-
-    def _check_table(self, looks: Sequence[Look], codes: Sequence[str]) -> int:
-        """Check 8 (AC-D19): the event's cards and the table hold no more of a face than the deck, no named copy
-        twice; what the cards add to the table (the first face's entry: check 10 allows no other). A single
-        played card's check is written out in `_judge_play` (the hot path)."""
-        entries: dict[Face, int] = {}  # each face's entry as the event's cards are added one by one
-        table, full = self.table, self._full
-        for face, bit, add in looks:
-            entry = entries.get(face)
-            if entry is None:
-                entry = table[face.index]
-            if entry >= full or entry & bit:
-                raise Rejection("card-exhausted", card=", ".join(codes))
-            entries[face] = entry + add
-        face = looks[0][0]
-        return entries[face] - table[face.index]
-
-    def _check_several(self, me: Holder, face: Face, several: list[Look]) -> None:
-        """Check 10 for a play of several cards (the play of one card writes it out in `_judge_play`)."""
-        kind, have = ("hand", me.hand) if me.hand else ("up", me.up)  # AC-R3: the hand, or else the face-up cards
-        if not have:  # AC-R16
-            raise Rejection("must-reveal", "must-reveal.ac", player=me.name)
-        for other, _, _ in several:  # AC-R2
-            if other is not face:
-                names = ", ".join(dict.fromkeys(f.name for f, _, _ in several))
-                raise Rejection("mixed-faces", "mixed-faces.ac", faces=names)
-        if len(several) > have:  # AC-R3
-            raise Rejection(
-                "too-many-cards", f"too-many-cards.ac-{kind}", player=me.name, have=have, count=len(several)
-            )
-        if self.state.after[face.index] is None:  # AC-R8 … AC-R12
-            self._refuse(face)
-
-    def _refuse(self, face: Face) -> None:
-        """AC-R8 … AC-R12: `face` may not go on the pile's requirement."""
-        need = self.state.need
-        error = face.verdict[need]
-        raise Rejection(error, f"{error}.ac", face=face.name, need=need_text(need)[2:])
-
-    # --- mutations, after every check passed
-
-    def _clear_pile(self) -> None:
-        """The pile goes back to a hand: its cards leave the table (AC-D19), which is the burned cards again."""
-        self.table = self._burned_table.copy()
-        self.pile = 0
-        self.state = EMPTY
-
-    def _burn(self) -> None:
-        """AC-R10, AC-R13: the pile leaves the game; the table is now the burned cards alone (AC-D19)."""
-        self.burned += self.pile
-        self._burned_table = self.table.copy()
-        self.pile = 0
-
-    def _lay(self, me: Holder, face: Face, n: int, add: int, state: PileState) -> None:
-        """`n` cards of `face` (adding `add` to its table entry) join the pile, which is in `state` then (BURNED
-        by Feuer or four identical, AC-R10, AC-R13); refill; who is next."""
-        self.table[face.index] += add  # the table grows by these cards (AC-D19)
-        self.pile += n
-        self.state = state
-        burn = state.burns
-        if burn:
-            self._burn()
-        if self.draw_pile and me.hand < HAND:  # AC-R4: refill to 3 while the draw pile lasts
-            drawn = HAND - me.hand
-            if drawn > self.draw_pile:
-                drawn = self.draw_pile
-            me.hand += drawn
-            self.draw_pile -= drawn
-        if me.hand or me.up or me.down:
-            if not burn:  # AC-R14: after a burn the same player lays again
-                self.turn = me.next  # AC-R5
-            return
-        self._player_out(me)
-
-    def _follow_holders(self) -> None:
-        """AC-R5 after a player went out: each seat is followed by the next one clockwise that still holds cards."""
-        places = self.places
-        for p, after in self._after.items():
-            self.holders[p].next = next(nxt for nxt in after if not places[nxt])
-
-    def _player_out(self, me: Holder) -> None:
-        """AC-R17, AC-R18: the player is out; the game ends with the first out or the last one holding cards."""
-        self.out.append(me.name)
-        self.places[me.name] = len(self.out)
-        self.holding -= 1
-        if self.options.stop_at_first:
-            self._finish(2)
-        elif self.holding == 1:
-            self._finish(len(self.players))
-        else:
-            self._follow_holders()
-            self.turn = me.next  # AC-R5
-
-    def _finish(self, place: int) -> None:
-        for p in self.players:
-            if not self.places[p]:
-                self.places[p] = place
-        self.finished = True
-        self.turn = None
-        self.winners = [self.out[0]]
-
-    # --- reading
+    def public_state(self) -> AlcasanState:
+        return AlcasanState(
+            turn=self.turn,
+            finished=self.finished,
+            scores=dict(self.places),
+            winners=list(self.winners),
+            pile=len(self.pile),
+            top=self.pile_faces[-1].name if self.pile_faces else None,
+            need=self.need().text,
+            burned=self.burned,
+            draw_pile=self.draw_pile,
+            hands=self.hands,
+            up=self.up,
+            down=self.down,
+            out=list(self.out),
+        )
 
     def public(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "finished": self.finished,
-            "scores": dict(self.places),
-            "winners": list(self.winners),
-            "pile": self.pile,
-            "top": None if self.state.top is None else self.state.top.name,
-            "need": need_text(self.state.need),
-            "burned": self.burned,
-            "draw_pile": self.draw_pile,
-            "hands": self.hands,
-            "up": self.up,
-            "down": self.down,
-            "out": list(self.out),
-        }
+        return self.public_state().to_json()
+
+    def hints(self) -> Hints:
+        need = self.need()
+        run = self.run()
+        burning = self.pile_faces[-1].name if run == RUN - 1 and self.fits(self.pile_faces[-1]) else None
+        source = self.holders[self.turn].source if self.turn is not None else "hand"
+        detail = AlcasanHints(
+            source=source,
+            need=need.text,
+            lowest=need.lowest,
+            highest=WASSER_VALUE if need.at_most_4 else HIGHEST,
+            faces=tuple(face.name for face in FACES.values() if self.fits(face)),
+            can_take=source != "down" and bool(self.pile),
+            run=run,
+            burning=burning,
+        )
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+        if source == "down":
+            return Hints(self.id, (self.turn,), ("reveal",), detail, owed=(Owed(self.turn, "reveal", "down"),))
+        return Hints(self.id, (self.turn,), ("play", "take_pile") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {
@@ -563,15 +646,6 @@ class Alcasan(Game):
             "up": sum(self.up.values()),
             "down": sum(self.down.values()),
             "draw_pile": self.draw_pile,
-            "pile": self.pile,
+            "pile": len(self.pile),
             "burned": self.burned,
         }
-
-
-_JUDGES: dict[str, Callable[[Alcasan, Mapping[str, Any]], None]] = {
-    "play": Alcasan._judge_play,
-    "take_pile": Alcasan._judge_take,
-    "reveal": Alcasan._judge_reveal,
-    "draw": Alcasan._judge_unused,
-    "press": Alcasan._judge_unused,
-}

@@ -6,13 +6,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
-from referee.cards import Card, CardTally, Deck
+from referee.cards import CardTally, Deck
 from referee.decks.alles_klar import NUMERALS, default_faces
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, forbid, known_options, need_str, opt_str
+from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
+from referee.protocol import CardMove, Game, HeaderError, On, Rejection, forbid, known_options, need_str, opt_str, rule
 
 _FACE = re.compile(r"AK:(1[01]|[1-9])((?:\.(?:III|II|IV|I|V)){0,2})")
 
@@ -28,6 +29,14 @@ messages.register({
     "bad-rank-choice.single": (
         "{card} does not show two numerals, so there is nothing to choose (AK-R6).",
         "{card} zeigt keine zwei Ziffern, es gibt nichts zu wählen (AK-R6).",
+    ),
+    "hint.alles-klar": (
+        "{player} plays. Open ranking cards: {ranking}.",
+        "{player} spielt. Offene Reihungskarten: {ranking}.",
+    ),
+    "hint.alles-klar.decides": (
+        "{player} plays. Only {numeral} is open: the {rank}. highest face-up card wins.",
+        "{player} spielt. Nur {numeral} ist offen: die {rank}.-höchste offene Karte gewinnt.",
     ),
 })
 
@@ -70,6 +79,76 @@ def build_deck(faces: tuple[str, ...]) -> Deck[Face]:
     return Deck(copies, {face: parse_face(face) for face in copies})
 
 
+@dataclass(slots=True)
+class Play(CardMove):
+    """A `play` (section 9): who plays which code, and the numeral chosen on a two-numeral card."""
+
+    rank_choice: str | None = None
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> Play:
+        """`bad-event` for a missing or non-string `player`/`card`, a `cards` field, a non-string `rank_choice`."""
+        player = need_str(event, "player")
+        code = need_str(event, "card")
+        forbid(event, "cards")
+        return cls(player, code, rank_choice=opt_str(event, "rank_choice"))
+
+
+@dataclass(frozen=True)
+class LastTrick(Part):
+    """The most recently ended trick: its winner (None unless won), its cards, and how it ended."""
+
+    winner: str | None
+    cards: int
+    outcome: str  # "won", "blind" or "unfinished"
+
+
+@dataclass(slots=True)
+class AllesKlarState(PublicState):
+    """Section 10's state keys, besides the common ones (`scores`: cards won in tricks).
+
+    - `ranking`: the ranking cards still face up, in the order I … V;
+    - `table`: player → the faces of their face-up cards in the current trick, in the order played;
+    - `trick_size`: cards in the current trick, face up and face down;
+    - `last_trick`: the most recently ended trick, None before the first ends;
+    - `stock`: cards left in the draw pile; `hands`: player → cards in hand;
+    - `removed`: cards taken out by blind and unfinished tricks; `tricks_played`: tricks ended so far.
+    """
+
+    game = "alles-klar"
+    ranking: list[str]
+    table: dict[str, list[str]]
+    trick_size: int
+    last_trick: LastTrick | None
+    stock: int
+    hands: dict[str, int]
+    removed: int
+    tricks_played: int
+
+
+class AllesKlarHints(NamedTuple):
+    """What the next play meets (AK-R7).
+
+    - `ranking`: the open ranking cards (numerals `I` … `V`);
+    - `face_up`: the face-up values in the trick, highest first (AK-R8 counts among these);
+    - `deciding`: when exactly one ranking card N is open, N (the N-th highest face-up card
+      wins once there are N of them), else None.
+    """
+
+    ranking: tuple[str, ...]
+    face_up: tuple[int, ...]
+    deciding: int | None
+
+    def sentence(self, hints: Hints, lang: str) -> str:
+        if not hints.actors:
+            return ""
+        player = names(hints.actors, lang)
+        if self.deciding is not None:
+            return say("hint.alles-klar.decides", lang, player=player, numeral=NUMERALS[self.deciding - 1],
+                       rank=self.deciding)
+        return say("hint.alles-klar", lang, player=player, ranking=", ".join(self.ranking))
+
+
 @register
 class AllesKlar(Game):
     id = "alles-klar"
@@ -100,12 +179,12 @@ class AllesKlar(Game):
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
         self.deck = build_deck(options.deck)
-        self.tally = CardTally()
-        self.ranking = [True] * 5  # open ranking cards I … V
+        self.tally = CardTally()  # every card played so far (D12)
+        self.open_ranks: set[int] = set(range(1, 6))  # open ranking cards, I = 1 … V = 5
         self.table: dict[str, list[str]] = {p: [] for p in self.players}
         self.face_up: dict[int, tuple[str, str]] = {}  # value → (owner, face) of the face-up card
         self.trick_size = 0
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: LastTrick | None = None
         self.stock = self.deck.size - self.HAND * len(self.players)
         self.hands = dict.fromkeys(self.players, self.HAND)
         self.scores = dict.fromkeys(self.players, 0)
@@ -114,111 +193,161 @@ class AllesKlar(Game):
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)  # the seat after the dealer starts (section 3)
 
-    def check_shape(self, event: Mapping[str, Any]) -> None:
-        need_str(event, "player")
-        need_str(event, "card")
-        forbid(event, "cards")
-        opt_str(event, "rank_choice")
+    # --- checks (section 9, "Checking order", after `bad-event` and `game-over`)
 
-    def step(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        self.on_turn(player)
-        card, face = self.card(event["card"])
-        self.not_exhausted(self.tally, (card,))
-        numeral = self._ranking_numeral(card, face, event.get("rank_choice"))
-        self._play(player, card, face, numeral)
-
-    def _ranking_numeral(self, card: Card, face: Face, choice: str | None) -> int | None:
-        """AK-R4 … AK-R6: which ranking card this play turns (None: none)."""
-        if len(face.numerals) == 2:
+    @rule("AK-R6")
+    def rank_choice_fits(self, move: Play) -> None:
+        """A two-numeral card names one of its numerals; any other card names none."""
+        choice, numerals = move.rank_choice, move.face.numerals
+        if len(numerals) == 2:
             if choice is None:
-                raise Rejection("rank-choice-needed", card=card.face)
-            if choice not in NUMERALS or NUMERALS.index(choice) + 1 not in face.numerals:
-                raise Rejection("bad-rank-choice", choice=choice, card=card.face)
-            return NUMERALS.index(choice) + 1
-        if choice is not None:
-            raise Rejection("bad-rank-choice", "bad-rank-choice.single", choice=choice, card=card.face)
-        return face.numerals[0] if face.numerals else None
+                raise Rejection("rank-choice-needed", card=move.card.face)
+            if choice not in NUMERALS or NUMERALS.index(choice) + 1 not in numerals:
+                raise Rejection("bad-rank-choice", choice=choice, card=move.card.face)
+        elif choice is not None:
+            raise Rejection("bad-rank-choice", "bad-rank-choice.single", choice=choice, card=move.card.face)
 
-    def _play(self, player: str, card: Card, face: Face, numeral: int | None) -> None:
-        self.tally.add(card)
-        self.hands[player] -= 1
-        self.trick_size += 1
-        earlier = self.face_up.get(face.value)  # AK-R3: the earlier card of this value turns face down
+    # --- effects, in the order of AK-R1 … AK-R7
+
+    @rule("AK-R3")
+    def turn_down_same_value(self, move: Play) -> None:
+        """The earlier face-up card of this value, whoever's, turns face down and stays in the trick."""
+        earlier = self.face_up.get(move.face.value)
         if earlier is not None:
             self.table[earlier[0]].remove(earlier[1])
-        self.face_up[face.value] = (player, card.face)
-        self.table[player].append(card.face)
-        if numeral is not None:  # AK-R4 / AK-R6; an already closed ranking card stays closed
-            self.ranking[numeral - 1] = False
-        if self.stock:  # AK-R2
+
+    @rule("AK-R1")
+    def lay_face_up(self, move: Play) -> None:
+        """The player lays the card face up in front of themselves."""
+        self.tally.add(move.card)
+        self.hands[move.player] -= 1
+        self.trick_size += 1
+        self.face_up[move.face.value] = (move.player, move.card.face)
+        self.table[move.player].append(move.card.face)
+
+    @rule("AK-R4", "AK-R5")
+    def turn_ranking_card(self, move: Play) -> None:
+        """The card's numeral (the chosen one of two, AK-R6) closes its ranking card; no numeral, none."""
+        numerals = move.face.numerals
+        if len(numerals) == 2:
+            self.open_ranks.discard(NUMERALS.index(move.rank_choice) + 1)
+        elif numerals:
+            self.open_ranks.discard(numerals[0])
+
+    @rule("AK-R2")
+    def draw(self, move: Play) -> None:
+        """The player draws one card while the stock lasts."""
+        if self.stock:
             self.stock -= 1
-            self.hands[player] += 1
-        self._decide(player)
+            self.hands[move.player] += 1
 
-    def _decide(self, player: str) -> None:
-        """AK-R7: blind trick first, then a won trick, else the trick goes on."""
-        open_cards = [n for n in range(1, 6) if self.ranking[n - 1]]
-        if not open_cards:  # AK-R9
-            self._end_trick(None, "blind", leader=player)
-        elif len(open_cards) == 1 and len(self.face_up) >= open_cards[0]:  # AK-R8
-            ordered = sorted(self.face_up, reverse=True)
-            winner = self.face_up[ordered[open_cards[0] - 1]][0]
-            self._end_trick(winner, "won", leader=winner)
-        else:  # AK-R10, AK-R12
-            following = self._next_holder(player)
-            if following is None:
-                self._end_trick(None, "unfinished", leader=None)
-            else:
-                self.turn = following
-
-    def _next_holder(self, player: str) -> str | None:
-        n = len(self.players)
-        start = self.seats[player]
-        for step in range(1, n + 1):
-            candidate = self.players[(start + step) % n]
-            if self.hands[candidate]:
-                return candidate
-        return None
-
-    def _end_trick(self, winner: str | None, outcome: str, leader: str | None) -> None:
-        cards = self.trick_size
-        if winner is None:
-            self.removed += cards
+    @rule("AK-R7")
+    def decide(self, move: Play) -> None:
+        """Blind trick first, then a won trick, else the trick goes on."""
+        open_ranks = self.open_ranks
+        if not open_ranks:
+            self.blind_trick(move.player)
+        elif len(open_ranks) == 1 and len(self.face_up) >= min(open_ranks):
+            self.won_trick(min(open_ranks))
         else:
-            self.scores[winner] += cards
-        self.last_trick = {"winner": winner, "cards": cards, "outcome": outcome}
+            self.next_player(move.player)
+
+    @rule("AK-R8")
+    def won_trick(self, rank: int) -> None:
+        """The owner of the rank-th highest face-up card wins every card of the trick and leads."""
+        winner = self.face_up[sorted(self.face_up, reverse=True)[rank - 1]][0]
+        self.scores[winner] += self.trick_size
+        self.end_trick(LastTrick(winner, self.trick_size, "won"), leader=winner)
+
+    @rule("AK-R9")
+    def blind_trick(self, player: str) -> None:
+        """No ranking card open: the trick leaves the game, the player who caused it leads."""
+        self.removed += self.trick_size
+        self.end_trick(LastTrick(None, self.trick_size, "blind"), leader=player)
+
+    @rule("AK-R10")
+    def next_player(self, player: str) -> None:
+        """The trick goes on with the next player who holds a card."""
+        following = self.seats.next_holder(player, self.hands)
+        if following is None:
+            self.unfinished_trick()
+        else:
+            self.turn = following
+
+    @rule("AK-R12")
+    def unfinished_trick(self) -> None:
+        """The trick goes on but nobody holds a card: it leaves the game unscored and the game ends."""
+        self.removed += self.trick_size
+        self.end_trick(LastTrick(None, self.trick_size, "unfinished"), leader=None)
+
+    def end_trick(self, last: LastTrick, leader: str | None) -> None:
+        """All five ranking cards open again, the table clears; the next trick or the end (AK-R11)."""
+        self.last_trick = last
         self.tricks_played += 1
         self.trick_size = 0
         self.face_up.clear()
         for cards_in_front in self.table.values():
             cards_in_front.clear()
-        self.ranking = [True] * 5
-        if outcome == "unfinished" or not self.stock:  # AK-R11, AK-R12
-            self._finish()
+        self.open_ranks = set(range(1, 6))
+        if leader is None or self.last_trick_played():
+            self.finish()
         else:
             self.turn = leader
 
-    def _finish(self) -> None:
+    @rule("AK-R11")
+    def last_trick_played(self) -> bool:
+        """A trick ended with the stock empty (after the draw of AK-R2) was the last one."""
+        return not self.stock
+
+    @rule("AK-R13")
+    def finish(self) -> None:
+        """The game is over: the players with the most cards won (D9)."""
         self.finished = True
         self.turn = None
-        self.winners = self.winners_by(self.scores)  # AK-R13, D9
+        self.winners = self.winners_by(self.scores)
 
-    def public(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "finished": self.finished,
-            "scores": dict(self.scores),
-            "winners": list(self.winners),
-            "ranking": [NUMERALS[i] for i in range(5) if self.ranking[i]],
-            "table": {p: list(cards) for p, cards in self.table.items()},
-            "trick_size": self.trick_size,
-            "last_trick": None if self.last_trick is None else dict(self.last_trick),
-            "stock": self.stock,
-            "hands": dict(self.hands),
-            "removed": self.removed,
-            "tricks_played": self.tricks_played,
-        }
+    rules: ClassVar[Mapping[str, On]] = {
+        "play": On(
+            Play.read,
+            checks=(
+                Game.player_seated,
+                Game.player_on_turn,
+                Game.card_known,
+                Game.card_left,
+                rank_choice_fits,
+            ),
+            effects=(turn_down_same_value, lay_face_up, turn_ranking_card, draw, decide),
+        ),
+    }
+
+    # --- reading
+
+    def public_state(self) -> AllesKlarState:
+        return AllesKlarState(
+            turn=self.turn,
+            finished=self.finished,
+            scores=dict(self.scores),
+            winners=list(self.winners),
+            ranking=[NUMERALS[n - 1] for n in sorted(self.open_ranks)],
+            table={p: list(cards) for p, cards in self.table.items()},
+            trick_size=self.trick_size,
+            last_trick=self.last_trick,
+            stock=self.stock,
+            hands=dict(self.hands),
+            removed=self.removed,
+            tricks_played=self.tricks_played,
+        )
+
+    def hints(self) -> Hints:
+        open_ranks = sorted(self.open_ranks)
+        detail = AllesKlarHints(
+            ranking=tuple(NUMERALS[n - 1] for n in open_ranks),
+            face_up=tuple(sorted(self.face_up, reverse=True)),
+            deciding=open_ranks[0] if len(open_ranks) == 1 else None,
+        )
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.id, (self.turn,), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

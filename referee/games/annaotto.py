@@ -1,21 +1,23 @@
 """ANNAOTTO (`../shared/rules/annaotto.md`): match colour, pattern or sign; chains, PLUS, the ALLE slap race.
 
-`judge` runs the rules file's steps 3 … 17 in its order, one function per event
-type; every check runs before the first mutation. Hot paths avoid building anything per event:
-faces are looked up in the deck's cache, per-type work is dispatched by a dict.
+One `On` per event type (section 7): its fields, its checks in the section's "Order
+of checks" (steps 4 … 17; the reducer does 1 … 3), then its effects, each named
+after the rule it carries out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
-from referee.decks.annaotto import COLOURS, DEFAULT_COPIES, Side, side_info, sides
+from referee.decks.annaotto import COLOUR_WORDS, COLOURS, DEFAULT_COPIES, PATTERN_WORDS, Side, side_info, sides
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, is_int, known_options
+from referee.hints import FinishedHints, Hints, Owed, Part, PublicState, RaceView, names, say
+from referee.protocol import CardMove, Game, HeaderError, On, Rejection, is_int, known_options, need_str, rule
 
 ANNA, OTTO, ALLE, PLUS, RETOUR, HUERDEN = "ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN"
 ALTERNATE = {ANNA: OTTO, OTTO: ANNA}
@@ -127,58 +129,56 @@ def _bad(en: str, de: str) -> HeaderError:
     return HeaderError(en, de)
 
 
-_DECKS: dict[tuple[int, int, int], Deck] = {}
 
-
+@lru_cache(maxsize=16)
 def deck_for(plain: int, special: int, wild: int) -> Deck:
     """The deck for these copy counts; decks are immutable, so one per composition is shared."""
-    key = (plain, special, wild)
-    deck = _DECKS.get(key)
-    if deck is None:
-        copies = sides({"plain": plain, "special": special, "wild": wild})
-        deck = _DECKS[key] = Deck(copies, {face: side_info(face) for face in copies})
-    return deck
+    copies = sides({"plain": plain, "special": special, "wild": wild})
+    return Deck(copies, {face: side_info(face) for face in copies})
 
 
-_RINGS: dict[tuple[str, ...], dict[int, dict[str, tuple[str, ...]]]] = {}
+def breaks_alternation(side: Side, top: Side) -> bool:
+    """AO-R9's "never ANNA on ANNA, nor OTTO on OTTO" (a top ANNAOTTO asks only for its colour)."""
+    return side.sign in ALTERNATE and not top.wild and top.sign == side.sign
 
 
-def _rings(players: tuple[str, ...]) -> dict[int, dict[str, tuple[str, ...]]]:
-    """AO-R8: per direction and seat, the other seats in turn order, then the seat itself (shared, never mutated)."""
-    rings = _RINGS.get(players)
-    if rings is None:
-        n = len(players)
-        rings = {
-            d: {p: tuple(players[(i + k * d) % n] for k in range(1, n + 1)) for i, p in enumerate(players)}
-            for d in (1, -1)
-        }
-        if len(_RINGS) < 256:
-            _RINGS[players] = rings
-    return rings
-
-
-def match_error(side: Side, top: Side, colour: str | None, pattern: str | None) -> str | None:
-    """AO-R5, AO-R9: None if `side` may go on `top` (no penalty pending), else the error code.
+def side_fits(side: Side, top: Side, colour: str | None, pattern: str | None) -> bool:
+    """AO-R5 with AO-R9's alternation: may `side` go on `top` when no penalty is pending?
 
     `colour`/`pattern` are what the top asks for: its own, or the chosen colour after ANNAOTTO.
     """
     if side.wild:
-        return None
+        return True
     if top.wild:
-        return None if side.colour == colour else "no-match"
+        return side.colour == colour
     sign = side.sign
-    if sign is not None:
-        top_sign = top.sign
-        if sign in ALTERNATE:
-            if top_sign == sign:
-                return "must-alternate"
-            if top_sign == ALTERNATE[sign]:
-                return None
-        elif sign == top_sign:
-            return None
-    if side.colour == colour or side.pattern == pattern:
-        return None
-    return "no-match"
+    if sign is not None and top.sign is not None and (top.sign == sign or ALTERNATE.get(sign) == top.sign):
+        return True
+    return side.colour == colour or side.pattern == pattern
+
+
+def match_error(side: Side, top: Side, colour: str | None, pattern: str | None) -> str | None:
+    """The error a side gets on `top` (no penalty pending): `must-alternate`, `no-match`, or None."""
+    if breaks_alternation(side, top):
+        return "must-alternate"
+    return None if side_fits(side, top, colour, pattern) else "no-match"
+
+
+@lru_cache(maxsize=4096)
+def playable_faces(deck: Deck, top: Side, colour: str | None) -> frozenset[str]:
+    """Every face of `deck` that may go on `top` (asking for `colour`) when no penalty is pending.
+
+    For hints: the same two rules as the checks (`breaks_alternation`, `side_fits`), over the whole deck.
+    """
+    pattern = None if top.wild else top.pattern
+    return frozenset(face for face, side in deck.info.items()
+                     if not breaks_alternation(side, top) and side_fits(side, top, colour, pattern))
+
+
+@lru_cache(maxsize=64)
+def faces_with_sign(deck: Deck, sign: str) -> frozenset[str]:
+    """Every face of `deck` showing `sign` (what may continue a pending chain or PLUS)."""
+    return frozenset(face for face, side in deck.info.items() if side.sign == sign)
 
 
 class Race:
@@ -186,11 +186,274 @@ class Race:
 
     __slots__ = ("by", "called", "participants", "pressed")
 
-    def __init__(self, by: str, participants: frozenset[str]):
+    def __init__(self, by: str, participants: tuple[str, ...]):
         self.by = by
-        self.participants = participants
+        self.participants = participants  # in seat order
         self.called = False
-        self.pressed: dict[str, int] = {}
+        self.pressed: dict[str, int] = {}  # seat → t_us, in the order the slaps arrived
+
+    def view(self, losers: tuple[str, ...] | None = None) -> RaceView:
+        """The race for `hints()`: open (losers None) or closed with its losers."""
+        pressed = {p: self.pressed[p] for p in self.participants if p in self.pressed}
+        waiting = tuple(p for p in self.participants if p not in self.pressed)
+        return RaceView(losers is None, self.by, self.called, self.participants, pressed, waiting, losers or ())
+
+
+# --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
+
+
+def _bad_field(name: str) -> Rejection:
+    return Rejection("bad-event", "bad-event.field", field=name)
+
+
+def _player(event: Mapping[str, Any]) -> str:
+    player = event.get("player")
+    if type(player) is not str:
+        raise _bad_field("player")
+    return player
+
+
+@dataclass(slots=True)
+class StartMove:
+    """`start`: the start card's code (`player` is not used)."""
+
+    code: str
+    card: Card = field(default=None)  # type: ignore[assignment]
+    face: Side = field(default=None)  # type: ignore[assignment]
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> StartMove:
+        return cls(need_str(event, "card"))
+
+
+@dataclass(slots=True)
+class PlayMove(CardMove):
+    """`play`: `card` (or `cards` with the codes in `codes`) and, for another player's card, `source` (`from`)."""
+
+    source: str | None = None
+    codes: list[str] | None = None
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> PlayMove:
+        player = event.get("player")
+        if type(player) is not str:
+            raise _bad_field("player")
+        code = event.get("card")
+        codes = None
+        if type(code) is not str or "cards" in event:
+            codes = _cards_field(event)
+            code = codes[0]
+        source = event.get("from")
+        if (source is not None or "from" in event) and type(source) is not str:
+            raise _bad_field("from")
+        return cls(player, code, None, None, source, codes)
+
+
+def _cards_field(event: Mapping[str, Any]) -> list[str]:
+    """A `play` that is not the everyday single string `card`: exactly one of `card`/`cards`."""
+    if "card" in event:
+        if "cards" in event:
+            raise Rejection("bad-event", "bad-event.forbidden", field="cards")
+        raise _bad_field("card")
+    cards = event.get("cards")
+    if type(cards) is not list or not cards or any(type(c) is not str for c in cards):
+        raise _bad_field("cards")
+    return cards
+
+
+@dataclass(slots=True)
+class DrawMove:
+    """`draw`: who draws, and `count` (absent: 1)."""
+
+    player: str
+    count: int = 1
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> DrawMove:
+        player = _player(event)
+        count = event.get("count", 1)
+        if "count" in event and (not is_int(count) or count < 1):
+            raise _bad_field("count")
+        return cls(player, count)
+
+
+@dataclass(slots=True)
+class PressMove:
+    """`press`: a seat button, `confirm` or `slap`, with its edge time `t_us` (required on a slap)."""
+
+    player: str
+    button: str
+    t_us: int | None
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> PressMove:
+        player = _player(event)
+        button = event.get("button")
+        if type(button) is not str or button not in _BUTTONS:
+            raise _bad_field("button")
+        t_us = event.get("t_us")
+        if "t_us" in event:
+            if not is_int(t_us) or t_us < 0:
+                raise _bad_field("t_us")
+        elif button == "slap":
+            raise _bad_field("t_us")
+        return cls(player, button, t_us)
+
+
+@dataclass(slots=True)
+class CallMove:
+    """`call`: a spoken word, ANNA, OTTO or ALLE."""
+
+    player: str
+    word: str
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> CallMove:
+        player = _player(event)
+        word = event.get("word")
+        if type(word) is not str or word not in _WORDS:
+            raise _bad_field("word")
+        return cls(player, word)
+
+
+@dataclass(slots=True)
+class CatchMove:
+    """`catch`: `player` points out that `target` missed a call."""
+
+    player: str
+    target: str
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> CatchMove:
+        return cls(_player(event), need_str(event, "target"))
+
+
+@dataclass(slots=True)
+class ChoiceMove:
+    """`choose_colour` (`value`: the colour) or `flip_choice` (`value`: `self` or `next`)."""
+
+    player: str
+    value: str
+
+    @classmethod
+    def read_colour(cls, event: Mapping[str, Any]) -> ChoiceMove:
+        return cls(_player(event), need_str(event, "colour"))
+
+    @classmethod
+    def read_flip(cls, event: Mapping[str, Any]) -> ChoiceMove:
+        player = _player(event)
+        who = event.get("who")
+        if type(who) is not str or who not in _WHO:
+            raise _bad_field("who")
+        return cls(player, who)
+
+
+@dataclass(slots=True)
+class CloseMove:
+    """`race_close`: the kiosk's race timeout; no fields."""
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> CloseMove:
+        return cls()
+
+
+# --- the public state, typed
+
+
+@dataclass(frozen=True)
+class Chain(Part):
+    """A pending ANNA/OTTO chain: how many of each it holds (AO-R10)."""
+
+    anna: int
+    otto: int
+
+
+@dataclass(frozen=True)
+class RaceState(Part):
+    """The open race as the state shows it: the layer, whether ALLE was called, seat → `t_us` of its slap."""
+
+    by: str
+    called: bool
+    pressed: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Due(Part):
+    """An owed ANNA/OTTO call (AO-R16)."""
+
+    player: str
+    word: str
+
+
+@dataclass(frozen=True)
+class Flip(Part):
+    """The flip the table must carry out now: by whom, whose cards, how many (`"all"` after ANNAOTTO)."""
+
+    by: str
+    target: str
+    cards: int | str
+
+
+@dataclass(slots=True)
+class AnnaottoState(PublicState):
+    """Section 8's state keys (`scores`: finishing places, 0 while still playing).
+
+    - `top`: the face on the discard pile (None before `start`); `colour`/`pattern`: what it asks for
+      (the chosen colour after ANNAOTTO, pattern None then);
+    - `pile`: cards on the discard pile; `draw_pile`: cards left to draw; `hands`: player → cards;
+    - `direction`: 1 clockwise, -1 after an odd number of RETOURs;
+    - `chain`: the pending chain or None; `plus`: cards a pending PLUS makes the next player take;
+    - `drawn`: the player on turn has drawn and must play or keep; `choices`: ANNAOTTO choices owed;
+    - `race`: the open race or None; `due`: an owed call or None; `flip`: the flip to carry out or None;
+    - `out`: the players who have gone out, in order.
+    """
+
+    game = "annaotto"
+    top: str | None
+    colour: str | None
+    pattern: str | None
+    pile: int
+    draw_pile: int
+    hands: dict[str, int]
+    direction: int
+    chain: Chain | None
+    plus: int
+    drawn: bool
+    choices: list[str]
+    race: RaceState | None
+    due: Due | None
+    flip: Flip | None
+    out: list[str]
+
+
+class AnnaottoHints(NamedTuple):
+    """What the next card must match, and what is pending.
+
+    - `top`: the top face (None before `start`); `colour`, `pattern`, `sign`: what a card may match
+      (after ANNAOTTO `colour` is the chosen one and `pattern`/`sign` are None); `wild_top`: the top is ANNAOTTO;
+    - `must`: while a penalty is pending the only sign that may be laid (`"ANNA"`, `"OTTO"`, `"PLUS"`), else None;
+    - `penalty`: cards the player on turn takes by `confirm` now; `flips`: cards the chain's last player turns over;
+    - `playable`: every face that may be laid now (with a penalty pending: the faces of sign `must`);
+    - `drawn`: the player on turn has drawn (play it or keep it with confirm); `choices`: owed ANNAOTTO choices;
+    - `direction`: 1 or -1; `next_player`: who is on turn after an ordinary play (AO-R8), None if nobody.
+    """
+
+    top: str | None
+    colour: str | None
+    pattern: str | None
+    sign: str | None
+    wild_top: bool
+    must: str | None
+    penalty: int
+    flips: int
+    playable: frozenset[str]
+    drawn: bool
+    choices: tuple[str, ...]
+    direction: int
+    next_player: str | None
+
+    def sentence(self, hints: Hints, lang: str) -> str:
+        return annaotto_sentence(self, hints, lang)
 
 
 @register
@@ -202,6 +465,7 @@ class Annaotto(Game):
         {"start", "play", "draw", "press", "call", "catch", "choose_colour", "flip_choice", "race_close"}
     )
     shape_first = False  # rules section 7: game-over (step 3) before the fields (step 4)
+    variants: ClassVar[Mapping[str, str]] = {"press": "button"}  # `press:confirm` and `press:slap` differ
 
     # --- header
 
@@ -218,18 +482,7 @@ class Annaotto(Game):
         if not is_int(timeout) or timeout < 1:
             raise _bad("race_timeout_ms must be an integer of at least 1",
                        "race_timeout_ms muss eine ganze Zahl ≥ 1 sein")
-        copies = options.get("copies", {})
-        if type(copies) is not dict:
-            raise _bad("copies must be an object", "copies muss ein Objekt sein")
-        counts = dict(DEFAULT_COPIES)
-        for key, value in copies.items():
-            if key not in counts:
-                raise _bad(f"unknown copies key {key!r}", f"unbekannter copies-Schlüssel {key!r}")
-            least = 1 if key == "plain" else 0
-            if not is_int(value) or value < least:
-                raise _bad(f"copies.{key} must be an integer of at least {least}",
-                           f"copies.{key} muss eine ganze Zahl ≥ {least} sein")
-            counts[key] = value
+        counts = _copies(options.get("copies", {}))
         total = 32 * counts["plain"] + 48 * counts["special"] + counts["wild"]
         if total % 2:
             raise _bad(f"the deck has {total} sides, an odd number",
@@ -242,12 +495,7 @@ class Annaotto(Game):
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
         self.deck = deck_for(options.plain, options.special, options.wild)
-        self.cards = self.deck.size // 2  # physical cards: two sides each
-        self.n = len(self.players)
-        self._ring = _rings(self.players)
-        self._cache = self.deck._cache
-        self._copies = self.deck.copies
-        self.first = options.first if options.first is not None else self.next_seat(dealer)  # AO-R3
+        self.first = self.first_player(dealer)
         self.tally = CardTally()  # the discard pile (section 2)
         self.started = False
         self.top: Side | None = None
@@ -255,8 +503,7 @@ class Annaotto(Game):
         self.colour: str | None = None
         self.pattern: str | None = None
         self.pile = 0
-        self.hands = dict.fromkeys(self.players, options.hand_size)
-        self.draw_pile = self.cards - self.n * options.hand_size  # AO-R1
+        self.deal()
         self.direction = 1
         self.chain: list[int] | None = None  # [anna, otto]
         self.chain_by: str | None = None  # the last chain player
@@ -265,271 +512,400 @@ class Annaotto(Game):
         self.choices: list[str] = []
         self.layer: str | None = None  # who owes the ANNAOTTO choices
         self.race: Race | None = None
+        self.last_race: RaceView | None = None  # the last race's result, until the next move
         self.due: tuple[str, str] | None = None
-        self.flip: dict[str, Any] | None = None
+        self.flip: Flip | None = None
         self.out: list[str] = []
         self.pending: tuple[str, Side, list[int] | None, str | None, int] | None = None  # AO-R18
         self.winners: list[str] = []
 
-    # --- steps 3 … 17
+    @rule("AO-R1")
+    def deal(self) -> None:
+        """Each player holds `hand_size` cards; the rest is the draw pile (in physical cards: two sides each)."""
+        self.hands = dict.fromkeys(self.players, self.options.hand_size)
+        self.draw_pile = self.deck.size // 2 - len(self.players) * self.options.hand_size
 
-    @classmethod
-    def judges(cls) -> Mapping[str, Callable[[Annaotto, Mapping[str, Any]], None]]:
-        """Steps 4 … 17 (the reducer checks step 3) in one function per event type: this runs for every scan."""
-        return _JUDGES
+    @rule("AO-R3")
+    def first_player(self, dealer: str) -> str:
+        """The player named by `first`, else the player after the dealer."""
+        return self.options.first if self.options.first is not None else self.seats.after(dealer)
 
-    def _seated(self, name: str) -> None:
-        if name not in self.seats:
-            raise Rejection("unknown-player", player=name)
+    # --- checks shared by several event types (section 7, steps 5, 8, 12, 14)
 
-    def _started(self) -> None:
+    def started_already(self, move: Any) -> None:
+        """Step 8: before `start` every other event is `not-started`."""
         if not self.started:
             raise Rejection("not-started")
 
-    def _on_turn(self, player: str) -> None:
-        """Step 12: race open, then not on turn."""
+    def acting_now(self, move: Any) -> None:
+        """Step 12: no turn while a race is open (AO-R15), then `not-your-turn`."""
         if self.race is not None:
             raise Rejection("race-open")
-        if player != self.turn:
-            self.on_turn(player)
+        if move.player != self.turn:
+            self.on_turn(move.player)
 
-    def _step_start(self, event: Mapping[str, Any]) -> None:
-        card, side = self.card(event["card"])
+    def no_choice_owed(self, move: Any) -> None:
+        """Step 14: while ANNAOTTO choices are owed, no play, draw or confirm (AO-R14)."""
+        if self.choices:
+            raise Rejection("choice-pending", player=move.player)
+
+    # --- `start`
+
+    def not_started_yet(self, move: StartMove) -> None:
         if self.started:
             raise Rejection("already-started")
-        self.not_exhausted(self.tally, (card,))
-        if side.sign is not None or side.wild:
-            raise Rejection("start-not-plain", card=card.face)
-        self._start(card, side)
 
-    def _judge_play(self, event: Mapping[str, Any]) -> None:
-        player = event.get("player")
-        if type(player) is not str:  # step 4
-            raise _bad_field("player")
-        code = event.get("card")
-        if type(code) is not str or "cards" in event:
-            _shape_cards(event)
-            code = None
-        source = None
-        if "from" in event:
-            source = event["from"]
-            if type(source) is not str:
-                raise _bad_field("from")
-        seats = self.seats
-        if player not in seats:  # step 5
-            raise Rejection("unknown-player", player=player)
-        if source is not None and source not in seats:
-            raise Rejection("unknown-player", player=source)
-        if code is None:
-            codes = event["cards"]
-            card, side = self.card(codes[0])
-            for other in codes[1:]:
-                self.card(other)
-            if len(codes) > 1:
-                raise Rejection("one-card-only")
-        else:
-            hit = self._cache.get(code)
-            card, side = hit if hit is not None else self.card(code)
-        if not self.started:
-            raise Rejection("not-started")
-        tally = self.tally
-        face = card.face
-        if tally.counts.get(face, 0) >= self._copies[face] or (
-            card.copy is not None and card.code in tally.copies
-        ):
-            raise Rejection("card-exhausted", card=str(card))
-        if self.race is not None:
-            raise Rejection("race-open")
-        if player != self.turn:
-            self.on_turn(player)
-        if self.choices:
-            raise Rejection("choice-pending", player=player)
-        if source is not None:
-            if self.drawn:
-                raise Rejection("drawn-card-only")
-            if source == player:
-                raise Rejection("bad-source")
-            if self.hands[source] < 2:
-                raise Rejection("last-card-protected", source=source)
-        top = self.top
-        if self.chain is not None:
-            want = ALTERNATE[top.sign]
-            if side.sign != want:
-                raise Rejection("penalty-pending", player=player, sign=want)
-        elif self.plus:
-            if side.sign != PLUS:
-                raise Rejection("penalty-pending", "penalty-pending.plus", player=player, plus=self.plus)
-        elif not side.plain or top.wild or (side.colour != self.colour and side.pattern != self.pattern):
-            error = match_error(side, top, self.colour, self.pattern)  # everything but a plain side's match
-            if error is not None:
-                if error == "no-match" and top.wild:
-                    raise Rejection(error, "no-match.wild", colour=self.colour)
-                raise Rejection(error, card=card.face, top=top.face)
-        # --- AO-R4 … AO-R6, AO-R16, AO-R18, then the card's effect (written out: nine plays in ten are plain)
-        self.flip = None
-        self.due = None
-        self.drawn = False
-        tally.counts[face] = tally.counts.get(face, 0) + 1  # CardTally.add, inlined on the hot path
-        if card.copy is not None:
-            tally.copies.add(card.code)
-        self.pile += 1
-        self.top = side
-        self.top_card = card
-        self.colour = side.colour
-        self.pattern = side.pattern
-        hands = self.hands
-        if source is not None:
-            hands[source] -= 1  # never the last card (AO-R6); no call owed (AO-D15)
-        else:
-            left = hands[player] - 1
-            hands[player] = left
-            if left == 1:
-                self.due = (player, ANNA)
-            elif left == 0:
-                self.due = (player, OTTO)
-                self.out.append(player)
-                if sum(1 for h in hands.values() if h) == 1:  # the deciding play (AO-R18)
-                    self.pending = (player, side, self.chain, self.chain_by, self.plus)
-                    self.chain = None
-                    self.plus = 0
-                    self.turn = None
-                    return
-        if side.plain:  # AO-R8, the everyday case of `_effect`
-            self.turn = self._next_holder(player)
-        else:
-            self._effect(player, side)
+    def start_card_plain(self, move: StartMove) -> None:
+        """AO-R2: a special or wild side is turned over to its plain back before it is scanned."""
+        if not move.face.plain:
+            raise Rejection("start-not-plain", card=move.card.face)
 
-    def _judge_draw(self, event: Mapping[str, Any]) -> None:
-        player = event.get("player")
-        if type(player) is not str:  # step 4
-            raise _bad_field("player")
-        if "count" in event:
-            count = event["count"]
-            if not is_int(count) or count < 1:
-                raise _bad_field("count")
-        if player not in self.seats:
-            raise Rejection("unknown-player", player=player)
-        if not self.started:
-            raise Rejection("not-started")
-        self._on_turn(player)
-        if self.choices:
-            raise Rejection("choice-pending", player=player)
-        if self.chain is not None or self.plus:
-            if self.plus:
-                raise Rejection("penalty-pending", "penalty-pending.plus", player=player, plus=self.plus)
-            raise Rejection("penalty-pending", player=player, sign=ALTERNATE[self.top.sign])
-        if self.drawn:
-            raise Rejection("already-drawn", player=player)
-        if event.get("count", 1) != 1:
-            raise Rejection("bad-draw-count")
-        if not self.draw_pile and self.pile < 2:
-            raise Rejection("no-cards-to-draw")
-        self._draw(player)
-
-    def _judge_press(self, event: Mapping[str, Any]) -> None:
-        player = event.get("player")
-        if type(player) is not str:  # step 4
-            raise _bad_field("player")
-        button = event.get("button")
-        if type(button) is not str or button not in _BUTTONS:
-            raise _bad_field("button")
-        if "t_us" in event:
-            t_us = event["t_us"]
-            if not is_int(t_us) or t_us < 0:
-                raise _bad_field("t_us")
-        elif button == "slap":
-            raise _bad_field("t_us")
-        if player not in self.seats:
-            raise Rejection("unknown-player", player=player)
-        if not self.started:
-            raise Rejection("not-started")
-        if button == "slap":
-            race = self.race
-            if race is None:
-                raise Rejection("no-race")
-            if player not in race.participants:
-                raise Rejection("not-in-race", player=player)
-            if player in race.pressed:
-                raise Rejection("already-pressed", player=player)
-            self._slap(race, player, event["t_us"])
-            return
-        self._on_turn(player)
-        if self.choices:
-            raise Rejection("choice-pending", player=player)
-        if self.chain is None and not self.plus and not self.drawn:
-            raise Rejection("nothing-to-confirm")
-        self._confirm(player)
-
-    def _judge_call(self, event: Mapping[str, Any]) -> None:
-        player = event.get("player")
-        if type(player) is not str:  # step 4
-            raise _bad_field("player")
-        word = event.get("word")
-        if type(word) is not str or word not in _WORDS:
-            raise _bad_field("word")
-        self._seated(player)
-        self._started()
-        if word == ALLE:
-            race = self.race
-            if race is None or race.by != player or race.called:
-                raise Rejection("no-call-due", player=player, word=word)
-            race.called = True  # AO-R15c
-            return
-        if self.due != (player, word):
-            raise Rejection("no-call-due", player=player, word=word)
-        self._call(player)
-
-    def _step_catch(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        self._seated(player)
-        target = event["target"]
-        self._seated(target)
-        self._started()
-        due = self.due
-        if due is None or due[0] != target or player == target:
-            raise Rejection("nothing-to-catch", target=target)
-        self._catch(target)
-
-    def _step_choose_colour(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        self._seated(player)
-        self._started()
-        self._on_turn(player)
-        if "colour" not in self.choices:
-            raise Rejection("no-choice-pending")
-        colour = event["colour"]
-        if colour not in _COLOURS:
-            raise Rejection("bad-colour", colour=colour)
-        self.colour = colour
-        self._chosen("colour")
-
-    def _step_flip_choice(self, event: Mapping[str, Any]) -> None:
-        player = event["player"]
-        self._seated(player)
-        self._started()
-        self._on_turn(player)
-        if "flip" not in self.choices:
-            raise Rejection("no-choice-pending")
-        target = player if event["who"] == "self" else self._next_holder(player)
-        self.flip = {"by": player, "target": target, "cards": "all"}
-        self._chosen("flip")
-
-    def _step_race_close(self, event: Mapping[str, Any]) -> None:
-        self._started()
-        if self.race is None:
-            raise Rejection("no-race")
-        self._close_race(all_pressed=False)
-
-    # --- mutations, named after the rules
-
-    def _start(self, card: Card, side: Side) -> None:
-        """AO-R2, AO-R3."""
+    @rule("AO-R2")
+    def lay_start_card(self, move: StartMove) -> None:
+        """The start card opens the discard pile (no effect); the first player is on turn."""
         self.started = True
-        self._lay(card, side)
+        self.lay(move.card, move.face)
         self.draw_pile -= 1
         self.turn = self.first
 
-    def _lay(self, card: Card, side: Side) -> None:
+    # --- `play`
+
+    def players_seated(self, move: PlayMove) -> None:
+        """Step 5: the player, then `from`."""
+        if move.player not in self.seats:
+            raise Rejection("unknown-player", player=move.player)
+        if move.source is not None and move.source not in self.seats:
+            raise Rejection("unknown-player", player=move.source)
+
+    def cards_known(self, move: PlayMove) -> None:
+        """Step 6: every code is a card of the deck (`unknown-card`)."""
+        self.card_known(move)
+        for code in (move.codes or ())[1:]:
+            self.card(code)
+
+    def one_card_only(self, move: PlayMove) -> None:
+        """Step 7, AO-R5: one card per play."""
+        if move.codes is not None and len(move.codes) > 1:
+            raise Rejection("one-card-only")
+
+    @rule("AO-R6")
+    def source_may_give(self, move: PlayMove) -> None:
+        """Another player's card: not after a draw (AO-R7), not the actor's own, never a last card."""
+        source = move.source
+        if source is not None:
+            if self.drawn:
+                raise Rejection("drawn-card-only")
+            if source == move.player:
+                raise Rejection("bad-source")
+            if self.hands[source] < 2:
+                raise Rejection("last-card-protected", source=source)
+
+    def penalty_continued(self, move: PlayMove) -> None:
+        """AO-R10, AO-R11: a pending chain takes only its alternate sign, a pending PLUS only PLUS."""
+        if self.chain is not None:
+            want = ALTERNATE[self.top.sign]
+            if move.face.sign != want:
+                raise Rejection("penalty-pending", player=move.player, sign=want)
+        elif self.plus and move.face.sign != PLUS:
+            raise Rejection("penalty-pending", "penalty-pending.plus", player=move.player, plus=self.plus)
+
+    @rule("AO-R9")
+    def alternates(self, move: PlayMove) -> None:
+        """Never ANNA directly on ANNA, nor OTTO on OTTO (no penalty pending)."""
+        if self.chain is None and not self.plus and breaks_alternation(move.face, self.top):
+            raise Rejection("must-alternate", card=move.card.face, top=self.top.face)
+
+    @rule("AO-R5")
+    def matches(self, move: PlayMove) -> None:
+        """Same colour or pattern, the same sign, ANNAOTTO on anything; after ANNAOTTO its chosen colour."""
+        if self.chain is None and not self.plus and not side_fits(move.face, self.top, self.colour, self.pattern):
+            if self.top.wild:
+                raise Rejection("no-match", "no-match.wild", colour=self.colour)
+            raise Rejection("no-match", card=move.card.face, top=self.top.face)
+
+    def begin_move(self, move: Any) -> None:
+        """Every accepted play, draw and confirm first clears `flip` and `due`: a missed call lapses (AO-R17)."""
+        self.flip = None
+        self.due = None
+        self.last_race = None
+
+    @rule("AO-R4")
+    def lay_card(self, move: PlayMove) -> None:
+        """The card leaves its hand (the actor's, or `from`'s) for the discard pile."""
+        self.lay(move.card, move.face)
+        self.drawn = False
+        self.hands[move.source or move.player] -= 1
+
+    @rule("AO-R16")
+    def owe_call(self, move: PlayMove) -> None:
+        """An own-hand play leaving one card owes ANNA, leaving none owes OTTO (and the player is out)."""
+        if move.source is None:
+            left = self.hands[move.player]
+            if left == 1:
+                self.due = (move.player, ANNA)
+            elif left == 0:
+                self.due = (move.player, OTTO)
+                self.out.append(move.player)
+
+    @rule("AO-R18")
+    def deciding_play_or_effect(self, move: PlayMove) -> None:
+        """After the deciding play (one player left holding cards) the end is pending; else the card acts."""
+        if move.source is None and not self.hands[move.player] and len(self.seats.holders(self.hands)) == 1:
+            self.pending = (move.player, move.face, self.chain, self.chain_by, self.plus)
+            self.chain = None
+            self.chain_by = None
+            self.plus = 0
+            self.turn = None
+        else:
+            self.card_effect(move.player, move.face)
+
+    def card_effect(self, player: str, side: Side) -> None:
+        """AO-R8 … AO-R15: where the turn goes and what the next player faces."""
+        sign = side.sign
+        if sign is None:
+            if side.wild:
+                self.owe_choices(player)
+            else:
+                self.pass_turn(player)
+        elif sign in ALTERNATE:
+            self.extend_chain(player, sign)
+        elif sign == PLUS:
+            self.add_plus(player)
+        elif sign == RETOUR:
+            self.reverse(player)
+        elif sign == HUERDEN:
+            self.skip(player)
+        else:
+            self.open_race(player)
+
+    @rule("AO-R8")
+    def pass_turn(self, player: str) -> None:
+        """The turn passes one step in `direction` to the next player who holds cards."""
+        self.turn = self.seats.next_holder(player, self.hands, self.direction) or player
+
+    def next_holder(self, player: str) -> str:
+        return self.seats.next_holder(player, self.hands, self.direction) or player
+
+    @rule("AO-R10")
+    def extend_chain(self, player: str, sign: str) -> None:
+        """Each ANNA or OTTO opens or extends a chain the next player continues or pays for."""
+        if self.chain is None:
+            self.chain = [0, 0]
+        self.chain[sign == OTTO] += 1
+        self.chain_by = player
+        self.pass_turn(player)
+
+    @rule("AO-R11")
+    def add_plus(self, player: str) -> None:
+        """PLUS: the next player takes one card more, or lays another PLUS."""
+        self.plus += 1
+        self.pass_turn(player)
+
+    @rule("AO-R12")
+    def reverse(self, player: str) -> None:
+        """RETOUR: the direction turns; the next player is the one in the new direction."""
+        self.direction = -self.direction
+        self.pass_turn(player)
+
+    @rule("AO-R13")
+    def skip(self, player: str) -> None:
+        """HUERDEN: the next player holding cards is skipped."""
+        self.pass_turn(self.next_holder(player))
+
+    @rule("AO-R14")
+    def owe_choices(self, player: str) -> None:
+        """ANNAOTTO: the layer owes the colour and the flip choice, and stays on turn until both are made."""
+        self.choices = ["colour", "flip"]
+        self.layer = player
+        self.colour = None
+        self.turn = player
+
+    @rule("AO-R15a")
+    def open_race(self, player: str) -> None:
+        """ALLE: a race opens among everyone holding cards now; nobody is on turn."""
+        self.race = Race(player, tuple(self.seats.holders(self.hands)))
+        self.turn = None
+
+    # --- `draw`
+
+    def no_penalty_pending(self, move: DrawMove) -> None:
+        """Step 16: no draw while a chain or PLUS is pending (AO-R10, AO-R11)."""
+        if self.plus:
+            raise Rejection("penalty-pending", "penalty-pending.plus", player=move.player, plus=self.plus)
+        if self.chain is not None:
+            raise Rejection("penalty-pending", player=move.player, sign=ALTERNATE[self.top.sign])
+
+    def not_drawn_yet(self, move: DrawMove) -> None:
+        if self.drawn:
+            raise Rejection("already-drawn", player=move.player)
+
+    def one_card_drawn(self, move: DrawMove) -> None:
+        if move.count != 1:
+            raise Rejection("bad-draw-count")
+
+    def cards_to_draw(self, move: DrawMove) -> None:
+        """AO-R19: a voluntary draw needs a card on the draw pile or under the discard pile's top."""
+        if not self.draw_pile and self.pile < 2:
+            raise Rejection("no-cards-to-draw")
+
+    @rule("AO-R7")
+    def draw_one(self, move: DrawMove) -> None:
+        """The player takes one card and stays on turn: play it at once, or keep it with confirm."""
+        self.take(move.player, 1)
+        self.drawn = True
+
+    # --- `press` with `confirm`
+
+    def something_to_confirm(self, move: PressMove) -> None:
+        """Step 15: a pending chain or PLUS, or a drawn card to keep."""
+        if self.chain is None and not self.plus and not self.drawn:
+            raise Rejection("nothing-to-confirm")
+
+    def confirm(self, move: PressMove) -> None:
+        """Pay the chain (AO-R10) or PLUS (AO-R11) and stay on turn, or keep the drawn card (AO-R7)."""
+        player = move.player
+        if self.chain is not None:
+            anna, otto = self.chain
+            self.take(player, 2 * otto)
+            if anna:
+                self.flip = Flip(self.chain_by, player, 2 * anna)
+            self.chain = None
+            self.chain_by = None
+        elif self.plus:
+            self.take(player, self.plus)
+            self.plus = 0
+        else:
+            self.drawn = False
+            self.pass_turn(player)
+
+    # --- `press` with `slap`, `race_close`, `call`, `catch`
+
+    def race_is_open(self, move: Any) -> None:
+        """Step 11: a slap or `race_close` needs an open race."""
+        if self.race is None:
+            raise Rejection("no-race")
+
+    def in_race(self, move: PressMove) -> None:
+        if move.player not in self.race.participants:
+            raise Rejection("not-in-race", player=move.player)
+
+    def not_pressed_yet(self, move: PressMove) -> None:
+        if move.player in self.race.pressed:
+            raise Rejection("already-pressed", player=move.player)
+
+    @rule("AO-R15b")
+    def slap(self, move: PressMove) -> None:
+        """Each participant slaps once; the last participant's slap closes the race."""
+        race = self.race
+        race.pressed[move.player] = move.t_us
+        if len(race.pressed) == len(race.participants):
+            self.close_race(all_pressed=True)
+
+    def time_out(self, move: CloseMove) -> None:
+        """The kiosk's `race_close` after `race_timeout_ms`."""
+        self.close_race(all_pressed=False)
+
+    @rule("AO-R15d")
+    def close_race(self, all_pressed: bool) -> None:
+        """The race closes (last slap or timeout): the losers take 2 each, then the player after the layer."""
+        race = self.race
+        losers = self.race_losers(race, all_pressed)
+        for loser in losers:
+            self.take(loser, 2)
+        self.race = None
+        self.last_race = race.view(losers)
+        self.pass_turn(race.by)
+
+    @rule("AO-R15e")
+    def race_losers(self, race: Race, all_pressed: bool) -> tuple[str, ...]:
+        """Without the ALLE call the layer; else the largest `t_us` (ties all), or whoever did not slap."""
+        if not race.called:
+            return (race.by,)
+        if all_pressed:
+            slowest = max(race.pressed.values())
+            return tuple(p for p in race.participants if race.pressed[p] == slowest)
+        return tuple(p for p in race.participants if p not in race.pressed)
+
+    def call_owed(self, move: CallMove) -> None:
+        """Step 11: the ALLE layer's call while their race is open and uncalled, or the owed ANNA/OTTO."""
+        if move.word == ALLE:
+            race = self.race
+            if race is None or race.by != move.player or race.called:
+                raise Rejection("no-call-due", player=move.player, word=move.word)
+        elif self.due != (move.player, move.word):
+            raise Rejection("no-call-due", player=move.player, word=move.word)
+
+    def call(self, move: CallMove) -> None:
+        """ALLE marks the race called (AO-R15c); ANNA/OTTO meets the call (the deciding OTTO ends the game)."""
+        if move.word == ALLE:
+            self.call_alle()
+        else:
+            self.due = None
+            if self.pending is not None:
+                self.finish()
+
+    @rule("AO-R15c")
+    def call_alle(self) -> None:
+        self.race.called = True
+
+    def target_seated(self, move: CatchMove) -> None:
+        if move.target not in self.seats:
+            raise Rejection("unknown-player", player=move.target)
+
+    def catchable(self, move: CatchMove) -> None:
+        """Step 11: the target owes a call, and it is somebody else who catches them."""
+        if self.due is None or self.due[0] != move.target or move.player == move.target:
+            raise Rejection("nothing-to-catch", target=move.target)
+
+    @rule("AO-R17")
+    def catch(self, move: CatchMove) -> None:
+        """The target takes 1 card for the missed call; a caught deciding play takes effect after all."""
+        self.due = None
+        got = self.take(move.target, 1)
+        pending = self.pending
+        if pending is not None:
+            if not got:
+                self.finish()
+                return
+            self.pending = None
+            player, side, self.chain, self.chain_by, self.plus = pending
+            self.card_effect(player, side)
+
+    # --- `choose_colour`, `flip_choice`
+
+    def colour_owed(self, move: ChoiceMove) -> None:
+        if "colour" not in self.choices:
+            raise Rejection("no-choice-pending")
+
+    def known_colour(self, move: ChoiceMove) -> None:
+        if move.value not in _COLOURS:
+            raise Rejection("bad-colour", colour=move.value)
+
+    def flip_owed(self, move: ChoiceMove) -> None:
+        if "flip" not in self.choices:
+            raise Rejection("no-choice-pending")
+
+    def choose_colour(self, move: ChoiceMove) -> None:
+        """AO-R14: the colour the next card must show."""
+        self.colour = move.value
+        self.chosen("colour")
+
+    def choose_flip(self, move: ChoiceMove) -> None:
+        """AO-R14: the layer or the next player turns over all hand cards."""
+        target = move.player if move.value == "self" else self.next_holder(move.player)
+        self.flip = Flip(move.player, target, "all")
+        self.chosen("flip")
+
+    def chosen(self, choice: str) -> None:
+        """After the last owed choice the turn passes (AO-R8)."""
+        self.choices.remove(choice)
+        if not self.choices:
+            self.pass_turn(self.layer)
+            self.layer = None
+
+    # --- shared mutations
+
+    def lay(self, card: Card, side: Side) -> None:
         self.tally.add(card)
         self.pile += 1
         self.top = side
@@ -537,50 +913,16 @@ class Annaotto(Game):
         self.colour = side.colour
         self.pattern = side.pattern
 
-    def _effect(self, player: str, side: Side) -> None:
-        """AO-R8 … AO-R15: where the turn goes and what the next player faces."""
-        sign = side.sign
-        if sign is None:
-            if side.wild:  # AO-R14
-                self.choices = ["colour", "flip"]
-                self.layer = player
-                self.colour = None
-                self.turn = player
-            else:
-                self.turn = self._next_holder(player)
-        elif sign in ALTERNATE:  # AO-R10
-            chain = self.chain
-            if chain is None:
-                chain = self.chain = [0, 0]
-            chain[sign == OTTO] += 1
-            self.chain_by = player
-            self.turn = self._next_holder(player)
-        elif sign == PLUS:  # AO-R11
-            self.plus += 1
-            self.turn = self._next_holder(player)
-        elif sign == RETOUR:  # AO-R12
-            self.direction = -self.direction
-            self.turn = self._next_holder(player)
-        elif sign == HUERDEN:  # AO-R13
-            self.turn = self._next_holder(self._next_holder(player))
-        else:  # ALLE, AO-R15a
-            self.race = Race(player, frozenset(p for p in self.players if self.hands[p]))
-            self.turn = None
-
-    def _next_holder(self, player: str) -> str:
-        """AO-R8: one step in `direction` to the next player who holds cards."""
-        hands = self.hands
-        for candidate in self._ring[self.direction][player]:
-            if hands[candidate]:
-                return candidate
-        return player
-
-    def _take(self, player: str, count: int) -> int:
-        """AO-R19: take `count` cards from the draw pile, reshuffling once when it runs dry."""
-        got = count if count <= self.draw_pile else self.draw_pile
+    @rule("AO-R19")
+    def take(self, player: str, count: int) -> int:
+        """Take `count` cards from the draw pile, reshuffling all but the top once when it runs dry."""
+        got = min(count, self.draw_pile)
         self.draw_pile -= got
         if got < count and self.pile > 1:
-            self._reshuffle()
+            self.draw_pile += self.pile - 1
+            self.pile = 1
+            self.tally.clear()
+            self.tally.add(self.top_card)
             more = min(count - got, self.draw_pile)
             self.draw_pile -= more
             got += more
@@ -590,89 +932,8 @@ class Annaotto(Game):
             self.hands[player] += got
         return got
 
-    def _reshuffle(self) -> None:
-        """AO-R19: the discard pile but its top becomes the draw pile and leaves the table."""
-        self.draw_pile += self.pile - 1
-        self.pile = 1
-        self.tally.clear()
-        self.tally.add(self.top_card)
-
-    def _draw(self, player: str) -> None:
-        """AO-R7."""
-        self.flip = None
-        self.due = None
-        self._take(player, 1)
-        self.drawn = True
-
-    def _confirm(self, player: str) -> None:
-        """AO-R10, AO-R11 (the victim stays on turn), AO-R7 (keep the drawn card, the turn passes)."""
-        self.flip = None
-        self.due = None
-        chain = self.chain
-        if chain is not None:
-            anna, otto = chain
-            self._take(player, 2 * otto)
-            if anna:
-                self.flip = {"by": self.chain_by, "target": player, "cards": 2 * anna}
-            self.chain = None
-            self.chain_by = None
-        elif self.plus:
-            self._take(player, self.plus)
-            self.plus = 0
-        else:
-            self.drawn = False
-            self.turn = self._next_holder(player)
-
-    def _slap(self, race: Race, player: str, t_us: int) -> None:
-        """AO-R15b, AO-R15d: the last participant's slap closes the race."""
-        race.pressed[player] = t_us
-        if len(race.pressed) == len(race.participants):
-            self._close_race(all_pressed=True)
-
-    def _close_race(self, all_pressed: bool) -> None:
-        """AO-R15e."""
-        race = self.race
-        assert race is not None
-        if not race.called:
-            losers: Sequence[str] = (race.by,)
-        elif all_pressed:
-            slowest = max(race.pressed.values())
-            losers = [p for p in self.players if race.pressed.get(p) == slowest]
-        else:
-            losers = [p for p in self.players if p in race.participants and p not in race.pressed]
-        for loser in losers:
-            self._take(loser, 2)
-        self.race = None
-        self.turn = self._next_holder(race.by)
-
-    def _call(self, player: str) -> None:
-        """AO-R16; the OTTO of the deciding play ends the game (AO-R18)."""
-        self.due = None
-        if self.pending is not None:
-            self._finish()
-
-    def _catch(self, target: str) -> None:
-        """AO-R17, AO-R18: one card for the missed call; a caught deciding play takes effect."""
-        self.due = None
-        got = self._take(target, 1)
-        pending = self.pending
-        if pending is not None:
-            if not got:
-                self._finish()
-                return
-            self.pending = None
-            player, side, self.chain, self.chain_by, self.plus = pending
-            self._effect(player, side)
-
-    def _chosen(self, choice: str) -> None:
-        """AO-R14: after the last owed choice the turn passes."""
-        self.choices.remove(choice)
-        if not self.choices:
-            self.turn = self._next_holder(self.layer)
-            self.layer = None
-
-    def _finish(self) -> None:
-        """AO-R18: the end."""
+    def finish(self) -> None:
+        """AO-R18: the end; the first player out wins."""
         self.finished = True
         self.turn = None
         self.chain = None
@@ -685,112 +946,225 @@ class Annaotto(Game):
         self.pending = None
         self.winners = [self.out[0]]
 
+    rules: ClassVar[Mapping[str, On]] = {
+        "start": On(StartMove.read, checks=(Game.card_known, not_started_yet, Game.card_left, start_card_plain),
+                    effects=(lay_start_card,)),
+        "play": On(PlayMove.read,
+                   checks=(players_seated, cards_known, one_card_only, started_already, Game.card_left, acting_now,
+                           no_choice_owed, source_may_give, penalty_continued, alternates, matches),
+                   effects=(begin_move, lay_card, owe_call, deciding_play_or_effect)),
+        "draw": On(DrawMove.read,
+                   checks=(Game.player_seated, started_already, acting_now, no_choice_owed, no_penalty_pending,
+                           not_drawn_yet, one_card_drawn, cards_to_draw),
+                   effects=(begin_move, draw_one)),
+        "press:confirm": On(PressMove.read,
+                            checks=(Game.player_seated, started_already, acting_now, no_choice_owed,
+                                    something_to_confirm),
+                            effects=(begin_move, confirm)),
+        "press:slap": On(PressMove.read, checks=(Game.player_seated, started_already, race_is_open, in_race,
+                                                 not_pressed_yet), effects=(slap,)),
+        "call": On(CallMove.read, checks=(Game.player_seated, started_already, call_owed), effects=(call,)),
+        "catch": On(CatchMove.read, checks=(Game.player_seated, target_seated, started_already, catchable),
+                    effects=(catch,)),
+        "choose_colour": On(ChoiceMove.read_colour, checks=(Game.player_seated, started_already, acting_now,
+                                                            colour_owed, known_colour), effects=(choose_colour,)),
+        "flip_choice": On(ChoiceMove.read_flip, checks=(Game.player_seated, started_already, acting_now, flip_owed),
+                          effects=(choose_flip,)),
+        "race_close": On(CloseMove.read, checks=(started_already, race_is_open), effects=(time_out,)),
+    }
+
     # --- reading
 
     def scores(self) -> dict[str, int]:
         places = {p: i + 1 for i, p in enumerate(self.out)}
-        if self.finished:
-            return {p: places.get(p, self.n) for p in self.players}
-        return {p: places.get(p, 0) for p in self.players}
+        last = len(self.players) if self.finished else 0
+        return {p: places.get(p, last) for p in self.players}
 
-    def public(self) -> dict[str, Any]:
+    def public_state(self) -> AnnaottoState:
         race = self.race
-        return {
-            "turn": self.turn,
-            "finished": self.finished,
-            "scores": self.scores(),
-            "winners": list(self.winners),
-            "top": None if self.top is None else self.top.face,
-            "colour": self.colour,
-            "pattern": self.pattern,
-            "pile": self.pile,
-            "draw_pile": self.draw_pile,
-            "hands": dict(self.hands),
-            "direction": self.direction,
-            "chain": None if self.chain is None else {"anna": self.chain[0], "otto": self.chain[1]},
-            "plus": self.plus,
-            "drawn": self.drawn,
-            "choices": [c for c in ("colour", "flip") if c in self.choices],
-            "race": None if race is None else {"by": race.by, "called": race.called, "pressed": dict(race.pressed)},
-            "due": None if self.due is None else {"player": self.due[0], "word": self.due[1]},
-            "flip": None if self.flip is None else dict(self.flip),
-            "out": list(self.out),
-        }
+        return AnnaottoState(
+            turn=self.turn,
+            finished=self.finished,
+            scores=self.scores(),
+            winners=list(self.winners),
+            top=None if self.top is None else self.top.face,
+            colour=self.colour,
+            pattern=self.pattern,
+            pile=self.pile,
+            draw_pile=self.draw_pile,
+            hands=dict(self.hands),
+            direction=self.direction,
+            chain=None if self.chain is None else Chain(*self.chain),
+            plus=self.plus,
+            drawn=self.drawn,
+            choices=[c for c in ("colour", "flip") if c in self.choices],
+            race=None if race is None else RaceState(race.by, race.called, dict(race.pressed)),
+            due=None if self.due is None else Due(*self.due),
+            flip=self.flip,
+            out=list(self.out),
+        )
+
+    def hints(self) -> Hints:
+        detail = self.hint_detail()
+        race = self.race.view() if self.race is not None else self.last_race
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race)
+        if not self.started:
+            return Hints(self.id, (), ("start",), detail)
+        if self.due is None and race is None and self.turn is not None:  # an ordinary turn: one player acts
+            return self.turn_hints(detail)
+        owed = self.owed()
+        actors, events = self.who_acts(race, owed)
+        return Hints(self.id, actors, events, detail, owed, race)
+
+    def turn_hints(self, detail: AnnaottoHints) -> Hints:
+        """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
+        turn = self.turn
+        if self.choices:
+            owed = tuple(Owed(turn, "choice", c) for c in self.choices)
+            return Hints(self.id, (turn,), tuple(_CHOICE_EVENTS[c] for c in self.choices), detail, owed)
+        if self.chain is not None or self.plus:
+            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail, (Owed(turn, "confirm", "penalty"),))
+        if self.drawn:
+            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail)
+        return _new(Hints, (self.id, (turn,), _PLAY_OR_DRAW, detail, (), None))
+
+    def owed(self) -> tuple[Owed, ...]:
+        """The calls, choices and confirmations the table owes now."""
+        owed: list[Owed] = []
+        if self.race is not None and not self.race.called:
+            owed.append(Owed(self.race.by, "call", ALLE))
+        if self.due is not None:
+            owed += (Owed(self.due[0], "call", self.due[1]), Owed(self.due[0], "catchable", self.due[1]))
+        owed.extend(Owed(self.turn, "choice", c) for c in self.choices)
+        if self.turn is not None and (self.chain is not None or self.plus):
+            owed.append(Owed(self.turn, "confirm", "penalty"))
+        return tuple(owed)
+
+    def who_acts(self, race: RaceView | None, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The players who may act now and the event types they may send (steps 11 … 17)."""
+        catch = ("catch",) if self.due is not None else ()
+        actors = {o.player for o in owed if o.kind == "call"}
+        if self.race is not None:
+            actors.update(race.waiting)
+            events: tuple[str, ...] = ("press:slap", "race_close", "call", *catch)
+        elif self.turn is None:  # the end is pending (AO-R18)
+            events = ("call", *catch)
+        else:
+            actors.add(self.turn)
+            if self.choices:
+                events = tuple(_CHOICE_EVENTS[c] for c in self.choices)
+            elif self.chain is not None or self.plus or self.drawn:
+                events = _PLAY_OR_CONFIRM
+            else:
+                events = _PLAY_OR_DRAW
+            events += ("call", *catch) if catch else ()
+        return tuple(p for p in self.players if p in actors), events
+
+    def hint_detail(self) -> AnnaottoHints:
+        top = self.top
+        if top is None:
+            return AnnaottoHints(None, None, None, None, False, None, 0, 0, frozenset(), False, (), 1, None)
+        must = None
+        penalty = flips = 0
+        if self.chain is not None:
+            must, penalty, flips = ALTERNATE[top.sign], 2 * self.chain[1], 2 * self.chain[0]
+        elif self.plus:
+            must, penalty = PLUS, self.plus
+        if must is not None:
+            playable = faces_with_sign(self.deck, must)
+        else:
+            playable = playable_faces(self.deck, top, self.colour)
+        following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
+        return _new(AnnaottoHints, (top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
+                                    playable, self.drawn, tuple(self.choices), self.direction, following))
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""
         return {"hands": 2 * sum(self.hands.values()), "draw_pile": 2 * self.draw_pile, "pile": 2 * self.pile}
 
 
-# --- step 4, per event type (rules section 7, "Order of checks")
+_PLAY_OR_DRAW = ("play", "draw")
+# A named tuple made in C: the hints of every move are built with it (the generated `__new__` costs a call).
+_new = tuple.__new__
+_PLAY_OR_CONFIRM = ("play", "press:confirm")
+_CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
 
 
-def _bad_field(name: str) -> Rejection:
-    return Rejection("bad-event", "bad-event.field", field=name)
+def _copies(copies: Any) -> dict[str, int]:
+    """Option `copies`: the deck's copy counts (plain at least 1)."""
+    if type(copies) is not dict:
+        raise _bad("copies must be an object", "copies muss ein Objekt sein")
+    counts = dict(DEFAULT_COPIES)
+    for key, value in copies.items():
+        if key not in counts:
+            raise _bad(f"unknown copies key {key!r}", f"unbekannter copies-Schlüssel {key!r}")
+        least = 1 if key == "plain" else 0
+        if not is_int(value) or value < least:
+            raise _bad(f"copies.{key} must be an integer of at least {least}",
+                       f"copies.{key} muss eine ganze Zahl ≥ {least} sein")
+        counts[key] = value
+    return counts
 
 
-def _player(event: Mapping[str, Any]) -> None:
-    if type(event.get("player")) is not str:
-        raise _bad_field("player")
+messages.register({
+    "hint.annaotto.start": ("Scan the start card.", "Startkarte scannen."),
+    "hint.annaotto.race": ("ALLE! Slap: waiting for {players}.", "ALLE! Abschlagen: es fehlen {players}."),
+    "hint.annaotto.call": ("{player} must call {word}.", "{player} muss {word} rufen."),
+    "hint.annaotto.choices": (
+        "{player} chooses the colour and who turns their cards.",
+        "{player} wählt die Farbe und wer die Karten umdreht.",
+    ),
+    "hint.annaotto.must": (
+        "{player} lays {sign} or takes {penalty} cards with confirm.",
+        "{player} legt {sign} oder nimmt {penalty} Karten mit Bestätigen.",
+    ),
+    "hint.annaotto.drawn": (
+        "{player} lays the drawn card or keeps it with confirm.",
+        "{player} legt die gezogene Karte oder behält sie mit Bestätigen.",
+    ),
+    "hint.annaotto.wild": ("{player} lays {colour} or ANNAOTTO.", "{player} legt {colour} oder ANNAOTTO."),
+    "hint.annaotto.play": (
+        "{player} lays {colour}, {pattern}{sign}.",
+        "{player} legt {colour}, {pattern}{sign}.",
+    ),
+})
 
 
-def _shape_start(event: Mapping[str, Any]) -> None:
-    if type(event.get("card")) is not str:
-        raise _bad_field("card")
+def annaotto_sentence(detail: AnnaottoHints, hints: Hints, lang: str) -> str:
+    """The hint line: the most urgent thing first (race, owed call, choices, penalty, drawn card, matching)."""
+    if "start" in hints.events:
+        return say("hint.annaotto.start", lang)
+    if hints.race is not None and hints.race.open:
+        return say("hint.annaotto.race", lang, players=names(hints.race.waiting, lang))
+    call = next((o for o in hints.owed if o.kind == "call"), None)
+    if call is not None and not detail.choices and "draw" not in hints.events:
+        return say("hint.annaotto.call", lang, player=call.player, word=call.what)
+    player = next((a for a in hints.actors if call is None or a != call.player), hints.actors[0]) \
+        if hints.actors else ""
+    if detail.choices:
+        return say("hint.annaotto.choices", lang, player=player)
+    if detail.must is not None:
+        return say("hint.annaotto.must", lang, player=player, sign=detail.must, penalty=detail.penalty)
+    if detail.drawn:
+        return say("hint.annaotto.drawn", lang, player=player)
+    colour = colour_word(detail.colour, lang)
+    if detail.wild_top:
+        return say("hint.annaotto.wild", lang, player=player, colour=colour)
+    sign = f", {detail.sign}" if detail.sign else ""
+    return say("hint.annaotto.play", lang, player=player, colour=colour,
+               pattern=pattern_word(detail.pattern, lang), sign=sign)
 
 
-def _shape_cards(event: Mapping[str, Any]) -> None:
-    """Step 4 for a `play` that is not the everyday single string `card`."""
-    if "card" in event:
-        if "cards" in event:
-            raise Rejection("bad-event", "bad-event.forbidden", field="cards")
-        raise _bad_field("card")
-    cards = event.get("cards")
-    if type(cards) is not list or not cards or any(type(c) is not str for c in cards):
-        raise _bad_field("cards")
+def colour_word(colour: str | None, lang: str) -> str:
+    """A colour as the screen says it (`RED` → `Red` / `Rot`)."""
+    if colour is None:
+        return ""
+    return COLOUR_WORDS[colour] if lang == "de" else colour.capitalize()
 
 
-def _shape_catch(event: Mapping[str, Any]) -> None:
-    _player(event)
-    if type(event.get("target")) is not str:
-        raise _bad_field("target")
-
-
-def _shape_choose_colour(event: Mapping[str, Any]) -> None:
-    _player(event)
-    if type(event.get("colour")) is not str:
-        raise _bad_field("colour")
-
-
-def _shape_flip_choice(event: Mapping[str, Any]) -> None:
-    _player(event)
-    who = event.get("who")
-    if type(who) is not str or who not in _WHO:
-        raise _bad_field("who")
-
-
-def _race_close_shape(event: Mapping[str, Any]) -> None:
-    pass
-
-
-def _checked(shape: Callable[[Mapping[str, Any]], None], step: Callable[[Annaotto, Mapping[str, Any]], None]
-             ) -> Callable[[Annaotto, Mapping[str, Any]], None]:
-    """Step 4, then the rest, for the event types that are too rare to inline their field checks."""
-    def judge(game: Annaotto, event: Mapping[str, Any]) -> None:
-        shape(event)
-        step(game, event)
-
-    return judge
-
-
-_JUDGES: dict[str, Callable[[Annaotto, Mapping[str, Any]], None]] = {
-    "start": _checked(_shape_start, Annaotto._step_start),
-    "play": Annaotto._judge_play,
-    "draw": Annaotto._judge_draw,
-    "press": Annaotto._judge_press,
-    "call": Annaotto._judge_call,
-    "catch": _checked(_shape_catch, Annaotto._step_catch),
-    "choose_colour": _checked(_shape_choose_colour, Annaotto._step_choose_colour),
-    "flip_choice": _checked(_shape_flip_choice, Annaotto._step_flip_choice),
-    "race_close": _checked(_race_close_shape, Annaotto._step_race_close),
-}
+def pattern_word(pattern: str | None, lang: str) -> str:
+    """A pattern as the screen says it (`DOTS` → `Dots` / `Punkte`)."""
+    if pattern is None:
+        return ""
+    return PATTERN_WORDS[pattern] if lang == "de" else pattern.capitalize()

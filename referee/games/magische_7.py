@@ -5,13 +5,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
-from referee.cards import Card, CardTally, Deck
+from referee.cards import CardTally, Deck
 from referee.decks.magische_7 import pack
 from referee.games import register
-from referee.protocol import Game, HeaderError, Rejection, bool_option, forbid, known_options, need_str, opt_str
+from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
+from referee.protocol import (
+    CardMove,
+    Game,
+    HeaderError,
+    On,
+    Rejection,
+    bool_option,
+    forbid,
+    known_options,
+    need_str,
+    opt_str,
+    rule,
+)
 
 messages.register({
     "target-needed": (
@@ -33,6 +46,19 @@ messages.register({
     "same-target-twice": (
         "{player} led the last trick against {target} too: choose the other opponent (M7-R9).",
         "{player} hat den letzten Stich schon gegen {target} gespielt: wähle den anderen Gegner (M7-R9).",
+    ),
+    "hint.magische-7.lead": ("{player} leads.", "{player} spielt aus."),
+    "hint.magische-7.lead-against": (
+        "{player} leads against {targets}.",
+        "{player} spielt aus gegen {targets}.",
+    ),
+    "hint.magische-7.follow": (
+        "{player} answers {card}: {seven} makes a pair to 7, a Joker always wins.",
+        "{player} antwortet auf {card}: {seven} ergibt 7, ein Joker gewinnt immer.",
+    ),
+    "hint.magische-7.follow-special": (
+        "{player} answers {card}.",
+        "{player} antwortet auf {card}.",
     ),
 })
 
@@ -64,6 +90,7 @@ class Options:
     no_repeat_target: bool = True
 
 
+@rule("M7-R3")
 def trick_winner_is_follower(lead: Face, follow: Face) -> bool:
     """M7-R3: the lead wins unless the follower's Joker, a led Cross, or a pair to 7."""
     return (
@@ -73,6 +100,7 @@ def trick_winner_is_follower(lead: Face, follow: Face) -> bool:
     )
 
 
+@rule("M7-R4")
 def card_points(card: Face, other: Face, mirror: str) -> int:
     """M7-R4: a points card its value, Joker and Cross 0, the Mirror copies a points card (option)."""
     if card.kind == "points":
@@ -80,6 +108,84 @@ def card_points(card: Face, other: Face, mirror: str) -> int:
     if card.kind == "MIRROR" and mirror == "copy" and other.kind == "points":
         return other.value
     return 0
+
+
+@dataclass(slots=True)
+class Play(CardMove):
+    """A `play` (section 9): who plays which code, and on a 4-player lead the opponent (`target`)."""
+
+    target: str | None = None
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> Play:
+        """`bad-event` for a missing or non-string `player`/`card`, a `cards` field, a non-string `target`."""
+        player = need_str(event, "player")
+        code = need_str(event, "card")
+        forbid(event, "cards")
+        return cls(player, code, target=opt_str(event, "target"))
+
+
+@dataclass(frozen=True)
+class Lead(Part):
+    """The lead card of the trick in progress: who led which face against whom."""
+
+    player: str
+    card: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Trick(Part):
+    """The most recently completed trick: both players, their faces, the winner and the points."""
+
+    leader: str
+    follower: str
+    cards: dict[str, str]
+    winner: str
+    points: int
+
+
+@dataclass(slots=True)
+class Magische7State(PublicState):
+    """Section 10's state keys, besides the common ones (`scores`: points per player, a team's sum with 4).
+
+    - `lead`: the lead card waiting for its answer, None between tricks;
+    - `last_trick`: the most recently completed trick, None before the first;
+    - `tricks_played`: completed tricks; `stock`: cards left to draw; `hands`: player → cards in hand.
+    """
+
+    game = "magische-7"
+    lead: Lead | None
+    last_trick: Trick | None
+    tricks_played: int
+    stock: int
+    hands: dict[str, int]
+
+
+class Magische7Hints(NamedTuple):
+    """What the next play is.
+
+    - `lead`: the lead face to answer, None when the next play leads;
+    - `leader`: who led it (None when the next play leads);
+    - `targets`: on a 4-player lead, the opponents the lead may go against (M7-R8, M7-R9); else `()`;
+    - `seven`: the value that makes a pair to 7 with a led points card (M7-R3), else None.
+    """
+
+    lead: str | None
+    leader: str | None
+    targets: tuple[str, ...]
+    seven: int | None
+
+    def sentence(self, hints: Hints, lang: str) -> str:
+        player = names(hints.actors, lang)
+        if self.lead is None:
+            if self.targets:
+                return say("hint.magische-7.lead-against", lang, player=player, targets=names(self.targets, lang))
+            return say("hint.magische-7.lead", lang, player=player)
+        card = self.lead.partition(":")[2]
+        if self.seven is None:
+            return say("hint.magische-7.follow-special", lang, player=player, card=card)
+        return say("hint.magische-7.follow", lang, player=player, card=card, seven=self.seven)
 
 
 @register
@@ -102,121 +208,181 @@ class MagischeSieben(Game):
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
         self.deck = build_deck(len(self.players) // 2)
-        self.tally = CardTally()
+        self.tally = CardTally()  # every card played so far
         self.four = len(self.players) == 4
         self.hands = dict.fromkeys(self.players, self.HAND)
         self.stock = self.deck.size - self.HAND * len(self.players)
         self.points = dict.fromkeys(self.players, 0)  # per player; teams add up in `scores`
-        self.lead: tuple[str, Card, Face, str] | None = None  # leader, card, face, target
-        self.last_trick: dict[str, Any] | None = None
+        self.lead: tuple[Lead, Face] | None = None  # the lead card waiting for its answer, and its meaning
+        self.last_trick: Trick | None = None
         self.tricks_played = 0
         self.previous: tuple[str, str] | None = None  # (leader, target) of the last completed trick
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
-    def check_shape(self, event: Mapping[str, Any]) -> None:
-        need_str(event, "player")
-        need_str(event, "card")
-        forbid(event, "cards")
-        opt_str(event, "target")
-
     def partner(self, player: str) -> str:
-        return self.next_seat(player, 2)
+        return self.seats.after(player, 2)
 
-    def step(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        self.on_turn(player)
-        card, face = self.card(event["card"])
-        self.not_exhausted(self.tally, (card,))
-        target = event.get("target")
-        if self.lead is None:
-            target = self._check_target(player, target)
-            self._lead(player, card, face, target)
-        else:
-            if target is not None:
-                raise Rejection("bad-target", "bad-target.not-allowed", target=target)
-            self._follow(player, card, face)
+    def opponents(self, player: str) -> tuple[str, str]:
+        return self.seats.after(player, 1), self.seats.after(player, 3)
 
-    def _check_target(self, leader: str, target: str | None) -> str:
-        """M7-R8, M7-R9 in the rules' checking order; with two players the other player."""
-        if not self.four:
-            if target is not None:
-                raise Rejection("bad-target", "bad-target.not-allowed", target=target)
-            return self.next_seat(leader)
-        if target is None:
+    # --- checks (section 9, "Checking order", step 8; steps 4 … 7 are the shared ones)
+
+    @rule("M7-R1")
+    def target_only_on_a_four_player_lead(self, move: Play) -> None:
+        """With 2 players the other player is the opponent, and a follow names nobody."""
+        if move.target is not None and (self.lead is not None or not self.four):
+            raise Rejection("bad-target", "bad-target.not-allowed", target=move.target)
+
+    @rule("M7-R8")
+    def target_is_an_opponent_with_cards(self, move: Play) -> None:
+        """A 4-player lead names one of the two opponents, who holds a card."""
+        if self.lead is not None or not self.four:
+            return
+        if move.target is None:
             raise Rejection("target-needed")
-        opponents = (self.next_seat(leader, 1), self.next_seat(leader, 3))
-        if target not in opponents:
-            raise Rejection("bad-target", target=target)
-        if not self.hands[target]:
-            raise Rejection("target-has-no-cards", target=target)
-        other = opponents[1] if target == opponents[0] else opponents[0]
-        if self.options.no_repeat_target and self.previous == (leader, target) and self.hands[other]:
-            raise Rejection("same-target-twice", player=leader, target=target)
-        return target
+        if move.target not in self.opponents(move.player):
+            raise Rejection("bad-target", target=move.target)
+        if not self.hands[move.target]:
+            raise Rejection("target-has-no-cards", target=move.target)
 
-    def _lead(self, leader: str, card: Card, face: Face, target: str) -> None:
-        self.tally.add(card)
-        self.hands[leader] -= 1
-        self.lead = (leader, card, face, target)
+    @rule("M7-R9")
+    def target_not_the_same_twice(self, move: Play) -> None:
+        """Not the previous trick's target again, unless the other opponent holds no card (option)."""
+        if self.lead is not None or not self.four or not self.options.no_repeat_target:
+            return
+        first, second = self.opponents(move.player)
+        other = second if move.target == first else first
+        if self.previous == (move.player, move.target) and self.hands[other]:
+            raise Rejection("same-target-twice", player=move.player, target=move.target)
+
+    # --- effects
+
+    def play_card(self, move: Play) -> None:
+        """The card leaves the hand; it leads (M7-R1) or answers (M7-R2)."""
+        self.tally.add(move.card)
+        self.hands[move.player] -= 1
+        if self.lead is None:
+            self.lead_card(move)
+        else:
+            self.answer_lead(move)
+
+    def lead_card(self, move: Play) -> None:
+        """The lead waits for the opponent: the target, or with 2 players the other player."""
+        target = move.target if self.four else self.seats.after(move.player)
+        self.lead = (Lead(move.player, move.card.face, target), move.face)
         self.turn = target
 
-    def _follow(self, follower: str, card: Card, face: Face) -> None:
+    @rule("M7-R2")
+    def answer_lead(self, move: Play) -> None:
+        """The opponent answers: the trick is decided, scored, drawn after, and the next lead named."""
         assert self.lead is not None
-        leader, lead_card, lead_face, _ = self.lead
-        self.tally.add(card)
-        self.hands[follower] -= 1
-        winner = follower if trick_winner_is_follower(lead_face, face) else leader
-        points = card_points(lead_face, face, self.options.mirror) + card_points(face, lead_face, self.options.mirror)
+        lead, lead_face = self.lead
+        winner = move.player if trick_winner_is_follower(lead_face, move.face) else lead.player
+        mirror = self.options.mirror
+        points = card_points(lead_face, move.face, mirror) + card_points(move.face, lead_face, mirror)
         self.points[winner] += points
-        self.last_trick = {
-            "leader": leader,
-            "follower": follower,
-            "cards": {leader: lead_card.face, follower: card.face},
-            "winner": winner,
-            "points": points,
-        }
+        self.last_trick = Trick(lead.player, move.player, {lead.player: lead.card, move.player: move.card.face},
+                                winner, points)
         self.tricks_played += 1
-        self.previous = (leader, follower)
+        self.previous = (lead.player, move.player)
         self.lead = None
-        if self.stock:  # M7-R5, D11: the two players of the trick draw
+        self.draw_after_trick(lead.player, move.player)
+        self.next_lead(winner)
+
+    @rule("M7-R5")
+    def draw_after_trick(self, leader: str, follower: str) -> None:
+        """While the stock lasts both players of the trick draw one card."""
+        if self.stock:
             self.stock -= 2
             self.hands[leader] += 1
             self.hands[follower] += 1
-        if not any(self.hands.values()):  # M7-R10
-            self.finished = True
-            self.turn = None
-            self.winners = self.winners_by(self.scores())
-        elif self.hands[winner] or not self.four:  # M7-R6
-            self.turn = winner
-        else:  # M7-R7
-            self.turn = self.partner(winner)
 
+    @rule("M7-R6")
+    def next_lead(self, winner: str) -> None:
+        """The winner leads the next trick (M7-R7 with 4 players), unless every hand is empty (M7-R10)."""
+        if not any(self.hands.values()):
+            self.finish()
+        elif self.hands[winner] or not self.four:
+            self.turn = winner
+        else:
+            self.turn = self.partner_leads(winner)
+
+    @rule("M7-R7")
+    def partner_leads(self, winner: str) -> str:
+        """With 4 players a winner without cards hands the lead to their partner."""
+        return self.partner(winner)
+
+    @rule("M7-R10")
+    def finish(self) -> None:
+        """Every hand is empty: the game is over, the highest score wins."""
+        self.finished = True
+        self.turn = None
+        self.winners = self.winners_by(self.scores())
+
+    @rule("M7-R11")
     def scores(self) -> dict[str, int]:
+        """With 2 players each player's points; with 4 each player shows their team's sum."""
         if not self.four:
             return dict(self.points)
         return {p: self.points[p] + self.points[self.partner(p)] for p in self.players}
 
-    def public(self) -> dict[str, Any]:
-        lead = None
-        if self.lead is not None:
-            lead = {"player": self.lead[0], "card": self.lead[1].face, "target": self.lead[3]}
-        return {
-            "turn": self.turn,
-            "finished": self.finished,
-            "scores": self.scores(),
-            "winners": list(self.winners),
-            "lead": lead,
-            "last_trick": self._last_trick_public(),
-            "tricks_played": self.tricks_played,
-            "stock": self.stock,
-            "hands": dict(self.hands),
-        }
+    rules: ClassVar[Mapping[str, On]] = {
+        "play": On(
+            Play.read,
+            checks=(
+                Game.player_seated,
+                Game.player_on_turn,
+                Game.card_known,
+                Game.card_left,
+                target_only_on_a_four_player_lead,
+                target_is_an_opponent_with_cards,
+                target_not_the_same_twice,
+            ),
+            effects=(play_card,),
+        ),
+    }
 
-    def _last_trick_public(self) -> dict[str, Any] | None:
-        if self.last_trick is None:
-            return None
-        return {**self.last_trick, "cards": dict(self.last_trick["cards"])}
+    # --- reading
+
+    def public_state(self) -> Magische7State:
+        return Magische7State(
+            turn=self.turn,
+            finished=self.finished,
+            scores=self.scores(),
+            winners=list(self.winners),
+            lead=None if self.lead is None else self.lead[0],
+            last_trick=self.last_trick,
+            tricks_played=self.tricks_played,
+            stock=self.stock,
+            hands=dict(self.hands),
+        )
+
+    def allowed_targets(self, leader: str) -> tuple[str, ...]:
+        """M7-R8, M7-R9: the opponents a 4-player lead by `leader` may name now."""
+        return tuple(t for t in self.opponents(leader)
+                     if self.check_target(leader, t))
+
+    def check_target(self, leader: str, target: str) -> bool:
+        move = Play(leader, "", target=target)
+        try:
+            self.target_is_an_opponent_with_cards(move)
+            self.target_not_the_same_twice(move)
+        except Rejection:
+            return False
+        return True
+
+    def hints(self) -> Hints:
+        if self.lead is None:
+            targets = self.allowed_targets(self.turn) if self.four and self.turn is not None else ()
+            detail = Magische7Hints(None, None, targets, None)
+        else:
+            lead, face = self.lead
+            seven = 7 - face.value if face.kind == "points" else None
+            detail = Magische7Hints(lead.card, lead.player, (), seven)
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.id, (self.turn,), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

@@ -2,16 +2,18 @@
 
 The referee keeps every player's task sheet for the whole match, the hand
 counts of the round, the melds on the table and the cards on the table (for
-`card-exhausted`). Tasks are checked by the data-driven matcher in
-`profi_sort_tasks`; every event is checked in the order of §17 before anything
-changes.
+`card-exhausted`). The `rules` table lists per event type the checks in §17's
+order, each a small method carrying its rule id, then the effects; the shared
+reducer runs them, every check before any effect. Groups and melds are judged
+by the data-driven matcher in `profi_sort_tasks`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
@@ -28,14 +30,27 @@ from referee.decks.profi_sort import (
     TASK_BY_ID,
     TASK_IDS,
     Face,
+    Task,
     faces,
 )
 from referee.games import register
 from referee.games.profi_sort_tasks import Meld, add, fits, lay_groups
-from referee.protocol import Game, HeaderError, Rejection, forbid, is_int, known_options, need_str, need_str_list
+from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
+from referee.protocol import (
+    Game,
+    HeaderError,
+    On,
+    Rejection,
+    forbid,
+    is_int,
+    known_options,
+    need_str,
+    need_str_list,
+    rule,
+)
 
-HAND = 10
-ACE_POINTS = 15
+HAND = 10  # cards dealt to each player (PS-R3)
+ACE_POINTS = 15  # §10: an ace in the hand at the round end, own or received
 
 messages.register({
     "ps.wrong-phase": (
@@ -136,31 +151,271 @@ messages.register({
     ),
 })
 
+messages.register({
+    "hint.ps.draw": (
+        "{player} draws first (PS-R6).",
+        "{player} zieht zuerst (PS-R6).",
+    ),
+    "hint.ps.draw-or-skip": (
+        "{player} draws first, or skips with a received ace (PS-R6, PS-R26).",
+        "{player} zieht zuerst oder setzt mit einem erhaltenen Ass aus (PS-R6, PS-R26).",
+    ),
+    "hint.ps.play": (
+        "{player} lays a task, extends melds or gives an ace, then discards; {own} own cards.",
+        "{player} legt eine Aufgabe, legt an oder gibt ein Ass, dann legt ab; {own} eigene Karten.",
+    ),
+    "hint.ps.play-no-extend": (
+        "{player} lays a task or gives an ace, then discards; {own} own cards.",
+        "{player} legt eine Aufgabe oder gibt ein Ass, dann legt ab; {own} eigene Karten.",
+    ),
+    "hint.ps.go-out": (
+        "{player} laid task 15: the discard must be the last card (PS-R12).",
+        "{player} hat Aufgabe 15 gelegt: die Ablage muss die letzte Karte sein (PS-R12).",
+    ),
+    "hint.ps.open": ("Tasks still open: {tasks}.", "Noch offene Aufgaben: {tasks}."),
+    "hint.ps.scoring": (
+        "Round over. Still to show their cards: {players} (PS-R30).",
+        "Runde vorbei. Ihre Karten zeigen noch: {players} (PS-R30).",
+    ),
+    "hint.ps.round-over": (
+        "Round {round} is over: start the next round (PS-R31).",
+        "Runde {round} ist vorbei: nächste Runde starten (PS-R31).",
+    ),
+})
+
 PLAY, SCORING, ROUND_OVER, OVER = "play", "scoring", "round-over", "over"
-TURN_EVENTS = frozenset({"draw", "skip_with_ace", "give_ace", "lay_task", "extend", "discard"})
+# The phase in which each event type is allowed (§17 check 5).
+PHASE_OF = {
+    "draw": PLAY, "skip_with_ace": PLAY, "give_ace": PLAY, "lay_task": PLAY, "extend": PLAY, "discard": PLAY,
+    "redeal": PLAY, "reveal_hand": SCORING, "new_round": ROUND_OVER,
+}
+TASK_NUMBER = {task_id: n for n, task_id in enumerate(TASK_IDS, start=1)}
 
 
-_DECKS: dict[int, Deck[Face]] = {}
-
-
+@lru_cache(maxsize=9)
 def deck(jokers: int) -> Deck[Face]:
-    """The deck with `jokers` jokers, made once: a Deck is immutable, and sharing keeps its lookup cache warm."""
-    found = _DECKS.get(jokers)
-    if found is None:
-        found = _DECKS[jokers] = Deck(*faces(jokers))
-    return found
+    """The deck with `jokers` jokers; shared by every game with as many, since a Deck never changes."""
+    return Deck(*faces(jokers))
 
 
 @dataclass(frozen=True)
 class Options:
-    jokers: int = DEFAULT_JOKERS
-    bonus: bool = True
-    first_to: int | None = None
-    discard_draw: bool = False
+    """The header's options (§20)."""
+
+    jokers: int = DEFAULT_JOKERS  # jokers in the deck, 0 … 8
+    bonus: bool = True  # the bonus points of §11
+    first_to: int | None = None  # the beginner game: the first to this many tasks wins (§14)
+    discard_draw: bool = False  # the variant: draw the top card of the discard pile (§14)
 
 
 def _bad(key: str, en: str, de: str) -> HeaderError:
     return HeaderError(f"option {key}: {en}", f"Option {key}: {de}")
+
+
+# --- the events, as the checks read them (§17: fields and their types, `bad-event`)
+
+
+@dataclass(slots=True)
+class Move:
+    """One event: its type, who acts and the scanned codes; the checks note the cards and faces they look up."""
+
+    kind: str
+    player: str
+    codes: list[str]
+    cards: list[Card] = field(default_factory=list)
+    faces: list[Face] = field(default_factory=list)
+
+    @classmethod
+    def read_skip(cls, event: Mapping[str, Any]) -> Move:
+        return cls("skip_with_ace", need_str(event, "player"), [])
+
+    @classmethod
+    def read_discard(cls, event: Mapping[str, Any]) -> Move:
+        player = need_str(event, "player")
+        return cls("discard", player, [need_str(event, "card")])
+
+    @classmethod
+    def read_shown(cls, event: Mapping[str, Any]) -> Move:
+        """`reveal_hand` and `redeal`: a list of codes, which may be empty."""
+        player = need_str(event, "player")
+        return cls(event["type"], player, need_str_list(event, "cards", allow_empty=True))
+
+    @classmethod
+    def read_new_round(cls, event: Mapping[str, Any]) -> Move:
+        """`new_round` has no fields (`player` is ignored)."""
+        return cls("new_round", "", [])
+
+
+@dataclass(slots=True)
+class Draw(Move):
+    from_discard: bool = False  # `from: "discard"` (the variant of §14)
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> Draw:
+        """`count`, if given, is the integer 1; `from`, if given, `"talon"` or `"discard"`."""
+        player = need_str(event, "player")
+        if "count" in event and not (is_int(event["count"]) and event["count"] == 1):
+            raise Rejection("bad-event", "bad-event.value", field="count")
+        if "from" in event and event["from"] not in ("talon", "discard"):
+            raise Rejection("bad-event", "bad-event.value", field="from")
+        return cls("draw", player, [], from_discard=event.get("from") == "discard")
+
+
+@dataclass(slots=True)
+class GiveAce(Move):
+    to: str = ""  # the receiver
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> GiveAce:
+        player = need_str(event, "player")
+        to = need_str(event, "to")
+        return cls("give_ace", player, [need_str(event, "card")], to=to)
+
+
+@dataclass(slots=True)
+class LayTask(Move):
+    task: str = ""  # the task laid (what `tasks_done` records)
+    as_task: str | None = None  # for task 15: the task whose groups it repeats (`as`)
+    groups: list[list[str]] = field(default_factory=list)  # the codes, group by group
+    rules: Task | None = None  # the task whose rules apply (`as` for task 15), noted by `task_known`
+    melds: list[Meld] = field(default_factory=list)  # the melds the groups become, noted by `task_met`
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> LayTask:
+        """`groups` is a list of lists of codes; `as` is required for task 15 and refused for any other."""
+        player = need_str(event, "player")
+        task = need_str(event, "task")
+        groups = event.get("groups")
+        if type(groups) is not list or any(type(g) is not list or any(type(c) is not str for c in g) for g in groups):
+            raise Rejection("bad-event", "bad-event.field", field="groups")
+        as_task = None
+        if task == REPEAT:
+            as_task = need_str(event, "as")
+        else:
+            forbid(event, "as")
+        codes = [code for group in groups for code in group]
+        return cls("lay_task", player, codes, task=task, as_task=as_task, groups=groups)
+
+    def group_faces(self) -> list[list[Face]]:
+        """The looked-up faces, group by group."""
+        out, i = [], 0
+        for group in self.groups:
+            out.append(self.faces[i : i + len(group)])
+            i += len(group)
+        return out
+
+
+@dataclass(slots=True)
+class Extend(Move):
+    meld_id: str = ""
+    at: str | None = None  # the run end to try (`low`/`high`), None: high, then low (PS-R17)
+    meld: Meld | None = None  # noted by `meld_known`
+    rules: Task | None = None  # the meld's task, whose rules apply
+    side: str | None = None  # the run end the cards fit at, noted by `fits_meld`
+
+    @classmethod
+    def read(cls, event: Mapping[str, Any]) -> Extend:
+        player = need_str(event, "player")
+        meld_id = need_str(event, "meld")
+        codes = need_str_list(event, "cards")
+        if "at" in event and event["at"] not in ("low", "high"):
+            raise Rejection("bad-event", "bad-event.value", field="at")
+        return cls("extend", player, codes, meld_id=meld_id, at=event.get("at"))
+
+
+# --- the public state and the hints
+
+
+@dataclass(frozen=True)
+class MeldState(Part):
+    """A meld in the state key `melds`: who laid it, the task whose rules apply, its codes in meld order."""
+
+    player: str
+    task: str
+    cards: list[str]
+
+
+@dataclass(slots=True)
+class ProfiSortState(PublicState):
+    """§18's state keys, besides the common ones (`scores`: round points so far, plus the open bonus once the full
+    game is over; 0 in the beginner game).
+
+    - `round`: the round number, from 1; `dealer`: the dealer of the round;
+    - `phase`: `"play"`, `"scoring"`, `"round-over"` or `"over"`;
+    - `drawn`: the player to act has drawn in this turn;
+    - `hands`: player → cards held, received aces included; `received`: player → received aces still held;
+    - `ace_given`: player → has given an ace this round;
+    - `talon`: cards left in the talon; `discard_top`: the code on top of the discard pile, or None;
+    - `melds`: meld id (`m1` …) → the meld; `tasks_done`: player → task ids in the order completed;
+    - `went_out`: who went out this round, or None;
+    - `round_points`: player → this round's points, None until known;
+    - `bonus_open`: player → bonus points not struck.
+    """
+
+    game = "profi-sort"
+    round: int
+    dealer: str
+    phase: str
+    drawn: bool
+    hands: dict[str, int]
+    received: dict[str, list[str]]
+    ace_given: dict[str, bool]
+    talon: int
+    discard_top: str | None
+    melds: dict[str, MeldState]
+    tasks_done: dict[str, list[str]]
+    went_out: str | None
+    round_points: dict[str, int | None]
+    bonus_open: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ProfiSortHints:
+    """What the player to act may do now.
+
+    - `phase`: as the state key;
+    - `player`: the player to act in phase `play`, else None;
+    - `drawn`: they have drawn in this turn;
+    - `own`: their own cards (hand minus received aces, PS-R28);
+    - `keep`: own cards a laying, extension or given ace must leave them (PS-R8, PS-R27);
+    - `tasks_open`: the tasks of the sheet they still need, in sheet order;
+    - `may_extend`: they laid a task this round, so they may extend melds (PS-R14);
+    - `may_skip`: they hold a received ace and have not drawn (PS-R26);
+    - `may_give_ace`: they have drawn and not yet given an ace this round (PS-R24);
+    - `must_go_out`: they laid task 15 in this turn: the discard must take their last card (PS-R12);
+    - `may_redeal`: the round's first draw or skip has not happened: any player showing 3 aces may redeal (PS-R5);
+    - `to_reveal`: in phase `scoring`, the players who still show their hands (PS-R30).
+    """
+
+    phase: str
+    player: str | None
+    drawn: bool
+    own: int
+    keep: int
+    tasks_open: tuple[str, ...]
+    may_extend: bool
+    may_skip: bool
+    may_give_ace: bool
+    must_go_out: bool
+    may_redeal: bool
+    to_reveal: tuple[str, ...]
+    round: int
+
+    def sentence(self, hints: Hints, lang: str) -> str:
+        if self.phase == SCORING:
+            return say("hint.ps.scoring", lang, players=names(self.to_reveal, lang))
+        if self.phase == ROUND_OVER:
+            return say("hint.ps.round-over", lang, round=self.round)
+        if self.player is None:
+            return ""
+        if not self.drawn:
+            return say("hint.ps.draw-or-skip" if self.may_skip else "hint.ps.draw", lang, player=self.player)
+        if self.must_go_out:
+            return say("hint.ps.go-out", lang, player=self.player)
+        key = "hint.ps.play" if self.may_extend else "hint.ps.play-no-extend"
+        text = say(key, lang, player=self.player, own=self.own)
+        numbers = ", ".join(str(TASK_NUMBER[t]) for t in self.tasks_open)
+        return f"{text} {say('hint.ps.open', lang, tasks=numbers)}" if numbers else text
 
 
 @register
@@ -168,9 +423,7 @@ class ProfiSort(Game):
     id = "profi-sort"
     title = "Profi-Sort"
     player_counts = (2, 3)
-    event_types = frozenset(
-        {"draw", "skip_with_ace", "give_ace", "lay_task", "extend", "discard", "reveal_hand", "redeal", "new_round"}
-    )
+    event_types = frozenset(PHASE_OF)
     shape_first = True
 
     @classmethod
@@ -196,295 +449,315 @@ class ProfiSort(Game):
         self.beginner = options.first_to is not None
         self.round = 1
         self.tasks_done: dict[str, list[str]] = {p: [] for p in self.players}
-        self.done: dict[str, set[str]] = {p: set() for p in self.players}
         self.bonus_open = dict.fromkeys(self.players, BONUS_TOTAL if options.bonus else 0)
         self.totals = dict.fromkeys(self.players, 0)  # the sum of round points
         self.winners: list[str] = []
-        self.tally = CardTally()
-        self._start_round()
+        self.tally = CardTally()  # the cards on the table this round (§16)
+        self.deal()
 
     # --- rounds
 
-    def _start_round(self) -> None:
-        """PS-R3, PS-R4: ten cards each, the talon, an empty table; the player after the dealer begins."""
-        n = len(self.players)
+    @rule("PS-R3")
+    def deal(self) -> None:
+        """Ten cards each, the rest is the talon; the table and the discard pile are empty (Decision 29)."""
         self.phase = PLAY
         self.hands = dict.fromkeys(self.players, HAND)
         self.received: dict[str, list[str]] = {p: [] for p in self.players}
         self.ace_given = dict.fromkeys(self.players, False)
-        self.talon = self.deck.size - HAND * n
-        self.pile: list[tuple[str, Card]] = []
+        self.talon = self.deck.size - HAND * len(self.players)
+        self.pile: list[tuple[str, Card, Face]] = []  # the discard pile, bottom first: code as scanned, card, face
         self.tally.clear()
         self.melds: dict[str, Meld] = {}
-        self.laid: set[str] = set()  # players who laid a task this round (PS-R14)
+        self.laid: set[str] = set()  # players who laid a task this round
         self.went_out: str | None = None
         self.round_points: dict[str, int | None] = dict.fromkeys(self.players)
         self.revealed: set[str] = set()
-        self.started = False  # a draw or skip happened this round (PS-R5)
+        self.started = False  # a draw or skip happened this round
         self.drawn = False
-        self.must_go_out = False  # task 15 laid in this turn (PS-R12)
+        self.must_go_out = False  # task 15 laid in this turn
+        self.first_turn()
+
+    @rule("PS-R4")
+    def first_turn(self) -> None:
+        """The player after the dealer takes the round's first turn."""
         self.turn = self.next_seat(self.dealer)
 
-    # --- shape (§17: field types and values)
-
-    def check_shape(self, event: Mapping[str, Any]) -> None:
-        kind = event["type"]
-        if kind == "new_round":
-            return
-        need_str(event, "player")
-        if kind == "draw":
-            if "count" in event and not (is_int(event["count"]) and event["count"] == 1):
-                raise Rejection("bad-event", "bad-event.value", field="count")
-            if "from" in event and event["from"] not in ("talon", "discard"):
-                raise Rejection("bad-event", "bad-event.value", field="from")
-        elif kind == "discard":
-            need_str(event, "card")
-        elif kind == "lay_task":
-            task = need_str(event, "task")
-            groups = event.get("groups")
-            if type(groups) is not list or any(
-                type(g) is not list or any(type(c) is not str for c in g) for g in groups
-            ):
-                raise Rejection("bad-event", "bad-event.field", field="groups")
-            if task == REPEAT:
-                need_str(event, "as")
-            else:
-                forbid(event, "as")
-        elif kind == "extend":
-            need_str(event, "meld")
-            need_str_list(event, "cards")
-            if "at" in event and event["at"] not in ("low", "high"):
-                raise Rejection("bad-event", "bad-event.value", field="at")
-        elif kind == "give_ace":
-            need_str(event, "to")
-            need_str(event, "card")
-        elif kind in ("reveal_hand", "redeal"):
-            need_str_list(event, "cards", allow_empty=True)
-
-    # --- the events
-
-    def step(self, event: Mapping[str, Any]) -> None:
-        getattr(self, "_ev_" + event["type"])(event)
-
-    def _cards(self, codes: Sequence[str]) -> tuple[list[Card], list[Face]]:
-        lookup = self.card
-        cards, infos = [], []
-        for code in codes:
-            card, face = lookup(code)
-            cards.append(card)
-            infos.append(face)
-        return cards, infos
-
-    def _phase(self, want: str, event: str) -> None:
-        if self.phase != want:
-            raise Rejection("wrong-phase", "ps.wrong-phase", event=event, phase=self.phase)
-
-    def _turn_start(self, player: str, kind: str, drawn: bool) -> None:
-        """§17 steps 5-7 for the turn events."""
-        if self.phase != PLAY:
-            raise Rejection("wrong-phase", "ps.wrong-phase", event=kind, phase=self.phase)
-        if player != self.turn:
-            self.on_turn(player)
-        if self.drawn != drawn:
-            if drawn:
-                raise Rejection("must-draw-first", "ps.must-draw-first", player=player)
-            raise Rejection("already-drawn", "ps.already-drawn", player=player)
-
-    def not_exhausted(self, tally: CardTally, cards: Sequence[Card]) -> None:
-        """§16 `card-exhausted`, naming the first card that is one too many."""
-        if len(cards) == 1:
-            if not tally.fits_one(cards[0], self.deck):
-                raise Rejection("card-exhausted", card=str(cards[0]))
-        elif not tally.fits(cards, self.deck):
-            for n in range(1, len(cards) + 1):
-                if not tally.fits(cards[:n], self.deck):
-                    raise Rejection("card-exhausted", card=str(cards[n - 1]))
-
-    def _own(self, player: str) -> int:
-        """PS-R28: hand count minus received aces still held."""
+    @rule("PS-R28")
+    def own(self, player: str) -> int:
+        """Own cards: the hand count minus the received aces still held."""
         return self.hands[player] - len(self.received[player])
 
-    def _keep(self, player: str, spend: int, need: int) -> None:
-        """PS-R8, PS-R27: after spending `spend` own cards, at least `need` remain."""
-        own = self._own(player)
-        if own - spend < need:
-            raise Rejection("must-keep-card", "ps.must-keep-card", player=player, need=need, own=own)
+    # --- the checks every event type shares (§17 steps 3 … 7 and 9)
 
-    def _ev_draw(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        self._turn_start(player, "draw", False)
-        from_pile = event.get("from") == "discard"
-        if from_pile:
-            if not self.options.discard_draw:
-                raise Rejection("discard-draw-not-allowed", "ps.discard-draw-not-allowed")
-            if not self.pile:
-                raise Rejection("discard-draw-not-allowed", "ps.discard-draw-not-allowed.empty")
-            if self.deck.info[self.pile[-1][1].face].ace:
-                raise Rejection("discard-draw-not-allowed", "ps.discard-draw-not-allowed.ace")
-            self.tally.remove(self.pile.pop()[1])
-        else:
-            self.talon -= 1
-        self.hands[player] += 1
-        self.drawn = True
-        self.started = True
+    def target_seated(self, move: GiveAce) -> None:
+        """Step 3 for `to`: the receiver is seated."""
+        self.seat(move.to)
 
-    def _ev_skip_with_ace(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        self._turn_start(player, "skip_with_ace", False)
-        received = self.received[player]
-        if not received:
-            raise Rejection("no-received-ace", "ps.no-received-ace", player=player)
-        code = received.pop(0)  # PS-R26: the earliest received ace; it stays on the table
-        self.pile.append((code, self.deck.lookup(code)[0]))
-        self.hands[player] -= 1
-        self.started = True
-        self.turn = self.next_seat(player)
+    def cards_known(self, move: Move) -> None:
+        """Step 4: every code is a card of the deck; notes the cards and their faces on the move."""
+        for code in move.codes:
+            card, face = self.card(code)
+            move.cards.append(card)
+            move.faces.append(face)
 
-    def _ev_give_ace(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        to = self.seat(event["to"])
-        code = event["card"]
-        card, face = self.card(code)
-        self._turn_start(player, "give_ace", True)
-        if to == player:
-            raise Rejection("bad-target", "ps.bad-target", player=player)
-        if not face.ace:
-            raise Rejection("not-an-ace", "ps.not-an-ace", card=code)
-        if self.ace_given[player]:
-            raise Rejection("ace-already-given", "ps.ace-already-given", player=player)
-        self._keep(player, 1, 2 if self.received[player] else 1)
-        self.not_exhausted(self.tally, (card,))
-        self.tally.add(card)
-        self.hands[player] -= 1
-        self.hands[to] += 1
-        self.received[to].append(code)
-        self.ace_given[player] = True
+    def in_phase(self, move: Move) -> None:
+        """Step 5: play events in phase `play`, `reveal_hand` in `scoring`, `new_round` in `round-over`."""
+        if self.phase != PHASE_OF[move.kind]:
+            raise Rejection("wrong-phase", "ps.wrong-phase", event=move.kind, phase=self.phase)
 
-    def _ev_lay_task(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        groups_codes: list[list[str]] = event["groups"]
-        cards: list[Card] = []
-        groups: list[list[Face]] = []
-        for codes in groups_codes:
-            group_cards, infos = self._cards(codes)
-            cards.extend(group_cards)
-            groups.append(infos)
-        self._turn_start(player, "lay_task", True)
-        task_id = event["task"]
-        if task_id not in TASK_IDS:
-            raise Rejection("unknown-task", "ps.unknown-task", task=task_id)
-        rules_id = task_id
-        if task_id == REPEAT:
-            rules_id = event["as"]
-            if rules_id not in TASK_BY_ID:
-                raise Rejection("unknown-task", "ps.unknown-task.as", task=rules_id)
-        if task_id in self.done[player]:
-            raise Rejection("task-done", "ps.task-done", player=player, task=task_id)
-        task = TASK_BY_ID[rules_id]
-        sizes = tuple(sorted(len(g) for g in groups))
+    @rule("PS-R6", "PS-R7")
+    def drawn_as_needed(self, move: Move) -> None:
+        """Step 7: a turn begins with a draw or a skip; laying, extending, giving and discarding come after the
+        draw."""
+        starts = move.kind in ("draw", "skip_with_ace")
+        if self.drawn == starts:
+            if starts:
+                raise Rejection("already-drawn", "ps.already-drawn", player=move.player)
+            raise Rejection("must-draw-first", "ps.must-draw-first", player=move.player)
+
+    def cards_left(self, move: Move) -> None:
+        """Step 9 (§16): the event's cards and the cards on the table hold no face more often than the deck, no
+        copy twice; names the first card that is one too many."""
+        cards = move.cards
+        if not self.tally.fits(cards, self.deck):
+            for n in range(1, len(cards) + 1):
+                if not self.tally.fits(cards[:n], self.deck):
+                    raise Rejection("card-exhausted", card=str(cards[n - 1]))
+
+    @rule("PS-R8", "PS-R27")
+    def keeps_own_cards(self, move: Move) -> None:
+        """The turn ends with a discard, so laying, extending and giving an ace leave at least one own card; a
+        player holding a received ace keeps one more own card, also after the discard."""
+        keep = (0 if move.kind == "discard" else 1) + (1 if self.received[move.player] else 0)
+        own = self.own(move.player)
+        if own - len(move.cards) < keep:
+            raise Rejection("must-keep-card", "ps.must-keep-card", player=move.player, need=keep, own=own)
+
+    @rule("PS-R12")
+    def can_go_out(self, move: Move) -> None:
+        """Task 15 ends with going out in the same turn: a player holding a received ace cannot lay it, and the
+        discard of that turn takes the last card."""
+        if move.kind == "lay_task":
+            if move.task == REPEAT and self.received[move.player]:
+                raise Rejection("must-go-out", "ps.must-go-out.ace", player=move.player)
+        elif self.must_go_out and self.hands[move.player] > 1:
+            raise Rejection("must-go-out", "ps.must-go-out", player=move.player)
+
+    # --- the event's own checks (§17 step 8)
+
+    def discard_draw_allowed(self, move: Draw) -> None:
+        """§14, Decision 28: only in the variant, from a pile that holds cards, never an ace."""
+        if not move.from_discard:
+            return
+        if not self.options.discard_draw:
+            raise Rejection("discard-draw-not-allowed", "ps.discard-draw-not-allowed")
+        if not self.pile:
+            raise Rejection("discard-draw-not-allowed", "ps.discard-draw-not-allowed.empty")
+        if self.pile[-1][2].ace:
+            raise Rejection("discard-draw-not-allowed", "ps.discard-draw-not-allowed.ace")
+
+    @rule("PS-R26")
+    def holds_received_ace(self, move: Move) -> None:
+        """Only a received ace skips the turn."""
+        if not self.received[move.player]:
+            raise Rejection("no-received-ace", "ps.no-received-ace", player=move.player)
+
+    @rule("PS-R24")
+    def gives_one_ace(self, move: GiveAce) -> None:
+        """An ace, to another player, at most once per round (Decision 2)."""
+        if move.to == move.player:
+            raise Rejection("bad-target", "ps.bad-target", player=move.player)
+        if not move.faces[0].ace:
+            raise Rejection("not-an-ace", "ps.not-an-ace", card=move.codes[0])
+        if self.ace_given[move.player]:
+            raise Rejection("ace-already-given", "ps.ace-already-given", player=move.player)
+
+    def task_known(self, move: LayTask) -> None:
+        """`task` is a task of the sheet; for task 15, `as` is one of tasks 1 … 14, whose rules apply."""
+        if move.task not in TASK_IDS:
+            raise Rejection("unknown-task", "ps.unknown-task", task=move.task)
+        rules_id = move.task if move.as_task is None else move.as_task
+        if rules_id not in TASK_BY_ID:
+            raise Rejection("unknown-task", "ps.unknown-task.as", task=rules_id)
+        move.rules = TASK_BY_ID[rules_id]
+
+    @rule("PS-R38")
+    def task_not_done(self, move: LayTask) -> None:
+        """A player lays each task once in the match (task 15 may repeat the groups of any other)."""
+        if move.task in self.tasks_done[move.player]:
+            raise Rejection("task-done", "ps.task-done", player=move.player, task=move.task)
+
+    def shape_matches(self, move: LayTask) -> None:
+        """§4 (Decision 13): exactly the task's number of groups and group sizes, in any order."""
+        task = move.rules
+        sizes = tuple(sorted(len(group) for group in move.groups))
         if sizes != task.sizes:
             need = "+".join(str(s) for s in task.sizes)
             got = "+".join(str(s) for s in sizes) or "0"
-            raise Rejection("wrong-shape", "ps.wrong-shape", task=rules_id, need=need, got=got)
-        jokers = 0
-        for infos in groups:
-            for face in infos:
-                if face.ace:
-                    raise Rejection("ace-not-allowed", "ps.ace-not-allowed", card=face.name)
-                jokers += face.joker
-        if jokers:
-            if not task.jokers:
-                raise Rejection("joker-not-allowed", "ps.joker-not-allowed", task=rules_id)
-            for infos in groups:
-                if all(face.joker for face in infos):
-                    raise Rejection("joker-alone", "ps.joker-alone", cards=" ".join(f.name for f in infos))
-        melds = lay_groups(task, player, groups, groups_codes)
-        received = self.received[player]
-        self._keep(player, len(cards), 2 if received else 1)
-        if task_id == REPEAT and received:
-            raise Rejection("must-go-out", "ps.must-go-out.ace", player=player)
-        self.not_exhausted(self.tally, cards)
-        # --- accepted
-        for card in cards:
-            self.tally.add(card)
-        for meld in melds:
-            self.melds[f"m{len(self.melds) + 1}"] = meld
-        self.hands[player] -= len(cards)
-        self.laid.add(player)
-        self.tasks_done[player].append(task_id)
-        self.done[player].add(task_id)
-        if task_id == REPEAT:
-            self.must_go_out = True
-        else:
-            self._strike_bonus(player, task_id, jokers)
-        first_to = self.options.first_to
-        if first_to is not None and len(self.tasks_done[player]) >= first_to:
-            self.winners = [player]  # §14: the beginner game is won at once
-            self._finish()
+            raise Rejection("wrong-shape", "ps.wrong-shape", task=task.id, need=need, got=got)
 
-    def _strike_bonus(self, player: str, task_id: str, jokers: int) -> None:
-        """§11: the no-joker bonus of a task laid without joker, the pair bonus once both tasks are done."""
-        if not self.options.bonus:
-            return
-        if not jokers and task_id in NO_JOKER_TASKS:
-            self.bonus_open[player] -= NO_JOKER_BONUS
-        pair = PAIR_OF.get(task_id)
-        if pair is not None:
-            other = pair[1] if pair[0] == task_id else pair[0]
-            if other in self.done[player]:
-                self.bonus_open[player] -= PAIR_BONUS
-
-    def _ev_extend(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        codes: list[str] = event["cards"]
-        cards, infos = self._cards(codes)
-        self._turn_start(player, "extend", True)
-        meld_id = event["meld"]
-        meld = self.melds.get(meld_id)
-        if meld is None:
-            raise Rejection("unknown-meld", "ps.unknown-meld", meld=meld_id)
-        if player not in self.laid:
-            raise Rejection("not-laid-down", "ps.not-laid-down", player=player)
-        jokers = False
-        for face in infos:
+    @rule("PS-R23")
+    def no_ace(self, move: Move) -> None:
+        """Aces belong to no task and to no meld."""
+        for face in move.faces:
             if face.ace:
                 raise Rejection("ace-not-allowed", "ps.ace-not-allowed", card=face.name)
-            jokers = jokers or face.joker
-        if jokers and not TASK_BY_ID[meld.task].jokers:
-            raise Rejection("joker-not-allowed", "ps.joker-not-allowed", task=meld.task)
-        side = fits(meld_id, meld, infos, event.get("at"))
-        self._keep(player, len(cards), 2 if self.received[player] else 1)
-        self.not_exhausted(self.tally, cards)
-        for card in cards:
-            self.tally.add(card)
-        add(meld, infos, codes, side)
-        self.hands[player] -= len(cards)
 
-    def _ev_discard(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        code = event["card"]
-        card, _ = self.card(code)
-        self._turn_start(player, "discard", True)
-        self._keep(player, 1, 1 if self.received[player] else 0)
-        if self.must_go_out and self.hands[player] > 1:
-            raise Rejection("must-go-out", "ps.must-go-out", player=player)
-        self.not_exhausted(self.tally, (card,))
-        self.tally.add(card)
-        self.pile.append((code, card))
-        self.hands[player] -= 1
+    @rule("PS-R20")
+    def jokers_allowed(self, move: LayTask | Extend) -> None:
+        """No joker in a No-J task, at laying or by extension, by anyone."""
+        if not move.rules.jokers and any(face.joker for face in move.faces):
+            raise Rejection("joker-not-allowed", "ps.joker-not-allowed", task=move.rules.id)
+
+    @rule("PS-R19")
+    def no_lone_joker(self, move: LayTask) -> None:
+        """Every group of a laying holds a natural card (Decision 17)."""
+        for group in move.group_faces():
+            if all(face.joker for face in group):
+                raise Rejection("joker-alone", "ps.joker-alone", cards=" ".join(f.name for f in group))
+
+    def task_met(self, move: LayTask) -> None:
+        """§4, §5: the groups fulfil the task (ranks, suits, runs, different ranks, forms); notes the melds."""
+        move.melds = lay_groups(move.rules, move.player, move.group_faces(), move.groups)
+
+    def meld_known(self, move: Extend) -> None:
+        """The meld is on the table this round; its task's rules apply to the extension."""
+        meld = self.melds.get(move.meld_id)
+        if meld is None:
+            raise Rejection("unknown-meld", "ps.unknown-meld", meld=move.meld_id)
+        move.meld = meld
+        move.rules = TASK_BY_ID[meld.task]
+
+    @rule("PS-R14")
+    def laid_down(self, move: Extend) -> None:
+        """A player extends only after laying a task in the current round (Decision 16)."""
+        if move.player not in self.laid:
+            raise Rejection("not-laid-down", "ps.not-laid-down", player=move.player)
+
+    def fits_meld(self, move: Extend) -> None:
+        """§6: the cards fit the meld's kind; notes the run end they go to."""
+        move.side = fits(move.meld_id, move.meld, move.faces, move.at)
+
+    @rule("PS-R30")
+    def reveals_own_cards(self, move: Move) -> None:
+        """Each player who still holds cards shows them once, exactly their own cards (received aces are known)."""
+        if move.player in self.revealed:
+            raise Rejection("already-revealed", "ps.already-revealed", player=move.player)
+        own = self.own(move.player)
+        if len(move.cards) != own:
+            raise Rejection("wrong-card-count", "ps.wrong-card-count", player=move.player, own=own, got=len(move.cards))
+
+    @rule("PS-R5")
+    def redeal_allowed(self, move: Move) -> None:
+        """Before the round's first draw or skip, a player showing at least 3 aces may demand a new deal."""
+        if self.started:
+            raise Rejection("redeal-not-allowed", "ps.redeal-not-allowed.late", player=move.player)
+        if len(move.cards) < 3 or not all(face.ace for face in move.faces):
+            raise Rejection("redeal-not-allowed", "ps.redeal-not-allowed", player=move.player)
+
+    # --- the effects, after every check passed
+
+    def draw(self, move: Draw) -> None:
+        """The top card of the talon, or of the discard pile in the variant (it leaves the table, §16)."""
+        if move.from_discard:
+            self.tally.remove(self.pile.pop()[1])
+        else:
+            self.talon -= 1
+        self.hands[move.player] += 1
+        self.drawn = True
+        self.started = True
+
+    @rule("PS-R9")
+    def skip(self, move: Move) -> None:
+        """The skip is the whole turn: the earliest received ace goes on the discard pile (it stays on the table),
+        and the turn passes."""
+        code = self.received[move.player].pop(0)
+        card, face = self.deck.lookup(code)
+        self.pile.append((code, card, face))
+        self.hands[move.player] -= 1
+        self.started = True
+        self.turn = self.next_seat(move.player)
+
+    @rule("PS-R25")
+    def give_ace(self, move: GiveAce) -> None:
+        """The ace goes in front of the receiver: it counts in their hand until a skip or the round's end (15
+        points then); the giver plays on with one card less."""
+        self.tally.add(move.cards[0])
+        self.hands[move.player] -= 1
+        self.hands[move.to] += 1
+        self.received[move.to].append(move.codes[0])
+        self.ace_given[move.player] = True
+
+    def lay_melds(self, move: LayTask) -> None:
+        """Each group becomes a meld `m1`, `m2` … in the order of `groups`; the cards leave the hand."""
+        for card in move.cards:
+            self.tally.add(card)
+        for meld in move.melds:
+            self.melds[f"m{len(self.melds) + 1}"] = meld
+        self.hands[move.player] -= len(move.cards)
+        self.laid.add(move.player)
+
+    @rule("PS-R11", "PS-R13")
+    def complete_task(self, move: LayTask) -> None:
+        """The laying completes exactly the task it names, for the rest of the match; after task 15 the turn's
+        discard must take the last card."""
+        self.tasks_done[move.player].append(move.task)
+        if move.task == REPEAT:
+            self.must_go_out = True
+
+    @rule("PS-R22")
+    def strike_joker_bonus(self, move: LayTask) -> None:
+        """A task that allows jokers, laid under its own id without any, strikes its no-joker bonus (§11)."""
+        if self.options.bonus and move.task in NO_JOKER_TASKS and not any(face.joker for face in move.faces):
+            self.bonus_open[move.player] -= NO_JOKER_BONUS
+
+    def strike_pair_bonus(self, move: LayTask) -> None:
+        """§11: the pair bonus is struck once the player has done both tasks of its pair."""
+        pair = PAIR_OF.get(move.task)
+        if self.options.bonus and pair is not None and all(t in self.tasks_done[move.player] for t in pair):
+            self.bonus_open[move.player] -= PAIR_BONUS
+
+    def first_to_wins(self, move: LayTask) -> None:
+        """§14, the beginner game: the first player to complete `first_to` tasks wins at once."""
+        first_to = self.options.first_to
+        if first_to is not None and len(self.tasks_done[move.player]) >= first_to:
+            self.winners = [move.player]
+            self.finish()
+
+    @rule("PS-R15")
+    def extend_meld(self, move: Extend) -> None:
+        """The cards join the meld (at the run end that fits, PS-R17) and leave the hand; no task is completed."""
+        for card in move.cards:
+            self.tally.add(card)
+        add(move.meld, move.faces, move.codes, move.side)
+        self.hands[move.player] -= len(move.cards)
+
+    def discard(self, move: Move) -> None:
+        """The card goes face up on the discard pile; the turn is over."""
+        self.tally.add(move.cards[0])
+        self.pile.append((move.codes[0], move.cards[0], move.faces[0]))
+        self.hands[move.player] -= 1
         self.drawn = False
         self.must_go_out = False
-        if not self.hands[player]:  # PS-R10, PS-R29
-            self.went_out = player
-            self._end_round()
-        elif not self.talon:
-            self._end_round()
-        else:
-            self.turn = self.next_seat(player)
 
-    def _end_round(self) -> None:
+    @rule("PS-R10")
+    def after_discard(self, move: Move) -> None:
+        """The player with no card left has gone out and the round ends; else an empty talon ends it (Decision
+        24); else the next player's turn begins."""
+        if not self.hands[move.player]:
+            self.went_out = move.player
+            self.end_round()
+        elif not self.talon:
+            self.end_round()
+        else:
+            self.turn = self.next_seat(move.player)
+
+    @rule("PS-R29")
+    def end_round(self) -> None:
+        """The round ends: the others show their hands; who went out scores 0 (the beginner game skips scoring,
+        §14)."""
         self.turn = None
-        if self.beginner:  # §14: no points, no reveal
+        if self.beginner:
             self.phase = ROUND_OVER
             return
         self.phase = SCORING
@@ -492,54 +765,95 @@ class ProfiSort(Game):
             self.round_points[self.went_out] = 0
             self.revealed.add(self.went_out)
 
-    def _ev_reveal_hand(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        cards, infos = self._cards(event["cards"])
-        self._phase(SCORING, "reveal_hand")
-        if player in self.revealed:
-            raise Rejection("already-revealed", "ps.already-revealed", player=player)
-        own = self._own(player)
-        if len(cards) != own:
-            raise Rejection("wrong-card-count", "ps.wrong-card-count", player=player, own=own, got=len(cards))
-        if cards:
-            self.not_exhausted(self.tally, cards)
-        for card in cards:
+    def score_hand(self, move: Move) -> None:
+        """§10: the shown cards go on the table and count their points, each received ace 15."""
+        for card in move.cards:
             self.tally.add(card)
-        self.round_points[player] = sum(f.points for f in infos) + ACE_POINTS * len(self.received[player])
-        self.revealed.add(player)
-        if len(self.revealed) == len(self.players):  # PS-R31
-            for p in self.players:
-                self.totals[p] += self.round_points[p] or 0
-            if any(len(done) == ALL_TASKS for done in self.tasks_done.values()):  # PS-R32, PS-R33
-                for p in self.players:
-                    self.totals[p] += self.bonus_open[p]
-                self.winners = self.winners_by(self.totals, best="min")
-                self._finish()
-            else:
-                self.phase = ROUND_OVER
+        points = sum(face.points for face in move.faces) + ACE_POINTS * len(self.received[move.player])
+        self.round_points[move.player] = points
+        self.revealed.add(move.player)
+        if len(self.revealed) == len(self.players):
+            self.close_round()
 
-    def _ev_redeal(self, event: Mapping[str, Any]) -> None:
-        player = self.seat(event["player"])
-        cards, infos = self._cards(event["cards"])
-        self._phase(PLAY, "redeal")
-        if self.started:
-            raise Rejection("redeal-not-allowed", "ps.redeal-not-allowed.late", player=player)
-        if len(cards) < 3 or not all(f.ace for f in infos):
-            raise Rejection("redeal-not-allowed", "ps.redeal-not-allowed", player=player)
-        self.not_exhausted(self.tally, cards)  # shown, not put on the table
-        self._start_round()  # PS-R5: same dealer, same round
+    @rule("PS-R31")
+    def close_round(self) -> None:
+        """When all have shown their hands, the round's points are added to the totals; then the match ends or
+        the next round waits for `new_round`."""
+        for p in self.players:
+            self.totals[p] += self.round_points[p] or 0
+        if self.match_over():
+            self.final_scores()
+        else:
+            self.phase = ROUND_OVER
 
-    def _ev_new_round(self, event: Mapping[str, Any]) -> None:
-        self._phase(ROUND_OVER, "new_round")
+    @rule("PS-R32")
+    def match_over(self) -> bool:
+        """The full game ends after scoring the round in which a player completed all 15 tasks (Decision 23)."""
+        return any(len(done) == ALL_TASKS for done in self.tasks_done.values())
+
+    @rule("PS-R33")
+    def final_scores(self) -> None:
+        """The open bonus points are added; the lowest scores win."""
+        for p in self.players:
+            self.totals[p] += self.bonus_open[p]
+        self.winners = self.winners_by(self.totals, best="min")
+        self.finish()
+
+    def redeal(self, move: Move) -> None:
+        """The same dealer deals the round again (the shown aces were never put on the table)."""
+        self.deal()
+
+    @rule("PS-R2")
+    def next_round(self, move: Move) -> None:
+        """The next round: the deal passes clockwise, and the round is dealt."""
         self.round += 1
-        self.dealer = self.next_seat(self.dealer)  # PS-R2
-        self._start_round()
+        self.dealer = self.next_seat(self.dealer)
+        self.deal()
 
-    def _finish(self) -> None:
+    def finish(self) -> None:
         self.finished = True
         self.turn = None
         self.drawn = False
         self.phase = OVER
+
+    SEATED, ON_TURN = Game.player_seated, Game.player_on_turn
+    TURN_START = (SEATED, in_phase, ON_TURN, drawn_as_needed)
+    AFTER_DRAW = (in_phase, ON_TURN, drawn_as_needed)
+    rules: ClassVar[Mapping[str, On]] = {
+        "draw": On(Draw.read, checks=(*TURN_START, discard_draw_allowed), effects=(draw,)),
+        "skip_with_ace": On(Move.read_skip, checks=(*TURN_START, holds_received_ace), effects=(skip,)),
+        "give_ace": On(
+            GiveAce.read,
+            checks=(SEATED, target_seated, cards_known, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
+            effects=(give_ace,),
+        ),
+        "lay_task": On(
+            LayTask.read,
+            checks=(SEATED, cards_known, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
+                    jokers_allowed, no_lone_joker, task_met, keeps_own_cards, can_go_out, cards_left),
+            effects=(lay_melds, complete_task, strike_joker_bonus, strike_pair_bonus, first_to_wins),
+        ),
+        "extend": On(
+            Extend.read,
+            checks=(SEATED, cards_known, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
+                    keeps_own_cards, cards_left),
+            effects=(extend_meld,),
+        ),
+        "discard": On(
+            Move.read_discard,
+            checks=(SEATED, cards_known, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
+            effects=(discard, after_discard),
+        ),
+        "reveal_hand": On(
+            Move.read_shown,
+            checks=(SEATED, cards_known, in_phase, reveals_own_cards, cards_left),
+            effects=(score_hand,),
+        ),
+        "redeal": On(
+            Move.read_shown, checks=(SEATED, cards_known, in_phase, redeal_allowed, cards_left), effects=(redeal,)
+        ),
+        "new_round": On(Move.read_new_round, checks=(in_phase,), effects=(next_round,)),
+    }
 
     # --- reading
 
@@ -548,27 +862,64 @@ class ProfiSort(Game):
             return dict.fromkeys(self.players, 0)
         return dict(self.totals)
 
+    def public_state(self) -> ProfiSortState:
+        return ProfiSortState(
+            turn=self.turn,
+            finished=self.finished,
+            scores=self.scores(),
+            winners=list(self.winners),
+            round=self.round,
+            dealer=self.dealer,
+            phase=self.phase,
+            drawn=self.drawn,
+            hands=dict(self.hands),
+            received={p: list(r) for p, r in self.received.items()},
+            ace_given=dict(self.ace_given),
+            talon=self.talon,
+            discard_top=self.pile[-1][0] if self.pile else None,
+            melds={mid: MeldState(m.player, m.task, list(m.cards)) for mid, m in self.melds.items()},
+            tasks_done={p: list(t) for p, t in self.tasks_done.items()},
+            went_out=self.went_out,
+            round_points=dict(self.round_points),
+            bonus_open=dict(self.bonus_open),
+        )
+
     def public(self) -> dict[str, Any]:
-        return {
-            "turn": self.turn,
-            "finished": self.finished,
-            "scores": self.scores(),
-            "winners": list(self.winners),
-            "round": self.round,
-            "dealer": self.dealer,
-            "phase": self.phase,
-            "drawn": self.drawn,
-            "hands": dict(self.hands),
-            "received": {p: list(r) for p, r in self.received.items()},
-            "ace_given": dict(self.ace_given),
-            "talon": self.talon,
-            "discard_top": self.pile[-1][0] if self.pile else None,
-            "melds": {mid: meld.public() for mid, meld in self.melds.items()},
-            "tasks_done": {p: list(t) for p, t in self.tasks_done.items()},
-            "went_out": self.went_out,
-            "round_points": dict(self.round_points),
-            "bonus_open": dict(self.bonus_open),
-        }
+        return self.public_state().to_json()
+
+    def hints(self) -> Hints:
+        player = self.turn
+        detail = self._hint_detail(player)
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+        if self.phase == SCORING:
+            return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
+        if self.phase == ROUND_OVER:
+            return Hints(self.id, (), ("new_round",), detail)
+        if not self.drawn:
+            events = ("draw", "skip_with_ace") if detail.may_skip else ("draw",)
+            return Hints(self.id, (player,), events + (("redeal",) if detail.may_redeal else ()), detail)
+        events = ("lay_task", "extend") if detail.may_extend else ("lay_task",)
+        return Hints(self.id, (player,), events + (("give_ace",) if detail.may_give_ace else ()) + ("discard",), detail)
+
+    def _hint_detail(self, player: str | None) -> ProfiSortHints:
+        """The structured hint for `player` (the player on turn, if any)."""
+        received = bool(player and self.received[player])
+        return ProfiSortHints(
+            phase=self.phase,
+            player=player,
+            drawn=self.drawn,
+            own=self.own(player) if player else 0,
+            keep=2 if received else 1,
+            tasks_open=tuple(t for t in TASK_IDS if player and t not in self.tasks_done[player]),
+            may_extend=player in self.laid,
+            may_skip=received and not self.drawn,
+            may_give_ace=self.drawn and player is not None and not self.ace_given[player],
+            must_go_out=self.must_go_out,
+            may_redeal=self.phase == PLAY and not self.started,
+            to_reveal=tuple(p for p in self.players if self.phase == SCORING and p not in self.revealed),
+            round=self.round,
+        )
 
     def card_places(self) -> dict[str, int]:
         return {

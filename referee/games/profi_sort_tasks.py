@@ -1,15 +1,18 @@
 """Profi-Sort's task matcher: one checker per group kind, driven by the task sheet in `decks.profi_sort`.
 
 `lay_groups` checks the groups of a `lay_task` against a task (§4, §5) and
-returns the melds they become; `extend_meld` checks cards added to a meld (§6,
-PS-R17) and adds them. Both raise a `Rejection` whose message names the
-requirement that failed ("the run 5-6-7-9 has a gap at 8"). Shape, aces, jokers
-in No-J tasks and lone jokers are checked by the game before (§17 order).
+returns the melds they become; `fits` checks cards added to a meld (§6) and
+`add` puts them on it. Each group kind has one small function for laying and
+one for extending (`LAYING`, `EXTENDING`). A failure raises a `Rejection` whose
+message names the requirement that failed ("the run 5-6-7-9 has a gap at 8").
+Shape, aces, jokers in No-J tasks and lone jokers are checked by the game
+before (§17 order).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from referee import messages
 from referee.decks.profi_sort import (
@@ -21,8 +24,9 @@ from referee.decks.profi_sort import (
     KING,
     LOWEST,
     ONE_SUIT,
+    PICTURES,
     RANK_LABEL,
-    RUN_KINDS,
+    RUN,
     SET,
     SUIT_RUN,
     SUITS,
@@ -30,7 +34,7 @@ from referee.decks.profi_sort import (
     Face,
     Task,
 )
-from referee.protocol import Rejection
+from referee.protocol import Rejection, rule
 
 # Each reason once, as a clause; it is registered under both `task-not-met.*` and `does-not-fit.*`.
 _REASONS: dict[str, tuple[str, str]] = {
@@ -92,36 +96,27 @@ messages.register({
 })
 
 
+@dataclass(slots=True)
 class Meld:
-    """A meld on the table: the public triple plus what its extension needs (kind, rank, suit, ends, form)."""
+    """A meld on the table: the public triple (`player`, `task`, `cards`) plus what its extension needs."""
 
-    __slots__ = ("cards", "form", "high", "kind", "low", "player", "rank", "seen", "suit", "task")
-
-    def __init__(self, player: str, task: str, kind: str, cards: list[str]):
-        self.player = player
-        self.task = task  # the task whose rules apply (the `as` task for task 15)
-        self.kind = kind
-        self.cards = cards
-        self.rank = 0
-        self.suit = ""
-        self.low = 0
-        self.high = 0
-        self.form = ""
-        self.seen: set[tuple[int, str]] = set()
-
-    def public(self) -> dict:
-        return {"player": self.player, "task": self.task, "cards": list(self.cards)}
-
-
-def _label(face: Face) -> str:
-    return face.name
+    player: str  # who laid it
+    task: str  # the task whose rules apply (the `as` task for task 15)
+    kind: str  # the group kind (`SET`, `RUN` … in `decks.profi_sort`)
+    cards: list[str]  # the codes as scanned, in meld order
+    rank: int = 0  # a set's rank; four suits: its rank
+    suit: str = ""  # the suit of a one-suit run or of five of one suit
+    low: int = 0  # a run's lowest and highest rank
+    high: int = 0
+    form: str = ""  # task 10: "A" (3-5-9-J) or "B" (4-6-10-Q)
+    seen: set[tuple[int, str]] = field(default_factory=set)  # task 10: the (rank, suit) pairs in the meld
 
 
 def _cards(faces: Sequence[Face]) -> str:
     return " ".join(f.name for f in faces)
 
 
-def _run_text(start: int, faces: Sequence[Face]) -> str:
+def _run_text(faces: Sequence[Face]) -> str:
     """A run as ranks, jokers as 'Joker' (e.g. '5-6-7-9')."""
     return "-".join("Joker" if f.joker else RANK_LABEL[f.rank] for f in faces)
 
@@ -139,7 +134,11 @@ class _Fail(Exception):
         self.params = params
 
 
+# --- what groups and cards are (§5): jokers count as whatever fits (PS-R18)
+
+
 def _naturals_rank(faces: Sequence[Face]) -> int:
+    """The one rank of the natural cards (a set)."""
     rank = 0
     for f in faces:
         if not f.joker:
@@ -151,6 +150,7 @@ def _naturals_rank(faces: Sequence[Face]) -> int:
 
 
 def _one_suit(faces: Sequence[Face]) -> str:
+    """The one suit of the natural cards."""
     suit = ""
     for f in faces:
         if not f.joker:
@@ -173,69 +173,14 @@ def _run_start(faces: Sequence[Face]) -> int:
         elif s != start:
             expected = start + i
             if f.rank > expected:
-                raise _Fail("gap", cards=_run_text(start, faces), rank=_rank(expected))
-            raise _Fail("not-ascending", cards=_run_text(start, faces), card=f.name)
+                raise _Fail("gap", cards=_run_text(faces), rank=_rank(expected))
+            raise _Fail("not-ascending", cards=_run_text(faces), card=f.name)
     assert start is not None  # every group has a natural card (checked before, PS-R19)
     if start < LOWEST:
-        raise _Fail("below-2", cards=_run_text(start, faces))
+        raise _Fail("below-2", cards=_run_text(faces))
     if start + len(faces) - 1 > KING:
-        raise _Fail("above-king", cards=_run_text(start, faces))
+        raise _Fail("above-king", cards=_run_text(faces))
     return start
-
-
-def _group(meld: Meld, faces: Sequence[Face]) -> None:
-    """Check one group of a laying against its kind; fill in the meld's extension data."""
-    kind = meld.kind
-    if kind == SET:
-        meld.rank = _naturals_rank(faces)
-    elif kind in RUN_KINDS:
-        meld.low = _run_start(faces)
-        meld.high = meld.low + len(faces) - 1
-        if kind == SUIT_RUN:
-            meld.suit = _one_suit(faces)
-    elif kind in KIND_RANKS:
-        allowed = KIND_RANKS[kind]
-        for f in faces:
-            if not f.joker and f.rank not in allowed:
-                raise _Fail("not-two-three" if kind == TWOS_THREES else "not-picture", card=f.name)
-    elif kind == ONE_SUIT:
-        meld.suit = _one_suit(faces)
-    elif kind == FOUR_SUITS:
-        meld.rank = _naturals_rank_four(faces)
-        _four_suits(faces)
-    elif kind == IDENTICAL_PAIRS:
-        counts: dict[str, int] = {}
-        for f in faces:
-            counts[f.name] = counts.get(f.name, 0) + 1
-        for f in faces:
-            n = counts[f.name]
-            if n % 2:
-                raise _Fail("pair-alone", card=f.name)
-            if n > 2:
-                raise _Fail("pair-twice", card=f.name)
-    elif kind == FORMS:
-        ranks = sorted(f.rank for f in faces)
-        for form, form_ranks in FORMS_RANKS.items():
-            if tuple(ranks) == form_ranks:
-                meld.form = form
-                break
-        else:
-            raise _Fail("form", cards=_cards(faces))
-        suits: set[str] = set()
-        for f in faces:
-            if f.suit in suits:
-                raise _Fail("form-suits", cards=_cards(faces), suit=f.suit)
-            suits.add(f.suit)
-        meld.seen = {(f.rank, f.suit) for f in faces}
-    else:  # pragma: no cover - the sheet names only the kinds above
-        raise AssertionError(kind)
-
-
-def _naturals_rank_four(faces: Sequence[Face]) -> int:
-    try:
-        return _naturals_rank(faces)
-    except _Fail:
-        raise _Fail("four-suits-rank", cards=_cards(faces)) from None
 
 
 def _four_suits(faces: Sequence[Face]) -> None:
@@ -245,16 +190,100 @@ def _four_suits(faces: Sequence[Face]) -> None:
             raise _Fail("four-suits-suit", cards=_cards(faces), suit=suit)
 
 
+def _ranks_fit(meld: Meld, faces: Sequence[Face]) -> None:
+    """Tasks 7 and 8: every natural card has one of the kind's ranks (2s and 3s; J, Q, K)."""
+    allowed = KIND_RANKS[meld.kind]
+    for f in faces:
+        if not f.joker and f.rank not in allowed:
+            raise _Fail("not-two-three" if meld.kind == TWOS_THREES else "not-picture", card=f.name)
+
+
+# --- laying: one function per group kind, each fills in what the meld's extension needs
+
+
+def _lay_set(meld: Meld, faces: Sequence[Face]) -> None:
+    meld.rank = _naturals_rank(faces)
+
+
+def _lay_run(meld: Meld, faces: Sequence[Face]) -> None:
+    meld.low = _run_start(faces)
+    meld.high = meld.low + len(faces) - 1
+    if meld.kind == SUIT_RUN:
+        meld.suit = _one_suit(faces)
+
+
+def _lay_one_suit(meld: Meld, faces: Sequence[Face]) -> None:
+    meld.suit = _one_suit(faces)
+
+
+def _lay_four_suits(meld: Meld, faces: Sequence[Face]) -> None:
+    """Task 3: one rank, one card of each suit."""
+    try:
+        meld.rank = _naturals_rank(faces)
+    except _Fail:
+        raise _Fail("four-suits-rank", cards=_cards(faces)) from None
+    _four_suits(faces)
+
+
+def _lay_identical_pairs(meld: Meld, faces: Sequence[Face]) -> None:
+    """Task 9: three pairs of identical cards, three different faces."""
+    counts: dict[str, int] = {}
+    for f in faces:
+        counts[f.name] = counts.get(f.name, 0) + 1
+    for f in faces:
+        n = counts[f.name]
+        if n % 2:
+            raise _Fail("pair-alone", card=f.name)
+        if n > 2:
+            raise _Fail("pair-twice", card=f.name)
+
+
+def _lay_form(meld: Meld, faces: Sequence[Face]) -> None:
+    """Task 10: the ranks of form A (3 5 9 J) or form B (4 6 10 Q), in four different suits."""
+    ranks = tuple(sorted(f.rank for f in faces))
+    for form, form_ranks in FORMS_RANKS.items():
+        if ranks == form_ranks:
+            meld.form = form
+            break
+    else:
+        raise _Fail("form", cards=_cards(faces))
+    suits: set[str] = set()
+    for f in faces:
+        if f.suit in suits:
+            raise _Fail("form-suits", cards=_cards(faces), suit=f.suit)
+        suits.add(f.suit)
+    meld.seen = {(f.rank, f.suit) for f in faces}
+
+
+LAYING: dict[str, Callable[[Meld, Sequence[Face]], None]] = {
+    SET: _lay_set,
+    RUN: _lay_run,
+    SUIT_RUN: _lay_run,
+    TWOS_THREES: _ranks_fit,
+    PICTURES: _ranks_fit,
+    ONE_SUIT: _lay_one_suit,
+    FOUR_SUITS: _lay_four_suits,
+    IDENTICAL_PAIRS: _lay_identical_pairs,
+    FORMS: _lay_form,
+}
+
+
+@rule("PS-R18")
+def _group(meld: Meld, faces: Sequence[Face]) -> None:
+    """Check one group against its kind: a joker counts as the set's rank, as the rank of its position in a run,
+    and as a fitting card in tasks 7, 8 and 14."""
+    LAYING[meld.kind](meld, faces)
+
+
 def lay_groups(task: Task, player: str, groups: Sequence[Sequence[Face]], codes: Sequence[Sequence[str]]) -> list[Meld]:
     """The melds of a valid laying of `task` (sizes already match); raise `task-not-met` naming the failure."""
     melds = []
     set_ranks: set[int] = set()
-    kinds = task.kinds
     try:
         for faces, group_codes in zip(groups, codes, strict=True):
-            meld = Meld(player, task.id, kinds[len(faces)], list(group_codes))
+            meld = Meld(player, task.id, task.kinds[len(faces)], list(group_codes))
             _group(meld, faces)
-            if meld.kind == SET and task.different_ranks:
+            if meld.kind == SET and task.different_ranks:  # §5: the sets of a task have different ranks
                 if meld.rank in set_ranks:
                     raise _Fail("same-rank", rank=_rank(meld.rank))
                 set_ranks.add(meld.rank)
@@ -264,18 +293,22 @@ def lay_groups(task: Task, player: str, groups: Sequence[Sequence[Face]], codes:
     return melds
 
 
-# --- extension (§6, PS-R16, PS-R17)
+# --- extending (§6): one function per meld kind; a run returns the end the cards go to
 
 
+@rule("PS-R17")
 def _run_side(meld: Meld, faces: Sequence[Face], side: str) -> None:
+    """Cards listed in ascending order take the ranks just above the meld's highest (`high`) or just below its
+    lowest (`low`): a natural card exactly its position's rank, never below 2 or above K; a one-suit run keeps
+    its suit."""
     k = len(faces)
     first = meld.high + 1 if side == "high" else meld.low - k
     for i, f in enumerate(faces):
         rank = first + i
         if rank > KING:
-            raise _Fail("above-king", cards=_run_text(first, faces))
+            raise _Fail("above-king", cards=_run_text(faces))
         if rank < LOWEST:
-            raise _Fail("below-2", cards=_run_text(first, faces))
+            raise _Fail("below-2", cards=_run_text(faces))
         if f.joker:
             continue
         if f.rank != rank:
@@ -284,68 +317,95 @@ def _run_side(meld: Meld, faces: Sequence[Face], side: str) -> None:
             raise _Fail("wrong-suit", card=f.name, suit=meld.suit)
 
 
+def _extend_run(meld: Meld, faces: Sequence[Face], at: str | None) -> str:
+    """`at` if given; else the high end, and if that does not fit the low end (Decision 15)."""
+    if at is not None:
+        _run_side(meld, faces, at)
+        return at
+    try:
+        _run_side(meld, faces, "high")
+        return "high"
+    except _Fail:
+        try:
+            _run_side(meld, faces, "low")
+        except _Fail:
+            run = f"{_rank(meld.low)}…{_rank(meld.high)}"
+            raise _Fail("both-ends", cards=_cards(faces), run=run) from None
+        return "low"
+
+
+def _extend_set(meld: Meld, faces: Sequence[Face], at: str | None) -> None:
+    for f in faces:
+        if not f.joker and f.rank != meld.rank:
+            raise _Fail("wrong-rank", card=f.name, rank=_rank(meld.rank))
+
+
+def _extend_ranks(meld: Meld, faces: Sequence[Face], at: str | None) -> None:
+    _ranks_fit(meld, faces)
+
+
+def _extend_one_suit(meld: Meld, faces: Sequence[Face], at: str | None) -> None:
+    for f in faces:
+        if not f.joker and f.suit != meld.suit:
+            raise _Fail("wrong-suit", card=f.name, suit=meld.suit)
+
+
+def _extend_four_suits(meld: Meld, faces: Sequence[Face], at: str | None) -> None:
+    """Exception 1 (Decision 11): exactly 4 more cards of the meld's rank, one of each suit."""
+    if len(faces) != 4:
+        raise _Fail("four-suits-count", n=len(faces))
+    for f in faces:
+        if f.rank != meld.rank:
+            raise _Fail("wrong-rank", card=f.name, rank=_rank(meld.rank))
+    _four_suits(faces)
+
+
+def _extend_pairs(meld: Meld, faces: Sequence[Face], at: str | None) -> None:
+    """Exception 2 (Decision 12): exactly one more identical pair."""
+    if len(faces) != 2 or faces[0].name != faces[1].name:
+        raise _Fail("pair-count")
+
+
+def _extend_form(meld: Meld, faces: Sequence[Face], at: str | None) -> None:
+    """Exception 3: ranks of the meld's own form, each suit at most once per rank in the whole meld."""
+    allowed = FORMS_RANKS[meld.form]
+    added: set[tuple[int, str]] = set()
+    for f in faces:
+        if f.joker or f.rank not in allowed:
+            raise _Fail("form-rank", card=f.name, form="-".join(_rank(r) for r in allowed))
+        key = (f.rank, f.suit)
+        if key in meld.seen or key in added:
+            raise _Fail("form-repeat", card=f.name)
+        added.add(key)
+
+
+EXTENDING: dict[str, Callable[[Meld, Sequence[Face], str | None], str | None]] = {
+    SET: _extend_set,
+    RUN: _extend_run,
+    SUIT_RUN: _extend_run,
+    TWOS_THREES: _extend_ranks,
+    PICTURES: _extend_ranks,
+    ONE_SUIT: _extend_one_suit,
+    FOUR_SUITS: _extend_four_suits,
+    IDENTICAL_PAIRS: _extend_pairs,
+    FORMS: _extend_form,
+}
+
+
+@rule("PS-R16")
 def fits(meld_id: str, meld: Meld, faces: Sequence[Face], at: str | None) -> str | None:
-    """Check cards added to `meld` (no aces, jokers already allowed); the run end used, else None.
+    """What may extend a meld, by its kind (no aces, jokers already allowed); the run end used, else None.
 
     Raises `does-not-fit` naming the failed requirement.
     """
     try:
-        return _fits(meld, faces, at)
+        return EXTENDING[meld.kind](meld, faces, at)
     except _Fail as fail:
         raise Rejection("does-not-fit", f"ps.does-not-fit.{fail.reason}", meld=meld_id, **fail.params) from None
 
 
-def _fits(meld: Meld, faces: Sequence[Face], at: str | None) -> str | None:
-    kind = meld.kind
-    if kind in RUN_KINDS:
-        if at is not None:
-            _run_side(meld, faces, at)
-            return at
-        try:
-            _run_side(meld, faces, "high")
-            return "high"
-        except _Fail:
-            try:
-                _run_side(meld, faces, "low")
-            except _Fail:
-                run = f"{_rank(meld.low)}…{_rank(meld.high)}"
-                raise _Fail("both-ends", cards=_cards(faces), run=run) from None
-            return "low"
-    if kind == SET:
-        for f in faces:
-            if not f.joker and f.rank != meld.rank:
-                raise _Fail("wrong-rank", card=f.name, rank=_rank(meld.rank))
-    elif kind in KIND_RANKS:
-        _group(meld, faces)
-    elif kind == ONE_SUIT:
-        for f in faces:
-            if not f.joker and f.suit != meld.suit:
-                raise _Fail("wrong-suit", card=f.name, suit=meld.suit)
-    elif kind == FOUR_SUITS:
-        if len(faces) != 4:
-            raise _Fail("four-suits-count", n=len(faces))
-        for f in faces:
-            if f.rank != meld.rank:
-                raise _Fail("wrong-rank", card=f.name, rank=_rank(meld.rank))
-        _four_suits(faces)
-    elif kind == IDENTICAL_PAIRS:
-        if len(faces) != 2 or faces[0].name != faces[1].name:
-            raise _Fail("pair-count")
-    elif kind == FORMS:
-        allowed = FORMS_RANKS[meld.form]
-        added: set[tuple[int, str]] = set()
-        for f in faces:
-            if f.joker or f.rank not in allowed:
-                raise _Fail("form-rank", card=f.name, form="-".join(_rank(r) for r in allowed))
-            key = (f.rank, f.suit)
-            if key in meld.seen or key in added:
-                raise _Fail("form-repeat", card=f.name)
-            added.add(key)
-    return None
-
-
 def add(meld: Meld, faces: Sequence[Face], codes: Sequence[str], side: str | None) -> None:
-    """Put checked cards on the meld (PS-R17: low cards in front, everything else behind)."""
+    """Put checked cards on the meld: low cards in front, everything else behind."""
     if side == "low":
         meld.cards[:0] = codes
         meld.low -= len(codes)

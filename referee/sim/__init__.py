@@ -9,11 +9,14 @@ simulator never needs its own copy of the rules. Randomness is always seeded.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 from itertools import repeat, starmap
 from typing import Any, ClassVar
 
+from referee.cards import Deck
 from referee.registry import Registry
 from referee.table import FORMAT, Referee
 
@@ -24,6 +27,16 @@ def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
     n = len(items)
     keys = list(starmap(rng.random, repeat((), n)))
     return list(map(items.__getitem__, sorted(range(n), key=keys.__getitem__)))
+
+
+@lru_cache(maxsize=64)
+def _deck(header_json: str) -> Deck:
+    return Referee(json.loads(header_json)).deck
+
+
+def deck_of(header: Mapping[str, Any]) -> Deck:
+    """The deck a game with this header uses, as the referee says (one referee per distinct header)."""
+    return _deck(json.dumps(header, sort_keys=True))
 
 
 class SimulationStuck(RuntimeError):
@@ -115,7 +128,7 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
     candidates, accepted, apply = sim.candidates, sim.accepted, referee.apply
     random = sim.rng.random
     for _ in range(max_events):
-        if referee.game.finished:
+        if referee.finished:
             return
         proposals = candidates(referee)
         # Uniform over the accepted proposals: draw without replacement until one is accepted.

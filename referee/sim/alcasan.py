@@ -3,82 +3,54 @@
 The table deals as section 3 says (3 face-down, 3 of the other 6 face-up, 3 in
 the hand), proposes what the player on turn could physically do (lay cards of
 one face from the current source, take the pile, turn over a face-down card)
-and moves the physical cards when the referee accepts. Burns are seen at the
-table (a Feuer, or four equal faces on top) and the hand is refilled to 3 from
-the draw pile, independently of the referee's bookkeeping, so `check` compares
-two separate accounts of the same game.
+and moves the physical cards when the referee accepts. It asks the referee only
+through the public API: `hints()` says who is on turn, where their cards come
+from and which faces may be laid; `state()` says, after an accepted event,
+whether the pile burned and how many cards the hand was refilled with.
 
 Players keep the obligation to play (AC-R7, which the referee cannot enforce):
-the table reads the physical pile (looking through Luft to the card below),
-mostly lays the lowest face that fits, and takes the pile only when nothing fits or,
-now and then, on a whim (AC-D8: the referee accepts it anyway). This reading
-is a second, separate account of AC-R8 … AC-R12: every accepted play and
-every reveal is asserted to agree with it, and a play the table thinks fits but
-the referee refuses leaves no accepted proposal, which the driver reports.
+they mostly lay the lowest face the hints allow, and take the pile only when
+nothing fits or, now and then, on a whim (AC-D8: the referee accepts it
+anyway). Unless careful, they also scan a card the hints do not allow, or a
+card already on the table (a double scan): the referee must refuse both, so
+`hints()` and `apply()` are checked against each other in every game. The
+separate `check` compares the physical cards with the referee's counts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import filterfalse
 from math import floor
 from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
-from referee.games.alcasan import DEALT, HAND, RUN, deck
+from referee.games.alcasan import DEALT, HAND, deck
 from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
 
-FEUER = "AC:FEUER"
-ERDE = "AC:ERDE"
-LUFT = "AC:LUFT"
-WASSER = "AC:WASSER"
-ALWAYS = frozenset({FEUER, ERDE, LUFT})
 WHIM = 0.03  # how often a player who could lay a card takes the pile anyway
 SINGLE = 0.1  # how often a player holding several cards of the face lays only one
-MISFIT = 0.2  # how often a card that does not fit is scanned as well (the referee refuses it)
+MISFIT = 0.2  # how often a card that may not be laid is scanned as well (the referee refuses it)
+DOUBLE = 0.03  # how often a card already on the table is scanned again (the referee refuses it)
 WHIM_FACE = 0.15  # how often a player lays another fitting face than the lowest (this breaks endless cycles)
 
 Holding = dict[str, list[str]]  # face → the codes of the physical cards of that face
 
-
-def value(face: str) -> int:
-    """The comparison value at the table: the number, 4 for Wasser."""
-    return 4 if face == WASSER else int(face.partition(":")[2])
-
-
 FACES = tuple(f"AC:{short}" for short in SHORT_FACES)
-VALUE = {face: value(face) for face in FACES if face not in ALWAYS}
-KEEP = {**VALUE, LUFT: 11, ERDE: 12, FEUER: 13}  # the order in which a player parts with faces
+# The order in which a player parts with faces: numbers low to high (Wasser as 4), then Luft, Erde, Feuer.
+KEEP = {face: i for i, face in enumerate(
+    ["AC:1", "AC:2", "AC:3", "AC:WASSER", *(f"AC:{n}" for n in range(5, 11)), "AC:LUFT", "AC:ERDE", "AC:FEUER"]
+)}
 
 
-def fits(face: str, below: str | None) -> bool:
-    """May `face` go on a pile whose deciding card (the top card that is not Luft) is `below`?"""
-    if below is None or face in ALWAYS or below == ERDE:
-        return True
-    if below == WASSER:
-        return VALUE[face] <= 4
-    return VALUE[face] >= VALUE[below]
-
-
-# below → face → fits, for the proposals (the same answers as `fits`, looked up); Luft is never the deciding
-# card and Feuer never stays on the pile
-FITS = {below: {face: fits(face, below) for face in FACES} for below in (None, *FACES) if below not in (LUFT, FEUER)}
-# below → the faces that fit on it, in the order a player parts with them (KEEP): the first one held is laid
-ORDER = {below: tuple(sorted((f for f, ok in row.items() if ok), key=KEEP.__getitem__)) for below, row in FITS.items()}
-
-
-_CODES: dict[int, tuple[list[str], dict[str, str]]] = {}
-
-
+@lru_cache(maxsize=8)
 def _codes(copies: int) -> tuple[list[str], dict[str, str]]:
-    """Every physical card's code, and code → face, for a deck of `copies`."""
-    found = _CODES.get(copies)
-    if found is None:
-        codes = deck(copies).codes()
-        face = {f: f for f in FACES}  # each face one string object: comparisons and lookups stop at identity
-        found = _CODES[copies] = (codes, {code: face[code.partition("#")[0]] for code in codes})
-    return found
+    """Every physical card's code, and code → face, for a deck of `copies` (the same for every table)."""
+    codes = deck(copies).codes()
+    face = {f: f for f in FACES}  # each face one string object: comparisons and lookups stop at identity
+    return codes, {code: face[code.partition("#")[0]] for code in codes}
 
 
 class Seat:
@@ -99,7 +71,7 @@ class Seat:
 class AlcasanTable(TableSim):
     game_id = "alcasan"
     default_players = 3
-    mistakes = True  # misfits laid for the referee to refuse (`candidates`); a careful table lays none
+    mistakes = True  # misfits and double scans for the referee to refuse (`_mistakes`); a careful table makes none
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
@@ -115,8 +87,7 @@ class AlcasanTable(TableSim):
             self.seats[p] = Seat(p, self._holding(nine[2 * HAND :]), up, nine[:HAND])
         self.pile: list[str] = []
         self.burned: list[str] = []
-        self.below: str | None = None  # the face that decides what may follow: the top card that is not Luft
-        self._fitting: dict[str, Any] | None = None  # the proposed play that fits at the table, and its cards
+        self._fitting: dict[str, Any] | None = None  # the proposed play the hints allow, and its cards
         self._move: tuple[Seat, Holding, str, int] = (self.seats[p], {}, "", 0)
 
     @property
@@ -154,24 +125,21 @@ class AlcasanTable(TableSim):
         return holding
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        me = self.seats[referee.game.turn]
+        hints = referee.hints()
+        detail = hints.detail
+        me = self.seats[hints.actors[0]]
         player = me.name
-        source = me.hand or me.up
         random = self.random
-        if not source:  # AC-R16: turn over one face-down card, chosen blind
+        if detail.source == "down":  # AC-R16: turn over one face-down card, chosen blind
             down = me.down
             return [{"type": "reveal", "player": player, "card": down[floor(random() * len(down))]}]
-        order = ORDER[self.below]
-        best: str | None = None
-        for f in order:  # the lowest face held that fits
-            if f in source:
-                best = f
-                break
-        if best is None:
-            events: list[dict[str, Any]] = []
-        else:
-            if random() < WHIM_FACE:  # now and then another fitting face than the lowest
-                fitting = [f for f in order if f in source]
+        source = me.hand if detail.source == "hand" else me.up
+        allowed = {f"AC:{name}" for name in detail.faces}
+        fitting = sorted((f for f in source if f in allowed), key=KEEP.__getitem__)
+        events: list[dict[str, Any]] = []
+        if fitting:
+            best = fitting[0]  # the lowest face held that may be laid
+            if random() < WHIM_FACE:  # now and then another one
                 best = fitting[floor(random() * len(fitting))]
             codes = source[best]
             n = len(codes)
@@ -181,22 +149,34 @@ class AlcasanTable(TableSim):
                 play = {"type": "play", "player": player, "card": codes[0]}
             else:
                 play = {"type": "play", "player": player, "cards": codes[:n]}
-            events = [play]
-            # the one play that fits by the table's reading: `accepted` moves these cards without looking again
+            events.append(play)
+            # the one play the hints allow: `accepted` moves these cards without looking again
             # (an older `_fitting` is never proposed again, so it needs no reset when nothing fits)
             self._fitting = play
             self._move = (me, source, best, n)
-        if random() < MISFIT and not self.careful:  # a card that does not fit, for the referee to refuse
-            misfits = list(filterfalse(FITS[self.below].__getitem__, source))
-            if misfits:
-                misfit = misfits[floor(random() * len(misfits))]
-                events.append({"type": "play", "player": player, "card": source[misfit][0]})
-        if self.pile and (best is None or random() < WHIM):
+        if not self.careful:
+            events += self._mistakes(player, source, allowed)
+        if detail.can_take and (not fitting or random() < WHIM):
             events.append({"type": "take_pile", "player": player})
         return events
 
+    def _mistakes(self, player: str, source: Holding, allowed: set[str]) -> list[dict[str, Any]]:
+        """A card the hints do not allow, or a card already on the table scanned again: both must be refused."""
+        random = self.random
+        events = []
+        if random() < MISFIT:
+            misfits = list(filterfalse(allowed.__contains__, source))
+            if misfits:
+                misfit = misfits[floor(random() * len(misfits))]
+                events.append({"type": "play", "player": player, "card": source[misfit][0]})
+        table = self.pile or self.burned
+        if table and random() < DOUBLE:
+            events.append({"type": "play", "player": player, "card": table[floor(random() * len(table))]})
+        return events
+
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
-        if event is self._fitting:  # the table's own reading of AC-R8 … AC-R12 agrees with the referee's
+        state = referee.state()
+        if event is self._fitting:
             me, source, top, n = self._move
             laid = source[top]
             if n == len(laid):
@@ -209,46 +189,28 @@ class AlcasanTable(TableSim):
         else:
             me = self.seats[event["player"]]
             kind = event["type"]
-            assert kind != "play", f"the referee accepted {event}, which does not fit on {self.pile} at the table"
+            assert kind != "play", f"the referee accepted {event}, which its hints did not allow"
             if kind == "take_pile":
                 self._take(me, self.pile)
                 return
             code = event["card"]
             me.down.remove(code)
-            top = self.face[code]
-            fitted = FITS[self.below][top]
-            assert fitted == (not referee.game.holders[me.name].hand), f"reveal of {code} on {self.pile} judged wrongly"
-            if not fitted:  # the revealed card and the pile go to the hand
-                self.pile.append(code)
-                self._take(me, self.pile)
-                return
             laid = [code]
-        # the laid cards (a play, or a revealed card that fits) join the pile
-        pile = self.pile
-        pile += laid
-        face = self.face
-        if top == FEUER or (  # four equal faces on top (RUN)
-            len(pile) >= RUN and face[pile[-2]] == top and face[pile[-3]] == top and face[pile[-4]] == top
-        ):
-            self.burned += pile
+            if state["pile"] == 0 and state["burned"] == len(self.burned):  # it did not fit: card and pile taken
+                self._take(me, [*self.pile, code])
+                return
+        self.pile += laid
+        if state["burned"] > len(self.burned):  # Feuer or four equal faces on top: the pile burned
+            self.burned += self.pile
             self.pile = []
-            self.below = None
-        elif top != LUFT:  # Luft is transparent (AC-R12): the card below keeps deciding
-            self.below = top
-        draw = self.draw
-        if draw and me.held < HAND:  # refill the hand to 3, each card a random one of the draw pile
-            hand = me.hand
-            random = self.random
-            while draw and me.held < HAND:
-                i = floor(random() * len(draw))  # as `_deal`
-                last = draw.pop()
-                if i < len(draw):
-                    code = draw[i]
-                    draw[i] = last
-                else:
-                    code = last
-                hand.setdefault(face[code], []).append(code)
-                me.held += 1
+        self._refill(me, state["hands"][me.name] - me.held)
+
+    def _refill(self, me: Seat, count: int) -> None:
+        """The player draws `count` cards (the referee's refill), each a random one of the draw pile."""
+        hand = me.hand
+        for code in self._deal(count):
+            hand.setdefault(self.face[code], []).append(code)
+        me.held += count
 
     def _take(self, me: Seat, codes: list[str]) -> None:
         face = self.face
@@ -257,27 +219,24 @@ class AlcasanTable(TableSim):
             hand.setdefault(face[code], []).append(code)
         me.held += len(codes)
         self.pile = []
-        self.below = None
 
     def check(self, referee: Referee) -> None:
-        game = referee.game
+        state = referee.state()
 
         def counts(rows: Mapping[str, Any]) -> dict[str, int]:
             return {
                 p: len(row) if isinstance(row, list) else sum(len(c) for c in row.values()) for p, row in rows.items()
             }
 
-        assert counts(self.hands) == game.hands, "hidden hands differ from hand counts"
-        assert {p: seat.held for p, seat in self.seats.items()} == game.hands, "the running hand counts differ"
-        assert counts(self.up) == game.up, "face-up rows differ from the counts"
-        assert counts(self.down) == game.down, "face-down rows differ from the counts"
-        assert len(self.draw) == game.draw_pile, "draw pile differs"
-        assert len(self.pile) == game.pile, "discard pile differs"
-        assert len(self.burned) == game.burned, "burned cards differ"
+        assert counts(self.hands) == state["hands"], "hidden hands differ from hand counts"
+        assert {p: seat.held for p, seat in self.seats.items()} == state["hands"], "the running hand counts differ"
+        assert counts(self.up) == state["up"], "face-up rows differ from the counts"
+        assert counts(self.down) == state["down"], "face-down rows differ from the counts"
+        assert len(self.draw) == state["draw_pile"], "draw pile differs"
+        assert len(self.pile) == state["pile"], "discard pile differs"
+        assert len(self.burned) == state["burned"], "burned cards differ"
         top = self.face[self.pile[-1]].partition(":")[2] if self.pile else None
-        assert top == game.public()["top"], "top card differs"
-        below = next((self.face[c] for c in reversed(self.pile) if self.face[c] != LUFT), None)
-        assert below == self.below, "the deciding card was followed wrongly"
+        assert top == state["top"], "top card differs"
         everything = [*self.draw, *self.pile, *self.burned]
         for p in self.players:
             everything += self.down[p]
@@ -285,10 +244,3 @@ class AlcasanTable(TableSim):
                 for codes in row.values():
                     everything += codes
         assert sorted(everything) == sorted(self.face), "a physical card was lost or doubled"
-        # AC-D19: the referee's table (per face: the count times 2**copies plus a bit per named copy) is the physical
-        # pile plus the burned cards, however often the pile was taken or burned since
-        copies = game.options.copies
-        table = dict.fromkeys(FACES, 0)
-        for code in [*self.pile, *self.burned]:
-            table[self.face[code]] += (1 << copies) + (1 << (int(code.partition("#")[2]) - 1))
-        assert game.table == list(table.values()), "the referee counts another table (AC-D19)"

@@ -8,9 +8,9 @@ tuple. The table mirrors every card the referee hands out (penalties, catches, r
 results) and reshuffles its discard pile exactly when its own draw pile runs dry,
 so its counts must agree with the referee's after every event (`check`).
 
-The table reads the matching rules itself (a cross-check: when it thinks a play is
-legal and the referee disagrees, the game gets stuck and the test fails), and now
-and then plays a card without looking. Players sometimes forget a call (and are
+The table asks the referee what may come next (`Referee.hints()`: who acts, what
+is owed, which faces may be laid) and never reads the rules itself; now and then it
+plays a card without looking. Players sometimes forget a call (and are
 sometimes caught), the ALLE layer sometimes forgets ALLE, and the kiosk sometimes
 closes a race before every participant slapped. A `careful` table makes none of
 these mistakes: its players only make moves they believe legal, like the random
@@ -25,11 +25,10 @@ from typing import Any
 
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
-from referee.games.annaotto import Annaotto, Options, deck_for
-from referee.sim import TableSim, register, shuffled
+from referee.hints import Hints
+from referee.sim import TableSim, deck_of, register, shuffled
 from referee.table import Referee
 
-_OTHER_SIGN = {"ANNA": "OTTO", "OTTO": "ANNA"}
 _DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
 
 
@@ -47,41 +46,33 @@ def _deck_sides(deck: Deck) -> tuple[dict[str, Any], list[str], list[str]]:
     return hit
 
 
-def _fits_top(g: Any) -> Any:
-    """The table's own reading of AO-R5/AO-R9 (no penalty pending): may this side go on the top?"""
-    top = g.top
-    colour, pattern, top_sign = g.colour, g.pattern, top.sign
-    other_sign = _OTHER_SIGN.get(top_sign)
-    if top.wild:
-        return lambda s: s.wild or s.colour == colour
+def _first_fitting(hand: list[tuple[str, str]], at: int, fitting: frozenset[str]) -> tuple[str, str] | None:
+    """The first card in `hand` from position `at` on (wrapping round) whose own side fits."""
+    for card in hand[at:]:
+        if card[0] in fitting:
+            return card
+    for card in hand[:at]:
+        if card[0] in fitting:
+            return card
+    return None
 
-    def fits(s: Any) -> bool:
-        if s.wild:
-            return True
-        sign = s.sign
-        if sign == "ANNA" or sign == "OTTO":
-            if sign == top_sign:
-                return False
-            if sign == other_sign:
-                return True
-        elif sign is not None and sign == top_sign:
-            return True
-        return s.colour == colour or s.pattern == pattern
 
-    return fits
+_CODES: dict[int, dict[frozenset[str], frozenset[str]]] = {}  # per deck: playable faces → side codes
+
+
+_FACES: dict[int, dict[str, str]] = {}
+
+
+def _faces(side: dict[str, Any]) -> dict[str, str]:
+    """Side code (`AO:RED.DOTS#2`) → face (`AO:RED.DOTS`), once per deck."""
+    faces = _FACES.get(id(side))
+    if faces is None:
+        faces = _FACES[id(side)] = {code: code.partition("#")[0] for code in side}
+    return faces
 
 
 def _pick(rng: Any, items: Any) -> Any:
     return items[int(rng.random() * len(items))]
-
-
-_FITTING: dict[int, dict[tuple[str, str | None], frozenset[str]]] = {}  # per deck: the tops repeat across games
-
-
-def _fitting(side: dict[str, Any], g: Any) -> frozenset[str]:
-    """Every side code that `_fits_top` accepts on the current top."""
-    fits = _fits_top(g)
-    return frozenset(code for code, s in side.items() if fits(s))
 
 
 _TURNED = itemgetter(1, 0)
@@ -103,11 +94,10 @@ class AnnaottoTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        # The header's options (the referee checks them again, with the rest of the header)
-        parsed = Annaotto.parse_options(self.options, self.players, dealer or self.players[-1]) if self.options \
-            else Options()
-        self.side, plain_codes, other_codes = _deck_sides(deck_for(parsed.plain, parsed.special, parsed.wild))
-        self._fits = _FITTING.setdefault(id(self.side), {})
+        deck = deck_of(self.header)
+        self.side, plain_codes, other_codes = _deck_sides(deck)
+        self.face = _faces(self.side)
+        self._codes = _CODES.setdefault(id(self.side), {})  # the tops repeat across games
         self._random = rng.random
         # Random partners: every special or wild side gets a plain back, while there are plain sides.
         plain = shuffled(rng, plain_codes)
@@ -119,7 +109,7 @@ class AnnaottoTable(TableSim):
         cards += zip(rest[0::2], rest[1::2], strict=True)
         self.draw = _shuffled_cards(rng, cards)
         self.pile: list[tuple[str, str]] = []  # (upward side, other side)
-        size = parsed.hand_size
+        size = self.options.get("hand_size", 8)
         self.hands: dict[str, list[tuple[str, str]]] = {}
         for p in self.players:  # a hand holds (side facing the owner, side facing the table)
             self.hands[p] = self.draw[-size:]
@@ -129,7 +119,7 @@ class AnnaottoTable(TableSim):
         self.due_plan = "call"
         self.race_called = True
         self.race_close = False
-        self.planned: Any = None
+        self.in_race = False
         self.clock = 1_000_000
 
     # --- helpers
@@ -155,15 +145,14 @@ class AnnaottoTable(TableSim):
     # --- proposals
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        g = referee.game
-        if g.due is not None or g.race is not None or g.choices or g.chain is not None or g.plus:
-            owed = self._owed(g)
+        hints = referee.hints()
+        if hints.owed or (hints.race is not None and hints.race.open):
+            owed = self._owed(hints)
             if owed is not None:
                 return owed
-        player = g.turn
-        fitting = self._fits.get((g.top.face, g.colour))
-        if fitting is None:
-            fitting = self._fits[g.top.face, g.colour] = _fitting(self.side, g)
+        self.in_race = False
+        player = referee.turn
+        fitting = self._fitting(hints.detail.playable)
         drawn = self.drawn
         if drawn is not None:  # play the drawn card at once (either side) or keep it
             up, down = drawn
@@ -177,6 +166,18 @@ class AnnaottoTable(TableSim):
             if self._random() < 0.2:
                 return [play, {"type": "press", "player": player, "button": "confirm"}]
             return [play]
+        return self._turn(player, fitting)
+
+    def _fitting(self, playable: frozenset[str]) -> frozenset[str]:
+        """The side codes (with copy numbers) of the faces the referee says may be laid now."""
+        fitting = self._codes.get(playable)
+        if fitting is None:
+            face = self.face
+            fitting = self._codes[playable] = frozenset(code for code in self.side if face[code] in playable)
+        return fitting
+
+    def _turn(self, player: str, fitting: frozenset[str]) -> list[dict[str, Any]]:
+        """An ordinary turn: a fitting card of one's own or another's hand, or a draw."""
         roll = self.rng.random()
         hands = self.hands
         events: list[dict[str, Any]] = []
@@ -190,17 +191,7 @@ class AnnaottoTable(TableSim):
                         break
         hand = hands[player]
         if not events:  # own hand: the first card that fits, looking from a random place in the hand
-            size = len(hand)
-            at = int(roll * 7919) % size
-            for card in hand[at:]:
-                if card[0] in fitting:
-                    break
-            else:
-                for card in hand[:at]:
-                    if card[0] in fitting:
-                        break
-                else:
-                    card = None
+            card = _first_fitting(hand, int(roll * 7919) % len(hand), fitting)
             if card is not None:
                 self.proposed = card
                 if roll > 0.97:  # the `cards` form with one code
@@ -213,40 +204,42 @@ class AnnaottoTable(TableSim):
             events.append({"type": "play", "player": player, "card": _pick(self.rng, hand)[0]})
         return events
 
-    def _owed(self, g: Any) -> list[dict[str, Any]] | None:
+    def _owed(self, hints: Hints) -> list[dict[str, Any]] | None:
         """A call or catch, the race, the ANNAOTTO choices, or a chain or PLUS to continue or accept."""
         rng = self.rng
-        due = g.due
+        due = next((o for o in hints.owed if o.kind == "call" and o.what != "ALLE"), None)
         if due is not None:
             plan = self.due_plan
             if plan == "catch":
-                return [self._catch(due[0])]
-            if plan == "call" or g.pending is not None:
-                return [{"type": "call", "player": due[0], "word": due[1]}]
-        race = g.race
-        if race is not None:
-            return self._race(race)
-        player = g.turn
-        if g.choices:
-            if "colour" in g.choices and ("flip" not in g.choices or rng.random() < 0.5):
+                return [self._catch(due.player)]
+            if plan == "call" or hints.events[:1] == ("call",):  # the deciding OTTO: nothing else can happen
+                return [{"type": "call", "player": due.player, "word": due.what}]
+        if hints.race is not None and hints.race.open:
+            return self._race(hints)
+        detail = hints.detail
+        player = next((o.player for o in hints.owed if o.kind in ("choice", "confirm")), None)
+        if detail.choices:
+            if "colour" in detail.choices and ("flip" not in detail.choices or rng.random() < 0.5):
                 return [{"type": "choose_colour", "player": player, "colour": _pick(rng, COLOURS)}]
             return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
-        if g.chain is None and not g.plus:  # only a lapsed call: the turn goes on as usual
+        if detail.must is None:  # only a lapsed call: the turn goes on as usual
             return None
-        side = self.side
-        hands = self.hands
+        return self._penalty(player, detail.must)
+
+    def _penalty(self, player: str, want: str) -> list[dict[str, Any]]:
+        """Continue the pending chain or PLUS (own hand or another's), or accept the penalty."""
+        rng, side, hands = self.rng, self.side, self.hands
         events: list[dict[str, Any]] = []
-        want = _OTHER_SIGN[g.top.sign] if g.chain is not None else "PLUS"
         mine = [own for own, _ in hands[player] if side[own].sign == want]
-        if mine and rng.random() < 0.6:  # continue (own hand or another's) or accept the penalty
+        if mine and rng.random() < 0.6:
             events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
         elif rng.random() < 0.3:
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
-                    for _, back in hand:
-                        if side[back].sign == want:
-                            events.append({"type": "play", "player": player, "card": back, "from": other})
-                            break
+                    back = next((b for _, b in hand if side[b].sign == want), None)
+                    if back is not None:
+                        events.append({"type": "play", "player": player, "card": back, "from": other})
+                        break
         events.append({"type": "press", "player": player, "button": "confirm"})
         return events
 
@@ -254,14 +247,14 @@ class AnnaottoTable(TableSim):
         others = [p for p in self.players if p != target]
         return {"type": "catch", "player": _pick(self.rng, others), "target": target}
 
-    def _race(self, race: Any) -> list[dict[str, Any]]:
-        rng = self.rng
-        if race is not self.planned:  # a new race: will ALLE be called, will the kiosk close it early?
-            self.planned = race
+    def _race(self, hints: Hints) -> list[dict[str, Any]]:
+        rng, race = self.rng, hints.race
+        if not self.in_race:  # a new race: will ALLE be called, will the kiosk close it early?
+            self.in_race = True
             self.race_called = self.careful or rng.random() < 0.85
             self.race_close = not self.careful and rng.random() < 0.2
             self.clock += 1_000_000
-        waiting = [p for p in self.players if p in race.participants and p not in race.pressed]
+        waiting = race.waiting
         call = {"type": "call", "player": race.by, "word": "ALLE"}
         if self.race_called and not race.called and (len(waiting) <= 1 or rng.random() < 0.5):
             return [call]
@@ -276,28 +269,29 @@ class AnnaottoTable(TableSim):
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         kind = event["type"]
         if kind == "play":
-            self._played(event, referee.game)
+            self._played(event, referee)
         elif kind == "draw":
             self.drawn = card = self._pop_draw()
             self.hands[event["player"]].append(card)
         elif kind == "press":
-            g = referee.game
             if event["button"] == "confirm":
                 self.drawn = None
-                self._deal_to(event["player"], g)  # penalties go only to who confirms (AO-R10, AO-R11)
-                if g.flip is not None:
-                    self._flip(g.flip)
-            elif g.race is None:  # the last slap closed the race
-                self._deal_out(g)
+                state = referee.public()
+                self._deal_to(event["player"], state.hands)  # penalties go only to who confirms (AO-R10, AO-R11)
+                if state.flip is not None:
+                    self._flip(state.flip.target, state.flip.cards)
+            elif referee.turn is not None:  # the last slap closed the race
+                self._deal_out(referee.public().hands)
         elif kind == "catch" or kind == "race_close":
-            self._deal_out(referee.game)
+            self._deal_out(referee.public().hands)
         elif kind == "flip_choice":
-            self._flip(referee.game.flip)
+            flip = referee.public().flip
+            self._flip(flip.target, flip.cards)
         elif kind == "start":
             card = self.draw.pop()
             self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
 
-    def _played(self, event: Mapping[str, Any], g: Any) -> None:
+    def _played(self, event: Mapping[str, Any], referee: Referee) -> None:
         """The card leaves its hand (the order of a hand means nothing) and lies on the pile, scanned side up."""
         code = event.get("card") or event["cards"][0]
         source = event.get("from")
@@ -318,24 +312,23 @@ class AnnaottoTable(TableSim):
                 card = (card[1], card[0])
         self.pile.append(card)
         self.drawn = None
-        if g.due is not None and not self.careful:
+        if not self.careful and any(o.kind == "call" for o in referee.hints().owed):
             roll = self._random()
             self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
 
-    def _deal_out(self, g: Any) -> None:
+    def _deal_out(self, hands: Mapping[str, int]) -> None:
         """Hand out the cards the referee gave (penalties, catches, race results)."""
         for p in self.players:
-            self._deal_to(p, g)
+            self._deal_to(p, hands)
 
-    def _deal_to(self, player: str, g: Any) -> None:
+    def _deal_to(self, player: str, hands: Mapping[str, int]) -> None:
         hand = self.hands[player]
-        for _ in range(g.hands[player] - len(hand)):
+        for _ in range(hands[player] - len(hand)):
             hand.append(self._pop_draw())
 
-    def _flip(self, flip: Mapping[str, Any]) -> None:
+    def _flip(self, target: str, count: int | str) -> None:
         """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
-        hand = self.hands[flip["target"]]
-        count = flip["cards"]
+        hand = self.hands[target]
         size = len(hand)
         if count == "all" or count >= size:
             hand[:] = [(b, a) for a, b in hand]
@@ -348,8 +341,8 @@ class AnnaottoTable(TableSim):
             hand[j] = (b, a)
 
     def check(self, referee: Referee) -> None:
-        g = referee.game
-        assert {p: len(h) for p, h in self.hands.items()} == g.hands, "hidden hands differ from hand counts"
-        assert len(self.draw) == g.draw_pile, "hidden draw pile differs from the draw_pile count"
-        assert len(self.pile) == g.pile, "hidden discard pile differs from the pile count"
-        assert g.top is None or self.side[self.pile[-1][0]].face == g.top.face, "the pile's top differs"
+        state = referee.public()
+        assert {p: len(h) for p, h in self.hands.items()} == state.hands, "hidden hands differ from hand counts"
+        assert len(self.draw) == state.draw_pile, "hidden draw pile differs from the draw_pile count"
+        assert len(self.pile) == state.pile, "hidden discard pile differs from the pile count"
+        assert state.top is None or self.side[self.pile[-1][0]].face == state.top, "the pile's top differs"

@@ -36,7 +36,7 @@ from referee.decks.profi_sort import (
     Face,
     Task,
 )
-from referee.games.profi_sort import HAND, ProfiSort
+from referee.games.profi_sort import HAND, ProfiSortHints, deck
 from referee.sim import TableSim, register, shuffled
 from referee.table import Referee, parse_header
 
@@ -225,8 +225,8 @@ class ProfiSortTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, DEFAULT_OPTIONS if options is None else options, dealer)
-        _, names, dealer_name, parsed = parse_header(self.header)
-        self.deck = ProfiSort(names, dealer_name, parsed).deck
+        parsed = parse_header(self.header)[3]
+        self.deck = deck(parsed.jokers)
         self.codes = self.deck.codes()
         self.face = {code: self.deck.lookup(code)[1] for code in self.codes}
         self.discard_draw = parsed.discard_draw
@@ -244,30 +244,26 @@ class ProfiSortTable(TableSim):
     # --- proposals
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        game = referee.game
-        phase = game.phase
-        if phase == "round-over":
+        hints: ProfiSortHints = referee.hints().detail
+        if hints.phase == "round-over":
             return [{"type": "new_round"}]
-        if phase == "scoring":
-            return [
-                {"type": "reveal_hand", "player": p, "cards": self._own(p)}
-                for p in self.players
-                if game.round_points[p] is None
-            ]
-        player = game.turn
-        if not game.drawn:
-            return self._turn_start(game, player)
+        if hints.phase == "scoring":
+            return [{"type": "reveal_hand", "player": p, "cards": self._own(p)} for p in hints.to_reveal]
+        player = hints.player
+        if not hints.drawn:
+            return self._turn_start(hints, player)
         own = self._own(player)
         if self.go_out:
             return [{"type": "discard", "player": player, "card": code} for code in own]
+        state = referee.state()
         pool = self._pool(own)
         events = self._discards(player, own, pool)
-        lay = self._lay(game, player, own, pool)
+        lay = self._lay(hints, player, own, pool)
         if lay is not None:
             events += [lay, lay, lay]
-        if player in game.laid and len(own) > 1:
-            events += self._extends(game, player, own)
-        if not game.ace_given[player]:
+        if hints.may_extend and len(own) > 1:
+            events += self._extends(state["melds"], player, own)
+        if hints.may_give_ace:
             for code in own:
                 if self.face[code].ace:
                     to = self.rng.choice([p for p in self.players if p != player])
@@ -280,13 +276,13 @@ class ProfiSortTable(TableSim):
         hand = self.hands[player]
         return [c for c in hand if c not in received] if received else list(hand)
 
-    def _turn_start(self, game: ProfiSort, player: str) -> list[dict[str, Any]]:
+    def _turn_start(self, hints: ProfiSortHints, player: str) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = [{"type": "draw", "player": player}]
         if self.received[player]:
             events.append({"type": "skip_with_ace", "player": player})
         if self.discard_draw and self.pile:
             events.append({"type": "draw", "player": player, "from": "discard"})
-        if not game.started:
+        if hints.may_redeal:
             for p in self.players:
                 aces = [c for c in self.hands[p] if self.face[c].ace]
                 if len(aces) >= 3:
@@ -313,8 +309,10 @@ class ProfiSortTable(TableSim):
                 by_rank.setdefault(f.rank, []).append((code, f))
         return _Pool(by_rank, jokers)
 
-    def _lay(self, game: ProfiSort, player: str, own: list[str], pool: _Pool) -> dict[str, Any] | None:
-        done = game.done[player]
+    def _lay(self, hints: ProfiSortHints, player: str, own: list[str], pool: _Pool) -> dict[str, Any] | None:
+        done = {task.id for task in TASKS if task.id not in hints.tasks_open}
+        if REPEAT not in hints.tasks_open:
+            done.add(REPEAT)
         naturals = sum(len(cards) for cards in pool.by_rank.values())
         usable = (naturals, naturals + len(pool.jokers))  # cards a No-J / a J-ok task could use
         start = self.rng.randrange(len(TASKS))
@@ -334,12 +332,12 @@ class ProfiSortTable(TableSim):
                 return {"type": "lay_task", "player": player, "task": task.id, "groups": groups}
         return None
 
-    def _extends(self, game: ProfiSort, player: str, own: list[str]) -> list[dict[str, Any]]:
+    def _extends(self, melds: Mapping[str, Any], player: str, own: list[str]) -> list[dict[str, Any]]:
         """Single cards that look as if they could fit a meld: a rank it holds or a rank next to its ends."""
         face = self.face
         events = []
-        for meld_id, meld in game.melds.items():
-            ranks = {face[c].rank for c in meld.cards if c in face and not face[c].joker}
+        for meld_id, meld in melds.items():
+            ranks = {face[c].rank for c in meld["cards"] if c in face and not face[c].joker}
             low, high = min(ranks) - 1, max(ranks) + 1
             for code in own:
                 f = face[code]
@@ -386,8 +384,8 @@ class ProfiSortTable(TableSim):
             self.pile.append(code)
 
     def check(self, referee: Referee) -> None:
-        game = referee.game
-        assert {p: len(h) for p, h in self.hands.items()} == game.hands, "hidden hands differ from hand counts"
-        assert len(self.talon) == game.talon, "hidden talon differs from the talon count"
-        assert self.pile == [code for code, _ in game.pile], "hidden discard pile differs"
-        assert self.received == game.received, "received aces differ"
+        state = referee.state()
+        assert {p: len(h) for p, h in self.hands.items()} == state["hands"], "hidden hands differ from hand counts"
+        assert len(self.talon) == state["talon"], "hidden talon differs from the talon count"
+        assert (self.pile[-1] if self.pile else None) == state["discard_top"], "hidden discard pile differs"
+        assert self.received == state["received"], "received aces differ"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.games.alles_klar import AllesKlar, build_deck
-from referee.games.magische_7 import MagischeSieben
-from referee.sim import TableSim, register, shuffled
-from referee.table import Referee, parse_header
+from referee.sim import TableSim, deck_of, register, shuffled
+from referee.table import Referee
+
+HAND = {"alles-klar": 4}  # the deal of each rules file's section 3
 
 
 class _Dealt(TableSim):
@@ -23,9 +23,9 @@ class _Dealt(TableSim):
         self.hands[player].append(self.stock.pop())
 
     def check(self, referee: Referee) -> None:
-        game = referee.game
-        assert {p: len(h) for p, h in self.hands.items()} == game.hands, "hidden hands differ from hand counts"
-        assert len(self.stock) == game.stock, "hidden stock differs from the stock count"
+        state = referee.public()
+        assert {p: len(h) for p, h in self.hands.items()} == state.hands, "hidden hands differ from hand counts"
+        assert len(self.stock) == state.stock, "hidden stock differs from the stock count"
 
 
 @register
@@ -35,8 +35,8 @@ class AllesKlarTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        deck = build_deck(parse_header(self.header)[3].deck)
-        self._deal(deck.codes(), AllesKlar.HAND)
+        deck = deck_of(self.header)
+        self._deal(deck.codes(), HAND[self.game_id])
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
         self._info = deck.info
 
@@ -55,7 +55,7 @@ class AllesKlarTable(_Dealt):
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         player = event["player"]
         self.hands[player].remove(event["card"])
-        if len(self.stock) > referee.game.stock:  # AK-R2: the player drew
+        if len(self.stock) > referee.public().stock:  # the referee says the player drew
             self._draw_to(player)
 
 
@@ -66,8 +66,7 @@ class MagischeSiebenTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        _, names, dealer_name, parsed = parse_header(self.header)
-        codes = MagischeSieben(names, dealer_name, parsed).deck.codes()
+        codes = deck_of(self.header).codes()
         # Section 3: one Joker each, then six further cards.
         jokers = [c for c in codes if c.startswith("M7:JOKER#")]
         rest = [c for c in codes if not c.startswith("M7:JOKER#")]
@@ -76,11 +75,8 @@ class MagischeSiebenTable(_Dealt):
         self.hands = {p: [jokers[i]] + [self.stock.pop() for _ in range(6)] for i, p in enumerate(self.players)}
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        game = referee.game
         player = referee.turn
-        targets: list[str | None] = [None]
-        if game.four and game.lead is None:
-            targets = [game.next_seat(player, 1), game.next_seat(player, 3)]
+        targets: tuple[str | None, ...] = referee.hints().detail.targets or (None,)
         events = []
         for code in self.hands[player]:
             for target in targets:
@@ -92,7 +88,7 @@ class MagischeSiebenTable(_Dealt):
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         self.hands[event["player"]].remove(event["card"])
-        game = referee.game
-        if game.lead is None and len(self.stock) > game.stock:  # M7-R5: both players of the trick draw
-            self._draw_to(game.last_trick["leader"])
-            self._draw_to(game.last_trick["follower"])
+        state = referee.public()
+        if state.lead is None and len(self.stock) > state.stock:  # the referee says both players of the trick drew
+            self._draw_to(state.last_trick.leader)
+            self._draw_to(state.last_trick.follower)
