@@ -163,12 +163,12 @@ def test_admin_menu_sets_the_sound(tmp_path) -> None:
 
     app = make_app(tmp_path, volume=70)
     admin = AdminScreen(app, app.screen)
-    admin.unlocked = True
+    admin.mode = "menu"  # unlocked
     app.show(admin)
     seen = []
-    for _ in range(4):
+    for _ in range(5):
         app.draw()
-        seen.append(app.current_view.tagged("admin:sound")[0].text)
-        press(app, "sound")
-    assert seen == ["Sound: 70 %", "Sound: 100 %", "Sound: off", "Sound: 30 %"]
-    assert not app.audio.muted and app.audio.volume == 70
+        seen.append(app.current_view.tagged("admin:volume")[0].text)
+        press(app, "admin:volume")
+    assert seen == ["Volume: 70 %", "Volume: 75 %", "Volume: 100 %", "Volume: mute", "Volume: 25 %"]
+    assert not app.audio.muted and app.audio.volume == 50
