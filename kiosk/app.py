@@ -213,6 +213,7 @@ class App:
         self.settings.volume, self.settings.mute = percent, percent == 0
         self.audio.set_volume(percent / 100)
         self.audio.muted = percent == 0
+        self.cue("accepted")  # hear the new volume
 
     @property
     def volume(self) -> int:

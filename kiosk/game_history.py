@@ -7,6 +7,7 @@ the history is read in now.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk import games as game_uis
@@ -25,7 +26,7 @@ class Line:
     reason: str = ""  # a rejection's plain sentence
 
 
-def face_words(game_id: str, players: tuple[str, ...], options: dict):
+def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
     """The game's card words (as its labels print them); an unknown code is shown as scanned."""
     ui = game_uis.get(game_id)(players, options) if game_id in game_uis.available() else None
 

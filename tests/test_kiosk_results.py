@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kiosk.ranking import FEWER_WINS, MORE_WINS, PLACES, TASKS, rank
 from kiosk.screens.table import TableScreen
-from tests.kiosk_helpers import make_app, press, texts
+from tests.kiosk_helpers import make_app, press
 from tests.test_kiosk_screens import drive
 
 PLAYERS = ["Anna", "Ben", "Cem", "Dana", "Eva"]
@@ -48,7 +48,10 @@ def test_the_end_screen_ranks_podiums_and_plays_again_with_the_same_seats(tmp_pa
     shown = [e.tag.split(":", 1)[1] for e in podium]
     assert shown == sorted(shown, key=lambda p: -scores[p]), "best first"
     assert view.tagged("podium:1")
-    assert f"{scores[shown[0]]} points" in texts(app)
+    winner = shown[0]
+    assert view.tagged(f"points:{winner}")[0].text == str(scores[winner])
+    assert view.tagged(f"points:{winner}")[0].role == "key", "scores at the key size"
+    assert view.tagged(f"unit:{winner}")[0].text == "points"
     assert {"rematch", "menu", "history"} <= set(app.current_view.buttons())
     press(app, "rematch")
     assert isinstance(app.screen, TableScreen) and not app.screen.controller.finished
@@ -63,3 +66,14 @@ def test_menu_from_the_end_screen(tmp_path) -> None:
     press(app, "menu")
     assert app.screen.name == "menu"
     assert next(g.status for g in app.log.games() if g.id == controller.game_row) == "finished"
+
+
+def test_every_tied_player_is_on_the_podium_in_portrait_too(tmp_path) -> None:
+    from kiosk.screens.results import results_view
+
+    app = make_app(tmp_path, size=(720, 1280))
+    controller = drive(app, "alles-klar", steps=None)
+    controller._state = {**controller.state, "scores": dict.fromkeys(controller.referee.players, 7)}
+    view = results_view(controller, 720, 1280)
+    assert len(view.tagged("podium:1")) == len(controller.referee.players)
+    assert {e.tag for e in view.tagged("points")} == {f"points:{p}" for p in controller.referee.players}

@@ -156,3 +156,19 @@ def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, ca
     assert app.screen.controller.referee.history, "the scan was refereed"
     lines = [r for r in caplog.records if r.name == "kiosk.audio"]
     assert len(lines) == 1 and "silent" in lines[0].getMessage()
+
+
+def test_admin_menu_sets_the_sound(tmp_path) -> None:
+    from kiosk.screens.admin import AdminScreen
+
+    app = make_app(tmp_path, volume=70)
+    admin = AdminScreen(app, app.screen)
+    admin.mode = "menu"  # unlocked
+    app.show(admin)
+    seen = []
+    for _ in range(5):
+        app.draw()
+        seen.append(app.current_view.tagged("admin:volume")[0].text)
+        press(app, "admin:volume")
+    assert seen == ["Volume: 70 %", "Volume: 75 %", "Volume: 100 %", "Volume: mute", "Volume: 25 %"]
+    assert not app.audio.muted and app.audio.volume == 50

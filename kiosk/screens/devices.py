@@ -115,7 +115,7 @@ class ButtonTestScreen(Screen):
             self._light(item.seat, True)
 
     def _light(self, seat: str, on: bool) -> None:
-        lights = getattr(self.app, "lights", None)
+        lights = self.app.lights
         if lights is not None:
             lights.hold(seat, on)
 

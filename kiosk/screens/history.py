@@ -56,6 +56,7 @@ class HistoryScreen(Screen):
         self.first: int | None = None  # index of the top line; None: scrolled to the end
         self._lines: list[Line] | None = None
         self._status: str | None = None
+        self._shown, self._capacity = (0, 0), 1  # the lines on screen (first, after last), rows that fit
 
     @property
     def status(self) -> str:
@@ -141,15 +142,15 @@ class HistoryScreen(Screen):
 
     def on_action(self, action: str) -> None:
         lines = self.lines()
-        first, last = getattr(self, "_shown", (0, 0))
+        first, last = self._shown
         if action == "back":
             self.app.show(self.back)
         elif action == "up":  # the page before, keeping this page's first line in sight
-            self.first = min(first - 1, self._first_fitting(lines, first + 1, getattr(self, "_capacity", 1)))
+            self.first = min(first - 1, self._first_fitting(lines, first + 1, self._capacity))
             self.first = max(0, self.first)
         elif action == "down":
             following = max(first + 1, last - 1)
-            end = self._first_of_last_page(lines, getattr(self, "_capacity", 1))
+            end = self._first_of_last_page(lines, self._capacity)
             self.first = None if following >= end else following
         elif action == "resume" and self.game_id is not None:
             self.app.show(self.resume_question())
@@ -184,6 +185,7 @@ class GamesScreen(Screen):
         self.first = 0
         self.records = list(reversed(app.log.games())) if app.log is not None else []
         self._summaries: dict[int, GameSummary] = {}  # replayed when first shown: a long log opens at once
+        self._rows = 5  # games per page, as last drawn
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -212,7 +214,7 @@ class GamesScreen(Screen):
 
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")
-        rows = getattr(self, "_rows", 5)
+        rows = self._rows
         if kind == "back":
             self.app.show(self.back)
         elif kind == "up":
