@@ -260,6 +260,10 @@ class TableScreen(Screen):
             return
         if c.pending is None:
             self._redraw_at = fb.at + VERDICT_S
+        if c.pending is not None and fb.ok and fb.note == c.pending.prompt:  # a question, not a verdict
+            v.box(lay.verdict, PANEL, tag="question", outline=ACCENT, outline_px=max(3, round(h / 14)))
+            v.text(lay.verdict, fb.note, size=1.0, color=INK, align="center", tag="feedback")
+            return
         if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
             v.text(lay.verdict, fb.note, size=0.8, color=MUTED, align="center", tag="feedback")
             return
