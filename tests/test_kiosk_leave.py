@@ -118,6 +118,15 @@ def test_the_idle_pause_can_be_switched_off_and_a_finished_game_is_not_paused(tm
     settle(app)
     assert isinstance(app.screen, TableScreen)
 
+    from tests.test_kiosk_screens import drive
+
+    ended = make_app(tmp_path / "ended")
+    controller = drive(ended, "magische-7", steps=None)
+    ended.last_activity = time.monotonic() - 1201
+    settle(ended)
+    assert ended.screen.name == "menu", "an end screen left alone goes back to the menu"
+    assert next(g.status for g in ended.log.games() if g.id == controller.game_row) == "finished"
+
 
 def test_staff_abandon_a_paused_game_from_its_history(tmp_path) -> None:
     app = make_app(tmp_path)
