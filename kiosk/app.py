@@ -75,7 +75,7 @@ class App:
         self.exit_code = 0
         self.dirty = True
         self.frames = 0
-        self._press: tuple[float, tuple[int, int]] | None = None
+        self._press: tuple[float, tuple[int, int], Screen] | None = None  # when, where, on which screen
         self.last_activity = time.monotonic()  # a touch or a seat input: the idle pause counts from here
         self._typed = ""
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
@@ -442,8 +442,12 @@ class App:
                 return
             self._typed += event.text
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
-            self._press = (time.monotonic(), self._point(event))
+            self._press = (time.monotonic(), self._point(event), self.screen)
             self.last_activity = time.monotonic()
+            action = self.current_view.hit(*self._press[1]) if self.current_view else None
+            if action:
+                self.screen.on_press(action)  # a hold-to-confirm button starts counting
+                self.dirty = True
         elif kind in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
             self._release(self._point(event))
         elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
@@ -462,6 +466,8 @@ class App:
             return
         held = time.monotonic() - pressed[0]
         x, y = pressed[1]
+        if pressed[2] is not self.screen:  # a hold already acted and the screen changed under the finger
+            return
         if x < 60 and y < 60 and held >= self.settings.admin_hold_s:  # the admin corner
             if not isinstance(self.screen, AdminScreen):
                 self.show(AdminScreen(self, self.screen))

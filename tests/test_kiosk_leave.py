@@ -118,6 +118,15 @@ def test_the_idle_pause_can_be_switched_off_and_a_finished_game_is_not_paused(tm
     settle(app)
     assert isinstance(app.screen, TableScreen)
 
+    from tests.test_kiosk_screens import drive
+
+    ended = make_app(tmp_path / "ended")
+    controller = drive(ended, "magische-7", steps=None)
+    ended.last_activity = time.monotonic() - 1201
+    settle(ended)
+    assert ended.screen.name == "menu", "an end screen left alone goes back to the menu"
+    assert next(g.status for g in ended.log.games() if g.id == controller.game_row) == "finished"
+
 
 def test_staff_abandon_a_paused_game_from_its_history(tmp_path) -> None:
     app = make_app(tmp_path)
@@ -140,3 +149,24 @@ def test_staff_abandon_a_paused_game_from_its_history(tmp_path) -> None:
     assert app.screen.name == "games"
     press(app, f"game:{game}")
     assert not app.current_view.tagged("resume"), "an abandoned game is not resumed"
+
+
+def test_holding_acts_after_two_seconds_and_the_lifted_finger_touches_nothing_else(tmp_path) -> None:
+    import pygame
+
+    app = make_app(tmp_path)
+    start_game(app)
+    game = app.screen.controller.game_row
+    press(app, "leave")
+    x, y, w, h = app.current_view.tagged("yes:0")[0].rect
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
+    settle(app)
+    assert app.screen.name == "confirm" and app.screen.holding is not None
+    assert "Keep holding …" in texts(app)
+    assert app.screen.next_wakeup() <= time.monotonic() + 2.0
+    app.screen.on_tick(time.monotonic() + 2.0)  # two seconds later, the finger still down
+    assert app.screen.name == "menu" and status_of(app, game) == "paused"
+    menu_buttons = app.current_view.buttons()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
+    settle(app)
+    assert app.screen.name == "menu", f"the lifted finger did not touch {menu_buttons}"

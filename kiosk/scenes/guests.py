@@ -131,3 +131,22 @@ def button_test(app) -> None:
     screen.on_input(ButtonPress(NAMES[1], "slap", 0))
     screen.lit[(NAMES[1], "slap")] = time.monotonic() + 60
     app.show(screen)
+
+
+@scene("history:profi-sort")
+def history_profi_sort(app) -> None:
+    """Long lines: a Profi-Sort game's laid tasks and extensions."""
+    from kiosk.scenes.table import played as play
+
+    controller = play("profi-sort", 60)
+    log = EventLog(":memory:")
+    app.log = log
+    row = log.new_game(controller.referee.header)
+    logged = TableController(Referee(controller.referee.header), log, row)
+    for event in controller.referee.history:
+        logged.submit(event)
+    screen = HistoryScreen(app, MenuScreen(app), row)
+    app.show(screen)
+    screen.view(app.settings.width, app.settings.height)
+    lay = next((i for i, e in enumerate(controller.referee.history) if e.get("type") in ("lay_task", "extend")), 0)
+    screen.first = max(0, lay - 1)

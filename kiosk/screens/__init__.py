@@ -74,6 +74,9 @@ class Screen:
     def on_action(self, action: str) -> None:
         """A touched button's action."""
 
+    def on_press(self, action: str) -> None:
+        """A finger went down on a button (it acts when let go; a hold button may act while held)."""
+
     def on_touch(self, action: str, held: float) -> None:
         """A button touched and let go after `held` seconds; screens that need a hold override this."""
         self.on_action(action)

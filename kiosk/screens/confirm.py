@@ -50,6 +50,7 @@ class ConfirmScreen(Screen):
         self.seats: set[str] = set()
         self.message = ""
         self.opened = time.monotonic()
+        self.holding: tuple[int, float] | None = None  # (answer, since): a finger on a hold button
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -73,8 +74,15 @@ class ConfirmScreen(Screen):
             v.text(g.r(0.04, 0.87, 0.92, 0.11), self.message, size=0.8, color=INK, tag="message")
         return v
 
+    def on_press(self, action: str) -> None:
+        kind, _, arg = action.partition(":")
+        if self.guarded and kind == "yes":
+            self.holding = (int(arg), time.monotonic())
+            self.message = tr("Keep holding …")
+
     def on_touch(self, action: str, held: float) -> None:
         kind, _, arg = action.partition(":")
+        self.holding = None
         if kind == "no":
             self.app.show(self.back)
         elif kind == "yes":
@@ -102,13 +110,17 @@ class ConfirmScreen(Screen):
             self.back.on_input(item)
 
     def on_tick(self, now: float) -> bool:
-        if now - self.opened >= GIVE_UP_S:
+        if self.holding is not None and now - self.holding[1] >= HOLD_S:  # held long enough: it acts now
+            answer, self.holding = self.holding[0], None
+            self._run(answer)
+            return True
+        if self.holding is None and now - self.opened >= GIVE_UP_S:
             self.app.show(self.back)
             return True
         return False
 
     def next_wakeup(self) -> float | None:
-        return self.opened + GIVE_UP_S
+        return self.holding[1] + HOLD_S if self.holding is not None else self.opened + GIVE_UP_S
 
     def model(self) -> dict:
         return {"screen": self.name, "question": self.question, "answers": [a.label for a in self.answers],

@@ -23,7 +23,8 @@ from kiosk.store import GameRecord
 from kiosk.view import ACCENT, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from referee import games
 
-ROW = 0.085  # of the screen height per line
+ROW = 0.085  # of the screen height per line (landscape)
+ROW_PORTRAIT = 0.05
 
 
 def status_word(status: str) -> str:
@@ -35,8 +36,8 @@ def clock(at: float) -> str:
     return time.strftime("%H:%M", time.localtime(at)) if at else ""
 
 
-def rows_for(height: int, top: float, bottom: float) -> int:
-    return max(3, int((bottom - top) / ROW))
+def rows_for(top: float, bottom: float, row: float) -> int:
+    return max(3, int((bottom - top) / row))
 
 
 class HistoryScreen(Screen):
@@ -57,6 +58,7 @@ class HistoryScreen(Screen):
         self._lines: list[Line] | None = None
         self._status: str | None = None
         self._shown, self._capacity = (0, 0), 1  # the lines on screen (first, after last), rows that fit
+        self._per_row = 68  # characters a row holds (about 40 in portrait)
 
     @property
     def status(self) -> str:
@@ -99,15 +101,17 @@ class HistoryScreen(Screen):
         if self.status == "paused":
             v.button(g.r(0.38, 0.02, 0.36, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
         lines = self.lines()
-        top, bottom = 0.14, 0.84
-        capacity = rows_for(height, top, bottom)
+        row = ROW_PORTRAIT if g.portrait else ROW
+        top, bottom = 0.04 + bar, 0.96 - bar - 0.02
+        capacity = rows_for(top, bottom, row)
+        self._per_row = 40 if g.portrait else 68
         first = self._first_of_last_page(lines, capacity) if self.first is None else self.first
         used, last = 0, first
         for line in lines[first:]:
-            units = 1 if line.ok else 2  # a rejected attempt gets a second row for the referee's reason
+            units = self._units(line)
             if used + units > capacity:
                 break
-            rect = g.r(0.03, top + used * ROW, 0.94, units * ROW - 0.008)
+            rect = g.r(0.03, top + used * row, 0.94, units * row - 0.006)
             when = clock(line.at)
             text = f"{line.seq}. {when + '  ' if when else ''}{line.text}"
             if line.ok:
@@ -120,21 +124,26 @@ class HistoryScreen(Screen):
         if not lines:
             v.text(g.r(0.03, top, 0.94, 0.1), tr("No events yet."), size=0.8, color=MUTED, tag="line:none")
         shown = f"{first + 1}–{last} / {len(lines)}" if lines else ""
-        v.text(g.r(0.3, 0.86, 0.4, 0.12), shown, size=0.8, color=MUTED, align="center", tag="position")
+        v.text(g.r(0.3, 0.98 - bar, 0.4, bar), shown, size=0.8, color=MUTED, align="center", tag="position")
         if first > 0:
-            v.button(g.r(0.03, 0.86, 0.25, 0.12), tr("Earlier"), "up", fill=BUTTON, tag="up")
+            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Earlier"), "up", fill=BUTTON, tag="up")
         if last < len(lines):
-            v.button(g.r(0.72, 0.86, 0.25, 0.12), tr("Later"), "down", fill=BUTTON, tag="down")
+            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Later"), "down", fill=BUTTON, tag="down")
         self._shown, self._capacity = (first, last), capacity
         return v
 
-    @staticmethod
-    def _first_fitting(lines: list[Line], end: int, capacity: int) -> int:
+    def _units(self, line: Line) -> int:
+        """Rows a line takes: long ones (a Profi-Sort task's cards) wrap; a rejected one adds the reason."""
+        per_row = self._per_row
+        length = len(line.text) + (len(line.reason) + 3 if not line.ok else 0) + 10
+        return max(1 if line.ok else 2, min(3, -(-length // per_row)))
+
+    def _first_fitting(self, lines: list[Line], end: int, capacity: int) -> int:
         """The first line of the page that ends just before `end`."""
         used, first = 0, end
-        while first > 0 and used + (1 if lines[first - 1].ok else 2) <= capacity:
+        while first > 0 and used + self._units(lines[first - 1]) <= capacity:
             first -= 1
-            used += 1 if lines[first].ok else 2
+            used += self._units(lines[first])
         return first
 
     def _first_of_last_page(self, lines: list[Line], capacity: int) -> int:
@@ -190,10 +199,12 @@ class GamesScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.03, 0.02, 0.7, 0.1), tr("Earlier games"), size=1.0, color=ACCENT, tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back", tag="back")
-        row = 0.13
-        rows = max(2, int(0.7 / row))
+        bar = 0.07 if g.portrait else 0.1
+        v.text(g.r(0.03, 0.02, 0.7, bar), tr("Earlier games"), size=1.0, color=ACCENT, tag="title")
+        v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
+        row = 0.09 if g.portrait else 0.13
+        top = 0.04 + bar
+        rows = max(2, int((0.94 - 2 * bar - top) / row))
         for i, record in enumerate(self.records[self.first:self.first + rows]):
             item = self.summary(record)
             title = games.get(item.game).title if games.get(item.game) else item.game
@@ -201,14 +212,14 @@ class GamesScreen(Screen):
                 ", ".join(item.players)
             day = time.strftime("%d.%m. %H:%M", time.localtime(record.started))
             label = f"{title} · {status_word(record.status)} · {day} · {scores}"
-            v.button(g.r(0.03, 0.14 + i * row, 0.94, row - 0.02), label, f"game:{record.id}",
+            v.button(g.r(0.03, top + i * row, 0.94, row - 0.02), label, f"game:{record.id}",
                      fill=GOOD if record.status == "paused" else BUTTON, tag=f"game:{record.status}")
         if not self.records:
             v.text(g.r(0.03, 0.14, 0.94, 0.1), tr("No games yet."), size=0.8, color=MUTED, tag="none")
         if self.first > 0:
-            v.button(g.r(0.03, 0.86, 0.25, 0.12), tr("Previous"), "up", fill=BUTTON, tag="up")
+            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Previous"), "up", fill=BUTTON, tag="up")
         if self.first + rows < len(self.records):
-            v.button(g.r(0.72, 0.86, 0.25, 0.12), tr("Next"), "down", fill=BUTTON, tag="down")
+            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Next"), "down", fill=BUTTON, tag="down")
         self._rows = rows
         return v
 
