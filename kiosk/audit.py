@@ -145,6 +145,7 @@ def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> 
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
+    from kiosk import i18n
     from kiosk.app import App
     from kiosk.settings import Settings
     from kiosk.view import Limits
@@ -162,6 +163,7 @@ def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> 
                 if only and only not in name:
                     continue
                 try:
+                    i18n.set_language("de")  # every scene starts in German; a scene may switch
                     fn(app)
                     app.renderer.record = []
                     app.draw()
@@ -182,6 +184,7 @@ def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> 
                                                    "accepted and rejected look alike in greyscale"))
             else:
                 report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
+            i18n.set_language("de")
             app.audio.close()
             pygame.display.quit()
         reports.append(report)

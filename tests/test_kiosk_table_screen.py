@@ -180,3 +180,20 @@ def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
     with pytest.raises(ValueError, match="volume"):
         settings.from_mapping({"volume": 101})
     assert build_parser().parse_args(["--rotate", "90"]).rotate == 90
+
+
+def test_english_names_colours_patterns_and_signs_in_english(tmp_path) -> None:
+    app = make_app(tmp_path, lang="de")
+    press(app, "game:annaotto")
+    press(app, "count:3")
+    press(app, "start")
+    scan(app, "AO:RED.DOTS")
+    scan(app, "AO:RED.STRIPES")
+    assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 1: Rot · Streifen ✓"]
+    press(app, "lang")  # the verdict given in German reads in English after the switch
+    view = app.current_view
+    assert [e.text for e in view.tagged("feedback")] == ["Spieler 1: Red · Stripes ✓"]  # names stay as typed
+    assert [e.text for e in view.tagged("card")] == ["Red · Dots", "Red · Stripes"]
+    assert any(e.text == "Spieler 2 lays Red, Stripes." for e in view.tagged("hint")), view.texts()
+    scan(app, "AO:RED.DOTS.HUERDEN")
+    assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 2: Red · Dots · HURDLES ✓"]

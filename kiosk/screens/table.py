@@ -274,8 +274,8 @@ class TableScreen(Screen):
             # Accepted: an outlined panel, a check mark, what was accepted from whom.
             v.box(lay.verdict, PANEL, tag="verdict:ok", outline=GOOD, outline_px=max(3, round(h / 14)))
             v.icon(icon, "ok", GOOD, tag="verdict-icon:ok")
-            words = fb.note if fb.event is None or fb.note != tr("Accepted") else \
-                c.ui.verdict_words(fb.event) + " ✓"
+            named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
+            words = c.ui.verdict_words(fb.event) + " ✓" if named else fb.note
             v.text(text, words, size=1.0, color=INK if fb.event is None else GOOD, tag="feedback")
             return
         # Rejected: a filled panel, a cross, what to do in big words, the rule's sentence, its id small.
