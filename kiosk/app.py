@@ -7,13 +7,11 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
-import logging
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +19,21 @@ import pygame
 
 from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
-from kiosk import i18n
+from kiosk import i18n, idle, staff
 from kiosk.audio import Cue, Sounds
-from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
+from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
-from kiosk.event_words import describe
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
-from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.store import EventLog
 
-logger = logging.getLogger(__name__)
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
@@ -229,54 +224,7 @@ class App:
 
     def admin(self, command: AdminCommand, back: Screen) -> str | None:
         """Run an admin menu entry (already confirmed when destructive); returns a sentence to show."""
-        table = back if isinstance(back, TableScreen) else None
-        if command is AdminCommand.UNDO and table is not None:
-            history = table.controller.referee.history
-            what = describe(history[-1], table.controller.ui.face) if history else ""
-            fb = table.controller.undo()
-            self.show(table)
-            if not fb.ok:
-                return fb.text(self.lang)
-            said = i18n.tr("Taken back: {event}", event=what)
-            table.controller.feedback = replace(fb, note=said)  # the table's verdict panel says what went
-            return said
-        if command is AdminCommand.ABANDON and table is not None:
-            table.controller.abandon()
-            self.go_menu()
-            return None
-        if command is AdminCommand.ABANDON and isinstance(back, HistoryScreen) and back.game_id is not None:
-            self.abandon_game(back.game_id)
-            self.show(GamesScreen(self, MenuScreen(self)))
-            return None
-        if command is AdminCommand.EXPORT:
-            return self.export_all()
-        if command is AdminCommand.LANGUAGE:
-            self.toggle_language()
-            return None
-        if command is AdminCommand.DEMO:
-            self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
-            return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
-        if command is AdminCommand.RESTART:
-            self.stop(EXIT_RESTART)  # systemd's Restart=always starts a fresh process
-        elif command is AdminCommand.SHUTDOWN:
-            self.stop(EXIT_SHUTDOWN)
-        elif command is AdminCommand.QUIT and not self.kiosk_mode:
-            self.stop(0)
-        return None
-
-    def export_all(self) -> str:
-        """CSV, transcripts and a backup to a USB stick when one is mounted, else into the data directory."""
-        if self.log is None:
-            return i18n.tr("Nothing to export: no event log.")
-        folder, on_stick = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts,
-                                                       self.usb_roots)
-        games = len(self.log.games())
-        logger.info("exported %d games to %s", games, folder)
-        if on_stick:
-            return i18n.tr("Exported {n} games to the USB stick {stick}, folder {folder}", n=games,
-                           stick=folder.parent, folder=folder.name)
-        return i18n.tr("No USB stick found. Exported {n} games into the data directory, folder exports/{folder}",
-                       n=games, folder=folder.name)
+        return staff.run(self, command, back)
 
     def stop(self, code: int = 0) -> None:
         self.exit_code = code
@@ -348,31 +296,14 @@ class App:
 
     # --- a table left alone
 
-    def game_on_screen(self) -> TableScreen | None:
-        """The table screen of a logged game under the current screen (help, history, a question …), if any."""
-        screen: Screen | None = self.screen
-        for _ in range(8):
-            if isinstance(screen, TableScreen):
-                return screen if screen.controller.game_row is not None else None
-            screen = getattr(screen, "back", None)
-        return None
-
     def _idle_deadline(self) -> float | None:
-        idle = self.settings.idle_pause_s
-        if not idle or self.game_on_screen() is None:
-            return None
-        return self.last_activity + idle
+        return idle.deadline(self.screen, self.settings.idle_pause_s, self.last_activity)
 
     def _idle_check(self, now: float) -> None:
         """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
-        deadline = self._idle_deadline()
-        if deadline is None or now < deadline:
-            return
-        table = self.game_on_screen()
-        if table is not None:
-            table.controller.pause()
-        self.last_activity = now
-        self.go_menu()
+        if idle.pause_if_left(self.screen, self.settings.idle_pause_s, self.last_activity, now):
+            self.last_activity = now
+            self.go_menu()
 
     def draw(self) -> None:
         self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
