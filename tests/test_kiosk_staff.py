@@ -152,6 +152,9 @@ def test_volume_and_default_language_are_kept(tmp_path) -> None:
     assert app.audio.muted
     press(app, "admin:volume")
     assert "Volume: 25 %" in texts(app) and not app.audio.muted and app.audio.volume == 25
+    assert "Demo mode: off" in texts(app)
+    press(app, "admin:demo")
+    assert "Demo mode: on" in texts(app) and app.settings.demo_after_s > 0
     press(app, "admin:lang")
     assert "Sprache: Deutsch" in texts(app)
     again = make_app(tmp_path, lang="en")
