@@ -46,7 +46,7 @@ def test_hints_under_a_number_under_wasser_and_under_luft() -> None:
     assert detail.faces == ("3", "5", "6", "7", "8", "9", "10", "WASSER", "FEUER", "ERDE", "LUFT")
     assert detail.can_take and r.hints().events == ("play", "take_pile")
     assert r.hints().sentence("en") == (
-        "Ben lays from the hand. 3 or higher, Wasser, or Erde, Luft, Feuer. Or take the pile."
+        "Ben lays from the hand. 3 or higher, Water, or Earth, Air, Fire. Or take the pile."
     )
     assert r.apply(play("Ben", "WASSER")).ok and r.apply(play("Cem", "LUFT")).ok
     detail = r.hints().detail
@@ -61,7 +61,13 @@ def test_hints_name_the_face_a_fourth_of_which_burns() -> None:
         assert r.apply(play(player, "7")).ok
     detail = r.hints().detail
     assert detail.run == 3 and detail.burning == "7"
-    assert "A fourth 7 burns the pile." in r.hints().sentence("en")
+    assert "One more 7 burns the pile." in r.hints().sentence("en")
+    assert r.apply(play("Anna", "LUFT")).ok  # Luft breaks the run and starts its own
+    for player in ("Ben", "Cem"):
+        assert r.apply(play(player, "LUFT")).ok
+    assert r.hints().detail.burning == "LUFT"
+    assert r.hints().sentence("en").endswith("One more Air burns the pile. Or take the pile.")
+    assert "Noch einmal Luft verbrennt den Stapel." in r.hints().sentence("de")
 
 
 def test_the_face_down_phase_owes_a_reveal() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
@@ -91,17 +91,22 @@ messages.register({
         "{player} dreht eine verdeckte Karte um und scannt sie.",
     ),
     "hint.ac.any": ("Any card may be laid.", "Jede Karte darf gelegt werden."),
-    "hint.ac.at-least": ("{n} or higher, or Erde, Luft, Feuer.", "{n} oder höher, oder Erde, Luft, Feuer."),
+    "hint.ac.at-least": ("{n} or higher, or Earth, Air, Fire.", "{n} oder höher, oder Erde, Luft, Feuer."),
     "hint.ac.at-least-wasser": (
-        "{n} or higher, Wasser, or Erde, Luft, Feuer.",
+        "{n} or higher, Water, or Earth, Air, Fire.",
         "{n} oder höher, Wasser, oder Erde, Luft, Feuer.",
     ),
     "hint.ac.at-most-4": (
-        "4 or lower (1, 2, 3, Wasser), or Erde, Luft, Feuer.",
+        "4 or lower (1, 2, 3, Water), or Earth, Air, Fire.",
         "4 oder niedriger (1, 2, 3, Wasser), oder Erde, Luft, Feuer.",
     ),
     "hint.ac.or-take": ("Or take the pile.", "Oder den Stapel aufnehmen."),
-    "hint.ac.burns": ("A fourth {face} burns the pile.", "Eine vierte {face} verbrennt den Stapel."),
+    "hint.ac.burns": ("One more {face} burns the pile.", "Noch einmal {face} verbrennt den Stapel."),
+    # the elements in hint sentences: the English word in English (as English labels print them)
+    "hint.ac.WASSER": ("Water", "Wasser"),
+    "hint.ac.FEUER": ("Fire", "Feuer"),
+    "hint.ac.ERDE": ("Earth", "Erde"),
+    "hint.ac.LUFT": ("Air", "Luft"),
 })
 
 
@@ -148,6 +153,33 @@ class Need:
     text: str  # the state key: "any", "<=4" or ">=N"
     lowest: int = LOWEST  # the lowest number that may be laid
     at_most_4: bool = False  # Wasser decides: of the numbers and Wasser only 1, 2, 3 and Wasser
+
+
+@rule("AC-R8")
+def number_refused(face: Face, need: Need) -> str | None:
+    """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser only
+    a number up to 4. None if `face` may be laid, else the error code."""
+    if face.kind != NUMBER:
+        return None
+    if face.value < need.lowest:
+        return "too-low"
+    if need.at_most_4 and face.value > WASSER_VALUE:
+        return "too-high"
+    return None
+
+
+@rule("AC-R9")
+def wasser_refused(face: Face, need: Need) -> str | None:
+    """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and Luft
+    may be laid on anything (AC-R10 … AC-R12). None if `face` may be laid, else the error code."""
+    if face.kind == "WASSER" and need.lowest > WASSER_VALUE:
+        return "wasser-blocked"
+    return None
+
+
+def refusal(face: Face, need: Need) -> str | None:
+    """Why `face` may not be laid while the pile requires `need` (AC-R8, AC-R9), None if it may."""
+    return number_refused(face, need) or wasser_refused(face, need)
 
 
 ANY = Need("any")
@@ -251,8 +283,7 @@ class AlcasanState(PublicState):
     out: list[str]
 
 
-@dataclass(frozen=True, slots=True)
-class AlcasanHints:
+class AlcasanHints(NamedTuple):
     """What the player on turn may lay (section 4).
 
     - `source`: where their next cards come from: `"hand"`, `"up"` (face-up cards) or `"down"` (a face-down
@@ -288,7 +319,8 @@ class AlcasanHints:
         else:
             parts.append(say("hint.ac.at-least", lang, n=self.lowest))
         if self.burning is not None:
-            parts.append(say("hint.ac.burns", lang, face=self.burning))
+            word = say(f"hint.ac.{self.burning}", lang) if self.burning in ELEMENTS else self.burning
+            parts.append(say("hint.ac.burns", lang, face=word))
         if self.can_take:
             parts.append(say("hint.ac.or-take", lang))
         return " ".join(parts)
@@ -358,14 +390,8 @@ class Alcasan(Game):
         return AT_LEAST[below.value]
 
     def fits(self, face: Face) -> bool:
-        """May `face` be laid on the pile now? The legality checks of a play, asked without refusing anything."""
-        move = Move("play", "", faces=[face])
-        try:
-            self.number_fits(move)
-            self.wasser_fits(move)
-        except Rejection:
-            return False
-        return True
+        """May `face` be laid on the pile now (the legality rules a play is checked by)?"""
+        return refusal(face, self.need()) is None
 
     def run(self) -> int:
         """How many cards of the top card's face lie on top of the pile, one on the other."""
@@ -381,13 +407,6 @@ class Alcasan(Game):
     def not_used(self, move: Move) -> None:
         """Check 4: hands are refilled without a `draw` event, and no button is used."""
         raise Rejection("event-not-used", "event-not-used.ac", type=move.kind)
-
-    def cards_known(self, move: Move) -> None:
-        """Check 7: every code is a card of the deck (AC-D1); notes the cards and their faces on the move."""
-        for code in move.codes:
-            card, face = self.card(code)
-            move.cards.append(card)
-            move.faces.append(face)
 
     @rule("AC-D19")
     def cards_left(self, move: Move) -> None:
@@ -409,7 +428,7 @@ class Alcasan(Game):
 
     @rule("AC-R2")
     def one_face(self, move: Move) -> None:
-        """Several cards at once show the same face (AC-D13)."""
+        """Several cards at once show the same face."""
         first = move.faces[0]
         for face in move.faces:
             if face is not first:
@@ -419,7 +438,7 @@ class Alcasan(Game):
     @rule("AC-R3")
     def source_holds(self, move: Move) -> None:
         """The cards come from the hand while it holds cards, else from the face-up cards (AC-D12); never more
-        than that source holds."""
+        than that source holds, so a play never mixes the last hand cards with face-up cards (AC-D13)."""
         me = self.holders[move.player]
         source, have = ("hand", me.hand) if me.hand else ("up", me.up)
         if len(move.cards) > have:
@@ -427,27 +446,13 @@ class Alcasan(Game):
                 "too-many-cards", f"too-many-cards.ac-{source}", player=move.player, have=have, count=len(move.cards)
             )
 
-    @rule("AC-R8")
-    def number_fits(self, move: Move) -> None:
-        """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser
-        only a number up to 4."""
+    def face_fits(self, move: Move) -> None:
+        """Check 10's legality: the face may go on the pile (`too-low`, `too-high`, `wasser-blocked`)."""
         face = move.faces[0]
-        if face.kind == NUMBER:
-            need = self.need()
-            if face.value < need.lowest:
-                raise Rejection("too-low", "too-low.ac", face=face.name, need=need.lowest)
-            if need.at_most_4 and face.value > WASSER_VALUE:
-                raise Rejection("too-high", "too-high.ac", face=face.name)
-
-    @rule("AC-R9")
-    def wasser_fits(self, move: Move) -> None:
-        """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and
-        Luft may be laid on anything (AC-R10 … AC-R12)."""
-        face = move.faces[0]
-        if face.kind == "WASSER":
-            need = self.need()
-            if need.lowest > WASSER_VALUE:
-                raise Rejection("wasser-blocked", "wasser-blocked.ac", need=need.lowest)
+        need = self.need()
+        error = refusal(face, need)
+        if error is not None:
+            raise Rejection(error, f"{error}.ac", face=face.name, need=need.lowest)
 
     @rule("AC-D9")
     def pile_not_empty(self, move: Move) -> None:
@@ -571,14 +576,13 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, number_fits,
-                    wasser_fits),
+            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, face_fits),
             effects=(shed, lay),
         ),
         "take_pile": On(Move.read_take, checks=(SEATED, ON_TURN, phase_fits, pile_not_empty), effects=(take_pile,)),
         "reveal": On(
             Move.read_reveal,
-            checks=(SEATED, cards_known, cards_left, ON_TURN, phase_fits),
+            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits),
             effects=(turn_over,),
         ),
         "draw": On(Move.read_unused, checks=(not_used,)),

@@ -997,7 +997,7 @@ class Annaotto(Game):
             chain=None if self.chain is None else Chain(*self.chain),
             plus=self.plus,
             drawn=self.drawn,
-            choices=[c for c in ("colour", "flip") if c in self.choices],
+            choices=list(self.choices),  # owed in this order: colour, then flip (AO-R14)
             race=None if race is None else RaceState(race.by, race.called, dict(race.pressed)),
             due=None if self.due is None else Due(*self.due),
             flip=self.flip,
@@ -1006,6 +1006,9 @@ class Annaotto(Game):
 
     def hints(self) -> Hints:
         detail = self.hint_detail()
+        if self.turn is not None and self.due is None and self.race is None and self.last_race is None and not (
+                self.choices or self.chain is not None or self.plus or self.drawn):  # the everyday turn
+            return _new(Hints, (self.id, (self.turn,), _PLAY_OR_DRAW, detail, (), None))
         race = self.race.view() if self.race is not None else self.last_race
         if self.finished:
             return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race)
@@ -1077,7 +1080,8 @@ class Annaotto(Game):
             playable = playable_faces(self.deck, top, self.colour)
         following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
         return _new(AnnaottoHints, (top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
-                                    playable, self.drawn, tuple(self.choices), self.direction, following))
+                                    playable, self.drawn, tuple(self.choices) if self.choices else (),
+                                    self.direction, following))
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""

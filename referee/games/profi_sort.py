@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
@@ -227,10 +227,12 @@ class Move:
 
     @classmethod
     def read_skip(cls, event: Mapping[str, Any]) -> Move:
+        """`skip_with_ace`: only a `player`."""
         return cls("skip_with_ace", need_str(event, "player"), [])
 
     @classmethod
     def read_discard(cls, event: Mapping[str, Any]) -> Move:
+        """`discard`: a `player` and one `card`."""
         player = need_str(event, "player")
         return cls("discard", player, [need_str(event, "card")])
 
@@ -248,6 +250,8 @@ class Move:
 
 @dataclass(slots=True)
 class Draw(Move):
+    """A `draw`: from the talon, or in the variant from the discard pile."""
+
     from_discard: bool = False  # `from: "discard"` (the variant of §14)
 
     @classmethod
@@ -263,6 +267,8 @@ class Draw(Move):
 
 @dataclass(slots=True)
 class GiveAce(Move):
+    """A `give_ace`: one ace (`card`) to another player (`to`)."""
+
     to: str = ""  # the receiver
 
     @classmethod
@@ -274,6 +280,8 @@ class GiveAce(Move):
 
 @dataclass(slots=True)
 class LayTask(Move):
+    """A `lay_task`: the groups of one task, flattened into `codes` for the shared checks."""
+
     task: str = ""  # the task laid (what `tasks_done` records)
     as_task: str | None = None  # for task 15: the task whose groups it repeats (`as`)
     groups: list[list[str]] = field(default_factory=list)  # the codes, group by group
@@ -307,6 +315,8 @@ class LayTask(Move):
 
 @dataclass(slots=True)
 class Extend(Move):
+    """An `extend`: cards added to one meld, at a run's end if `at` says which."""
+
     meld_id: str = ""
     at: str | None = None  # the run end to try (`low`/`high`), None: high, then low (PS-R17)
     meld: Meld | None = None  # noted by `meld_known`
@@ -369,8 +379,7 @@ class ProfiSortState(PublicState):
     bonus_open: dict[str, int]
 
 
-@dataclass(frozen=True, slots=True)
-class ProfiSortHints:
+class ProfiSortHints(NamedTuple):
     """What the player to act may do now.
 
     - `phase`: as the state key;
@@ -492,13 +501,6 @@ class ProfiSort(Game):
     def target_seated(self, move: GiveAce) -> None:
         """Step 3 for `to`: the receiver is seated."""
         self.seat(move.to)
-
-    def cards_known(self, move: Move) -> None:
-        """Step 4: every code is a card of the deck; notes the cards and their faces on the move."""
-        for code in move.codes:
-            card, face = self.card(code)
-            move.cards.append(card)
-            move.faces.append(face)
 
     def in_phase(self, move: Move) -> None:
         """Step 5: play events in phase `play`, `reveal_hand` in `scoring`, `new_round` in `round-over`."""
@@ -824,33 +826,33 @@ class ProfiSort(Game):
         "skip_with_ace": On(Move.read_skip, checks=(*TURN_START, holds_received_ace), effects=(skip,)),
         "give_ace": On(
             GiveAce.read,
-            checks=(SEATED, target_seated, cards_known, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
+            checks=(SEATED, target_seated, Game.cards_known, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
             effects=(give_ace,),
         ),
         "lay_task": On(
             LayTask.read,
-            checks=(SEATED, cards_known, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
+            checks=(SEATED, Game.cards_known, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
                     jokers_allowed, no_lone_joker, task_met, keeps_own_cards, can_go_out, cards_left),
             effects=(lay_melds, complete_task, strike_joker_bonus, strike_pair_bonus, first_to_wins),
         ),
         "extend": On(
             Extend.read,
-            checks=(SEATED, cards_known, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
+            checks=(SEATED, Game.cards_known, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
                     keeps_own_cards, cards_left),
             effects=(extend_meld,),
         ),
         "discard": On(
             Move.read_discard,
-            checks=(SEATED, cards_known, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
+            checks=(SEATED, Game.cards_known, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
             effects=(discard, after_discard),
         ),
         "reveal_hand": On(
             Move.read_shown,
-            checks=(SEATED, cards_known, in_phase, reveals_own_cards, cards_left),
+            checks=(SEATED, Game.cards_known, in_phase, reveals_own_cards, cards_left),
             effects=(score_hand,),
         ),
         "redeal": On(
-            Move.read_shown, checks=(SEATED, cards_known, in_phase, redeal_allowed, cards_left), effects=(redeal,)
+            Move.read_shown, checks=(SEATED, Game.cards_known, in_phase, redeal_allowed, cards_left), effects=(redeal,)
         ),
         "new_round": On(Move.read_new_round, checks=(in_phase,), effects=(next_round,)),
     }
@@ -888,6 +890,8 @@ class ProfiSort(Game):
         return self.public_state().to_json()
 
     def hints(self) -> Hints:
+        """Phase `play`: the player on turn and what the turn allows now; `scoring`: the players still to reveal;
+        `round-over`: nobody, the operator starts the next round."""
         player = self.turn
         detail = self._hint_detail(player)
         if self.finished:
@@ -896,11 +900,17 @@ class ProfiSort(Game):
             return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
         if self.phase == ROUND_OVER:
             return Hints(self.id, (), ("new_round",), detail)
-        if not self.drawn:
-            events = ("draw", "skip_with_ace") if detail.may_skip else ("draw",)
-            return Hints(self.id, (player,), events + (("redeal",) if detail.may_redeal else ()), detail)
-        events = ("lay_task", "extend") if detail.may_extend else ("lay_task",)
-        return Hints(self.id, (player,), events + (("give_ace",) if detail.may_give_ace else ()) + ("discard",), detail)
+        return Hints(self.id, (player,), self._turn_events(detail), detail)
+
+    @staticmethod
+    def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:
+        """The event types the turn allows now (a redeal may come from any player, PS-R5)."""
+        if not detail.drawn:
+            offered = {"draw": True, "skip_with_ace": detail.may_skip, "redeal": detail.may_redeal}
+        else:
+            offered = {"lay_task": True, "extend": detail.may_extend, "give_ace": detail.may_give_ace,
+                       "discard": True}
+        return tuple(kind for kind, allowed in offered.items() if allowed)
 
     def _hint_detail(self, player: str | None) -> ProfiSortHints:
         """The structured hint for `player` (the player on turn, if any)."""

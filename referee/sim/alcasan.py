@@ -5,7 +5,7 @@ the hand), proposes what the player on turn could physically do (lay cards of
 one face from the current source, take the pile, turn over a face-down card)
 and moves the physical cards when the referee accepts. It asks the referee only
 through the public API: `hints()` says who is on turn, where their cards come
-from and which faces may be laid; `state()` says, after an accepted event,
+from and which faces may be laid; the public state says, after an accepted event,
 whether the pile burned and how many cards the hand was refilled with.
 
 Players keep the obligation to play (AC-R7, which the referee cannot enforce):
@@ -175,7 +175,7 @@ class AlcasanTable(TableSim):
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
-        state = referee.state()
+        state = referee.public()
         if event is self._fitting:
             me, source, top, n = self._move
             laid = source[top]
@@ -196,14 +196,14 @@ class AlcasanTable(TableSim):
             code = event["card"]
             me.down.remove(code)
             laid = [code]
-            if state["pile"] == 0 and state["burned"] == len(self.burned):  # it did not fit: card and pile taken
+            if state.pile == 0 and state.burned == len(self.burned):  # it did not fit: card and pile taken
                 self._take(me, [*self.pile, code])
                 return
         self.pile += laid
-        if state["burned"] > len(self.burned):  # Feuer or four equal faces on top: the pile burned
+        if state.burned > len(self.burned):  # Feuer or four equal faces on top: the pile burned
             self.burned += self.pile
             self.pile = []
-        self._refill(me, state["hands"][me.name] - me.held)
+        self._refill(me, state.hands[me.name] - me.held)
 
     def _refill(self, me: Seat, count: int) -> None:
         """The player draws `count` cards (the referee's refill), each a random one of the draw pile."""

@@ -255,14 +255,13 @@ class ProfiSortTable(TableSim):
         own = self._own(player)
         if self.go_out:
             return [{"type": "discard", "player": player, "card": code} for code in own]
-        state = referee.state()
         pool = self._pool(own)
         events = self._discards(player, own, pool)
         lay = self._lay(hints, player, own, pool)
         if lay is not None:
             events += [lay, lay, lay]
         if hints.may_extend and len(own) > 1:
-            events += self._extends(state["melds"], player, own)
+            events += self._extends(referee.public().melds, player, own)
         if hints.may_give_ace:
             for code in own:
                 if self.face[code].ace:
@@ -337,7 +336,7 @@ class ProfiSortTable(TableSim):
         face = self.face
         events = []
         for meld_id, meld in melds.items():
-            ranks = {face[c].rank for c in meld["cards"] if c in face and not face[c].joker}
+            ranks = {face[c].rank for c in meld.cards if c in face and not face[c].joker}
             low, high = min(ranks) - 1, max(ranks) + 1
             for code in own:
                 f = face[code]
