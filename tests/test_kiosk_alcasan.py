@@ -108,14 +108,14 @@ def test_a_gather_is_judged_by_the_referee_and_cancel_drops_it() -> None:
 def test_four_identical_burn_by_one_gather_and_by_single_plays() -> None:
     c = table()
     lay(c, "AC:7#1", "AC:7#2", "AC:7#3")  # A lays three 7s at once
-    assert "A fourth 7 burns the pile." in hints(c)[0]
+    assert "One more 7 burns the pile." in hints(c)[0]
     lay(c, "AC:7#4")  # B's fourth 7 burns; B lays again (AC-R14)
     assert c.state["burned"] == 4 and c.state["turn"] == P2
     assert hints(c)[0] == "B lays from the hand. Any card may be laid."
     for code in ("AC:5#1", "AC:5#2", "AC:5#3"):  # B, C, A one 5 each
         lay(c, code)
     assert c.state["turn"] == P2 and c.state["pile"] == 3
-    assert "A fourth 5 burns the pile." in hints(c)[0]
+    assert "One more 5 burns the pile." in hints(c)[0]
     lay(c, "AC:5#4")
     assert c.state["burned"] == 8 and c.state["turn"] == P2
 
@@ -128,7 +128,7 @@ def test_need_hints_and_the_card_under_luft() -> None:
     lay(c, "AC:3#1")
     lay(c, "AC:7#1")
     lay(c, "AC:LUFT#2")
-    assert hints(c)[0] == "B lays from the hand. 7 or higher, or Erde, Luft, Feuer. Or take the pile."  # Luft: AC-R12
+    assert hints(c)[0] == "B lays from the hand. 7 or higher, or Earth, Air, Fire. Or take the pile."  # Luft: AC-R12
     panel = c.ui.panel(c.state)
     assert [s.label for s in panel.cards] == ["Air", "3", "7", "Air"]  # English names the elements in English
     assert [s.owner for s in panel.cards] == [P1, P2, P3, P1]
