@@ -76,7 +76,6 @@ class App:
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
         self.table_name = "table"  # the config's table name (CSV export)
         self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
-        self.lights: Any = None  # the seat lights (#18, kiosk.seat_lights) when the table has them
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
         self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
@@ -86,6 +85,8 @@ class App:
         if self.prefs.volume is not None:  # set in the admin menu: wins over the config
             settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
+        self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
+        self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
@@ -257,6 +258,8 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()
+        if self.lights is not None:  # the --sim window's light strip animates a blinking light
+            wakeup = self.lights.next_wakeup(wakeup, now)
         idle_at = self._idle_deadline()
         if idle_at is not None:
             wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
@@ -275,9 +278,13 @@ class App:
             self._on_item(item)
         if self.screen.on_tick(time.monotonic()):
             self.dirty = True
+        if self.cafe is not None and self.cafe.tick():
+            self.dirty = True
         self._idle_check(time.monotonic())
         if self.dirty:
             self.draw()
+        if self.lights is not None:
+            self.lights.follow(self.screen)
         if self.heartbeat is not None:
             self.heartbeat()
 
@@ -306,11 +313,17 @@ class App:
             self.go_menu()
 
     def draw(self) -> None:
-        self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
+        width, height = self.surface.get_width(), self.surface.get_height()
+        strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
+        self.current_view = self.screen.view(width, height - strip)
+        if self.cafe is not None:
+            self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
         if self.rotate:
             self.display.blit(pygame.transform.rotate(self.surface, -self.rotate), (0, 0))
         pygame.display.flip()
+        if self.cafe is not None:  # after the flip: the publisher's work never delays what players see
+            self.cafe.publish_status(self.screen)
         self.dirty = False
         self.frames += 1
 
@@ -320,6 +333,9 @@ class App:
                 item.result = self._command(item)
             finally:
                 item.done.set()
+            return
+        if self.cafe is not None and self.cafe.receive(item):
+            self.dirty = True
             return
         self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
@@ -338,7 +354,18 @@ class App:
             pygame.image.save(self.display, str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
-            return self.screen.model()
+            model = self.screen.model()
+            if self.lights is not None:  # as they are after the inputs handled so far in this step
+                self.lights.follow(self.screen)
+                model["lights"] = self.lights.reported()
+            return model
+        if command.name == "screenshot_window":  # the whole --sim window, its light strip included
+            self.draw()
+            if self.lights is not None:
+                self.lights.follow(self.screen)
+                self.lights.draw_strip()
+            pygame.image.save(pygame.display.get_surface(), str(command.arg))
+            return {"path": str(command.arg)}
         if command.name == "action":
             action, held = command.arg if isinstance(command.arg, tuple) else (str(command.arg), None)
             if held is None:
