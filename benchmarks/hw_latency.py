@@ -13,6 +13,9 @@
    own thread (as backends do) while another thread keeps the CPU busy. The same
    presses are ranked by the time the callback ran ("naive") and by the edge time
    (`t_ns`); both are compared with the true edge order.
+5. races with lights: the same, while four seat lights on the same pin factory blink
+   and pulse (gpiozero's background threads writing the pins), as during an ALLE race.
+6. lights: CPU time of four seat lights (mock pins) in each animated mode, % of one core.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hw.buttons import ButtonBank, ButtonPin
 from hw.inputs import CardScan
+from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
 from hw.scanners import Framing, SerialScanner
 from hw.sim import SimTable
@@ -105,8 +109,8 @@ def bench_idle(seconds: float) -> float:
     return 100 * cpu / wall
 
 
-def bench_races(n: int, seed: int = 1) -> tuple[int, int]:
-    """Returns (wrong orders by callback time, wrong orders by edge time)."""
+def bench_races(n: int, seed: int = 1, lights: bool = False) -> tuple[int, int]:
+    """Returns (wrong orders by callback time, wrong orders by edge time); `lights`: with seat lights blinking."""
     rng = random.Random(seed)
     q: queue.Queue = queue.Queue()
     called_at: dict[tuple[str, int], int] = {}
@@ -118,6 +122,12 @@ def bench_races(n: int, seed: int = 1) -> tuple[int, int]:
     bank = ButtonBank([ButtonPin("A", "slap", 17), ButtonPin("B", "slap", 18)], sink,
                       pin_factory=timed_mock_factory(), debounce_ms=5).open()
     pins = {s: bank.pin(s, "slap") for s in "AB"}
+    leds = None
+    if lights:  # on the buttons' own factory, as on a Pi: two blink fast (the race), two pulse
+        leds = SeatLights([LightPin(s, p) for s, p in zip("ABCD", (22, 23, 24, 25), strict=True)],
+                          pin_factory=bank.pin_factory).open()
+        leds.show({"A": Mode.BLINK, "B": Mode.BLINK, "C": Mode.PULSE, "D": Mode.FLASH})
+        leds.wait_applied()
     inbox = {s: queue.SimpleQueue() for s in "AB"}
 
     def alert_thread(seat):  # a backend's callback thread: gets the edge, runs the callback when it can
@@ -163,8 +173,25 @@ def bench_races(n: int, seed: int = 1) -> tuple[int, int]:
             inbox[s].put(None)
         for th in threads:
             th.join(10)
+        if leds is not None:
+            leds.close()
         bank.close()
     return wrong_naive, wrong_edge
+
+
+def bench_lights_cpu(seconds: float) -> dict[str, float]:
+    """% of one core the process spends while four lights show each animated mode."""
+    out = {}
+    with SeatLights([LightPin(s, p) for s, p in zip("ABCD", (22, 23, 24, 25), strict=True)],
+                    pin_factory=timed_mock_factory()) as leds:
+        for mode in (Mode.BLINK, Mode.FLASH, Mode.PULSE, Mode.WAVE):
+            leds.show(dict.fromkeys("ABCD", mode))
+            leds.wait_applied()
+            r0 = resource.getrusage(resource.RUSAGE_SELF)
+            time.sleep(seconds)
+            r1 = resource.getrusage(resource.RUSAGE_SELF)
+            out[mode.value] = 100 * ((r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)) / seconds
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -182,10 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     naive, edge = bench_races(args.races)
     print(f"races with a busy thread      n={args.races}: wrong order by callback time {naive} "
           f"({100 * naive / args.races:.1f} %), by edge time {edge} ({100 * edge / args.races:.1f} %)")
+    naive_lit, edge_lit = bench_races(args.races, lights=True)
+    print(f"races, lights blinking      n={args.races}: wrong order by callback time {naive_lit} "
+          f"({100 * naive_lit / args.races:.1f} %), by edge time {edge_lit} ({100 * edge_lit / args.races:.1f} %)")
+    lit = bench_lights_cpu(max(1.0, args.idle / 4))
+    print("lights (4, mock pins), CPU % of one core: " + ", ".join(f"{m} {v:.2f}" for m, v in lit.items()))
     idle = bench_idle(args.idle)
     print(f"idle CPU over {args.idle:g} s            {idle:.3f} % of one core (simulated table: 4 seats, "
           f"5 pty scanners, control socket)")
-    ok = pct(scans, 99) < 2000 and edge == 0 and idle < 0.5
+    ok = pct(scans, 99) < 2000 and edge == 0 and edge_lit == 0 and idle < 0.5
     print("aims (scan p99 < 2 ms, no wrong order from edge times, idle < 0.5 %):", "met" if ok else "NOT met")
     return 0
 

@@ -2,9 +2,11 @@
 
     [table]        name, pin_factory (optional: lgpio | rpigpio | pigpio | native | mock)
     [buttons]      pull ("up" | "down" | "none"), active ("low" | "high"), debounce_ms
-    [seats.NAME]   confirm = BCM pin, slap = BCM pin, optional pull/active, keys = {confirm = "q", slap = "w"}
+    [seats.NAME]   confirm = BCM pin, slap = BCM pin, optional pull/active, keys = {confirm = "q", slap = "w"},
+                   optional led = BCM pin (the seat's light), active_high (the LED's level, default true)
     [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
                    terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
+    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
 
 `load(path)` returns a `TableConfig` or raises `ConfigError` listing every problem
 as "FILE:LINE: message". tomllib gives no positions for values, so `_KeyLines`
@@ -16,18 +18,22 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from cafe.contract import is_id
+from cafe.settings import CafeLinkConfig, parse_broker
 from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
+from hw.lights import LightPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SCANNER_TYPES = ("serial", "wedge", "sim")
 BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
+LIGHT_KEYS = ("led", "active_high")  # a seat's light: its BCM pin and the level that lights it
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$")
 
 SIM_CONFIG = "table.sim.toml"
@@ -46,6 +52,10 @@ class SeatConfig:
     active_high: bool | None = None
     keys: dict[str, str] = field(default_factory=dict)
     """Simulation keyboard: button → key name (a single character or a pygame key name)."""
+    led: int | None = None
+    """BCM pin of the seat's light (the LED of a lit arcade button), or None."""
+    led_active_high: bool = True
+    """True: the pin driven high lights the LED (LED to ground, or a transistor's base); False: low lights it."""
 
     def pins(self) -> list[ButtonPin]:
         return [ButtonPin(self.name, b, getattr(self, b), self.pull_up, self.active_high) for b in BUTTONS]
@@ -72,6 +82,8 @@ class TableConfig:
     pin_factory: str | None = None
     debounce_ms: float = DEFAULT_DEBOUNCE_MS
     path: str | None = None
+    cafe: CafeLinkConfig | None = None
+    """The café broker this table publishes to; None: not in a café."""
 
     def seat(self, name: str) -> SeatConfig:
         for s in self.seats:
@@ -81,6 +93,10 @@ class TableConfig:
 
     def button_pins(self) -> list[ButtonPin]:
         return [p for s in self.seats for p in s.pins()]
+
+    def light_pins(self) -> list[LightPin]:
+        """The seats that have a light, with its pin and polarity."""
+        return [LightPin(s.name, s.led, s.led_active_high) for s in self.seats if s.led is not None]
 
     def scanner_for(self, seat: str) -> ScannerConfig | None:
         """The seat's own scanner, else the shared one, else None."""
@@ -161,9 +177,10 @@ class _KeyLines:
 
 
 class _Checker:
-    def __init__(self, data: dict[str, Any], lines: _KeyLines):
+    def __init__(self, data: dict[str, Any], lines: _KeyLines, base: Path | None = None):
         self.data = data
         self.lines = lines
+        self.base = base or Path(".")  # relative file names in the config are relative to its folder
         self.problems: list[Problem] = []
 
     def err(self, path: tuple[str, ...], message: str) -> None:
@@ -209,7 +226,7 @@ class _Checker:
     def run(self) -> TableConfig | None:
         data = self.data
         # [kiosk] belongs to the kiosk (kiosk/settings.py); the hardware layer leaves it alone.
-        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk"))
+        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk", "cafe"))
         table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
         name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
         factory = None
@@ -221,11 +238,75 @@ class _Checker:
         if "debounce_ms" in buttons:
             debounce = self.number(("buttons", "debounce_ms"), buttons["debounce_ms"], 0, 1000) or DEFAULT_DEBOUNCE_MS
         seats = self.seats(data.get("seats"), (pull_up, active_high))
+        seats = self.seat_lights(data.get("seats"), seats)
         scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
         self.coverage(seats, scanners)
+        cafe = self.cafe(data["cafe"]) if "cafe" in data else None
         if any(not p.warning for p in self.problems):
             return None
-        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce))
+        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), cafe=cafe)
+
+    def cafe(self, value: Any) -> CafeLinkConfig | None:
+        """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md)."""
+        path = ("cafe",)
+        section = self.table(path, value, ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file"))
+        if not isinstance(value, dict):
+            return None
+        problems = len(self.problems)
+        ids: dict[str, str] = {}
+        for key in ("broker", "cafe", "table"):
+            if key not in section:
+                example = '"cafe.local:1883"' if key == "broker" else '"nord"' if key == "cafe" else '"t1"'
+                self.err(path, f"[cafe] has no {key} (e.g. {key} = {example})")
+                continue
+            text = self.string((*path, key), section[key])
+            if text is None:
+                continue
+            if key != "broker" and not is_id(text):
+                self.err((*path, key), f"cafe.{key} = {text!r}: use 1-32 characters a-z, 0-9, '-', "
+                         "starting with a letter or digit")
+                continue
+            ids[key] = text
+        tls = False
+        if "tls" in section:
+            if isinstance(section["tls"], bool):
+                tls = section["tls"]
+            else:
+                self.err((*path, "tls"), f"cafe.tls must be true or false, not {_toml_type(section['tls'])}")
+        host, port = "", 0
+        if "broker" in ids:
+            try:
+                host, port = parse_broker(ids["broker"], tls)
+            except ValueError as error:
+                self.err((*path, "broker"), f"cafe.{error}")
+        username = None
+        if "username" in section:
+            username = self.string((*path, "username"), section["username"])
+            if username == "":
+                self.err((*path, "username"), "cafe.username is empty")
+        files: dict[str, Path | None] = {"password_file": None, "ca_file": None}
+        for key in files:
+            if key not in section:
+                continue
+            text = self.string((*path, key), section[key])
+            if not text:
+                if text == "":
+                    self.err((*path, key), f"cafe.{key} is empty")
+                continue
+            file = Path(text).expanduser()
+            file = file if file.is_absolute() else self.base / file
+            if not file.is_file():
+                self.err((*path, key), f"cafe.{key} = {text!r}: no such file ({file})")
+                continue
+            files[key] = file
+        if files["ca_file"] is not None and not tls:
+            self.err((*path, "ca_file"), "cafe.ca_file is for tls = true")
+        if files["password_file"] is not None and username is None and "table" in ids:
+            username = f"table-{ids['table']}"  # the broker user the café's broker config makes per table
+        if len(self.problems) > problems:
+            return None
+        return CafeLinkConfig(host, port, ids["cafe"], ids["table"], username, files["password_file"], tls,
+                              files["ca_file"])
 
     def polarity(self, path: tuple[str, ...], section: dict[str, Any],
                  default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
@@ -263,7 +344,7 @@ class _Checker:
             path = ("seats", name)
             if not _NAME.match(name):
                 self.err(path, f"seat name {name!r}: use letters, digits, space, '_', '-' or '.' (at most 32)")
-            section = self.table(path, raw, (*BUTTONS, "pull", "active", "keys"))
+            section = self.table(path, raw, (*BUTTONS, "pull", "active", "keys", *LIGHT_KEYS))
             if not section and not isinstance(raw, dict):
                 continue
             numbers: dict[str, int] = {}
@@ -289,6 +370,47 @@ class _Checker:
         if not value:
             self.err(("seats",), "no seats: a table needs at least one [seats.NAME]")
         return seats
+
+    def seat_lights(self, value: Any, seats: list[SeatConfig]) -> list[SeatConfig]:
+        """The optional `led = PIN` and `active_high` of each seat: a BCM pin no button and no other light uses.
+
+        A separate pass over the seat tables (after `seats`), so the buttons' pins are all known and a
+        light that takes a button's pin is reported at the light, whichever seat comes first.
+        """
+        if not isinstance(value, dict):
+            return seats
+        taken: dict[int, tuple[str, ...]] = {}
+        for seat in seats:
+            for button in BUTTONS:
+                taken.setdefault(getattr(seat, button), ("seats", seat.name, button))
+        result = []
+        by_name = {s.name: s for s in seats}
+        for name, raw in value.items():
+            if not isinstance(raw, dict) or name not in by_name:
+                continue
+            path = ("seats", name)
+            seat = by_name[name]
+            active_high = True
+            if "active_high" in raw:
+                if not isinstance(raw["active_high"], bool):
+                    self.err((*path, "active_high"), f"{self.dotted((*path, 'active_high'))} must be true or false, "
+                             f"not {_toml_type(raw['active_high'])}")
+                elif "led" not in raw:
+                    self.err((*path, "active_high"), f"active_high is the light's level, but seat {name!r} has no led")
+                else:
+                    active_high = raw["active_high"]
+            led = None
+            if "led" in raw:
+                led = self.number((*path, "led"), raw["led"], BCM_PINS.start, BCM_PINS.stop - 1, integer=True)
+                if led is not None and led in taken:
+                    first = taken[led]
+                    self.err((*path, "led"), f"pin {led} is used twice: {self.dotted((*path, 'led'))} and "
+                             f"{self.dotted(first)} (line {self.lines.line(*first)})")
+                    led = None
+                elif led is not None:
+                    taken[led] = (*path, "led")
+            result.append(replace(seat, led=led, led_active_high=active_high) if led is not None else seat)
+        return result
 
     def keys(self, path: tuple[str, ...], value: Any, used: dict[str, tuple[str, ...]]) -> dict[str, str]:
         section = self.table((*path, "keys"), value, BUTTONS)
@@ -410,10 +532,10 @@ def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
         line = int(m.group(1)) if m else None
         col = f" (column {m.group(2)})" if m else ""
         return None, [Problem(line, f"not valid TOML: {message}{col}")]
-    checker = _Checker(data, _KeyLines(text))
+    checker = _Checker(data, _KeyLines(text), Path(path).parent)
     config = checker.run()
     if config is not None:
-        config = TableConfig(config.name, config.seats, config.scanners, config.pin_factory, config.debounce_ms, path)
+        config = replace(config, path=path)
     return config, sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
 
 

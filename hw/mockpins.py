@@ -6,18 +6,32 @@ callback back (`deliver=False`) so that a test or the simulator can deliver it
 later, from another thread, or out of order - the way a busy alert thread would.
 The callback still goes through gpiozero's own `_call_when_changed` → device →
 `hw.buttons` path.
+
+It is a `MockPWMPin`, so the seat lights (`hw.lights`, `PWMLED`) can live on the
+same factory as the buttons, as they do on a Pi. A pin keeps only its last
+`STATES_KEPT` changes: a light blinking for hours in the simulator must not grow
+without bound.
 """
 
 from __future__ import annotations
 
-from gpiozero.pins.mock import MockFactory, MockPin, PinState
+from collections import deque
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 from gpiozero.pins.pi import PiPin
 
+STATES_KEPT = 5000
 
-class TimedMockPin(MockPin):
+
+class TimedMockPin(MockPWMPin):
     def __init__(self, factory, info):
         self._at: float | None = None
         super().__init__(factory, info)
+        self.states = deque(self.states, maxlen=STATES_KEPT)
+
+    def clear_states(self):
+        super().clear_states()
+        self.states = deque(self.states, maxlen=STATES_KEPT)
 
     def _change_state(self, value):
         at = self._at

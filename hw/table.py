@@ -1,4 +1,4 @@
-"""The table's hardware from its config: one `ButtonBank` and a reader per scanner, all into one sink.
+"""The table's hardware from its config: one `ButtonBank`, the seat lights and a reader per scanner.
 
 Nothing is opened until `open()`. The kiosk (composition root) builds one `Table`
 with a `queue.Queue` as sink and reads typed inputs from it; the simulator builds
@@ -12,6 +12,7 @@ from typing import Any
 
 from hw.buttons import ButtonBank
 from hw.config import TableConfig
+from hw.lights import SeatLights
 from hw.scanners import SerialScanner
 from hw.sinks import as_sink
 from hw.wedge import TypedScanner, WedgeScanner
@@ -44,6 +45,7 @@ class Table:
         self.ports = dict(ports or {})
         self.typed_wedges = typed_wedges
         self.buttons: ButtonBank | None = None
+        self.lights: SeatLights | None = None
         self.scanners: dict[str, Any] = {}
         self.seat_of_reader = {sc.name: sc.seat for sc in config.scanners}
 
@@ -56,6 +58,10 @@ class Table:
         try:
             self.buttons = ButtonBank(self.config.button_pins(), self.sink, pin_factory=factory,
                                       debounce_ms=self.config.debounce_ms).open()
+            # The seat lights on the buttons' own factory (None: the same gpiozero default the buttons got).
+            buttons = {seat: [dev for (s, _), dev in self.buttons.devices.items() if s == seat]
+                       for seat in (p.seat for p in self.config.light_pins())}
+            self.lights = SeatLights(self.config.light_pins(), pin_factory=factory, buttons=buttons).open()
             for sc in self.config.scanners:
                 self.scanners[sc.name] = self._scanner(sc).start()
         except BaseException:
@@ -77,6 +83,9 @@ class Table:
         for scanner in self.scanners.values():
             scanner.stop()
         self.scanners.clear()
+        if self.lights is not None:
+            self.lights.close()
+            self.lights = None
         if self.buttons is not None:
             self.buttons.close()
             self.buttons = None

@@ -6,6 +6,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cafe.settings import CafeLinkConfig
 
 
 def _headless_needed(kiosk_mode: bool) -> bool:
@@ -32,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
     parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
+    parser.add_argument("--cafe-broker", metavar="HOST:PORT", help="publish to this café MQTT broker (see [cafe])")
+    parser.add_argument("--cafe", metavar="ID", help="with --cafe-broker: the café's id")
+    parser.add_argument("--table", metavar="ID", help="with --cafe-broker: this table's id in the café")
     sub = parser.add_subparsers(dest="command")
     export = sub.add_parser("export", help="write logged games as transcripts")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
@@ -49,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         from kiosk.audit import main as audit_main
 
         return audit_main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     from kiosk import settings as settings_mod
 
     settings = settings_mod.load(args.config)
@@ -98,6 +106,17 @@ def main(argv: list[str] | None = None) -> int:
     if hardware.config is not None:  # the admin test screens and the CSV export name the config's seats and table
         app.seats = [seat.name for seat in hardware.config.seats]
         app.table_name = hardware.config.name
+    try:
+        cafe_config = _cafe_config(args, hardware.config.cafe if hardware.config else None)
+    except ValueError as error:
+        hardware.close()
+        parser.error(str(error))
+    if cafe_config is not None:
+        from kiosk.cafe_link import CafeLink
+
+        app.cafe = CafeLink(app, cafe_config).start()
+        print(f"referee-kiosk: café {cafe_config.cafe!r}, table {cafe_config.table!r}, "
+              f"broker {cafe_config.host}:{cafe_config.port}", flush=True)
     if control is not None:
         print(f"referee-kiosk: simulated table; control socket {control}", flush=True)
     if args.frames:
@@ -106,12 +125,38 @@ def main(argv: list[str] | None = None) -> int:
         if args.screenshot:
             app.screenshot(args.screenshot)
             print(f"referee-kiosk: screenshot {args.screenshot}", flush=True)
+        if app.cafe is not None:
+            app.cafe.stop()
         return 0
     try:
         return app.run()
     finally:
         notifier.stopping()
+        if app.cafe is not None:
+            app.cafe.stop()
         hardware.close()
+
+
+def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) -> CafeLinkConfig | None:
+    """[cafe] from the config, with --cafe-broker/--cafe/--table on top (a laptop needs no config file)."""
+    from dataclasses import replace
+
+    from cafe.contract import check_id
+    from cafe.settings import CafeLinkConfig, parse_broker
+
+    if not (args.cafe_broker or args.cafe or args.table):
+        return configured
+    if configured is None and not (args.cafe_broker and args.cafe and args.table):
+        raise ValueError("--cafe-broker, --cafe and --table go together (or put [cafe] in the config)")
+    result = configured or CafeLinkConfig("", 0, "", "")
+    if args.cafe_broker:
+        host, port = parse_broker(args.cafe_broker, result.tls)
+        result = replace(result, host=host, port=port)
+    if args.cafe:
+        result = replace(result, cafe=check_id(args.cafe, "--cafe"))
+    if args.table:
+        result = replace(result, table=check_id(args.table, "--table"))
+    return result
 
 
 def _check_config(path: Path) -> int:

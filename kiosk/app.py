@@ -7,13 +7,11 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
-import logging
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,24 +19,21 @@ import pygame
 
 from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
-from kiosk import i18n
+from kiosk import i18n, idle, staff
 from kiosk.audio import Cue, Sounds
-from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
+from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
-from kiosk.event_words import describe
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
-from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.store import EventLog
 
-logger = logging.getLogger(__name__)
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
@@ -81,7 +76,6 @@ class App:
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
         self.table_name = "table"  # the config's table name (CSV export)
         self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
-        self.lights: Any = None  # the seat lights (#18, kiosk.seat_lights) when the table has them
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
         self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
@@ -91,6 +85,8 @@ class App:
         if self.prefs.volume is not None:  # set in the admin menu: wins over the config
             settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
+        self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
+        self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
@@ -229,54 +225,7 @@ class App:
 
     def admin(self, command: AdminCommand, back: Screen) -> str | None:
         """Run an admin menu entry (already confirmed when destructive); returns a sentence to show."""
-        table = back if isinstance(back, TableScreen) else None
-        if command is AdminCommand.UNDO and table is not None:
-            history = table.controller.referee.history
-            what = describe(history[-1], table.controller.ui.face) if history else ""
-            fb = table.controller.undo()
-            self.show(table)
-            if not fb.ok:
-                return fb.text(self.lang)
-            said = i18n.tr("Taken back: {event}", event=what)
-            table.controller.feedback = replace(fb, note=said)  # the table's verdict panel says what went
-            return said
-        if command is AdminCommand.ABANDON and table is not None:
-            table.controller.abandon()
-            self.go_menu()
-            return None
-        if command is AdminCommand.ABANDON and isinstance(back, HistoryScreen) and back.game_id is not None:
-            self.abandon_game(back.game_id)
-            self.show(GamesScreen(self, MenuScreen(self)))
-            return None
-        if command is AdminCommand.EXPORT:
-            return self.export_all()
-        if command is AdminCommand.LANGUAGE:
-            self.toggle_language()
-            return None
-        if command is AdminCommand.DEMO:
-            self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
-            return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
-        if command is AdminCommand.RESTART:
-            self.stop(EXIT_RESTART)  # systemd's Restart=always starts a fresh process
-        elif command is AdminCommand.SHUTDOWN:
-            self.stop(EXIT_SHUTDOWN)
-        elif command is AdminCommand.QUIT and not self.kiosk_mode:
-            self.stop(0)
-        return None
-
-    def export_all(self) -> str:
-        """CSV, transcripts and a backup to a USB stick when one is mounted, else into the data directory."""
-        if self.log is None:
-            return i18n.tr("Nothing to export: no event log.")
-        folder, on_stick = exporting.export_everything(self.log, self.settings.data_dir, self.table_name, self.mounts,
-                                                       self.usb_roots)
-        games = len(self.log.games())
-        logger.info("exported %d games to %s", games, folder)
-        if on_stick:
-            return i18n.tr("Exported {n} games to the USB stick {stick}, folder {folder}", n=games,
-                           stick=folder.parent, folder=folder.name)
-        return i18n.tr("No USB stick found. Exported {n} games into the data directory, folder exports/{folder}",
-                       n=games, folder=folder.name)
+        return staff.run(self, command, back)
 
     def stop(self, code: int = 0) -> None:
         self.exit_code = code
@@ -309,6 +258,8 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
         wakeup = self.screen.next_wakeup()
+        if self.lights is not None:  # the --sim window's light strip animates a blinking light
+            wakeup = self.lights.next_wakeup(wakeup, now)
         idle_at = self._idle_deadline()
         if idle_at is not None:
             wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
@@ -327,9 +278,13 @@ class App:
             self._on_item(item)
         if self.screen.on_tick(time.monotonic()):
             self.dirty = True
+        if self.cafe is not None and self.cafe.tick():
+            self.dirty = True
         self._idle_check(time.monotonic())
         if self.dirty:
             self.draw()
+        if self.lights is not None:
+            self.lights.follow(self.screen)
         if self.heartbeat is not None:
             self.heartbeat()
 
@@ -348,38 +303,27 @@ class App:
 
     # --- a table left alone
 
-    def game_on_screen(self) -> TableScreen | None:
-        """The table screen of a logged game under the current screen (help, history, a question …), if any."""
-        screen: Screen | None = self.screen
-        for _ in range(8):
-            if isinstance(screen, TableScreen):
-                return screen if screen.controller.game_row is not None else None
-            screen = getattr(screen, "back", None)
-        return None
-
     def _idle_deadline(self) -> float | None:
-        idle = self.settings.idle_pause_s
-        if not idle or self.game_on_screen() is None:
-            return None
-        return self.last_activity + idle
+        return idle.deadline(self.screen, self.settings.idle_pause_s, self.last_activity)
 
     def _idle_check(self, now: float) -> None:
         """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
-        deadline = self._idle_deadline()
-        if deadline is None or now < deadline:
-            return
-        table = self.game_on_screen()
-        if table is not None:
-            table.controller.pause()
-        self.last_activity = now
-        self.go_menu()
+        if idle.pause_if_left(self.screen, self.settings.idle_pause_s, self.last_activity, now):
+            self.last_activity = now
+            self.go_menu()
 
     def draw(self) -> None:
-        self.current_view = self.screen.view(self.surface.get_width(), self.surface.get_height())
+        width, height = self.surface.get_width(), self.surface.get_height()
+        strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
+        self.current_view = self.screen.view(width, height - strip)
+        if self.cafe is not None:
+            self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
         if self.rotate:
             self.display.blit(pygame.transform.rotate(self.surface, -self.rotate), (0, 0))
         pygame.display.flip()
+        if self.cafe is not None:  # after the flip: the publisher's work never delays what players see
+            self.cafe.publish_status(self.screen)
         self.dirty = False
         self.frames += 1
 
@@ -389,6 +333,9 @@ class App:
                 item.result = self._command(item)
             finally:
                 item.done.set()
+            return
+        if self.cafe is not None and self.cafe.receive(item):
+            self.dirty = True
             return
         self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
@@ -404,10 +351,21 @@ class App:
     def _command(self, command: Command) -> Any:
         if command.name == "screenshot":
             self.draw()
-            pygame.image.save(self.display, str(command.arg))
+            pygame.image.save(self._shown(), str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
-            return self.screen.model()
+            model = self.screen.model()
+            if self.lights is not None:  # as they are after the inputs handled so far in this step
+                self.lights.follow(self.screen)
+                model["lights"] = self.lights.reported()
+            return model
+        if command.name == "screenshot_window":  # the whole --sim window, its light strip included
+            self.draw()
+            if self.lights is not None:
+                self.lights.follow(self.screen)
+                self.lights.draw_strip()
+            pygame.image.save(pygame.display.get_surface(), str(command.arg))
+            return {"path": str(command.arg)}
         if command.name == "action":
             action, held = command.arg if isinstance(command.arg, tuple) else (str(command.arg), None)
             if held is None:
@@ -455,7 +413,8 @@ class App:
 
     def _point(self, event: pygame.event.Event) -> tuple[int, int]:
         if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
-            x, y = int(event.x * self.display.get_width()), int(event.y * self.display.get_height())
+            window = pygame.display.get_surface() or self.display  # (the --sim light strip makes it taller)
+            x, y = int(event.x * window.get_width()), int(event.y * window.get_height())
         else:
             x, y = event.pos
         return self.to_logical(x, y)
@@ -497,4 +456,8 @@ class App:
     def screenshot(self, path: Path) -> None:
         """What the display shows (rotated as it is mounted)."""
         self.draw()
-        pygame.image.save(self.display, str(path))
+        pygame.image.save(self._shown(), str(path))
+
+    def _shown(self) -> pygame.Surface:
+        """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
+        return self.display if self.rotate else self.surface

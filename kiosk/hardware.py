@@ -14,6 +14,7 @@ from typing import Any
 from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
+from kiosk import seat_lights
 
 
 @dataclass
@@ -47,6 +48,7 @@ def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: P
     if simulate:
         config = hw_config.load(config_path) if config_path else hw_config.load_default_sim()
         sim = SimTable(config, sink=app.post).open()
+        seat_lights.attach(app, sim.table, sim=True)
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
@@ -56,13 +58,15 @@ def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: P
     if config_path is None:
         return Hardware(None)
     config = hw_config.load(config_path)
-    return Hardware(config, Table(config, app.post).open())
+    table = Table(config, app.post).open()
+    seat_lights.attach(app, table)
+    return Hardware(config, table)
 
 
 def _command(app: Any, name: str):
     def handler(request: dict[str, Any]) -> dict[str, Any]:
-        if name == "screenshot":
-            return app.call("screenshot", Path(request["path"]))
+        if name == "screenshot":  # "window": true → the whole --sim window, light strip included
+            return app.call("screenshot_window" if request.get("window") else "screenshot", Path(request["path"]))
         if name == "touch":  # "held": seconds the finger stays down (a hold-to-confirm button)
             return {"screen": app.call("action", (request["action"], float(request.get("held", 0.0))))}
         return app.call(name)

@@ -72,9 +72,9 @@ PAGES: dict[str, tuple[Page, ...]] = {
             N_("Keep 3 cards in your hand while the draw pile lasts; the referee counts the draws."),
         )),
         Page(N_("Special cards"), (
-            N_("Wasser is the 4: after it only 1, 2, 3, Wasser or an element card."),
-            N_("Feuer burns the pile (it leaves the game) and you lay again. Four equal cards in a row burn it too."),
-            N_("Erde: any card may follow. Luft is see-through: the card below it counts."),
+            N_("Water is the 4: after it only 1, 2, 3, Water or an element card."),
+            N_("Fire burns the pile (it leaves the game) and you lay again. Four equal cards in a row burn it too."),
+            N_("Earth: any card may follow. Air is see-through: the card below it counts."),
         )),
         Page(N_("Face-up, face-down, end"), (
             N_("Hand empty and draw pile gone: play your face-up cards. Then turn over one face-down card and scan "

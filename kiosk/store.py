@@ -223,6 +223,11 @@ class EventLog:
         rows = self.db.execute("SELECT event FROM events WHERE game_id=? ORDER BY seq", (game_id,))
         return [json.loads(text) for (text,) in rows]
 
+    def game_uid(self, game_id: int) -> str | None:
+        """The game's id in the café log (`game_uid`)."""
+        row = self.db.execute("SELECT uid FROM games WHERE id=?", (game_id,)).fetchone()
+        return row[0] if row else None
+
     def attempts(self, game_id: int) -> list[Attempt]:
         """Every event answered during the game, rejected ones included, in order (seq as in a transcript answer)."""
         rows = self.db.execute("SELECT n, seq, body, ok, error, at FROM records "

@@ -21,6 +21,23 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     rm -f "$aptlog"
   fi
 fi
+# The café tests start Debian's mosquitto (and use mosquitto_passwd, and openssl for a TLS broker) on loopback:
+# as root, install what is missing.
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+  cafe_missing=()
+  [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null || cafe_missing+=(mosquitto)
+  command -v openssl >/dev/null || cafe_missing+=(openssl)
+  if [ ${#cafe_missing[@]} -gt 0 ]; then
+    echo "== apt-get install ${cafe_missing[*]}"
+    aptlog=$(mktemp)
+    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${cafe_missing[@]}"; } >"$aptlog" 2>&1; then
+      cat "$aptlog" >&2
+      echo "apt-get could not install ${cafe_missing[*]}: tests/test_cafe*.py will fail" >&2
+    fi
+    rm -f "$aptlog"
+  fi
+fi
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv

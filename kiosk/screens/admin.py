@@ -74,7 +74,8 @@ class AdminScreen(Screen):
         items = [(AdminCommand.UNDO, tr("Undo last event")), (AdminCommand.ABANDON, tr("Abandon game")),
                  (AdminCommand.EXPORT, tr("Export")), (AdminCommand.LANGUAGE, tr("Language: {lang}", lang=lang)),
                  (AdminCommand.VOLUME, tr("Volume: {n} %", n=volume) if volume else tr("Volume: mute")),
-                 (AdminCommand.DEMO, tr("Demo mode on/off")), (AdminCommand.CHANGE_PIN, tr("Change PIN")),
+                 (AdminCommand.DEMO, tr("Demo mode: on") if self.app.settings.demo_after_s else tr("Demo mode: off")),
+                 (AdminCommand.CHANGE_PIN, tr("Change PIN")),
                  (AdminCommand.SCANNER_TEST, tr("Scanner test")), (AdminCommand.BUTTON_TEST, tr("Button test")),
                  (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
         if not self.app.kiosk_mode:

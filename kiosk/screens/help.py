@@ -32,7 +32,7 @@ class HelpScreen(Screen):
         page = self.pages[self.page]
         portrait = height > width
         bar = 0.07 if portrait else 0.11  # the top and bottom bars
-        v.text(g.r(0.03, 0.02, 0.7, bar), f"{games.get(self.game_id).title}: {tr(page.title)}", size=1.0,
+        v.text(g.r(0.03, 0.02, 0.7, bar), f"{games.get(self.game_id).title} – {tr(page.title)}", size=1.0,
                color=ACCENT, tag="title")
         v.button(g.r(0.76, 0.02, 0.21, bar), tr("Back"), "back", tag="back")
         count = len(page.paragraphs)

@@ -347,28 +347,35 @@ class TableScreen(Screen):
         v.icon((rect[0] + h // 4, rect[1] + h // 4, h // 2, h // 2), "warn", DARK_INK, tag="banner-icon")
 
     def _race_result(self, width: int, height: int, race: RaceShown) -> View:
-        """A decided race, full-screen: the loser's name huge with the penalty, every slap's time from the first."""
+        """A decided race, full-screen: the loser's name huge with the penalty, every slap's time from the first;
+        the table's touch buttons stay live at the bottom (play goes on), any other touch ends it early."""
         g = Grid(width, height)
         v = View(width, height)
-        portrait = g.portrait
+        p = g.portrait
+        # (y, height) of each part as fractions: title, loser, penalty, reason, slaps
+        title, name, pen, why, area = ((0.01, 0.06), (0.07, 0.18), (0.26, 0.09), (0.355, 0.055), (0.42, 0.43)) if p \
+            else ((0.01, 0.08), (0.09, 0.24), (0.34, 0.12), (0.465, 0.065), (0.54, 0.31))
         v.box((0, 0, width, height), BG)
-        v.text(g.r(0.04, 0.02, 0.92, 0.1), tr("ALLE race"), size=1.0, color=MUTED, align="center", tag="title")
-        losers = ", ".join(race.losers) or "–"
-        name = g.r(0.04, 0.12, 0.92, 0.2 if portrait else 0.26)
-        v.text(name, losers, size=4.0, color=INK, fill=BAD_FILL, align="center", role="key", lines=1,
-               tag="race-loser")
+        v.text(g.r(0.04, *title[:1], 0.92, title[1]), tr("ALLE race"), size=0.8, color=MUTED, align="center",
+               lines=1, tag="title")
+        v.text(g.r(0.04, name[0], 0.92, name[1]), ", ".join(race.losers) or "–", size=4.0, color=INK,
+               fill=BAD_FILL, align="center", role="key", lines=1, tag="race-loser")
         penalty = tr("+{n} cards", n=race.penalty) if race.losers else ""
-        y = 0.33 if portrait else 0.39
-        v.text(g.r(0.04, y, 0.92, 0.1 if portrait else 0.14), penalty, size=2.2, color=ACCENT, align="center",
-               role="key", lines=1, tag="race-penalty")
-        v.text(g.r(0.04, y + (0.11 if portrait else 0.15), 0.92, 0.08), race.reason, size=0.8, color=INK,
-               align="center", tag="race-reason")
+        v.text(g.r(0.04, pen[0], 0.92, pen[1]), penalty, size=2.2, color=ACCENT, align="center", role="key",
+               lines=1, tag="race-penalty")
+        v.text(g.r(0.04, why[0], 0.92, why[1]), race.reason, size=0.8, color=INK, align="center", lines=1,
+               tag="race-reason")
         slaps = race.slaps
-        area = g.r(0.1, y + (0.2 if portrait else 0.24), 0.8, (0.45 if portrait else 0.35))
-        for i, (rect, (player, t)) in enumerate(zip(rows(area, max(len(slaps), 3), 4), slaps, strict=False)):
+        columns = 2 if len(slaps) > 3 and not p else 1
+        per_col = max(-(-len(slaps) // columns), 2)
+        gap = round(v.limits.gap)
+        places = [r for column in cols(g.r(0.04, area[0], 0.92, area[1]), columns, gap * 2)
+                  for r in rows(column, per_col, gap)]
+        for i, (rect, (player, t)) in enumerate(zip(places, slaps, strict=False)):
             lost = player in race.losers
             v.text(rect, f"{player}   {self._ms(t, i)}", size=0.9, color=INK, fill=BAD_FILL if lost else PANEL,
                    align="center", lines=1, tag="race-slap:" + player)
+        self._actions(v, Layout(g), round(v.limits.gap * 1.5))
         v.anywhere = "race-done"
         return v
 

@@ -1,0 +1,308 @@
+"""`tabletop-referee/cafe/1` in code: topic names, payload builders and validators, ids, the 64 KiB limit.
+
+Both sides import this module (the table's publisher and the café hub), so a
+message one side builds is exactly what the other validates. It depends on the
+standard library only. The binding text is `shared/cafe-protocol.md`; either
+side may add fields, so validators accept unknown keys and check the named ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+PROTOCOL = "tabletop-referee/cafe/1"
+VERSION = 1
+ROOT = "tabletop-referee/v1"
+MAX_PAYLOAD = 64 * 1024  # bytes of UTF-8 JSON
+QOS = 1
+SCREENS = ("menu", "setup", "table", "admin", "demo", "error")
+KINDS = ("start", "event", "end")
+END_STATUSES = ("finished", "abandoned")
+LANGUAGES = ("de", "en")
+TRANSCRIPT_FORMAT = "tabletop-referee/1"
+STATUS_MAX_PER_S = 10
+
+_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+_TOPIC = re.compile(r"tabletop-referee/v1/(?P<cafe>[^/]+)/(?:table/(?P<table>[^/]+)/(?P<kind>status|log|replay)"
+                    r"|(?P<announce>announce))")
+
+
+class ContractError(ValueError):
+    """A topic, id or payload that breaks the café protocol; the message says which rule."""
+
+
+# ---------------------------------------------------------------- names
+
+
+def is_id(value: object) -> bool:
+    """A café or table id: 1–32 of a-z, 0-9, '-', starting with a letter or digit."""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
+def check_id(value: object, what: str = "id") -> str:
+    if not is_id(value):
+        raise ContractError(f"{what} {value!r}: use 1-32 characters a-z, 0-9, '-', starting with a letter or digit")
+    return value  # type: ignore[return-value]
+
+
+def table_topic(cafe: str, table: str, kind: str) -> str:
+    if kind not in ("status", "log", "replay"):
+        raise ContractError(f"no table topic {kind!r}")
+    return f"{ROOT}/{check_id(cafe, 'café')}/table/{check_id(table, 'table')}/{kind}"
+
+
+def status_topic(cafe: str, table: str) -> str:
+    return table_topic(cafe, table, "status")
+
+
+def log_topic(cafe: str, table: str) -> str:
+    return table_topic(cafe, table, "log")
+
+
+def replay_topic(cafe: str, table: str) -> str:
+    return table_topic(cafe, table, "replay")
+
+
+def announce_topic(cafe: str) -> str:
+    return f"{ROOT}/{check_id(cafe, 'café')}/announce"
+
+
+def cafe_filter(cafe: str) -> str:
+    """Everything of one café (what the hub subscribes to)."""
+    return f"{ROOT}/{check_id(cafe, 'café')}/#"
+
+
+def table_filter(cafe: str, kind: str) -> str:
+    """One kind of topic of every table of a café, e.g. every `status`."""
+    return f"{ROOT}/{check_id(cafe, 'café')}/table/+/{kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class Topic:
+    """A parsed topic: `kind` is status | log | replay | announce; `table` is None for announce."""
+
+    cafe: str
+    table: str | None
+    kind: str
+
+
+def parse_topic(topic: str) -> Topic:
+    m = _TOPIC.fullmatch(topic)
+    if m is None:
+        raise ContractError(f"not a café topic: {topic!r}")
+    cafe = check_id(m.group("cafe"), "café")
+    if m.group("announce"):
+        return Topic(cafe, None, "announce")
+    return Topic(cafe, check_id(m.group("table"), "table"), m.group("kind"))
+
+
+# ---------------------------------------------------------------- bytes
+
+
+def encode(payload: Mapping[str, Any]) -> bytes:
+    """Compact UTF-8 JSON; ContractError when it exceeds the protocol's 64 KiB."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(data) > MAX_PAYLOAD:
+        raise ContractError(f"payload of {len(data)} bytes exceeds {MAX_PAYLOAD}")
+    return data
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """A payload's JSON object (size and UTF-8 checked); ContractError otherwise."""
+    if len(data) > MAX_PAYLOAD:
+        raise ContractError(f"payload of {len(data)} bytes exceeds {MAX_PAYLOAD}")
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ContractError(f"payload is not UTF-8 JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise ContractError("payload is not a JSON object")
+    return value
+
+
+# ---------------------------------------------------------------- builders
+
+
+def now_iso() -> str:
+    """The sender's wall clock, ISO 8601 with its offset."""
+    return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+
+def status_payload(table: str, *, screen: str, game: str | None = None, game_uid: str | None = None,
+                   players: list[str] | None = None, turn: str | None = None,
+                   scores: Mapping[str, int] | None = None, finished: bool = False, n: int = 0,
+                   at: str | None = None, **extra: Any) -> dict[str, Any]:
+    payload = {"v": VERSION, "table": table, "online": True, "screen": screen, "game": game, "game_uid": game_uid,
+               "players": list(players or []), "turn": turn, "scores": dict(scores or {}),
+               "finished": bool(finished), "n": n, "at": at or now_iso(), **extra}
+    return validate_status(payload, table)
+
+
+def offline_payload(table: str) -> dict[str, Any]:
+    """The status a table leaves behind (its last will): retained, so every later subscriber sees it."""
+    return {"v": VERSION, "table": check_id(table, "table"), "online": False}
+
+
+def replay_payload(from_n: int) -> dict[str, Any]:
+    return validate_replay({"v": VERSION, "from": from_n})
+
+
+def announce_payload(text: Mapping[str, str], until: str | None = None) -> dict[str, Any]:
+    return validate_announce({"v": VERSION, "text": dict(text), "until": until})
+
+
+# ---------------------------------------------------------------- validators
+
+
+def _need(cond: bool, message: str) -> None:
+    if not cond:
+        raise ContractError(message)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_time(value: object, what: str = "at") -> datetime:
+    """An ISO 8601 time with an offset (what `at` and `until` carry)."""
+    _need(isinstance(value, str), f"{what} must be an ISO 8601 string")
+    try:
+        moment = datetime.fromisoformat(value)  # type: ignore[arg-type]
+    except ValueError:
+        raise ContractError(f"{what} {value!r} is not ISO 8601") from None
+    _need(moment.tzinfo is not None, f"{what} {value!r} has no offset")
+    return moment
+
+
+def _base(payload: object, table: str | None) -> dict[str, Any]:
+    _need(isinstance(payload, dict), "payload is not a JSON object")
+    assert isinstance(payload, dict)
+    _need(payload.get("v") == VERSION, f"v must be {VERSION}")
+    if "table" in payload or table is not None:
+        _need(is_id(payload.get("table")), f"table {payload.get('table')!r} is not a table id")
+        _need(table is None or payload["table"] == table,
+              f"table {payload.get('table')!r} on the topic of table {table!r}")
+    return payload
+
+
+def _names(value: object, what: str) -> list[str]:
+    _need(isinstance(value, list) and all(isinstance(p, str) and p for p in value), f"{what} must be a list of names")
+    return value  # type: ignore[return-value]
+
+
+def _scores(value: object) -> dict[str, Any]:
+    _need(isinstance(value, dict) and all(isinstance(k, str) and _is_int(v) for k, v in value.items()),
+          "scores must map names to integers")
+    return value  # type: ignore[return-value]
+
+
+def validate_status(payload: object, table: str | None = None) -> dict[str, Any]:
+    """A status, or a last will (`online: false`, where only `v` and `table` are required)."""
+    p = _base(payload, table)
+    _need("table" in p, "status without table")
+    _need(isinstance(p.get("online"), bool), "online must be true or false")
+    if not p["online"]:
+        return p
+    _need(p.get("screen") in SCREENS, f"screen {p.get('screen')!r} is not one of {', '.join(SCREENS)}")
+    _need(p.get("game") is None or isinstance(p["game"], str), "game must be a string or null")
+    _need(p.get("game_uid") is None or (isinstance(p["game_uid"], str) and p["game_uid"] != ""),
+          "game_uid must be a string or null")
+    _names(p.get("players"), "players")
+    _need(p.get("turn") is None or isinstance(p["turn"], str), "turn must be a name or null")
+    _scores(p.get("scores"))
+    _need(isinstance(p.get("finished"), bool), "finished must be true or false")
+    _need(_is_int(p.get("n")) and p["n"] >= 0, "n must be an integer >= 0")
+    parse_time(p.get("at"))
+    return p
+
+
+def validate_log_record(payload: object, table: str | None = None) -> dict[str, Any]:
+    p = _base(payload, table)
+    _need("table" in p, "log record without table")
+    _need(_is_int(p.get("n")) and p["n"] >= 1, "n must be an integer >= 1")
+    parse_time(p.get("at"))
+    _need(isinstance(p.get("game_uid"), str) and p["game_uid"] != "", "game_uid must be a non-empty string")
+    kind = p.get("kind")
+    _need(kind in KINDS, f"kind {kind!r} is not one of {', '.join(KINDS)}")
+    if kind == "start":
+        header = p.get("header")
+        _need(isinstance(header, dict) and header.get("format") == TRANSCRIPT_FORMAT,
+              f"header must be a transcript header ({TRANSCRIPT_FORMAT})")
+        _names(header.get("players"), "header players")  # type: ignore[union-attr]
+    elif kind == "event":
+        _need(isinstance(p.get("event"), dict), "event must be a JSON object")
+        answer = p.get("answer")
+        _need(isinstance(answer, dict), "answer must be a JSON object")
+        assert isinstance(answer, dict)
+        _need(_is_int(answer.get("seq")) and answer["seq"] >= 1, "answer.seq must be an integer >= 1")
+        _need(isinstance(answer.get("ok"), bool), "answer.ok must be true or false")
+        _need((answer.get("error") is None) == answer["ok"], "answer.error is null exactly when ok")
+        _need(answer.get("error") is None or isinstance(answer["error"], str), "answer.error must be a string")
+    else:
+        _need(p.get("status") in END_STATUSES, f"status must be one of {', '.join(END_STATUSES)}")
+        _scores(p.get("scores"))
+        _names(p.get("winners"), "winners")
+    return p
+
+
+def validate_replay(payload: object) -> dict[str, Any]:
+    p = _base(payload, None)
+    _need(_is_int(p.get("from")) and p["from"] >= 1, "from must be an integer >= 1")
+    return p
+
+
+def validate_announce(payload: object) -> dict[str, Any]:
+    p = _base(payload, None)
+    text = p.get("text")
+    _need(isinstance(text, dict) and bool(text), "text must map languages to sentences")
+    assert isinstance(text, dict)
+    _need(all(isinstance(k, str) and isinstance(v, str) for k, v in text.items()), "text values must be strings")
+    _need(any(lang in text for lang in LANGUAGES), f"text needs one of {', '.join(LANGUAGES)}")
+    if p.get("until") is not None:
+        parse_time(p["until"], "until")
+    return p
+
+
+def validate(topic: str, data: bytes, retained: bool | None = None) -> tuple[Topic, dict[str, Any] | None]:
+    """Check one MQTT message against the contract: its topic, its payload and (when given) its retain flag.
+
+    Returns the parsed topic and payload; the payload is None for an empty
+    `announce` (which clears it) — the one message that may be empty.
+    """
+    parsed = parse_topic(topic)
+    if parsed.kind == "announce" and data == b"":
+        return parsed, None
+    payload = decode(data)
+    if parsed.kind == "status":
+        validate_status(payload, parsed.table)
+    elif parsed.kind == "log":
+        validate_log_record(payload, parsed.table)
+    elif parsed.kind == "replay":
+        validate_replay(payload)
+    else:
+        validate_announce(payload)
+    if retained is not None and parsed.kind == "log":
+        _need(not retained, "log records are not retained")
+    return parsed, payload
+
+
+def announce_text(payload: Mapping[str, Any], lang: str) -> str:
+    """The announcement in `lang`, else in the other language the café wrote."""
+    text = payload.get("text", {})
+    for choice in (lang, *LANGUAGES):
+        if isinstance(text.get(choice), str) and text[choice].strip():
+            return text[choice].strip()
+    return next((v for v in text.values() if isinstance(v, str) and v.strip()), "")
+
+
+def announce_expired(payload: Mapping[str, Any], now: datetime | None = None) -> bool:
+    """True once the announcement's `until` has passed."""
+    until = payload.get("until")
+    if until is None:
+        return False
+    return parse_time(until, "until") <= (now or datetime.now().astimezone())

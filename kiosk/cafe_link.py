@@ -1,0 +1,155 @@
+"""The kiosk's side of the café link: the screen's status to the publisher, the café's news onto the screen.
+
+`cafe.publisher.Publisher` runs on its own thread; everything here runs on the
+display thread, called by `App` at four points (item, tick, draw, stop). What
+the café says (online or not, an announcement) arrives as a `CafeNews` item
+through `App.post`; the table screen then shows a small "café offline" mark and
+the announcement as a one-line banner, in a strip at the bottom edge that every
+screen leaves free while there is something to show.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from cafe import contract
+from cafe.publisher import Publisher
+from cafe.settings import CafeLinkConfig
+from kiosk.i18n import language, tr
+from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
+
+log = logging.getLogger("cafe")
+
+STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
+# Screens the contract does not name show as the one they belong to.
+SCREEN_OF = {"history": "table", "keyboard": "setup"}
+
+
+@dataclass(frozen=True, slots=True)
+class CafeNews:
+    """From the publisher's thread: the link came up or went down, or the café's announcement changed."""
+
+    online: bool | None = None
+    announcement: dict[str, Any] | None = None
+    announced: bool = False  # True: `announcement` is news (None = cleared)
+
+
+class CafeLink:
+    def __init__(self, app: Any, config: CafeLinkConfig, **publisher_options: Any):
+        self.app = app
+        self.config = config
+        self.online = False
+        self.announcement: dict[str, Any] | None = None
+        self._uids: dict[int, str | None] = {}
+        self.publisher = Publisher(config, app.log.path, on_online=self._heard_online,
+                                   on_announce=self._heard_announce, **publisher_options)
+        app.log.on_record(self.publisher.notify)
+
+    def start(self) -> CafeLink:
+        self.publisher.start()
+        return self
+
+    def stop(self) -> None:
+        self.publisher.stop()
+
+    # --- the publisher's thread: only post
+
+    def _heard_online(self, online: bool) -> None:
+        self.app.post(CafeNews(online=online))
+
+    def _heard_announce(self, payload: dict[str, Any] | None) -> None:
+        self.app.post(CafeNews(announcement=payload, announced=True))
+
+    # --- the display thread
+
+    def receive(self, item: object) -> bool:
+        """Take a CafeNews item (True), or leave the item to the screen (False)."""
+        if not isinstance(item, CafeNews):
+            return False
+        if item.online is not None:
+            self.online = item.online
+        if item.announced:
+            self.announcement = item.announcement
+        return True
+
+    def tick(self) -> bool:
+        """True when the announcement just ran out (the screen must be drawn again)."""
+        if self.announcement is not None and contract.announce_expired(self.announcement):
+            self.announcement = None
+            return True
+        return False
+
+    def strip_height(self, width: int, height: int) -> int:
+        """Pixels the café needs at the bottom edge (0 while online with nothing announced): screens lay out
+        above it, so the banner and the mark never cover a button. Portrait stacks the two, landscape puts
+        the mark at the banner's right end."""
+        if self.online and self._text() == "":
+            return 0
+        row = max(28, round(height * STRIP))
+        return 2 * row if self._stacked(width, height) else row
+
+    def decorate(self, view: View, height: int) -> None:
+        """Draw the strip under a screen's view: the announcement and the offline mark."""
+        width = view.width
+        strip = self.strip_height(width, height)
+        if not strip:
+            return
+        text = self._text()
+        stacked = self._stacked(width, height)
+        row = strip // 2 if stacked else strip
+        mark = 0 if self.online else round(width * (0.45 if stacked else 0.26))
+        if text:
+            banner_width = width if stacked else width - mark
+            view.text((0, height - row, banner_width, row), text, color=DARK_INK, fill=ACCENT, size=0.8,
+                      align="center", tag="cafe-announce")
+        if mark:
+            view.text((width - mark, height - strip, mark, row), tr("Café offline"), color=INK, fill=BAD,
+                      size=0.6, align="center", tag="cafe-offline")
+        view.height = height
+
+    def _stacked(self, width: int, height: int) -> bool:
+        return width < height and not self.online and self._text() != ""
+
+    def _text(self) -> str:
+        return "" if self.announcement is None else contract.announce_text(self.announcement, language())
+
+    def publish_status(self, screen: Any) -> None:
+        """Hand what the screen shows to the publisher (it sends only changes, at most 10 a second).
+        A screen this cannot describe costs the café its status, never the table its game."""
+        try:
+            self.publisher.set_status(self.status(screen))
+        except Exception:
+            log.exception("café: no status for screen %r", getattr(screen, "name", screen))
+
+    def status(self, screen: Any) -> dict[str, Any]:
+        name = getattr(screen, "name", "menu")
+        name = SCREEN_OF.get(name, name)
+        fields: dict[str, Any] = {"screen": name if name in contract.SCREENS else "menu"}
+        controller = None if name == "demo" else _controller_of(screen)
+        if controller is None:
+            return fields
+        header, state = controller.referee.header, controller.state
+        fields.update(game=header["game"], players=list(header["players"]), turn=state.get("turn"),
+                      scores={k: int(v) for k, v in state.get("scores", {}).items()
+                              if isinstance(v, int | float) and not isinstance(v, bool)},
+                      finished=bool(state.get("finished")))
+        row = controller.game_row
+        if row is not None:
+            if row not in self._uids:
+                self._uids[row] = self.app.log.game_uid(row)
+            fields["game_uid"] = self._uids[row]
+        return fields
+
+
+def _controller_of(screen: Any) -> Any:
+    """The table controller behind a screen (the table itself, or the admin/history screen over it)."""
+    for _ in range(4):
+        if screen is None:
+            return None
+        controller = getattr(screen, "controller", None)
+        if controller is not None:
+            return controller
+        screen = getattr(screen, "back", None)
+    return None

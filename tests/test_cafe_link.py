@@ -1,0 +1,78 @@
+"""The kiosk's side of the café link, in-process against a real broker: the status follows the screens."""
+
+from __future__ import annotations
+
+import time
+
+from cafe import contract
+from cafe.settings import CafeLinkConfig
+from kiosk.cafe_link import CafeLink, CafeNews
+from kiosk.screens.admin import AdminScreen
+from tests.cafe_watch import Watcher
+from tests.kiosk_helpers import make_app, press, settle
+
+CAFE, TABLE = "nord", "t1"
+
+
+def last_status(watcher: Watcher) -> dict:
+    statuses = watcher.statuses(TABLE)
+    return statuses[-1].payload if statuses else {}
+
+
+def wait_status(app, watcher: Watcher, **wanted) -> dict:
+    deadline = time.monotonic() + 20
+    while True:
+        settle(app, 1)
+        status = last_status(watcher)
+        if all(status.get(k) == v for k, v in wanted.items()):
+            return status
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"status {status} never had {wanted}")
+        time.sleep(0.02)
+
+
+def test_the_status_follows_the_screens(tmp_path, mosquitto) -> None:
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    app = make_app(tmp_path)
+    app.cafe = CafeLink(app, CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)).start()
+    try:
+        menu = wait_status(app, watcher, screen="menu", online=True)
+        assert menu["game"] is None and menu["n"] == 0
+        press(app, "game:magische-7")
+        wait_status(app, watcher, screen="setup")
+        press(app, "start")
+        table = wait_status(app, watcher, screen="table", game="magische-7")
+        uid = app.log.records()[0].game_uid
+        assert table["game_uid"] == uid and table["n"] == 1 and table["turn"] in table["players"]
+        assert set(table["scores"]) == set(table["players"]) and table["finished"] is False
+        app.show(AdminScreen(app, app.screen))  # staff over a running game: the game is still reported
+        admin = wait_status(app, watcher, screen="admin")
+        assert admin["game_uid"] == uid
+        app.go_menu()
+        wait_status(app, watcher, screen="menu", game=None)
+        assert watcher.violations == []
+    finally:
+        app.cafe.stop()
+        watcher.close()
+
+
+def test_news_from_the_cafe_reaches_the_screen_only_through_the_loop(tmp_path, mosquitto) -> None:
+    app = make_app(tmp_path)
+    link = CafeLink(app, CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE))
+    app.cafe = link  # not started: the news items are posted by hand, as the publisher's thread does
+    settle(app)
+    assert app.current_view.tagged("cafe-offline")  # not connected yet
+    app.post(CafeNews(online=True))
+    settle(app)
+    assert not app.current_view.tagged("cafe-offline") and not app.current_view.tagged("cafe-announce")
+    soon = contract.announce_payload({"de": "Gleich", "en": "Soon"},
+                                     until=time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(time.time() + 1)))
+    app.post(CafeNews(announcement=soon, announced=True))
+    settle(app)
+    assert [e.text for e in app.current_view.tagged("cafe-announce")] == ["Soon"]
+    buttons_bottom = max(e.rect[1] + e.rect[3] for e in app.current_view.elements if e.kind == "button")
+    assert buttons_bottom <= app.current_view.tagged("cafe-announce")[0].rect[1]  # the strip covers no button
+    deadline = time.monotonic() + 10
+    while app.current_view.tagged("cafe-announce"):  # `until` passed: the banner goes by itself
+        assert time.monotonic() < deadline, "the announcement did not run out"
+        app.step(max_wait_ms=200)
