@@ -206,50 +206,52 @@ class TableScreen(Screen):
         return tr("first") if i == 0 else "+" + tr("{ms} ms", ms=t)
 
     def _seats(self, v: View, lay: Layout, panel, state, gap: int) -> None:
-        """One tile per seat: name, the score as a large number, a detail line when there is room."""
+        """One tile per seat, row by row: one column (landscape, up to four seats) or two."""
         ui = self.controller.ui
         players = ui.players
         columns = lay.seat_cols if len(players) <= 4 else 2
         per_col = -(-len(players) // columns)
-        tiles = [r for row in rows(lay.seats, per_col, gap) for r in cols(row, columns, gap)]  # row by row
-        turn = state.get("turn")
-        key_line = round(v.limits.key_cap / 0.73 * 1.17)
+        tiles = [r for row in rows(lay.seats, per_col, gap) for r in cols(row, columns, gap)]
+        for rect, player in zip(tiles, players, strict=False):
+            self._tile(v, rect, player, ui.seat_score(state, player), panel.seat_lines.get(player, ""),
+                       hot=player == state.get("turn"))
+
+    def _tile(self, v: View, rect: Rect, player: str, score: str, detail: str, hot: bool) -> None:
+        """A seat: the name, the score as a large number (32 px capitals), a detail line where there is room;
+        the seat on turn by a light fill with dark ink, a thick frame and an arrow (shape as well as colour)."""
+        x, y, w, h = rect
+        key_line = round(v.limits.key_cap / 0.73 * 1.17)  # a line of key text (DejaVu: capitals 0.73 em)
         small_line = round(v.limits.cap / 0.73 * 1.17)
-        for (x, y, w, h), player in zip(tiles, players, strict=False):
-            hot = player == turn
-            v.box((x, y, w, h), TURN_FILL if hot else PANEL, tag=f"seat:{player}",
-                  outline=INK if hot else None, outline_px=max(3, round(v.limits.gap / 2)) if hot else 0)
-            ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
-            pad = max(4, round(v.limits.gap))
-            left = x + pad
-            if hot:  # the turn by shape: an arrow before the name
-                arrow = round(small_line * 0.9)
-                v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
-                left += arrow + pad // 2
-            score = ui.seat_score(state, player)
-            number_w = round(key_line * 0.8 * max(len(score), 1)) + pad
-            detail = panel.seat_lines.get(player, "")
-            stacked = h >= key_line + small_line * 2 + pad and w < 3 * number_w
-            if stacked:  # name above, number below
-                v.text((left, y + pad // 2, x + w - pad - left, small_line + 4), player, size=0.8, color=ink,
-                       lines=1, tag=f"seat-name:{player}")
-                v.text((x + pad, y + small_line + pad, w - 2 * pad, key_line), score, size=2.0, color=ink,
-                       role="key", lines=1, align="center", tag=f"seat-score:{player}")
-                rest = h - small_line - pad - key_line
-                if detail and rest >= small_line:
-                    v.text((x + pad, y + h - rest, w - 2 * pad, rest), detail, size=0.6, color=muted,
-                           align="center", tag=f"seat-detail:{player}")
-                continue
-            text_w = x + w - pad - number_w - left
-            with_detail = bool(detail) and h >= 2 * small_line + pad and text_w >= 4 * small_line
-            name_h = small_line + 6 if with_detail else h
-            v.text((left, y + (pad // 2 if with_detail else 0), text_w, name_h), player, size=0.8, color=ink,
-                   lines=1 if with_detail else 2, tag=f"seat-name:{player}")
-            if with_detail:
-                v.text((x + pad, y + name_h, x + w - pad - number_w - x - pad, h - name_h - 2), detail, size=0.6,
-                       color=muted, tag=f"seat-detail:{player}")
-            v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
-                   align="right", tag=f"seat-score:{player}")
+        pad = max(4, round(v.limits.gap))
+        v.box(rect, TURN_FILL if hot else PANEL, tag=f"seat:{player}", outline=INK if hot else None,
+              outline_px=max(3, round(v.limits.gap / 2)) if hot else 0)
+        ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
+        left = x + pad
+        if hot:
+            arrow = round(small_line * 0.9)
+            v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
+            left += arrow + pad // 2
+        number_w = round(key_line * 0.8 * max(len(score), 1)) + pad
+        if h >= key_line + small_line * 2 + pad and w < 3 * number_w:  # tall and narrow: name above the number
+            v.text((left, y + pad // 2, x + w - pad - left, small_line + 4), player, size=0.8, color=ink, lines=1,
+                   tag=f"seat-name:{player}")
+            v.text((x + pad, y + small_line + pad, w - 2 * pad, key_line), score, size=2.0, color=ink, role="key",
+                   lines=1, align="center", tag=f"seat-score:{player}")
+            rest = h - small_line - pad - key_line
+            if detail and rest >= small_line:
+                v.text((x + pad, y + h - rest, w - 2 * pad, rest), detail, size=0.6, color=muted, align="center",
+                       tag=f"seat-detail:{player}")
+            return
+        text_w = x + w - pad - number_w - left  # wide: name and detail on the left, the number on the right
+        with_detail = bool(detail) and h >= 2 * small_line + pad and text_w >= 4 * small_line
+        name_h = small_line + 6 if with_detail else h
+        v.text((left, y + (pad // 2 if with_detail else 0), text_w, name_h), player, size=0.8, color=ink,
+               lines=1 if with_detail else 2, tag=f"seat-name:{player}")
+        if with_detail:
+            v.text((x + pad, y + name_h, w - 2 * pad - number_w, h - name_h - 2), detail, size=0.6, color=muted,
+                   tag=f"seat-detail:{player}")
+        v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
+               align="right", tag=f"seat-score:{player}")
 
     def _feedback(self, v: View, lay: Layout, now: float) -> None:
         c = self.controller
