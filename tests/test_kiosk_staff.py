@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hw.inputs import ReaderError
 from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN
 from kiosk.pin import PinGuard, hash_pin, wait_after
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import DEFAULT_PIN_HASH
-from tests.kiosk_helpers import make_app, press, scan, seat_press, settle, start_game, texts
+from tests.kiosk_helpers import make_app, press, scan, settle, start_game, texts
+from tests.test_seat_lights import SEATS, LocalKiosk, pin_shows
 
 
 def open_admin(app, pin: str = "1234") -> None:
@@ -183,17 +186,31 @@ def test_scanner_test_shows_each_readers_last_code_per_seat(tmp_path) -> None:
     assert isinstance(app.screen, TableScreen) and app.screen.controller.referee.history == [], "tests log nothing"
 
 
-def test_button_test_lights_each_seat_and_its_light(tmp_path) -> None:
-    app = make_app(tmp_path)
-    app.seats = ["Anna", "Ben"]
-    # The seat lights on this screen are tested with real (mock-pin) lights in
-    # tests/test_seat_lights.py::test_on_the_button_test_screen_a_light_is_lit_while_its_button_is_held.
+@pytest.fixture
+def lit_table(tmp_path):
+    """The lights helper's in-process kiosk: a simulated table whose seats have lights on mock pins."""
+    table = LocalKiosk(tmp_path)
+    yield table
+    table.close()
+
+
+def test_button_test_lights_each_seat_on_screen_and_its_real_light(lit_table) -> None:
+    """On the simulated table with seat lights (mock pins): a tap lights the seat's tile and holds its light."""
+    kiosk = lit_table
+    app = kiosk.app
+    app.seats = list(SEATS)
     open_admin(app)
     press(app, "admin:buttons")
     assert app.screen.name == "button-test"
     assert app.current_view.tagged("dark:Anna:confirm") and app.current_view.tagged("dark:Ben:slap")
-    seat_press(app, "Ben", "slap")
+    kiosk.cmd("tap", seat="Ben", button="slap")
     assert app.screen.model()["lit"] == ["Ben:slap"]
+    app.draw()
     assert app.current_view.tagged("lit:Ben:slap") and app.current_view.tagged("dark:Anna:confirm")
-    app.screen.on_tick(float("inf"))
-    assert app.screen.model()["lit"] == []
+    kiosk.lights.wait_applied()
+    assert pin_shows(kiosk.lights, "Ben", "on"), "the screen holds the seat's light after a short tap"
+    assert pin_shows(kiosk.lights, "Cleo", "off")
+    app.screen.on_tick(float("inf"))  # the tile's second is over
+    kiosk.pump()
+    kiosk.lights.wait_applied()
+    assert app.screen.model()["lit"] == [] and pin_shows(kiosk.lights, "Ben", "off")
