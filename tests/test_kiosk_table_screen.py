@@ -169,16 +169,23 @@ def test_portrait_layout_draws_every_part(tmp_path) -> None:
 def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
     import pytest
 
+    from hw.config import ConfigError
     from kiosk import settings
     from kiosk.__main__ import build_parser
+    from tests.kiosk_process import E2E_CONFIG
 
-    s = settings.from_mapping({"rotate": 270, "volume": 30, "mute": True})
+    def with_kiosk(lines: str):
+        path = tmp_path / "table.toml"
+        path.write_text(E2E_CONFIG.read_text(encoding="utf-8") + "\n[kiosk]\n" + lines, encoding="utf-8")
+        return settings.load(path)
+
+    s = with_kiosk("rotate = 270\nvolume = 30\nmute = true\n")
     assert (s.rotate, s.volume, s.mute) == (270, 30, True)
-    assert settings.from_mapping({}).rotate == 0
-    with pytest.raises(ValueError, match="rotate"):
-        settings.from_mapping({"rotate": 45})
-    with pytest.raises(ValueError, match="volume"):
-        settings.from_mapping({"volume": 101})
+    assert with_kiosk("").rotate == 0
+    with pytest.raises(ConfigError, match="rotate"):
+        with_kiosk("rotate = 45\n")
+    with pytest.raises(ConfigError, match="volume"):
+        with_kiosk("volume = 101\n")
     assert build_parser().parse_args(["--rotate", "90"]).rotate == 90
 
 
