@@ -284,7 +284,7 @@ class TableScreen(Screen):
         v.box(lay.verdict, BAD_FILL, tag="verdict:no")
         v.icon(icon, "no", INK, tag="verdict-icon:no")
         if fb.rejection is None:
-            v.text(text, fb.note + " ✗", size=1.0, color=INK, tag="feedback")
+            v.text(text, fb.note, size=1.0, color=INK, tag="feedback")  # the drawn cross says it
             return
         sentence, rule = split_rule(fb.rejection.message(self.app.lang))
         tx, ty, tw, th = text
