@@ -1,9 +1,15 @@
-"""How the kiosk performs: frame times per game screen, idle CPU, first frame, resume, memory.
+"""How the kiosk performs: frame times per game screen, latencies, idle CPU, first frame, resume, memory.
 
-    python benchmarks/kiosk.py [--idle-seconds 10] [--frames 200]
+    python benchmarks/kiosk.py [--idle-seconds 10] [--frames 200] [--touches 150]
 
 - frame p50/p99: one full redraw (view model + software render + flip) of each game's table
-  screen mid-game, SDL dummy driver, at 800×480 and 1280×720
+  screen mid-game, SDL dummy driver, at 800×480 and 1280×720 (goal p99 <= 8 ms at 1280×720)
+- scan → verdict drawn: a scan handed to the running loop from another thread (as the scanner
+  threads do) until the frame showing its verdict is flipped
+- touch → frame: a touch (SDL mouse events posted from another thread at random moments) until
+  the frame it changed is flipped (goal p99 <= 17 ms, one 60 Hz frame)
+- verdict → cue: `App.cue` until the cue's first sample reaches SDL's disk audio driver's file
+  (goal <= 50 ms)
 - idle CPU: a real `referee-kiosk` process on the menu (demo off), CPU seconds from /proc over the
   idle window, as % of one core
 - first frame: process start until systemd's READY=1 arrives on a NOTIFY_SOCKET (sent after the
@@ -25,12 +31,18 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
+import pygame  # noqa: E402
+
+from hw.inputs import CardScan  # noqa: E402
 from kiosk import games as game_uis  # noqa: E402
 from kiosk.app import App  # noqa: E402
 from kiosk.controller import TableController  # noqa: E402
@@ -60,6 +72,111 @@ def frame_times(game_id: str, size: tuple[int, int], frames: int) -> tuple[float
             times.append(time.perf_counter_ns() - t0)
         times.sort()
         return statistics.median(times) / 1e6, times[int(0.99 * (len(times) - 1))] / 1e6
+
+
+class LoopTimer:
+    """Runs the app's real loop on this thread; records when each frame was flipped."""
+
+    def __init__(self, app: App):
+        self.app = app
+        self.flips: list[float] = []
+        draw = app.draw
+
+        def timed_draw() -> None:
+            draw()
+            self.flips.append(time.perf_counter())
+
+        app.draw = timed_draw  # type: ignore[method-assign]
+
+    def first_flip_after(self, t: float) -> float | None:
+        return next((f for f in self.flips if f >= t), None)
+
+    def run_until(self, done: threading.Event) -> None:
+        while not done.is_set():
+            self.app.step()
+
+
+def _percentiles(samples_ms: list[float]) -> str:
+    samples_ms.sort()
+    p = lambda q: samples_ms[min(len(samples_ms) - 1, int(q * (len(samples_ms) - 1)))]  # noqa: E731
+    return f"p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {samples_ms[-1]:.1f} ms (n={len(samples_ms)})"
+
+
+def touch_and_scan_latency(touches: int) -> tuple[str, str]:
+    """Touches (language button on the menu) and scans (rejected codes on a table) into the running loop."""
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(data_dir=pathlib.Path(tmp), demo_after_s=0, width=1280, height=720)
+        app = App(settings, None, headless=True)
+        timer = LoopTimer(app)
+        app.draw()
+        x, y, w, h = app.current_view.tagged("lang")[0].rect
+        done = threading.Event()
+        sent: list[float] = []
+        rng = random.Random(2)
+
+        def toucher() -> None:
+            for _ in range(touches):
+                time.sleep(rng.uniform(0.03, 0.08))
+                sent.append(time.perf_counter())
+                pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
+                pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
+            time.sleep(0.1)
+            done.set()
+
+        thread = threading.Thread(target=toucher)
+        thread.start()
+        timer.run_until(done)
+        thread.join()
+        touch = [(timer.first_flip_after(t) - t) * 1000 for t in sent if timer.first_flip_after(t)]
+        table = sim.new_table("alles-klar", 3)
+        app.show(TableScreen(app, TableController(Referee(table.header), None, None)))
+        done.clear()
+        scans: list[float] = []
+
+        def scanner() -> None:
+            for _ in range(touches):
+                time.sleep(rng.uniform(0.03, 0.08))
+                scans.append(time.perf_counter())
+                app.post(CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns()))
+            time.sleep(0.1)
+            done.set()
+
+        thread = threading.Thread(target=scanner)
+        thread.start()
+        timer.run_until(done)
+        thread.join()
+        scan = [(timer.first_flip_after(t) - t) * 1000 for t in scans if timer.first_flip_after(t)]
+        app.audio.close()
+        return _percentiles(touch), _percentiles(scan)
+
+
+def cue_latency(repeats: int = 20) -> str:
+    """`App.cue` until its first sample is in the disk audio driver's output file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        wav = pathlib.Path(tmp) / "audio.raw"
+        os.environ["SDL_AUDIODRIVER"] = "disk"
+        os.environ["SDL_DISKAUDIOFILE"] = str(wav)
+        pygame.mixer.quit()
+        settings = Settings(data_dir=pathlib.Path(tmp), demo_after_s=0)
+        app = App(settings, None, headless=True)
+        if not app.audio.available:
+            return "no audio (disk driver unavailable)"
+        out = []
+        with open(wav, "rb") as handle:
+            for _ in range(repeats):
+                time.sleep(0.6)  # the last cue has ended
+                handle.seek(0, os.SEEK_END)
+                t0 = time.perf_counter()
+                app.cue("accepted")
+                while time.perf_counter() - t0 < 1:
+                    chunk = handle.read()
+                    if chunk and any(chunk[: len(chunk) // 2 * 2]):
+                        out.append((time.perf_counter() - t0) * 1000)
+                        break
+                    time.sleep(0.0005)
+        app.audio.close()
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+        return _percentiles(out)
 
 
 def long_game_log(path: pathlib.Path, events: int = 10_000) -> None:
@@ -119,12 +236,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--idle-seconds", type=float, default=10.0)
     parser.add_argument("--frames", type=int, default=200)
+    parser.add_argument("--touches", type=int, default=150)
     args = parser.parse_args(argv)
     print("| screen | size | frame p50 ms | frame p99 ms |\n| --- | --- | --- | --- |")
     for game_id in [g for g in game_uis.available() if g in sim.registered()]:
         for size in [(800, 480), (1280, 720)]:
             p50, p99 = frame_times(game_id, size, args.frames)
             print(f"| {game_id} table | {size[0]}×{size[1]} | {p50:.2f} | {p99:.2f} |", flush=True)
+    touch, scan = touch_and_scan_latency(args.touches)
+    print()
+    print(f"- touch → frame flipped (1280×720, loop running): {touch}", flush=True)
+    print(f"- scan → verdict frame flipped (1280×720): {scan}", flush=True)
+    print(f"- verdict → cue's first sample (SDL disk audio driver): {cue_latency()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         fresh = start_kiosk(pathlib.Path(tmp), args.idle_seconds)
     with tempfile.TemporaryDirectory() as tmp:

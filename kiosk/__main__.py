@@ -58,6 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
     parser.add_argument("--size", type=_size, default=None, help="window size WxH (default 800x480)")
     parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
+    parser.add_argument("--rotate", type=int, choices=(0, 90, 180, 270),
+                        help="turn the picture clockwise on the display (default: [kiosk] rotate, 0)")
     parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
     parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
@@ -71,6 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write logged games as transcripts")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
     export.add_argument("--game", type=int, help="only this game (its number in the log)")
+    export.add_argument("--csv", action="store_true", help="also games.csv: a row per game (players, scores, rank)")
+    backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
+    backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
+    sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
     return parser
 
 
@@ -78,6 +84,11 @@ EX_CONFIG = 78  # sysexits.h: a configuration error (systemd names it "CONFIG")
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["audit"]:  # readability audit of every screen (kiosk/audit.py has its own options)
+        from kiosk.audit import main as audit_main
+
+        return audit_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     from kiosk import logs
@@ -104,12 +115,22 @@ def main(argv: list[str] | None = None) -> int:
         settings.data_dir = args.data_dir
     if args.lang:
         settings.language = args.lang
+    if args.rotate is not None:
+        settings.rotate = args.rotate
     if args.demo_after is not None:
         settings.demo_after_s = args.demo_after
     if args.size:
         settings.width, settings.height = args.size
     if args.command == "export":
         return _export(settings, args)
+    if args.command == "backup":
+        from kiosk.export import backup
+
+        if not settings.log_path.exists():
+            print(f"referee-kiosk backup: no event log at {settings.log_path}", file=sys.stderr)
+            return 1
+        print(backup(settings.log_path, args.out))
+        return 0
     headless = _headless_needed(args.kiosk, args.sim, args.headless)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -141,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     hardware = open_hardware(app, config, args.sim, control)
     app.reader_seats = hardware.reader_seats
     app.key_handler = hardware.key
+    if hardware.config is not None:  # the admin test screens and the CSV export name the config's seats and table
+        app.seats = [seat.name for seat in hardware.config.seats]
+        app.table_name = hardware.config.name
     try:
         cafe_config = _cafe_config(args, hardware.config.cafe if hardware.config else None)
     except ValueError as error:
@@ -248,6 +272,13 @@ def _export(settings, args) -> int:
             raise
         print(f"referee-kiosk export: {settings.log_path}: {fault}", file=sys.stderr)
         return 1
+    if args.csv:
+        from hw.config import load as load_table
+        from kiosk.export import export
+
+        table = load_table(args.config).name if args.config else "table"
+        path, _ = export(event_log, args.out, table)
+        print(path)
     count = 0
     for record in event_log.games():
         if args.game is not None and record.id != args.game:

@@ -19,11 +19,19 @@ from typing import Any
 
 import pygame
 
-from kiosk import i18n
+from hw.inputs import CardScan, ReaderError
+from kiosk import export as exporting
+from kiosk import i18n, idle, staff
+from kiosk.audio import Cue, Sounds
+from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
+from kiosk.pin import PinGuard
+from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
+from kiosk.screens.admin import AdminScreen
 from kiosk.screens.menu import MenuScreen
+from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.storage import FULL, StorageFault, fault_of, open_log
@@ -34,8 +42,9 @@ logger = logging.getLogger(__name__)
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
-# wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver), this costs ~0.1 %.
-TOUCH_POLL_S = 0.03
+# wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver). 8 ms keeps a touch's
+# frame within one 60 Hz frame (poll + draw), for about 0.3 % of a core.
+TOUCH_POLL_S = 0.008
 
 
 class DisplayError(RuntimeError):
@@ -76,14 +85,29 @@ class App:
         self.exit_code = 0
         self.dirty = True
         self.frames = 0
-        self._press: tuple[float, tuple[int, int]] | None = None
+        self._press: tuple[float, tuple[int, int], Screen] | None = None  # when, where, on which screen
+        self.last_activity = time.monotonic()  # a touch or a seat input: the idle pause counts from here
         self._typed = ""
         self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
+        self.table_name = "table"  # the config's table name (CSV export)
+        self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
+        self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
+        self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
+        self.pins = PinGuard(settings.data_dir, settings.pin_hash)
+        self.prefs = Prefs.load(settings.data_dir)
+        if self.prefs.language:
+            settings.language = self.prefs.language
+        if self.prefs.volume is not None:  # set in the admin menu: wins over the config
+            settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
+        self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
         self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
         i18n.set_language(settings.language)
-        self.surface = self._open_display()
+        self.display = self._open_display()
+        self.rotate = settings.rotate % 360
+        self.surface = self._canvas()
         self.renderer = Renderer(self.surface)
+        self.audio = Sounds(settings.volume, settings.mute)
         self.screen: Screen = MenuScreen(self)
         self.current_view = None
         self.resume()
@@ -118,6 +142,27 @@ class App:
                                   pygame.MOUSEBUTTONUP, pygame.FINGERDOWN, pygame.FINGERUP, WAKE,
                                   pygame.WINDOWEXPOSED, pygame.VIDEORESIZE])
         return surface
+
+    def _canvas(self) -> pygame.Surface:
+        """Where screens draw: the display itself, or (rotated) an upright surface turned onto it per frame."""
+        if not self.rotate:
+            return self.display
+        w, h = self.display.get_size()
+        return pygame.Surface((h, w) if self.rotate in (90, 270) else (w, h)).convert()
+
+    def to_logical(self, x: int, y: int) -> tuple[int, int]:
+        """A display point (touch) → the point of the upright picture under it."""
+        w, h = self.surface.get_size()  # the upright picture's size
+        if self.rotate == 90:
+            return y, h - 1 - x
+        if self.rotate == 180:
+            return w - 1 - x, h - 1 - y
+        if self.rotate == 270:
+            return w - 1 - y, x
+        return x, y
+
+    def cue(self, cue: Cue) -> None:
+        self.audio.play(cue)
 
     @property
     def lang(self) -> str:
@@ -227,46 +272,55 @@ class App:
         self.start_game(header["game"], list(header["players"]), header.get("dealer", header["players"][-1]),
                         header.get("options", {}), old.seat_players)
 
+    def leave_game(self, controller: TableController, new_game: bool) -> None:
+        """Guests left the table screen (confirmed): the game is paused in the log, then the menu or a new set-up."""
+        controller.pause()
+        if not new_game:
+            self.go_menu()
+            return
+        header = controller.referee.header
+        self.show(SetupScreen(self, header["game"], names=list(header["players"])))
+
+    def resume_game(self, game_id: int) -> None:
+        """A paused game taken up again from the history."""
+        if self.log is None:
+            return
+        self.show(TableScreen(self, TableController.reopen(self.log, game_id)))
+
+    def abandon_game(self, game_id: int) -> None:
+        if self.log is not None:
+            self.log.set_status(game_id, "abandoned")
+
     def seat_of_reader(self, reader: str) -> str | None:
         return self.reader_seats.get(reader)
 
-    def admin_action(self, action: str, back: Screen) -> str | None:
-        """Run an admin menu entry; returns a sentence to show."""
-        table = back if isinstance(back, TableScreen) else None
-        if action == "undo" and table is not None:
-            fb = table.controller.undo()
-            self.show(table)
-            return fb.text(self.lang)
-        if action == "abandon" and table is not None:
-            table.controller.abandon()
-            self.go_menu()
-            return None
-        if action == "export":
-            return i18n.tr("Exported {n} games to {dir}", n=self.export_all(), dir=self.settings.data_dir / "exports")
-        if action == "lang":
-            self.toggle_language()
-            return None
-        if action == "demo":
-            self.settings.demo_after_s = 0 if self.settings.demo_after_s else 120.0
-            return i18n.tr("Demo mode off") if not self.settings.demo_after_s else i18n.tr("Demo mode on")
-        if action == "restart":
-            self.stop(3)  # systemd's Restart=always starts a fresh process
-        elif action == "shutdown":
-            self.stop(4)
-        elif action == "quit" and not self.kiosk_mode:
-            self.stop(0)
-        return None
+    def save_prefs(self) -> None:
+        self.prefs.save(self.settings.data_dir)
 
-    def export_all(self) -> int:
-        if self.log is None:
-            return 0
-        target = self.settings.data_dir / "exports"
-        target.mkdir(parents=True, exist_ok=True)
-        records = self.log.games()
-        for record in records:
-            with open(target / f"game-{record.id:05d}-{record.header['game']}.jsonl", "w", encoding="utf-8") as out:
-                self.log.export(record.id, out)
-        return len(records)
+    def set_volume(self, percent: int) -> None:
+        """The admin menu's volume: kept in the prefs and handed to the sound output when there is one."""
+        self.prefs.volume = percent
+        self.save_prefs()
+        self.settings.volume, self.settings.mute = percent, percent == 0
+        self.audio.set_volume(percent / 100)
+        self.audio.muted = percent == 0
+        self.cue("accepted")  # hear the new volume
+
+    @property
+    def volume(self) -> int:
+        """The volume in percent, 0 when muted."""
+        return 0 if self.audio.muted else self.audio.volume
+
+    def set_default_language(self, lang: str) -> None:
+        self.prefs.language = lang
+        self.settings.language = lang
+        self.save_prefs()
+        i18n.set_language(lang)
+        self.dirty = True
+
+    def admin(self, command: AdminCommand, back: Screen) -> str | None:
+        """Run an admin menu entry (already confirmed when destructive); returns a sentence to show."""
+        return staff.run(self, command, back)
 
     def stop(self, code: int = 0) -> None:
         self.exit_code = code
@@ -294,6 +348,7 @@ class App:
     def run(self) -> int:
         while self.running:
             self.step()
+        self.audio.close()
         pygame.display.quit()
         return self.exit_code
 
@@ -306,6 +361,9 @@ class App:
         wakeup = self.screen.next_wakeup()
         if self.lights is not None:  # the --sim window's light strip animates a blinking light
             wakeup = self.lights.next_wakeup(wakeup, now)
+        idle_at = self._idle_deadline()
+        if idle_at is not None:
+            wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
         wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
@@ -323,6 +381,7 @@ class App:
             self.dirty = True
         if self.cafe is not None and self.cafe.tick():
             self.dirty = True
+        self._idle_check(time.monotonic())
         if self.dirty:
             self.draw()
         if self.lights is not None:
@@ -343,6 +402,17 @@ class App:
                 return []
             self._wake.wait(min(TOUCH_POLL_S, left))
 
+    # --- a table left alone
+
+    def _idle_deadline(self) -> float | None:
+        return idle.deadline(self.screen, self.settings.idle_pause_s, self.last_activity)
+
+    def _idle_check(self, now: float) -> None:
+        """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
+        if idle.pause_if_left(self.screen, self.settings.idle_pause_s, self.last_activity, now):
+            self.last_activity = now
+            self.go_menu()
+
     def draw(self) -> None:
         width, height = self.surface.get_width(), self.surface.get_height()
         strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
@@ -350,6 +420,8 @@ class App:
         if self.cafe is not None:
             self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
+        if self.rotate:
+            self.display.blit(pygame.transform.rotate(self.surface, -self.rotate), (0, 0))
         pygame.display.flip()
         if self.cafe is not None:  # after the flip: the publisher's work never delays what players see
             self.cafe.publish_status(self.screen)
@@ -370,13 +442,21 @@ class App:
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
             return
+        self.last_activity = time.monotonic()
+        if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
+            if item.reason == "disconnected":
+                self.scanners_down[item.reader] = self.seat_of_reader(item.reader)
+            else:
+                self.scanners_down.pop(item.reader, None)
+        if isinstance(item, CardScan) and not self.screen.takes_scans:
+            self.cue("rejected")  # nothing here can take a card: say so by ear
         self.screen.on_input(item)
         self.dirty = True
 
     def _command(self, command: Command) -> Any:
         if command.name == "screenshot":
             self.draw()
-            pygame.image.save(self.surface, str(command.arg))
+            pygame.image.save(self._shown(), str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
             model = self.screen.model()
@@ -393,12 +473,21 @@ class App:
             return {"path": str(command.arg)}
         if command.name == "action":
             # A script touches what a finger could: a button on the screen now, nothing else.
+            action, held = command.arg if isinstance(command.arg, tuple) else (command.arg, None)
             self.draw()
-            if not isinstance(command.arg, str) or command.arg not in self.current_view.buttons():
+            if not isinstance(action, str) or action not in self.current_view.buttons():
                 shown = ", ".join(sorted(self.current_view.buttons()))
-                raise ValueError(f"no button {command.arg!r} on this screen (buttons: {shown})")
-            self.screen.on_action(command.arg)
+                raise ValueError(f"no button {action!r} on this screen (buttons: {shown})")
+            if held is None:
+                self.screen.on_action(action)
+            else:
+                self.screen.on_touch(action, held)
+            self.last_activity = time.monotonic()
             self.dirty = True
+            return self.screen.model()
+        if command.name == "admin":  # the long press on the top-left corner
+            if not isinstance(self.screen, AdminScreen):
+                self.show(AdminScreen(self, self.screen))
             return self.screen.model()
         if command.name == "view":
             self.draw()
@@ -421,7 +510,12 @@ class App:
                 return
             self._typed += event.text
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
-            self._press = (time.monotonic(), self._point(event))
+            self._press = (time.monotonic(), self._point(event), self.screen)
+            self.last_activity = time.monotonic()
+            action = self.current_view.hit(*self._press[1]) if self.current_view else None
+            if action:
+                self.screen.on_press(action)  # a hold-to-confirm button starts counting
+                self.dirty = True
         elif kind in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
             self._release(self._point(event))
         elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
@@ -429,8 +523,11 @@ class App:
 
     def _point(self, event: pygame.event.Event) -> tuple[int, int]:
         if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
-            return int(event.x * self.surface.get_width()), int(event.y * self.surface.get_height())
-        return event.pos
+            window = pygame.display.get_surface() or self.display  # (the --sim light strip makes it taller)
+            x, y = int(event.x * window.get_width()), int(event.y * window.get_height())
+        else:
+            x, y = event.pos
+        return self.to_logical(x, y)
 
     def _release(self, point: tuple[int, int]) -> None:
         pressed, self._press = self._press, None
@@ -438,21 +535,21 @@ class App:
             return
         held = time.monotonic() - pressed[0]
         x, y = pressed[1]
+        if pressed[2] is not self.screen:  # a hold already acted and the screen changed under the finger
+            return
         if x < 60 and y < 60 and held >= self.settings.admin_hold_s:  # the admin corner
-            from kiosk.screens.admin import AdminScreen
-
             if not isinstance(self.screen, AdminScreen):
                 self.show(AdminScreen(self, self.screen))
             return
-        self.touch(*point)
+        self.touch(*point, held=held)
 
-    def touch(self, x: int, y: int) -> None:
-        """A tap at (x, y): the topmost button under it acts."""
+    def touch(self, x: int, y: int, held: float = 0.0) -> None:
+        """A tap at (x, y), the finger down for `held` seconds: the topmost button under it acts."""
         if self.current_view is None:
             self.draw()
         action = self.current_view.hit(x, y) if self.current_view else None
         if action:
-            self.screen.on_action(action)
+            self.screen.on_touch(action, held)
             self.dirty = True
 
     def _on_key(self, event: pygame.event.Event) -> None:
@@ -467,5 +564,10 @@ class App:
             self._typed = self._typed[:-1]
 
     def screenshot(self, path: Path) -> None:
+        """What the display shows (rotated as it is mounted)."""
         self.draw()
-        pygame.image.save(self.surface, str(path))
+        pygame.image.save(self._shown(), str(path))
+
+    def _shown(self) -> pygame.Surface:
+        """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
+        return self.display if self.rotate else self.surface

@@ -30,6 +30,8 @@ class Feedback:
     rejection: Rejection | None = None
     note: str = ""  # a kiosk sentence (already translated when made)
     event: Event | None = None
+    quiet: bool = False  # a note that needs no sound (e.g. a slap after the race closed)
+    at: float = field(default_factory=time.monotonic)  # when it was given: the screen fades it after a while
 
     def text(self, lang: str) -> str:
         if self.rejection is not None:
@@ -63,6 +65,8 @@ class TableController:
         self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}))
         self._state = self.referee.state()
         self.ui.events = self.referee.history
+        self.ui.hints = self.referee.hints()
+        self.ui.check = self.referee.check
         self._arm_timers()
 
     # --- construction
@@ -87,6 +91,19 @@ class TableController:
         if current is None:
             return None
         row, header, events = current
+        return cls._replayed(log, row, header, events, seat_players)
+
+    @classmethod
+    def reopen(cls, log: EventLog, game_id: int) -> TableController:
+        """A paused game taken up again (from the history): replayed exactly, marked playing once more."""
+        header, events = log.load(game_id)
+        controller = cls._replayed(log, game_id, header, events, None)
+        log.set_status(game_id, "playing")
+        return controller
+
+    @classmethod
+    def _replayed(cls, log: EventLog, row: int, header: dict[str, Any], events: list[dict[str, Any]],
+                  seat_players: dict[str, str] | None) -> TableController:
         referee = Referee(header)
         for event in effective_events(events):
             answer = referee.apply(event)
@@ -169,7 +186,7 @@ class TableController:
             self.feedback = Feedback(False, note=tr("Nobody is to act now."))
             return self.feedback
         if isinstance(made, Note):
-            self.feedback = Feedback(True, note=made.text)
+            self.feedback = Feedback(True, note=made.text, quiet=made.quiet)
             return self.feedback
         if isinstance(made, Choice):
             self.pending = made
@@ -207,6 +224,7 @@ class TableController:
         del self.history[:-200]
         self._state = state
         self.ui.events = self.referee.history  # undo replaces the list
+        self.ui.hints = self.referee.hints()
         self.ui.accepted(event, self._state)
         self._arm_timers()
         self.feedback = Feedback(True, note=tr("Accepted"), event=event)
@@ -236,6 +254,11 @@ class TableController:
             self.storage_fault = None
             if self.on_fault is not None:
                 self.on_fault(None)
+
+    def pause(self) -> None:
+        """Leave the game for later (guests went to the menu, or the table was idle): it stays in the log."""
+        if self.log is not None and self.game_row is not None and not self.finished:
+            self.log.set_status(self.game_row, "paused")
 
     def _arm_timers(self) -> None:
         now = time.monotonic()

@@ -54,7 +54,7 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
         seat_lights.attach(app, sim.table, sim=True)
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
-            for name in ("screenshot", "state", "touch", "view"):
+            for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(app, name))
             try:
                 sim.serve(control)
@@ -76,8 +76,8 @@ def _command(app: Any, name: str):
                 raise ValueError('screenshot needs an absolute "path" (the kiosk\'s working directory is no '
                                  "place for it)")
             return app.call("screenshot_window" if request.get("window") else "screenshot", Path(path))
-        if name == "touch":
-            return {"screen": app.call("action", request["action"])}
+        if name == "touch":  # "held": seconds the finger stays down (a hold-to-confirm button)
+            return {"screen": app.call("action", (request["action"], float(request.get("held", 0.0))))}
         return app.call(name)
 
     return handler

@@ -1,55 +1,268 @@
-"""Draw a View onto a pygame surface. Fonts are cached per size; text shrinks to fit its box."""
+"""Draw a View onto a pygame surface, keeping the readability limits, and say what was drawn.
+
+Text never shrinks below the limits (`kiosk.view.Limits`): a text that does not fit its box
+first shrinks down to its floor (13 px capitals at 800×480, 32 px for the `key` role), then
+wraps onto more lines, and only then is cut with "…". Button labels get dark or light ink,
+whichever reads better on the button's fill. When `record` is a list, every drawn text and
+touch target is appended to it with its final sizes and colours, as drawn: the audit
+(`kiosk.audit`) checks those, not the layout's wishes.
+"""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+
 import pygame
 
-from kiosk.view import BG, View
+from kiosk.view import BG, DARK_INK, INK, Color, Element, Limits, Rect, View, ui_scale
+
+FONT_FILES = (
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",  # fonts-dejavu-core: Debian and Raspberry Pi OS
+    "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
+)
+ELLIPSIS = "…"
+
+
+def font_file() -> str | None:
+    """DejaVu Sans Bold (clear capitals, ✓ and ✗), or pygame's own font where it is missing."""
+    override = os.environ.get("REFEREE_FONT")
+    for path in (override, *FONT_FILES):
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
+def luminance(color: Color) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = color[:3]
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: Color, b: Color) -> float:
+    """WCAG contrast ratio of two colours (1 … 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink_for(fill: Color) -> Color:
+    """Dark or light text, whichever contrasts more with `fill`."""
+    return DARK_INK if contrast(DARK_INK, fill) >= contrast(INK, fill) else INK
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One text as drawn: its capital height in px and the colours it was drawn in and on."""
+
+    text: str  # what was drawn (after wrapping and cutting), lines joined with "\n"
+    source: str  # the text the screen asked for
+    rect: Rect
+    cap_px: int
+    fg: Color
+    bg: Color
+    role: str
+    tag: str
+    cut: bool  # the text did not fit even wrapped at its floor size and was cut with "…"
+
+
+@dataclass(frozen=True)
+class DrawnTarget:
+    """One touch target as drawn."""
+
+    rect: Rect
+    action: str
+    tag: str
 
 
 class Renderer:
     def __init__(self, surface: pygame.Surface):
         self.surface = surface
         self._fonts: dict[int, pygame.font.Font] = {}
-        self._base = max(14, surface.get_height() // 20)
+        self._caps: dict[int, int] = {}
+        self._file = font_file()
+        self._images: dict[tuple[str, int, Color], pygame.Surface] = {}  # rendered lines, reused across frames
+        self._fits: dict[tuple, tuple[list[str], int, bool]] = {}
+        self.resize(surface)
+        self.record: list[DrawnText | DrawnTarget] | None = None
+
+    def resize(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+        w, h = surface.get_size()
+        self.scale = ui_scale(w, h)
+        self.limits = Limits.for_size(w, h)
+
+    # --- fonts
 
     def font(self, px: int) -> pygame.font.Font:
-        px = max(10, px)
+        px = max(8, px)
         font = self._fonts.get(px)
         if font is None:
-            font = self._fonts[px] = pygame.font.Font(None, px)
+            font = self._fonts[px] = pygame.font.Font(self._file, px)
         return font
+
+    def cap_height(self, px: int) -> int:
+        """The height of a capital H of the font at `px`, in pixels, as the font draws it."""
+        cap = self._caps.get(px)
+        if cap is None:
+            metrics = self.font(px).metrics("H")[0]
+            cap = self._caps[px] = metrics[3] - max(0, metrics[2])
+        return cap
+
+    def px_for_cap(self, cap: float) -> int:
+        """The smallest font size whose capitals are at least `cap` px high."""
+        px = max(8, int(cap / 0.73))
+        while self.cap_height(px) < cap:
+            px += 1
+        while px > 8 and self.cap_height(px - 1) >= cap:
+            px -= 1
+        return px
+
+    # --- drawing
 
     def draw(self, view: View) -> None:
         surface = self.surface
         surface.fill(BG)
         for e in view.elements:
             rect = pygame.Rect(e.rect)
-            if e.kind == "box":
-                pygame.draw.rect(surface, e.fill, rect, border_radius=8)
+            if e.kind == "icon":
+                self._icon(e, rect)
                 continue
-            if e.kind in ("button", "card"):
-                pygame.draw.rect(surface, e.fill, rect, border_radius=10)
-                if e.kind == "card":
-                    pygame.draw.rect(surface, (90, 90, 90), rect, width=2, border_radius=10)
-            elif e.fill is not None:
-                pygame.draw.rect(surface, e.fill, rect, border_radius=6)
+            radius = 10 if e.kind in ("button", "card") else 8 if e.kind == "box" else 6
+            if e.fill is not None:
+                pygame.draw.rect(surface, e.fill, rect, border_radius=radius)
+            if e.kind == "card":
+                pygame.draw.rect(surface, (90, 90, 90), rect, width=2, border_radius=radius)
+            if e.outline is not None and e.outline_px:
+                pygame.draw.rect(surface, e.outline, rect, width=e.outline_px, border_radius=radius)
+            if e.kind == "button" and self.record is not None:
+                self.record.append(DrawnTarget(e.rect, e.action or "", e.tag))
             if e.text:
-                self._text(e.text, rect, e.color, e.size, e.align)
+                color = ink_for(e.fill) if e.kind == "button" and e.fill is not None else e.color
+                self._text(e, rect, color)
 
-    def _text(self, text: str, rect: pygame.Rect, color: tuple[int, int, int], size: float, align: str) -> None:
-        px = int(self._base * 1.6 * size)
+    def _floor_cap(self, e: Element) -> float:
+        return self.limits.key_cap if e.role == "key" else self.limits.cap
+
+    def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
+        pad = max(4, round(6 * self.scale)) if e.kind == "button" or e.fill is not None else 2
+        inner = rect.inflate(-2 * pad, -2)
+        floor_px = self.px_for_cap(self._floor_cap(e))
+        want_px = max(floor_px, self.px_for_cap(19 * self.scale * e.size))
+        key = (e.text, inner.width, inner.height, want_px, floor_px, e.lines)
+        fitted = self._fits.get(key)
+        if fitted is None:
+            if len(self._fits) > 4000:
+                self._fits.clear()
+            fitted = self._fits[key] = self._fit(*key)
+        lines, px, cut = fitted
         font = self.font(px)
-        image = font.render(text, True, color)
-        while image.get_width() > rect.width - 8 and px > 12:  # shrink to fit
-            px = int(px * 0.88)
+        step = font.get_linesize()
+        top = inner.y + (inner.height - step * len(lines)) // 2
+        images = [self._render(font, line, px, color) for line in lines]
+        placed = []
+        for i, image in enumerate(images):
+            if e.align == "center":
+                x = inner.x + (inner.width - image.get_width()) // 2
+            elif e.align == "right":
+                x = inner.right - image.get_width()
+            else:
+                x = inner.x
+            placed.append((image, (x, top + i * step)))
+        if self.record is not None:
+            area = pygame.Rect(placed[0][1], (0, 0)).unionall(
+                [pygame.Rect(at, image.get_size()) for image, at in placed])
+            self.record.append(DrawnText("\n".join(lines), e.text, tuple(area), self.cap_height(px), color,
+                                         self._background(area), e.role, e.tag, cut))
+        for image, at in placed:
+            self.surface.blit(image, at)
+
+    def _render(self, font: pygame.font.Font, line: str, px: int, color: Color) -> pygame.Surface:
+        image = self._images.get((line, px, color))
+        if image is None:
+            if len(self._images) > 2000:
+                self._images.clear()
+            image = self._images[(line, px, color)] = font.render(line, True, color)
+        return image
+
+    def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int
+             ) -> tuple[list[str], int, bool]:
+        """Lines and font size for `text` in a width × height box: shrink to the floor, then wrap, then cut."""
+        px = want
+        while True:
             font = self.font(px)
-            image = font.render(text, True, color)
-        y = rect.y + (rect.height - image.get_height()) // 2
-        if align == "center":
-            x = rect.x + (rect.width - image.get_width()) // 2
-        elif align == "right":
-            x = rect.right - image.get_width() - 4
-        else:
-            x = rect.x + 4
-        self.surface.blit(image, (x, y))
+            if font.size(text)[0] <= width and (font.get_linesize() <= height or px == floor):
+                return [text], px, False
+            if px <= floor:
+                break
+            px = max(floor, int(px * 0.9))
+        font = self.font(floor)
+        room = max(1, height // font.get_linesize())
+        if max_lines:
+            room = min(room, max_lines)
+        lines = self._wrap(text, font, width)
+        if len(lines) <= room:
+            return lines, floor, False
+        kept = lines[:room]
+        kept[-1] = self._cut(kept[-1] + " " + lines[room], font, width)
+        return kept, floor, True
+
+    @staticmethod
+    def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
+        lines: list[str] = []
+        line = ""
+        for word in text.split():
+            candidate = f"{line} {word}" if line else word
+            if font.size(candidate)[0] <= width or not line:
+                line = candidate
+            else:
+                lines.append(line)
+                line = word
+        if line:
+            lines.append(line)
+        out: list[str] = []
+        for line in lines:  # a single word wider than the box is cut
+            out.append(line if font.size(line)[0] <= width else Renderer._cut(line, font, width))
+        return out or [""]
+
+    @staticmethod
+    def _cut(text: str, font: pygame.font.Font, width: int) -> str:
+        while text and font.size(text + ELLIPSIS)[0] > width:
+            text = text[:-1]
+        return text.rstrip() + ELLIPSIS
+
+    def _background(self, area: pygame.Rect) -> Color:
+        """The colour most of the text's box was before the text: sampled from the surface as drawn."""
+        area = area.clip(self.surface.get_rect())
+        if area.width <= 0 or area.height <= 0:
+            return BG
+        counts: dict[Color, int] = {}
+        for i in range(7):
+            for j in range(5):
+                x = area.x + (2 * i + 1) * area.width // 14
+                y = area.y + (2 * j + 1) * area.height // 10
+                c = tuple(self.surface.get_at((x, y)))[:3]
+                counts[c] = counts.get(c, 0) + 1  # type: ignore[index]
+        return max(counts, key=counts.__getitem__)  # type: ignore[return-value]
+
+    def _icon(self, e: Element, rect: pygame.Rect) -> None:
+        """Verdict and status signs drawn as shapes, so they read without a glyph and in greyscale."""
+        s = self.surface
+        w = max(3, rect.width // 7)
+        x, y, rw, rh = rect
+        if e.icon == "ok":
+            points = [(x + rw * 0.12, y + rh * 0.55), (x + rw * 0.4, y + rh * 0.82), (x + rw * 0.9, y + rh * 0.2)]
+            pygame.draw.lines(s, e.color, False, points, w)
+        elif e.icon == "no":
+            pygame.draw.line(s, e.color, (x + rw * 0.18, y + rh * 0.18), (x + rw * 0.82, y + rh * 0.82), w)
+            pygame.draw.line(s, e.color, (x + rw * 0.82, y + rh * 0.18), (x + rw * 0.18, y + rh * 0.82), w)
+        elif e.icon == "turn":
+            pygame.draw.polygon(s, e.color, [(x, y), (x + rw, y + rh / 2), (x, y + rh)])
+        elif e.icon == "warn":
+            pygame.draw.polygon(s, e.color, [(x + rw / 2, y), (x + rw, y + rh), (x, y + rh)])
+            pygame.draw.line(s, BG, (x + rw / 2, y + rh * 0.35), (x + rw / 2, y + rh * 0.7), max(2, w // 2))
+            pygame.draw.circle(s, BG, (x + rw / 2, y + rh * 0.84), max(2, w // 3))
+

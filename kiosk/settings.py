@@ -13,6 +13,7 @@ from kiosk.pin import hash_pin
 
 # PIN 1234: good enough for a laptop; `--check-config` warns when a kiosk keeps it.
 DEFAULT_PIN_HASH = hash_pin("1234", salt="tabletop-referee", iterations=1000)
+ROTATIONS = (0, 90, 180, 270)
 
 
 @dataclass

@@ -37,12 +37,16 @@ class SimStrip:
         self._font: pygame.font.Font | None = None
 
     def attach(self, app: Any) -> None:
-        width, height = app.surface.get_size()
+        display = getattr(app, "display", app.surface)  # the screen as mounted (rotated or not)
+        width, height = display.get_size()
         seats = max(len(self.lights.seats), 1)
         self.columns = max(1, min(seats, width // SLOT))  # portrait: two rows of two
         rows = -(-seats // self.columns)
         self.window = pygame.display.set_mode((width, height + rows * ROW))
-        app.surface = self.window.subsurface((0, 0, width, height))
+        screen_part = self.window.subsurface((0, 0, width, height))
+        if app.surface is display:  # not rotated: screens draw straight onto the window's top part
+            app.surface = screen_part
+        app.display = screen_part  # screenshots and the rotated picture: the screen without the strip
         app.renderer = Renderer(app.surface)
         app.dirty = True
         self.rect = pygame.Rect(0, height, width, rows * ROW)

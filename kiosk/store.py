@@ -32,7 +32,7 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     header TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'playing',   -- playing | finished | abandoned
+    status TEXT NOT NULL DEFAULT 'playing',   -- playing | paused | finished | abandoned
     seats TEXT NOT NULL DEFAULT '{}',         -- config seat id -> player, as claimed at set-up
     started REAL NOT NULL,
     ended REAL,
@@ -191,8 +191,9 @@ class EventLog:
 
     def set_status(self, game_id: int, status: str, scores: Mapping[str, Any] | None = None,
                    winners: list[str] | None = None) -> None:
-        """Mark a game playing, finished or abandoned; leaving play writes its `end` record (with scores/winners,
-        replayed from the log when not given). A finished game stays finished: abandoning it changes nothing."""
+        """Mark a game playing, paused, finished or abandoned; leaving play writes its `end` record (with
+        scores/winners, replayed from the log when not given). A finished game stays finished: abandoning it
+        changes nothing. A pause is no end (the café log has none): a paused game ends when abandoned."""
         with self._tx():
             self._set_status(game_id, status, scores, winners, time.time())
         self._notify()
@@ -204,18 +205,27 @@ class EventLog:
             return
         if status == "playing":
             self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_id,))
-        elif row[0] == "playing":
+        elif status == "paused" and row[0] == "playing":
+            self.db.execute("UPDATE games SET status='paused', ended=? WHERE id=?", (now, game_id))
+        elif row[0] in ("playing", "paused"):
             outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_id)
             self._end(game_id, status, outcome, now)
         else:
             self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, now, game_id))
 
     def current(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
-        """The game in progress (to resume after a restart), or None."""
+        """The game in progress (to resume after a restart), or None. A paused game waits to be chosen."""
         row = self.db.execute("SELECT id, header FROM games WHERE status='playing' ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             return None
         return row[0], json.loads(row[1]), self.events(row[0])
+
+    def load(self, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """One game's header and accepted events (any status), e.g. to resume a paused game."""
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None:
+            raise KeyError(game_id)
+        return json.loads(row[0]), self.events(game_id)
 
     def events(self, game_id: int) -> list[dict[str, Any]]:
         """The game's accepted events in order (what a resume replays)."""

@@ -2,7 +2,12 @@
 
 Screens build a `View`; the renderer draws it; touch is hit-tested against it;
 tests read it ("which texts and buttons are on the table screen?") without
-looking at pixels. Coordinates are pixels of the current screen size.
+looking at pixels. Coordinates are pixels of the current (logical, unrotated)
+screen size.
+
+The readability limits live here too (`Limits`): they are set for the official
+7-inch 800×480 display read from 1.5 m and scale with the screen, so the
+renderer can keep them and `referee-kiosk audit` can check what it drew.
 """
 
 from __future__ import annotations
@@ -13,9 +18,13 @@ from typing import Literal
 Rect = tuple[int, int, int, int]  # x, y, w, h
 Color = tuple[int, int, int]
 
-MIN_TOUCH = 48  # px: the smallest touch target
+MIN_TOUCH = 48  # px at 800×480: the smallest touch target
+MIN_GAP = 8  # px at 800×480: the least space between two touch targets
+MIN_CAP = 13  # px at 800×480: the smallest capital letter anywhere (2.5 mm on the 7-inch display)
+KEY_CAP = 32  # px at 800×480: capitals of whose turn it is and of the scores (6 mm)
+MIN_CONTRAST = 4.5  # WCAG AA for every text
 
-# A small palette with strong contrast, readable across a table.
+# A small palette with strong contrast, readable across a table: light text on dark fills, dark text on light.
 BG: Color = (18, 38, 30)
 PANEL: Color = (30, 58, 46)
 CARD: Color = (245, 242, 230)
@@ -23,15 +32,42 @@ INK: Color = (240, 240, 235)
 DARK_INK: Color = (20, 20, 20)
 ACCENT: Color = (250, 200, 60)
 GOOD: Color = (90, 200, 110)
-BAD: Color = (235, 90, 80)
-MUTED: Color = (150, 170, 160)
+BAD: Color = (255, 130, 120)  # rejection words on dark fills (4.9:1 on PANEL)
+BAD_FILL: Color = (150, 24, 24)  # the filled rejection panel (light text on it: 7.9:1)
+TURN_FILL: Color = (250, 200, 60)  # the seat on turn: a light fill, dark text, a thick frame and a badge
+MUTED: Color = (160, 180, 170)
 BUTTON: Color = (52, 96, 150)
 BUTTON_HOT: Color = (80, 140, 210)
+
+Role = Literal["", "key"]  # "key": whose turn it is, and the scores (KEY_CAP)
+Icon = Literal["", "ok", "no", "turn", "warn"]
+
+
+def ui_scale(width: int, height: int) -> float:
+    """How much larger than 800×480 this screen is (either orientation): limits and sizes grow with it."""
+    long, short = max(width, height), min(width, height)
+    return min(long / 800, short / 480)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The readability limits in pixels of one screen size."""
+
+    cap: float
+    key_cap: float
+    touch: float
+    gap: float
+    contrast: float = MIN_CONTRAST
+
+    @classmethod
+    def for_size(cls, width: int, height: int) -> Limits:
+        s = ui_scale(width, height)
+        return cls(MIN_CAP * s, KEY_CAP * s, MIN_TOUCH * s, MIN_GAP * s)
 
 
 @dataclass(frozen=True, slots=True)
 class Element:
-    kind: Literal["box", "text", "button", "card"]
+    kind: Literal["box", "text", "button", "card", "icon"]
     rect: Rect
     text: str = ""
     color: Color = INK
@@ -40,6 +76,11 @@ class Element:
     align: Literal["left", "center", "right"] = "left"
     action: str | None = None  # buttons: what a touch does
     tag: str = ""  # a name tests and the renderer can use ("turn", "seat:Anna", "feedback", ...)
+    role: Role = ""
+    outline: Color | None = None  # a frame drawn around the fill (boxes, buttons, texts with a fill)
+    outline_px: int = 0
+    icon: Icon = ""
+    lines: int = 0  # texts: at most this many wrapped lines (0: as many as the box holds)
 
 
 @dataclass
@@ -47,6 +88,11 @@ class View:
     width: int
     height: int
     elements: list[Element] = field(default_factory=list)
+    anywhere: str | None = None  # the action of a touch that hits no button (demo: any touch leaves it)
+
+    @property
+    def limits(self) -> Limits:
+        return Limits.for_size(self.width, self.height)
 
     def add(self, element: Element) -> Element:
         self.elements.append(element)
@@ -55,12 +101,17 @@ class View:
     def text(self, rect: Rect, text: str, **kw: object) -> Element:
         return self.add(Element("text", rect, text, **kw))  # type: ignore[arg-type]
 
-    def box(self, rect: Rect, fill: Color, tag: str = "") -> Element:
-        return self.add(Element("box", rect, fill=fill, tag=tag))
+    def box(self, rect: Rect, fill: Color, tag: str = "", outline: Color | None = None, outline_px: int = 0
+            ) -> Element:
+        return self.add(Element("box", rect, fill=fill, tag=tag, outline=outline, outline_px=outline_px))
+
+    def icon(self, rect: Rect, icon: Icon, color: Color, tag: str = "") -> Element:
+        return self.add(Element("icon", rect, color=color, icon=icon, tag=tag))
 
     def button(self, rect: Rect, label: str, action: str, fill: Color = BUTTON, tag: str = "") -> Element:
         x, y, w, h = rect
-        rect = (x, y, max(w, MIN_TOUCH), max(h, MIN_TOUCH))
+        least = round(self.limits.touch)
+        rect = (x, y, max(w, least), max(h, least))
         return self.add(Element("button", rect, label, fill=fill, action=action, align="center", tag=tag))
 
     def card(self, rect: Rect, label: str, highlight: bool = False, tag: str = "") -> Element:
@@ -70,13 +121,13 @@ class View:
     # --- reading a view (touch and tests)
 
     def hit(self, x: int, y: int) -> str | None:
-        """The action of the topmost button under (x, y)."""
+        """The action of the topmost button under (x, y), else the view's `anywhere` action."""
         for element in reversed(self.elements):
             if element.kind == "button" and element.action:
                 ex, ey, ew, eh = element.rect
                 if ex <= x < ex + ew and ey <= y < ey + eh:
                     return element.action
-        return None
+        return self.anywhere
 
     def texts(self) -> list[str]:
         return [e.text for e in self.elements if e.text]
@@ -97,6 +148,10 @@ class Grid:
     def __init__(self, width: int, height: int):
         self.w = width
         self.h = height
+
+    @property
+    def portrait(self) -> bool:
+        return self.h > self.w
 
     def r(self, x: float, y: float, w: float, h: float) -> Rect:
         return (round(x * self.w), round(y * self.h), round(w * self.w), round(h * self.h))

@@ -8,6 +8,8 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   missing=()
   command -v systemd-analyze >/dev/null || missing+=(systemd)
   command -v shellcheck >/dev/null || missing+=(shellcheck)
+  # The kiosk draws with DejaVu Sans Bold (✓ ✗, clear capitals); the screen tests and the audit measure it.
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing+=(fonts-dejavu-core)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "== apt-get install ${missing[*]}"
     aptlog=$(mktemp)

@@ -12,8 +12,9 @@ from kiosk.settings import Settings
 from kiosk.store import EventLog
 
 
-def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480)) -> App:
-    settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1])
+def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480), **settings_kw) -> App:
+    settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1],
+                        **settings_kw)
     return App(settings, EventLog(settings.log_path), headless=True)
 
 
@@ -37,3 +38,39 @@ def press(app: App, tag_or_action: str) -> None:
 def texts(app: App) -> list[str]:
     app.draw()
     return app.current_view.texts()
+
+
+def hold(app: App, action: str, seconds: float) -> None:
+    """Touch the button with this action and keep the finger down for `seconds` (as the app measures it)."""
+    app.draw()
+    for element in app.current_view.elements:
+        if element.kind == "button" and element.action == action:
+            x, y, w, h = element.rect
+            app.touch(x + w // 2, y + h // 2, held=seconds)
+            app.draw()
+            return
+    raise AssertionError(f"no button {action!r}; buttons: {app.current_view.buttons()}")
+
+
+def scan(app: App, code: str, reader: str = "keyboard") -> None:
+    import time
+
+    from hw.inputs import CardScan
+
+    app.post(CardScan(code, reader, time.monotonic_ns()))
+    settle(app)
+
+
+def seat_press(app: App, seat: str, button: str = "confirm") -> None:
+    import time
+
+    from hw.inputs import ButtonPress
+
+    app.post(ButtonPress(seat, button, time.monotonic_ns()))  # type: ignore[arg-type]
+    settle(app)
+
+
+def start_game(app: App, game_id: str = "alles-klar", players: int = 3) -> None:
+    press(app, f"game:{game_id}")
+    press(app, f"count:{players}")
+    press(app, "start")

@@ -7,7 +7,8 @@ import pytest
 from kiosk import i18n
 from kiosk.controller import TableController
 from kiosk.games import Note
-from kiosk.games.annaotto import AnnaottoUI, ms_text
+from kiosk.games.annaotto import AnnaottoUI, whole_ms
+from kiosk.i18n import set_language
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import start_game
 
@@ -60,22 +61,22 @@ def test_from_toggle_makes_the_next_scan_a_card_of_that_hand() -> None:
 def test_race_loser_is_the_latest_edge_not_the_last_arrival() -> None:
     c = new()
     open_race(c)
-    panel = c.ui.panel(c.state)
-    assert panel.big == "ALLE! Everyone slap!"
+    race = c.ui.race(c.state)
+    assert race.open and race.slaps == [] and race.waiting == [P1, P2, P3]
     assert c.action(f"call:{P1}:ALLE").ok
     # Slaps arrive Player 2 first, but Player 2's edge is the latest.
     assert c.button(P2, "slap", 5_030_000_000).ok
     assert c.button(P1, "slap", 5_000_000_000).ok
-    panel = c.ui.panel(c.state)
-    assert [(s.label, s.owner) for s in panel.cards] == [(P1, "+0 ms"), (P2, "+30 ms")]
+    assert c.ui.race(c.state).slaps == [(P1, 0), (P2, 30)]
     assert c.button(P3, "slap", 5_012_500_000).ok
     assert c.state["race"] is None and c.state["hands"] == {P1: 7, P2: 10, P3: 8}
-    panel = c.ui.panel(c.state)
-    assert panel.big == "Last: Player 2, 17.5 ms behind: 2 cards each (AO-R15e)"
-    assert [(s.label, s.owner, s.highlight) for s in panel.cards] == [
-        (P1, "first", False), (P3, "+12.5 ms", False), (P2, "+17.5 ms", True)]
+    race = c.ui.race(c.state)
+    # Each slap's time counts from the first slap, in whole ms: Player 2 is 30 ms behind, not 17.5 behind Player 3.
+    assert not race.open and race.losers == [P2] and race.penalty == 2
+    assert race.slaps == [(P1, 0), (P3, 13), (P2, 30)]
+    assert c.ui.panel(c.state).big == "ALLE race: Player 2 +2 cards"
     assert c.scan("AO:RED.STRIPES").ok  # the next move: the result leaves the screen
-    assert c.ui.panel(c.state).big == ""
+    assert c.ui.panel(c.state).big == "" and c.ui.race(c.state) is None
 
 
 def test_undo_of_the_closing_slap_reopens_the_race_with_a_fresh_timer() -> None:
@@ -84,11 +85,11 @@ def test_undo_of_the_closing_slap_reopens_the_race_with_a_fresh_timer() -> None:
     c.action(f"call:{P1}:ALLE")
     for t, p in ((1, P1), (2, P2), (3, P3)):
         c.button(p, "slap", t * 1000)
-    assert c.ui.last_race is not None
+    assert not c.ui.race(c.state).open
     assert c.undo().ok
-    assert c.state["race"]["pressed"] == {P1: 1, P2: 2} and c.ui.last_race is None
+    assert c.state["race"]["pressed"] == {P1: 1, P2: 2} and c.ui.race(c.state).open
     assert c.next_deadline() is not None
-    assert c.ui.panel(c.state).big == "ALLE! Everyone slap!"
+    assert c.ui.race(c.state).open
 
 
 def test_race_close_timer_counts_from_the_opening_and_nonslappers_lose() -> None:
@@ -103,7 +104,8 @@ def test_race_close_timer_counts_from_the_opening_and_nonslappers_lose() -> None
     fired = c.due_timers(deadline + 0.001)
     assert [f.event for f in fired] == [{"type": "race_close"}] and all(f.ok for f in fired)
     assert c.state["hands"] == {P1: 9, P2: 10, P3: 8}
-    assert c.ui.panel(c.state).big == "Time up: no slap from Player 1, Player 2, 2 cards each (AO-R15e)"
+    race = c.ui.race(c.state)
+    assert race.losers == [P1, P2] and race.reason == "Time up: no slap from them (AO-R15e)"
     assert c.next_deadline() is None
 
 
@@ -113,7 +115,8 @@ def test_forgotten_alle_call_costs_the_layer() -> None:
     for t, p in ((1, P1), (2, P2), (3, P3)):
         c.button(p, "slap", t * 1_000_000)
     assert c.state["hands"] == {P1: 9, P2: 8, P3: 8}
-    assert c.ui.panel(c.state).big == "Player 1 did not call ALLE: takes 2 (AO-R15e)"
+    race = c.ui.race(c.state)
+    assert race.losers == [P1] and race.reason == "Player 1 did not call ALLE (AO-R15e)"
 
 
 def test_choices_calls_catches_and_confirm_are_touches() -> None:
@@ -126,9 +129,13 @@ def test_choices_calls_catches_and_confirm_are_touches() -> None:
     assert c.action("confirm").ok and c.state["turn"] == P2
     assert c.scan("AO:ANNAOTTO").ok
     assert [a.key for a in c.ui.actions(c.state)] == ["colour", "flip"]
+    set_language("de")
     c.action("colour")
     assert [label for label, _ in c.pending.options] == ["Rot", "Orange", "Gelb", "Grün", "Blau", "Lila", "Rosa",
                                                          "Braun"]
+    set_language("en")  # English names the colours in English
+    c.action("colour")
+    assert [label for label, _ in c.pending.options][:3] == ["Red", "Orange", "Yellow"]
     assert c.choose(4).ok and c.state["colour"] == "BLUE"
     c.action("flip")
     assert [label for label, _ in c.pending.options] == ["Player 2 (self)", "Player 3 (next)"]
@@ -166,7 +173,7 @@ def test_touch_toggle_answers_with_a_note() -> None:
     choice = ui._source_choice(state, P1)
     assert isinstance(choice.complete(P2), Note) and ui.source == (P1, P2)
     assert isinstance(choice.complete(None), Note) and ui.source is None
-    assert ms_text(12_000) == "12" and ms_text(50) == "0.05" and ms_text(12_345) == "12.345"
+    assert whole_ms(12_000) == 12 and whole_ms(278_336) == 278 and whole_ms(12_500) == 13
 
 
 def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
@@ -186,8 +193,9 @@ def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
             kiosk.cmd("tap", seat=seat, button="slap", t_ns=t_us * 1000)
         state = kiosk.wait_events(6)["state"]
         assert state["race"] is None and state["hands"] == {P1: 7, P2: 10, P3: 8}
-        texts = kiosk.cmd("view")["texts"]
-        assert "Last: Player 2, 17.5 ms behind: 2 cards each (AO-R15e)" in texts
-        assert [t for t in texts if t in ("first", "+12.5 ms", "+17.5 ms")] == ["first", "+12.5 ms", "+17.5 ms"]
+        texts = kiosk.cmd("view")["texts"]  # the race result fills the screen: loser, penalty, times from the first
+        assert P2 in texts and "+2 cards" in texts
+        assert [t for t in texts if t.startswith("Player ") and "   " in t] == [
+            f"{P1}   first", f"{P3}   +13 ms", f"{P2}   +30 ms"]
     finally:
         kiosk.close()

@@ -138,7 +138,7 @@ def test_lay_task_collects_group_by_group_and_a_rejection_keeps_it(tmp_path) -> 
     k.cmd("scan", code="PS:H8#1", reader=reader)
     app.draw()
     hints = [e.text for e in app.current_view.tagged("hint")]
-    assert "[3/3: Herz 7, Pik 7, Karo 7] [1/3: Herz 8]" in hints[1], hints
+    assert "[3/3: Hearts 7, Spades 7, Diamonds 7] [1/3: Hearts 8]" in hints[1], hints
     press(app, "act:done")  # 4 cards only: the referee says why
     assert c.feedback.rejection.code == "wrong-shape"
     app.draw()
@@ -182,11 +182,11 @@ def test_give_ace_extend_with_an_end_and_task_15_as(tmp_path) -> None:
     s = c.state
     assert s["melds"]["m1"]["cards"][0] == "PS:H3" and s["received"][other] == ["PS:CA"]
     app.draw()
-    assert any("Received aces" in e.text for e in app.current_view.tagged("hint"))
+    assert app.current_view.contains("Received aces")
     assert "act:skip" in app.current_view.buttons()
     lines = [e.text for e in app.current_view.tagged("table-line")]
-    assert lines[0].startswith(f"{p1}: 1 2 3 [4] 5") or lines[1].startswith(f"{p2}: 1 2 3 [4] 5"), lines
-    assert any(line.startswith(f"m1 {first} (4): Herz 3, Herz 4") for line in lines), lines
+    assert lines[0].startswith(f"{p1}: open 1–3, 5–15") or lines[1].startswith(f"{p2}: open 1–3, 5–15"), lines
+    assert any(line.startswith(f"m1 {first} (4): Hearts 3, Hearts 4") for line in lines), lines
     check_and_save(app, tmp_path / "mid.png")
     # task 15 asks which task it repeats
     press(app, "act:skip")

@@ -109,14 +109,14 @@ def test_table_history_results(tmp_path, size, game_id) -> None:
     drive(app2, game_id, steps=7)
     check_and_save(app2, tmp_path / "table-mid.png")
     assert app2.current_view.tagged("hint"), "the referee says what may come next"
-    app2.show(HistoryScreen(app2, app2.screen))
+    app2.show(HistoryScreen(app2, app2.screen, app2.screen.controller.game_row, app2.screen.controller))
     check_and_save(app2, tmp_path / "history.png")
     assert len(app2.current_view.tagged("line")) == 7
 
     app3 = make_app(tmp_path / "end", lang="en", size=size)
     drive(app3, game_id, steps=None)
     check_and_save(app3, tmp_path / "results.png")
-    assert app3.current_view.tagged("winners") and app3.current_view.tagged("rematch")
+    assert app3.current_view.tagged("podium:1") and app3.current_view.tagged("rematch")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -128,9 +128,15 @@ def test_demo_mode_plays_by_itself(tmp_path, size) -> None:
         demo.next_at = 0
         assert demo.on_tick(1e12)
     check_and_save(app, tmp_path / "demo.png")
-    assert app.current_view.tagged("demo")
+    banner = app.current_view.tagged("demo")
+    assert banner and demo.controller.ui.title in banner[0].text, "the demo names the game it plays"
     assert len(demo.controller.referee.history) == 5
-    press(app, "exit")
+    assert app.current_view.buttons() == {}, "nothing on the demo is a live button"
+    # Not one flat colour: the game's table is drawn under the banner.
+    colours = {tuple(app.surface.get_at((x, y)))[:3] for x in range(0, size[0], 16) for y in range(0, size[1], 16)}
+    assert len(colours) >= 6, colours
+    x, y, w, h = app.current_view.tagged("seat")[0].rect
+    app.touch(x + w // 2, y + h // 2)  # a touch anywhere, even on what looks like a button, leaves the demo
     assert app.screen.name == "menu"
 
 

@@ -380,3 +380,35 @@ def test_options_reach_the_game_as_in_a_header() -> None:
         game_deck(GAMES[0], json.loads('{"deck": 3}') if GAMES[0] == "alles-klar" else {"bogus": 1})
     with pytest.raises(LabelError, match="unknown game"):
         game_deck("nope")
+
+
+@pytest.mark.parametrize(
+    ("face", "words"),
+    [("AO:RED.DOTS.PLUS", "Red · Dots · PLUS"), ("AO:BLUE.WAVES.HUERDEN", "Blue · Waves · HURDLES"),
+     ("AO:GREEN.CHECKS.RETOUR", "Green · Checks · RETURN"), ("AC:WASSER", "Water"), ("PS:SQ", "Spades Queen"),
+     ("M7:MIRROR", "Mirror"), ("AK:8.II", "8 · II")],
+)
+def test_face_words_in_english(face: str, words: str) -> None:
+    assert describe_face(face, "en") == words
+
+
+@pytest.mark.parametrize("prefix", ["AK", "AC", "PS", "M7", "AO"])
+def test_english_words_are_distinct_and_printable(prefix: str) -> None:
+    faces = _rules_faces()[prefix]
+    words = [describe_face(face, "en") for face in faces]
+    assert len(set(words)) == len(faces)
+    for text in words:
+        text.encode("cp1252")
+
+
+@pytest.mark.parametrize(("lang", "word", "other"), [("en", "Red", "Rot"), ("de", "Rot", "Red")])
+def test_labels_print_their_words_in_the_chosen_language(tmp_path, capsys, lang, word, other) -> None:
+    target = tmp_path / "deck.pdf"
+    code, _, err = run_cli(capsys, "annaotto", "-o", str(target), "--lang", lang)
+    assert (code, err) == (0, "")
+    doc = pypdfium2.PdfDocument(target.read_bytes())
+    try:
+        text = "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    finally:
+        doc.close()
+    assert f"{word} · " in text and f"{other} · " not in text

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.__main__ import build_parser
+from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN
 from kiosk.notify import Notifier
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,11 +157,8 @@ def test_watchdog_interval_and_exit_statuses_match_the_kiosk():
     [watchdog] = unit_values(text, "WatchdogSec")
     notifier = Notifier({"NOTIFY_SOCKET": "", "WATCHDOG_USEC": str(int(watchdog) * 1_000_000)})
     assert notifier.interval == int(watchdog) / 2
-    app = (ROOT / "kiosk" / "app.py").read_text()
-    assert re.search(r'action == "restart":\s+self\.stop\(3\)', app)
-    assert re.search(r'action == "shutdown":\s+self\.stop\(4\)', app)
-    assert unit_values(text, "SuccessExitStatus") == ["3 4"]
-    assert unit_values(text, "RestartPreventExitStatus") == ["4"]
+    assert unit_values(text, "SuccessExitStatus") == [f"{EXIT_RESTART} {EXIT_SHUTDOWN}"]
+    assert unit_values(text, "RestartPreventExitStatus") == [str(EXIT_SHUTDOWN)]
     assert unit_values(text, "ExecStopPost") == [f"+{APP}/libexec/kiosk-stopped"]
 
 

@@ -133,6 +133,9 @@ class LocalKiosk:
 
     def touch(self, action: str) -> dict[str, Any]:
         self.app.draw()
+        if action not in self.app.current_view.buttons() and self.app.current_view.anywhere == "race-done":
+            self.app.screen.on_action("race-done")  # a touch anywhere closes the full-screen race result
+            self.app.draw()
         assert action in self.app.current_view.buttons(), (action, self.app.current_view.buttons())
         if action == "act:done":
             collecting = getattr(self.app.screen.controller.ui, "collect", None)

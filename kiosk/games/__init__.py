@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from kiosk.i18n import tr
+from kiosk.i18n import language, tr
+from referee.hints import Hints
 from referee.labels.faces import label_text
 from referee.registry import Registry
 
@@ -45,6 +46,7 @@ class Note:
     nothing goes to the referee; the screen says so."""
 
     text: str
+    quiet: bool = False  # nothing to hear: e.g. a slap after the race closed, ignored
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,21 @@ class Panel:
     lines: list[str] = field(default_factory=list)  # text rows shown in the cards' place (e.g. a task sheet, melds)
 
 
+@dataclass(frozen=True)
+class RaceShown:
+    """A race as the table screen shows it: open (who has slapped so far) or decided (who lost, by how much)."""
+
+    open: bool
+    by: str  # who laid the card that opened it
+    called: bool
+    slaps: list[tuple[str, int]]  # (player, ms after the first slap, whole ms), fastest first
+    waiting: list[str]  # open race: who has not slapped yet
+    losers: list[str]  # decided race: who takes the penalty
+    penalty: int  # cards each loser takes
+    reason: str  # decided race: why they lost, one plain sentence
+    key: tuple = ()  # tells one race from the next (the screen shows each result full-screen once)
+
+
 class GameUI:
     game_id: ClassVar[str]
     title: ClassVar[str]
@@ -86,6 +103,11 @@ class GameUI:
     # The accepted events so far (set by the controller), for screens that show more than the state keeps,
     # e.g. the cards under the top of a pile. Read only.
     events: Sequence[Event] = ()
+    # What the referee says may come next (`Referee.hints()`, set by the controller after every accepted event):
+    # the screens read rules from here, never from the games' internals.
+    hints: Hints | None = None
+    # The referee's dry run (`Referee.check`): a touch is offered only when the referee would take its event.
+    check: Callable[[Event], Any] | None = None
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players
@@ -120,8 +142,8 @@ class GameUI:
         raise NotImplementedError
 
     def face(self, code: str) -> str:
-        """A card face in plain words (the same words its label prints)."""
-        return label_text(code.partition("#")[0])
+        """A card face in plain words (the same words its label prints), in the screen's language."""
+        return label_text(code.partition("#")[0], language())
 
     def turn_text(self, state: State) -> str:
         if state.get("finished"):
@@ -132,6 +154,29 @@ class GameUI:
     def result_lines(self, state: State) -> list[str]:
         scores = state.get("scores", {})
         return [f"{p}: {scores.get(p, 0)}" for p in self.players]
+
+    def seat_score(self, state: State, player: str) -> str:
+        """The seat tile's big number (the score, or what counts in this game)."""
+        return str(state.get("scores", {}).get(player, 0))
+
+    def race(self, state: State) -> RaceShown | None:
+        """An open or just decided race (ANNAOTTO's ALLE), or None."""
+        return None
+
+    def verdict_words(self, event: Event) -> str:
+        """An accepted event in a few words for the verdict ("Ben: Rot · Punkte · 7")."""
+        player = event.get("player", "")
+        cards = event.get("cards") or ([event["card"]] if "card" in event else [])
+        if cards:
+            faces = ", ".join(self.face(code) for code in cards)
+            return f"{player}: {faces}" if player else faces
+        kind = event.get("type", "")
+        words = {"draw": tr("draws"), "press": tr("confirms") if event.get("button") == "confirm" else tr("slaps"),
+                 "take_pile": tr("takes the pile"), "undo": tr("Undone"), "race_close": tr("Race closed")}
+        word = words.get(kind, kind.replace("_", " "))
+        if kind == "call":
+            word = f"{event.get('word', '')}!"
+        return f"{player}: {word}" if player else word
 
 
 UIS: Registry[type[GameUI]] = Registry(__name__, __path__, "game_id")

@@ -18,7 +18,6 @@ from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, register
 from kiosk.i18n import tr
-from referee.games.alcasan import RUN
 
 PREFIX = "AC:"
 LUFT = "LUFT"
@@ -50,10 +49,11 @@ class AlcasanUI(GameUI):
 
     # --- inputs → events
 
-    @staticmethod
-    def face_down_phase(state: State, player: str) -> bool:
-        """AC-R16: hand and face-up cards gone."""
-        return not state["hands"].get(player, 0) and not state["up"].get(player, 0)
+    def face_down_phase(self, state: State, player: str) -> bool:
+        """AC-R16, as the referee says: the player on turn lays from the face-down cards (`hints().detail`)."""
+        hints = self.hints
+        detail = hints.detail if hints is not None else None
+        return player == state.get("turn") and getattr(detail, "source", "") == "down"
 
     def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | None:
         player = seat or state.get("turn")
@@ -65,13 +65,13 @@ class AlcasanUI(GameUI):
 
     def actions(self, state: State) -> list[Action]:
         turn = state.get("turn")
-        if state.get("finished") or turn is None or self.face_down_phase(state, turn):
+        if state.get("finished") or turn is None or self.face_down_phase(state, turn) or self.hints is None:
             return []
         out = []
         source = state["hands"][turn] or state["up"][turn]
         if source >= 2:
             out.append(Action(tr("Lay several"), lambda: self.gather(turn, []), "several"))
-        if state["pile"]:
+        if self.hints.detail.can_take:
             out.append(Action(tr("Take the pile ({n})", n=state["pile"]), lambda: {"type": "take_pile",
                                                                                  "player": turn}, "take"))
         return out
@@ -112,65 +112,17 @@ class AlcasanUI(GameUI):
         return [(PREFIX + state["top"], "")]
 
     def panel(self, state: State) -> Panel:
+        """The pile card by card (what may be laid is the referee's sentence, `hints()`)."""
         pile = self.pile_cards(state)
-        faces = [short_face(code) for code, _ in pile]
-        hints = [self.need_hint(state, faces)]
-        turn = state.get("turn")
-        if turn is not None:
-            hints.append(self.phase_hint(state, turn))
-        last = self.events[-1] if self.events else None
-        if not faces and turn is not None and last is not None and last.get("player") == turn \
-                and last["type"] != "take_pile" and state["burned"]:
-            hints.append(tr("{player} burned the pile and lays again (AC-R14)", player=turn))
-        run = self.run(faces)
-        if run:
-            hints.append(tr("{n} x {face} on top: a fourth {face} burns the pile (AC-R13)",
-                            n=run, face=self.face(PREFIX + faces[-1])))
-        effective = next((f for f in reversed(faces) if f != LUFT), None)
-        if faces and faces[-1] == LUFT and effective is not None:
-            hints.append(tr("Luft is see-through: the {face} below it counts (AC-R12)",
-                            face=self.face(PREFIX + effective)))
         top = len(pile) - 1
-        eff_at = max((i for i, f in enumerate(faces) if f != LUFT), default=top)
-        cards = [Shown(self.face(code), owner, highlight=i in (top, eff_at)) for i, (code, owner) in enumerate(pile)]
+        cards = [Shown(self.face(code), owner, highlight=i == top) for i, (code, owner) in enumerate(pile)]
         title = tr("Discard pile: {n} cards, top on the right", n=state["pile"])
         lines = {p: self.seat_line(state, p) for p in self.players}
         extra = [tr("Pile {pile} · burned {burned} · draw pile {draw}", pile=state["pile"],
-                    burned=state["burned"], draw=state["draw_pile"]),
-                 tr("Feuer or four equal faces burn the pile (AC-R10, AC-R13)")]
+                    burned=state["burned"], draw=state["draw_pile"])]
         if state["out"]:
-            extra[1] = tr("Out: {players}", players=", ".join(state["out"]))
-        return Panel(self.turn_text(state), hints, cards, title, lines, extra)
-
-    @staticmethod
-    def run(faces: list[str]) -> int:
-        """How many equal faces lie on top when one more of them would burn the pile (AC-R13), else 0."""
-        if len(faces) < RUN - 1 or faces[-1] == FEUER:
-            return 0
-        top = faces[-RUN + 1:]
-        return RUN - 1 if all(f == top[0] for f in top) else 0
-
-    def need_hint(self, state: State, faces: list[str]) -> str:
-        need = state["need"]
-        if need == "<=4":
-            return tr("4 or lower: 1, 2, 3, Wasser, Erde, Luft, Feuer (AC-R9)")
-        if need.startswith(">="):
-            n = int(need[2:])
-            if n <= 4:
-                return tr("{n} or higher, Wasser, or Erde, Luft, Feuer (AC-R8, AC-R9)", n=n)
-            return tr("{n} or higher, or Erde, Luft, Feuer (AC-R8)", n=n)
-        if not faces:
-            return tr("Empty pile: any card may be laid.")
-        if any(f != LUFT for f in faces):
-            return tr("Erde counts: any card may follow (AC-R11)")
-        return tr("Only Luft on the pile: any card may follow (AC-R12)")
-
-    def phase_hint(self, state: State, player: str) -> str:
-        if state["hands"][player]:
-            return tr("{player} lays from the hand or takes the pile (AC-R3, AC-R6)", player=player)
-        if state["up"][player]:
-            return tr("{player} lays from the face-up cards or takes the pile (AC-R15)", player=player)
-        return tr("{player}: reveal a face-down card by scanning it (AC-R16)", player=player)
+            extra.append(tr("Out: {players}", players=", ".join(state["out"])))
+        return Panel(self.turn_text(state), [], cards, title, lines, extra)
 
     def seat_line(self, state: State, player: str) -> str:
         place = state["scores"][player]
@@ -178,6 +130,13 @@ class AlcasanUI(GameUI):
             return tr("place {place}", place=place)
         return tr("hand {hand} · up {up} · down {down}", hand=state["hands"][player], up=state["up"][player],
                   down=state["down"][player])
+
+    def seat_score(self, state: State, player: str) -> str:
+        """Cards still to get rid of (hand, face-up, face-down); a finished player's place."""
+        place = state["scores"][player]
+        if place and (player in state["out"] or state["finished"]):
+            return f"{place}."
+        return str(state["hands"][player] + state["up"][player] + state["down"][player])
 
     def result_lines(self, state: State) -> list[str]:
         order = sorted(self.players, key=lambda p: (state["scores"][p] or len(self.players) + 1,

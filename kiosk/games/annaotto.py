@@ -6,56 +6,38 @@ scan is a play by the player on turn, out of another player's hand when the
 penalty or keeps the drawn card, `slap` is a race press stamped with its edge
 time. Everything else (draw, calls, catches, the ANNAOTTO choices) is a touch.
 
-The state drops the race when it closes, and the closing slap is in no state at
-all; the screen keeps the race's slaps itself (`accepted`) to show who was last
-and by how many milliseconds.
+Which touches are offered, what a confirm costs, who is next and how a race ended
+all come from `Referee.hints()` (events, owed, detail, race): the screen re-derives
+no rule. It keeps only what is its own: the "From" toggle, the race's timer, and the
+last cards laid (for the card row).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Shown, State, register
+from kiosk.i18n import language, tr
 from referee.decks.annaotto import COLOURS
-from referee.labels.faces import _AO_COLOURS, _AO_PATTERNS
+from referee.labels.faces import ao_colour
 
-COLOUR_WORDS: dict[str, str] = dict(_AO_COLOURS)  # the words the card labels print
-PATTERN_WORDS: dict[str, str] = dict(_AO_PATTERNS)
 DEFAULT_RACE_TIMEOUT_MS = 3000
-_SIGNED = ("ALLE", "PLUS", "RETOUR", "HUERDEN")  # signs that also match by sign (AO-R5)
+RACE_PENALTY = 2  # AO-R15e: what each loser of a race takes (the screen's "+2 cards")
 
 
-def ms_text(us: int) -> str:
-    """Microseconds as milliseconds without trailing zeros: 12000 → "12", 50 → "0.05"."""
-    return f"{us / 1000:.3f}".rstrip("0").rstrip(".")
-
-
-@dataclass
-class OpenRace:
-    by: str
-    participants: list[str]
-    opened: float  # time.monotonic() when the screen first saw it open
-    called: bool = False
-    pressed: dict[str, int] = field(default_factory=dict)
+def whole_ms(us: int) -> int:
+    """Microseconds as whole milliseconds (rounded): 278336 → 278."""
+    return (us + 500) // 1000
 
 
 @dataclass
-class RaceResult:
-    by: str
-    called: bool
-    order: list[tuple[str, int]]  # slaps by t_us (ties by seat order)
-    losers: list[str]
-    timed_out: bool
+class RaceClock:
+    """When the screen first saw a race open: its timeout counts from there (AO-R15d)."""
 
-    def margins(self) -> list[tuple[str, int | None]]:
-        """Each slap with its gap to the slap before (None for the first)."""
-        out: list[tuple[str, int | None]] = []
-        for i, (player, t) in enumerate(self.order):
-            out.append((player, None if i == 0 else t - self.order[i - 1][1]))
-        return out
+    by: str
+    opened: float
 
 
 @register
@@ -67,9 +49,11 @@ class AnnaottoUI(GameUI):
         super().__init__(players, options)
         self.race_timeout_ms = int(options.get("race_timeout_ms", DEFAULT_RACE_TIMEOUT_MS))
         self.source: tuple[str, str] | None = None  # (actor, other player): the next scan comes from that hand
-        self.race: OpenRace | None = None
-        self.last_race: RaceResult | None = None
+        self.clock: RaceClock | None = None
         self.recent: list[tuple[int, str, str]] = []  # (pile size after, face, who laid it) for the card row
+
+    def _race_view(self):
+        return self.hints.race if self.hints is not None else None
 
     # --- inputs → events
 
@@ -84,58 +68,55 @@ class AnnaottoUI(GameUI):
             event["from"] = self.source[1]
         return event
 
-    def button(self, state: State, seat: str, button: str, t_us: int) -> Event | None:
+    def button(self, state: State, seat: str, button: str, t_us: int) -> Event | Note | None:
         if button == "slap":
+            race = self._race_view()
+            if race is not None and not race.open:  # after the race closed: ignored, quietly
+                return Note(tr("{player}'s slap came after the race closed: ignored.", player=seat), quiet=True)
             return {"type": "press", "player": seat, "button": "slap", "t_us": t_us}
         if button == "confirm" and state["top"] is not None:
             return {"type": "press", "player": seat, "button": "confirm"}
         return None
 
     def actions(self, state: State) -> list[Action]:
-        if state["finished"] or state["top"] is None:
+        """The touches the referee would take now (`hints().events` and `owed`)."""
+        hints = self.hints
+        if hints is None or state["finished"] or state["top"] is None:
             return []
+        events, turn = hints.events, state["turn"]
+        owed = {(o.kind, o.what): o.player for o in hints.owed}
         out: list[Action] = []
-        turn = state["turn"]
-        race = state["race"]
-        if turn is not None and race is None:
-            if state["choices"]:
-                if "colour" in state["choices"]:
-                    out.append(Action(tr("Colour"), lambda: self._colour_choice(turn), "colour"))
-                if "flip" in state["choices"]:
-                    out.append(Action(tr("Who flips"), lambda: self._flip_choice(state, turn), "flip"))
-            else:
-                pending = state["chain"] is not None or state["plus"] > 0
-                if pending or state["drawn"]:
-                    out.append(Action(self._confirm_label(state), lambda: self._press(turn), "confirm"))
-                if not pending and not state["drawn"]:
-                    out.append(Action(tr("Draw"), lambda: {"type": "draw", "player": turn}, "draw"))
-                if not state["drawn"]:
-                    out.append(Action(self._source_label(turn), lambda: self._source_choice(state, turn), "from"))
-        due = state["due"]
-        if due is not None:
-            who, word = due["player"], due["word"]
-            out.append(Action(f"{who}: {word}!", lambda: {"type": "call", "player": who, "word": word},
-                              f"call:{who}:{word}"))
-        if race is not None and not race["called"]:
-            by = race["by"]
-            out.append(Action(f"{by}: ALLE!", lambda: {"type": "call", "player": by, "word": "ALLE"},
-                              f"call:{by}:ALLE"))
-        if due is not None:
-            target = due["player"]
-            out.append(Action(tr("Catch {player}", player=target), lambda: self._catch_choice(target), "catch"))
+        chooser = owed.get(("choice", "colour")) or owed.get(("choice", "flip"))
+        if chooser is not None:
+            if "choose_colour" in events and ("choice", "colour") in owed:
+                out.append(Action(tr("Colour"), lambda: self._colour_choice(chooser), "colour"))
+            if "flip_choice" in events and ("choice", "flip") in owed:
+                out.append(Action(tr("Who flips"), lambda: self._flip_choice(chooser), "flip"))
+        elif turn is not None:
+            if "press:confirm" in events:
+                out.append(Action(self._confirm_label(), lambda: self._press(turn), "confirm"))
+            if "draw" in events:
+                out.append(Action(tr("Draw"), lambda: {"type": "draw", "player": turn}, "draw"))
+            if "play" in events and not hints.detail.drawn:
+                out.append(Action(self._source_label(turn), lambda: self._source_choice(state, turn), "from"))
+        for (kind, word), who in owed.items():
+            if kind == "call" and "call" in events:
+                out.append(Action(f"{who}: {word}!", lambda who=who, word=word: {
+                    "type": "call", "player": who, "word": word}, f"call:{who}:{word}"))
+        for (kind, _), who in owed.items():
+            if kind == "catchable" and "catch" in events:
+                out.append(Action(tr("Catch {player}", player=who), lambda who=who: self._catch_choice(who), "catch"))
         return out
 
     def _press(self, player: str) -> Event:
         return {"type": "press", "player": player, "button": "confirm"}
 
-    def _confirm_label(self, state: State) -> str:
-        chain = state["chain"]
-        if chain is not None:
-            if chain["otto"]:
-                return tr("Confirm: take {n}", n=2 * chain["otto"])
-            return tr("Confirm: flip {n}", n=2 * chain["anna"])
-        if state["plus"]:
-            return tr("Confirm: take {n}", n=state["plus"])
+    def _confirm_label(self) -> str:
+        detail = self.hints.detail
+        if detail.penalty:
+            return tr("Confirm: take {n}", n=detail.penalty)
+        if detail.flips:
+            return tr("Confirm: flip {n}", n=detail.flips)
         return tr("Confirm: keep it")
 
     def _source_label(self, actor: str) -> str:
@@ -155,11 +136,11 @@ class AnnaottoUI(GameUI):
         return Choice(tr("Lay a card from whose hand? (AO-R6)"), [*others, (tr("Own hand"), None)], complete)
 
     def _colour_choice(self, player: str) -> Choice:
-        return Choice(tr("Which colour? (AO-R14)"), [(COLOUR_WORDS[c], c) for c in COLOURS],
+        return Choice(tr("Which colour? (AO-R14)"), [(ao_colour(c, language()), c) for c in COLOURS],
                       lambda colour: {"type": "choose_colour", "player": player, "colour": colour})
 
-    def _flip_choice(self, state: State, player: str) -> Choice:
-        following = self._next_holder(state, player)
+    def _flip_choice(self, player: str) -> Choice:
+        following = self.hints.detail.next_player or player  # AO-R8, as the referee says
         options = [(tr("{player} (self)", player=player), "self"), (tr("{player} (next)", player=following), "next")]
         return Choice(tr("Who turns all hand cards over? (AO-R14)"), options,
                       lambda who: {"type": "flip_choice", "player": player, "who": who})
@@ -170,53 +151,22 @@ class AnnaottoUI(GameUI):
                       lambda catcher: {"type": "catch", "player": catcher, "target": target})
 
     def timers(self, state: State) -> list[tuple[float, Event]]:
-        self._follow_race(state)
-        if state["race"] is None or self.race is None:
+        """The race's timeout (AO-R15d), counted from when the screen first saw it open."""
+        race = self._race_view()
+        if race is None or not race.open:
+            self.clock = None
             return []
-        left = self.race.opened + self.race_timeout_ms / 1000 - time.monotonic()
+        if self.clock is None or self.clock.by != race.by:
+            self.clock = RaceClock(race.by, time.monotonic())
+        left = self.clock.opened + self.race_timeout_ms / 1000 - time.monotonic()
         return [(max(0.0, left), {"type": "race_close"})]
 
     # --- what the state forgets
 
     def accepted(self, event: Event, state: State) -> None:
-        kind = event.get("type")
-        if kind not in ("call", "catch"):
+        if event.get("type") not in ("call", "catch"):
             self.source = None
-        if kind in ("play", "draw", "undo", "start") or (kind == "press" and event.get("button") == "confirm"):
-            self.last_race = None
-        was = self.race
-        self._follow_race(state)
-        if was is not None and state["race"] is None and kind in ("press", "race_close"):
-            pressed = dict(was.pressed)
-            if kind == "press":
-                pressed[event["player"]] = event["t_us"]
-            self.last_race = self._result(was, pressed, timed_out=kind == "race_close")
         self._follow_pile(event, state)
-
-    def _follow_race(self, state: State) -> None:
-        race = state["race"]
-        if race is None:
-            self.race = None
-            return
-        if self.race is None or self.race.by != race["by"]:
-            holders = [p for p in self.players if state["hands"][p] > 0]
-            self.race = OpenRace(race["by"], holders, time.monotonic())
-            self.last_race = None
-        self.race.called = race["called"]
-        self.race.pressed = dict(race["pressed"])
-
-    def _result(self, race: OpenRace, pressed: dict[str, int], timed_out: bool) -> RaceResult:
-        """AO-R15e, from the slaps the screen kept."""
-        seat = {p: i for i, p in enumerate(self.players)}
-        order = sorted(pressed.items(), key=lambda item: (item[1], seat[item[0]]))
-        if not race.called:
-            losers = [race.by]
-        elif timed_out:
-            losers = [p for p in race.participants if p not in pressed]
-        else:
-            slowest = max(pressed.values())
-            losers = [p for p in self.players if pressed.get(p) == slowest]
-        return RaceResult(race.by, race.called, order, losers, timed_out)
 
     def _follow_pile(self, event: Event, state: State) -> None:
         """The last cards laid, for the card row: each with who laid it (and from whose hand)."""
@@ -240,114 +190,41 @@ class AnnaottoUI(GameUI):
                    n=state["hands"][self.players[0]]),
                 tr("Then scan it: it starts the discard pile and has no effect (AO-R2)."),
             ], [], tr("Discard pile"), self._seat_lines(state), self._extra(state))
-        hints = self._hints(state)
-        big = ""
-        race = state["race"]
+        notes = [self._flip_text(state["flip"])] if state["flip"] is not None else []
+        if self.source is not None and self.source[0] == state["turn"]:
+            notes.append(tr("Next scan: a card from {player}'s hand (AO-R6).", player=self.source[1]))
         cards = [Shown(self.face("AO:" + face), who, highlight=i == len(self.recent) - 1)
                  for i, (_, face, who) in enumerate(self.recent)]
-        title = tr("Discard pile (top on the right)")
-        if race is not None:
-            big = tr("ALLE! Everyone slap!")
-            seat = {p: i for i, p in enumerate(self.players)}
-            slaps = sorted(race["pressed"].items(), key=lambda item: (item[1], seat[item[0]]))
-            first = slaps[0][1] if slaps else 0
-            cards = [Shown(p, "+" + tr("{ms} ms", ms=ms_text(t - first))) for p, t in slaps]
-            title = tr("Slaps so far, by time")
-        elif self.last_race is not None:
-            result = self.last_race
-            big = self._race_verdict(result)
-            cards = [Shown(p, tr("first") if gap is None else "+" + tr("{ms} ms", ms=ms_text(gap)),
-                           highlight=p in result.losers) for p, gap in result.margins()]
-            title = tr("ALLE slaps by time, each with its gap to the slap before")
-        return Panel(self._headline(state), hints, cards, title, self._seat_lines(state), self._extra(state), big)
+        race = self._race_view()
+        big = ""
+        if race is not None and not race.open:
+            big = tr("ALLE race: {players} +{n} cards", players=", ".join(race.losers) or "–", n=RACE_PENALTY)
+        return Panel(self._headline(state), notes, cards, tr("Discard pile (top on the right)"),
+                     self._seat_lines(state), self._extra(state), big)
 
-    def _headline(self, state: State) -> str:
-        if state["race"] is not None:
-            return tr("ALLE race")
-        if state["turn"] is None and state["due"] is not None and not state["finished"]:
-            return tr("{player} calls OTTO to win", player=state["due"]["player"])
-        return self.turn_text(state)
-
-    def _race_verdict(self, result: RaceResult) -> str:
-        losers = ", ".join(result.losers) or "–"
-        if not result.called:
-            return tr("{player} did not call ALLE: takes 2 (AO-R15e)", player=result.by)
-        if result.timed_out:
-            return tr("Time up: no slap from {players}, 2 cards each (AO-R15e)", players=losers)
-        ahead = [t for p, t in result.order if p not in result.losers]
-        if ahead and len(result.order) >= 2:
-            gap = result.order[-1][1] - ahead[-1]  # the loser(s) behind the slowest of the others
-            return tr("Last: {players}, {ms} ms behind: 2 cards each (AO-R15e)", players=losers, ms=ms_text(gap))
-        return tr("Last: {players}: 2 cards each (AO-R15e)", players=losers)
-
-    def _hints(self, state: State) -> list[str]:
-        hints: list[str] = []
-        turn, race, due, flip = state["turn"], state["race"], state["due"], state["flip"]
-        if race is not None:
-            waiting = [p for p in (self.race.participants if self.race else self.players) if p not in race["pressed"]]
-            if not race["called"]:
-                hints.append(tr("{player} must call ALLE (AO-R15c), or takes 2 alone.", player=race["by"]))
-            hints.append(tr("Waiting for: {players}. The last hand down takes 2 (AO-R15e).",
-                            players=", ".join(waiting) or "–"))
-        elif due is not None and turn is None:
-            hints.append(tr("Everyone else may catch a missing OTTO: {player} then takes 1 and plays on (AO-R18).",
-                            player=due["player"]))
-        elif turn is not None:
-            hints.extend(self._turn_hints(state, turn))
-        if due is not None and turn is not None:
-            hints.insert(0, tr("{player} must call {word}! Others may catch until the next move (AO-R16, AO-R17).",
-                               player=due["player"], word=due["word"]))
-        if flip is not None:
-            hints.insert(0, self._flip_text(flip))
-        if self.source is not None and self.source[0] == turn:
-            hints.insert(0, tr("Next scan: a card from {player}'s hand (AO-R6).", player=self.source[1]))
-        return hints[:3]
-
-    def _turn_hints(self, state: State, turn: str) -> list[str]:
-        out: list[str] = []
-        chain, plus = state["chain"], state["plus"]
-        if state["choices"]:
-            owed = [tr("the colour") if c == "colour" else tr("who flips") for c in state["choices"]]
-            out.append(tr("{player} laid ANNAOTTO and must choose {what} (AO-R14).", player=turn,
-                          what=tr(" and ").join(owed)))
-            return out
-        if chain is not None:
-            sign = "OTTO" if state["top"].endswith(".ANNA") else "ANNA"
-            out.append(tr("{player}: lay {sign} in any colour, or confirm (AO-R10).", player=turn, sign=sign))
-            out.append(tr("Chain {anna} ANNA, {otto} OTTO: confirm = take {take}, get {flip} flipped (AO-R10).",
-                          anna=chain["anna"], otto=chain["otto"], take=2 * chain["otto"], flip=2 * chain["anna"]))
-            return out
-        if plus:
-            out.append(tr("{player}: lay another PLUS, or confirm and take {n} cards (AO-R11).", player=turn, n=plus))
-            return out
-        out.append(self._match_text(state))
-        if state["drawn"]:
-            out.append(tr("{player} drew: play that card now if it matches, or keep it with confirm (AO-R7).",
-                          player=turn))
+    def race(self, state: State) -> RaceShown | None:
+        """The open race (slaps so far) or the one just decided (losers), from `hints().race`."""
+        race = self._race_view()
+        if race is None:
+            return None
+        seat = {p: i for i, p in enumerate(self.players)}
+        order = sorted(race.pressed.items(), key=lambda item: (item[1], seat[item[0]]))
+        first = order[0][1] if order else 0
+        slaps = [(p, whole_ms(t - first)) for p, t in order]
+        key = (race.by, tuple(order), race.open, self.clock.opened if race.open and self.clock else 0.0)
+        if race.open:
+            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], RACE_PENALTY, "", key)
+        if not race.called:
+            reason = tr("{player} did not call ALLE (AO-R15e)", player=race.by)
+        elif any(p not in race.pressed for p in race.losers):
+            reason = tr("Time up: no slap from them (AO-R15e)")
         else:
-            direction = tr("seat order") if state["direction"] == 1 else tr("reverse order")
-            out.append(tr("Direction: {direction}; after {player} comes {next} (AO-R8).", direction=direction,
-                          player=turn, next=self._next_holder(state, turn)))
-        return out
+            reason = tr("Last hand down (AO-R15e)")
+        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), RACE_PENALTY, reason, key)
 
-    def _match_text(self, state: State) -> str:
-        top = state["top"]
-        if top == "ANNAOTTO":
-            colour = state["colour"]
-            return tr("After ANNAOTTO: {colour} (any pattern) or another ANNAOTTO (AO-R5).",
-                      colour=COLOUR_WORDS.get(colour, "–"))
-        colour, pattern = COLOUR_WORDS[state["colour"]], PATTERN_WORDS[state["pattern"]]
-        sign = top.split(".")[2] if top.count(".") == 2 else None
-        if sign in ("ANNA", "OTTO"):
-            other = "OTTO" if sign == "ANNA" else "ANNA"
-            return tr("Lay {colour} or {pattern}, or {other} in any colour; never {sign} on {sign} (AO-R5, AO-R9).",
-                      colour=colour, pattern=pattern, other=other, sign=sign)
-        if sign in _SIGNED:
-            return tr("Lay {colour} or {pattern}, any {sign}, or ANNAOTTO (AO-R5).", colour=colour, pattern=pattern,
-                      sign=sign if sign != "HUERDEN" else "HÜRDEN")
-        return tr("Lay {colour} or {pattern}, or ANNAOTTO (AO-R5).", colour=colour, pattern=pattern)
-
-    def _flip_text(self, flip: dict[str, Any]) -> str:
+    @staticmethod
+    def _flip_text(flip: dict[str, Any]) -> str:
+        """The public state's `flip`: who turns whose cards over now."""
         if flip["cards"] == "all":
             if flip["by"] == flip["target"]:
                 return tr("{player} turns all own hand cards over now (AO-R14).", player=flip["target"])
@@ -355,22 +232,20 @@ class AnnaottoUI(GameUI):
         return tr("{by} turns over {n} of {target}'s cards now (AO-R10).", by=flip["by"], n=flip["cards"],
                   target=flip["target"])
 
-    def _next_holder(self, state: State, player: str) -> str:
-        """AO-R8: the next player in `direction` who holds cards."""
-        n = len(self.players)
-        i = self.players.index(player)
-        for step in range(1, n):
-            candidate = self.players[(i + step * state["direction"]) % n]
-            if state["hands"][candidate] > 0:
-                return candidate
-        return player
+    def _headline(self, state: State) -> str:
+        race = self._race_view()
+        if race is not None and race.open:
+            return tr("ALLE race")
+        if state["turn"] is None and state["due"] is not None and not state["finished"]:
+            return tr("{player} calls OTTO to win", player=state["due"]["player"])
+        return self.turn_text(state)
 
     def _seat_lines(self, state: State) -> dict[str, str]:
         lines = {}
         out = state["out"]
         race = state["race"]
         for p in self.players:
-            parts = [tr("{n} cards", n=state["hands"][p])]
+            parts = [tr("cards")]
             if p in out:
                 parts.append(tr("place {n}", n=out.index(p) + 1))
             if race is not None and p in race["pressed"]:
@@ -382,6 +257,10 @@ class AnnaottoUI(GameUI):
 
     def _extra(self, state: State) -> list[str]:
         return [tr("Draw pile {draw} · discard pile {pile}", draw=state["draw_pile"], pile=state["pile"])]
+
+    def seat_score(self, state: State, player: str) -> str:
+        """Cards in hand: the fewer, the better."""
+        return str(state["hands"][player])
 
     def result_lines(self, state: State) -> list[str]:
         places = state["scores"]

@@ -14,11 +14,10 @@ from typing import Any
 
 from kiosk.games import Action, Choice, GameUI, Note, Panel, Setting, State, register
 from kiosk.i18n import N_, tr
-from referee.decks.profi_sort import DEFAULT_JOKERS, REPEAT, TASK_BY_ID, TASK_IDS, TASKS
+from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
 NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
-HAND = 10
 
 
 @dataclass
@@ -40,9 +39,15 @@ class Collect:
         return [code for group in self.groups for code in group]
 
 
-def _is_ace(code: str) -> bool:
-    face = code.partition("#")[0]
-    return face.startswith("PS:") and face.endswith("A") and len(face) == 5
+def number_ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 5, 7, 8] → "1–3, 5, 7–8": a task sheet short enough for one line."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
 
 
 @register
@@ -61,8 +66,6 @@ class ProfiSortUI(GameUI):
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         super().__init__(players, options)
         self.collect: Collect | None = None
-        jokers = options.get("jokers", DEFAULT_JOKERS)
-        self.start_talon = 104 + jokers - HAND * len(players)
 
     # --- the collection in progress
 
@@ -88,7 +91,9 @@ class ProfiSortUI(GameUI):
         return Note(self._doing(collect))
 
     def _started(self, state: State) -> bool:
-        return state["talon"] < self.start_talon or state.get("discard_top") is not None
+        """The round's first draw or skip has happened (PS-R5, as the referee's hints say)."""
+        detail = self.hints.detail if self.hints is not None else None
+        return not getattr(detail, "may_redeal", False)
 
     def _cancel(self) -> Note:
         self.collect = None
@@ -190,11 +195,10 @@ class ProfiSortUI(GameUI):
             return []
         if not state.get("drawn"):
             out = [Action(tr("Draw"), lambda: {"type": "draw", "player": turn}, "draw")]
-            top = state.get("discard_top")
-            if self.options.get("discard_draw") and top and not _is_ace(top):
-                out.append(Action(tr("Take the discard"), lambda: {"type": "draw", "player": turn, "from": "discard"},
-                                  "draw-discard"))
-            if state["received"].get(turn):
+            take = {"type": "draw", "player": turn, "from": "discard"}
+            if self.options.get("discard_draw") and self.check is not None and self.check(take).ok:
+                out.append(Action(tr("Take the discard"), lambda: dict(take), "draw-discard"))
+            if self.hints.detail.may_skip:
                 out.append(Action(tr("Skip with ace"), lambda: {"type": "skip_with_ace", "player": turn}, "skip"))
             if not self._started(state):
                 out.append(Action(tr("Redeal (3 aces)"), lambda: self._ask_player(
@@ -202,9 +206,9 @@ class ProfiSortUI(GameUI):
                     "redeal"))
             return out
         out = [Action(tr("Lay a task"), lambda: self._ask_task(state, turn), "lay")]
-        if state["melds"]:
+        if state["melds"] and self.hints.detail.may_extend:
             out.append(Action(tr("Extend"), lambda: self._ask_meld(state, turn), "extend"))
-        if not state["ace_given"].get(turn):
+        if self.hints.detail.may_give_ace:
             others = [p for p in self.players if p != turn]
             out.append(Action(tr("Give an ace"), lambda: self._ask_player(
                 tr("Who gets the ace? (PS-R24)"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),
@@ -300,53 +304,23 @@ class ProfiSortUI(GameUI):
             hints.append(tr("Rejected: scan more, or Cancel."))
         return hints
 
-    def _must_go_out(self, state: State, player: str) -> bool:
-        """Task 15 was laid in this turn: the player's last task is task 15 and it has melds this round (PS-R12)."""
-        done = state["tasks_done"].get(player) or []
-        laid = any(m["player"] == player for m in state["melds"].values())
-        return bool(done) and done[-1] == REPEAT and laid and bool(state.get("drawn"))
-
     def _turn_hints(self, state: State) -> list[str]:
-        phase = state["phase"]
-        if phase == "scoring":
-            waiting = [p for p in self.players if state["round_points"].get(p) is None]
-            return [tr("Round over: each player shows the hand: touch the player, scan the cards, Done (PS-R30)."),
-                    tr("Still to show: {players}", players=", ".join(waiting))]
-        if phase == "round-over":
-            return [tr("Round {n} is over: touch Next round (PS-R31).", n=state["round"])]
-        turn = state.get("turn")
-        if turn is None:
-            return []
-        received = state["received"].get(turn) or []
-        own = state["hands"][turn] - len(received)
-        hints = []
-        if not state.get("drawn"):
-            hints.append(tr("{player}: draw first: touch Draw or press your button (PS-R6).", player=turn))
-            if received:
-                hints.append(tr("Or skip the turn with a received ace (PS-R26)."))
-            if not self._started(state):
-                hints.append(tr("3 aces or more in a hand? Redeal now (PS-R5)."))
-        elif self._must_go_out(state, turn):
-            hints.append(tr("Task 15 laid: go out now, the discard must be the last card (PS-R12)."))
-            hints.append(tr("{n} own cards left.", n=own))
-        else:
-            laid = any(m["player"] == turn for m in state["melds"].values())
-            hints.append(tr("Lay a task, extend melds or give an ace, then scan the discard (PS-R7, PS-R8)."))
-            if not laid:
-                hints.append(tr("Extending needs a task laid by {player} in this round (PS-R14).", player=turn))
-            if received:
-                hints.append(tr("Keep 2 own cards when laying, 1 after the discard (PS-R27)."))
-            else:
-                hints.append(tr("{n} own cards: a scan now is the discard.", n=own))
+        """The screen's own notes (what may come next is the referee's sentence)."""
+        if state["phase"] == "scoring":
+            return [tr("Touch the player, scan the cards, Done (PS-R30).")]
+        if state["phase"] == "round-over":
+            return [tr("Touch Next round (PS-R31).")]
+        return []
+
+    def _aces(self, state: State) -> str:
         aces = [f"{p}: {self._words(codes)}" for p, codes in state["received"].items() if codes]
-        if aces:
-            hints.append(tr("Received aces: {aces}", aces="; ".join(aces)))
-        return hints[:3]
+        return tr("Received aces: {aces}", aces="; ".join(aces)) if aces else ""
 
     def _sheet(self, state: State, player: str) -> str:
         done = set(state["tasks_done"].get(player, ()))
-        marks = " ".join(f"[{n}]" if t in done else str(n) for t, n in NUMBER.items())
-        return tr("{player}: {marks} · bonus {bonus}", player=player, marks=marks, bonus=state["bonus_open"][player])
+        open_numbers = [n for t, n in NUMBER.items() if t not in done]
+        return tr("{player}: open {tasks} · bonus {bonus}", player=player, tasks=number_ranges(open_numbers) or "–",
+                  bonus=state["bonus_open"][player])
 
     def _meld_lines(self, state: State) -> list[str]:
         lines: list[str] = []
@@ -382,11 +356,12 @@ class ProfiSortUI(GameUI):
                 f"{p} {'-' if points[p] is None else points[p]}" for p in self.players)))
         elif state.get("went_out"):
             extra.append(tr("{player} went out.", player=state["went_out"]))
+        if self._aces(state):
+            extra.insert(0, self._aces(state))
         seat_lines = {}
         for p in self.players:
             rec = len(state["received"].get(p) or [])
-            line = tr("hand {hand} · {tasks} tasks · {score} pts", hand=state["hands"][p],
-                      tasks=len(state["tasks_done"][p]), score=state["scores"][p])
+            line = tr("{tasks} tasks · hand {hand}", hand=state["hands"][p], tasks=len(state["tasks_done"][p]))
             if rec:
                 line += " · " + tr("{n} aces recv.", n=rec)
             seat_lines[p] = line

@@ -1,4 +1,5 @@
-"""Table screens for Alles klar? and Die magische 7."""
+"""Table screens for Alles klar? and Die magische 7: what may come next is the referee's sentence (`hints()`);
+these panels show the trick, the seats and the questions a scan raises."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ from typing import Any
 from kiosk.games import Choice, GameUI, Panel, Shown, State, register
 from kiosk.i18n import tr
 from referee.decks.alles_klar import NUMERALS
-from referee.games.alles_klar import parse_face
+
+
+def numerals_of(code: str) -> list[str]:
+    """The Roman numerals printed on an Alles klar? card, read from its code (`AK:5.I.V#2` → ["I", "V"])."""
+    face = code.partition("#")[0].partition(":")[2]
+    return [n for n in face.split(".")[1:] if n in NUMERALS]
 
 
 @register
@@ -17,27 +23,17 @@ class AllesKlarUI(GameUI):
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
-        face = parse_face(code.partition("#")[0])
-        if event is None or face is None or len(face.numerals) != 2:
+        numerals = numerals_of(code)
+        if event is None or len(numerals) != 2:
             return event
         # AK-R6: the player taps which of the two numerals acts.
-        options = [(NUMERALS[n - 1], NUMERALS[n - 1]) for n in face.numerals]
+        options = [(n, n) for n in numerals]
         return Choice(tr("Which numeral turns its ranking card? (AK-R6)"), options,
                       lambda numeral: {**event, "rank_choice": numeral})
 
     def panel(self, state: State) -> Panel:
-        ranking = state["ranking"]
         cards = [Shown(self.face(face), owner) for owner, faces in state["table"].items() for face in faces]
-        hints = [tr("Open ranking cards: {cards}", cards=" ".join(ranking) or "–")]
-        leaders = self._leaders(state)
-        if len(ranking) == 1:
-            n = NUMERALS.index(ranking[0]) + 1
-            hints.append(tr("Only {numeral} is open: the trick waits for the {n}th face-up card.",
-                            numeral=ranking[0], n=n))
-        if leaders:
-            hints.append(tr("Would win now: {who}", who=" · ".join(leaders)))
-        lines = {p: tr("hand {hand} · won {won}", hand=state["hands"][p], won=state["scores"][p])
-                 for p in self.players}
+        lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the won cards: the number
         extra = [tr("Stock {stock} · trick {size} cards · removed {removed}", stock=state["stock"],
                     size=state["trick_size"], removed=state["removed"])]
         last = state.get("last_trick")
@@ -48,17 +44,7 @@ class AllesKlarUI(GameUI):
                 extra.append(tr("Last trick was blind: {cards} cards out of the game", cards=last["cards"]))
             else:
                 extra.append(tr("Last trick unfinished: {cards} cards out of the game", cards=last["cards"]))
-        return Panel(self.turn_text(state), hints, cards, tr("Face-up cards in this trick"), lines, extra)
-
-    def _leaders(self, state: State) -> list[str]:
-        """For each open ranking card N: who would take the trick if N were the last one open."""
-        face_up = sorted(((parse_face(f).value, owner) for owner, faces in state["table"].items() for f in faces),
-                         reverse=True)
-        out = []
-        for numeral in state["ranking"]:
-            n = NUMERALS.index(numeral) + 1
-            out.append(f"{numeral}: {face_up[n - 1][1]}" if len(face_up) >= n else f"{numeral}: –")
-        return out if face_up else []
+        return Panel(self.turn_text(state), [], cards, tr("Face-up cards in this trick"), lines, extra)
 
 
 @register
@@ -68,36 +54,21 @@ class MagischeSiebenUI(GameUI):
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
-        if event is None or len(self.players) != 4 or state.get("lead") is not None:
+        targets = self.hints.detail.targets if self.hints is not None else ()
+        if event is None or not targets:
             return event
-        # M7-R8: the leader taps the opponent the trick is played against.
-        leader = event["player"]
-        i = self.players.index(leader)
-        opponents = [self.players[(i + 1) % 4], self.players[(i + 3) % 4]]
-        options = [(p, p) for p in opponents if state["hands"].get(p, 0) > 0] or [(p, p) for p in opponents]
+        # M7-R8: the leader taps the opponent the trick is played against (the referee names who may be).
+        options = [(p, p) for p in targets]
         return Choice(tr("Against which opponent? (M7-R8)"), options, lambda target: {**event, "target": target})
 
     def panel(self, state: State) -> Panel:
         lead = state.get("lead")
-        cards, hints = [], []
-        if lead:
-            cards.append(Shown(self.face(lead["card"]), lead["player"], highlight=True))
-            name = lead["card"].partition(":")[2]
-            if name == "CROSS":
-                hints.append(tr("The Cross was led: {follower} wins with any card.", follower=lead["target"]))
-            elif name.lstrip("-").isdigit():
-                hints.append(tr("{follower} wins with a Joker or a {pair} (together 7).",
-                                follower=lead["target"], pair=7 - int(name)))
-            else:
-                hints.append(tr("{follower} wins only with a Joker.", follower=lead["target"]))
-        else:
-            hints.append(tr("Lead any card."))
+        cards = [Shown(self.face(lead["card"]), lead["player"], highlight=True)] if lead else []
         last = state.get("last_trick")
         extra = [tr("Stock {stock} · tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
         if last:
             shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
             extra.append(tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
                             points=last["points"]))
-        lines = {p: tr("hand {hand} · {points} points", hand=state["hands"][p], points=state["scores"][p])
-                 for p in self.players}
-        return Panel(self.turn_text(state), hints, cards, tr("Lead"), lines, extra)
+        lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
+        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra)

@@ -2,20 +2,70 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from kiosk.view import View
 
 if TYPE_CHECKING:
-    from kiosk.app import App
+    from kiosk.commands import AdminCommand
+    from kiosk.controller import TableController
+    from kiosk.pin import PinGuard
+    from kiosk.settings import Settings
+    from kiosk.store import EventLog
+
+
+class Host(Protocol):
+    """What a screen may ask of the kiosk around it (the App implements it).
+
+    Screens know this protocol, never the App: the app imports the screens, the screens do not import
+    the app back, so there is no import cycle and a screen can be driven by any host.
+    """
+
+    settings: Settings
+    log: EventLog | None
+    kiosk_mode: bool
+    pins: PinGuard
+    reader_seats: dict[str, str]
+    seats: list[str]
+    lights: Any  # None, or the seat lights with `hold(seat, on)`
+
+    @property
+    def lang(self) -> str: ...
+
+    @property
+    def volume(self) -> int: ...
+
+    def show(self, screen: Screen) -> None: ...
+
+    def go_menu(self) -> None: ...
+
+    def toggle_language(self) -> None: ...
+
+    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
+                   seat_players: dict[str, str]) -> None: ...
+
+    def rematch(self, old: TableController) -> None: ...
+
+    def seat_of_reader(self, reader: str) -> str | None: ...
+
+    def leave_game(self, controller: TableController, new_game: bool) -> None: ...
+
+    def resume_game(self, game_id: int) -> None: ...
+
+    def admin(self, command: AdminCommand, back: Screen) -> str | None: ...
+
+    def set_volume(self, percent: int) -> None: ...
+
+    def set_default_language(self, lang: str) -> None: ...
 
 
 class Screen:
     """A screen builds its View from its state and reacts to touches, seat inputs and time."""
 
     name = "screen"
+    takes_scans = False  # a scan on a screen that cannot take it is answered with the "rejected" cue
 
-    def __init__(self, app: App):
+    def __init__(self, app: Host):
         self.app = app
 
     def view(self, width: int, height: int) -> View:
@@ -23,6 +73,13 @@ class Screen:
 
     def on_action(self, action: str) -> None:
         """A touched button's action."""
+
+    def on_press(self, action: str) -> None:
+        """A finger went down on a button (it acts when let go; a hold button may act while held)."""
+
+    def on_touch(self, action: str, held: float) -> None:
+        """A button touched and let go after `held` seconds; screens that need a hold override this."""
+        self.on_action(action)
 
     def on_input(self, item: Any) -> None:
         """A hardware input (ButtonPress, CardScan, ReaderError)."""

@@ -1,76 +1,218 @@
-"""The admin menu behind a long press on the top-left corner and a PIN: undo, abandon, export, language, restart."""
+"""The admin menu behind a long press on the top-left corner and a PIN.
+
+Every destructive entry (undo, abandon, restart, shut down) asks once more and names what it affects.
+Wrong PINs lock the keypad for a growing time (`kiosk.pin.PinGuard`, kept across restarts); the PIN is
+changed here, typed twice. The test screens for scanners and seat buttons open from here too.
+"""
 
 from __future__ import annotations
 
+import math
+import time
+
+from kiosk.commands import AdminCommand
+from kiosk.event_words import describe
 from kiosk.i18n import tr
-from kiosk.pin import check_pin
-from kiosk.screens import Screen
-from kiosk.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
+from kiosk.pin import MAX_LENGTH, MIN_LENGTH
+from kiosk.prefs import next_volume
+from kiosk.screens import Host, Screen, cells
+from kiosk.screens.confirm import Answer, ConfirmScreen
+from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
+from kiosk.screens.history import HistoryScreen
+from kiosk.screens.table import TableScreen
+from kiosk.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
+
+ENTER, MENU, NEW_PIN, REPEAT_PIN = "enter", "menu", "new", "repeat"
 
 
 class AdminScreen(Screen):
     name = "admin"
 
-    def __init__(self, app, back: Screen):
+    def __init__(self, app: Host, back: Screen):
         super().__init__(app)
         self.back = back
         self.entered = ""
-        self.unlocked = False
+        self.mode = ENTER
+        self.new_pin = ""
         self.message = ""
 
-    def view(self, width: int, height: int) -> View:
-        return self._menu(width, height) if self.unlocked else self._pin(width, height)
+    @property
+    def unlocked(self) -> bool:
+        return self.mode != ENTER
 
-    def _pin(self, width: int, height: int) -> View:
+    # --- what the entries affect
+
+    def table(self) -> TableScreen | None:
+        return self.back if isinstance(self.back, TableScreen) else None
+
+    def paused_game(self) -> HistoryScreen | None:
+        back = self.back
+        return back if isinstance(back, HistoryScreen) and back.status == "paused" else None
+
+    def abandon_question(self) -> str | None:
+        table, paused = self.table(), self.paused_game()
+        if table is not None and not table.controller.finished:
+            header = table.controller.referee.header
+            title = table.controller.ui.title
+        elif paused is not None:
+            header = paused.header()
+            title = paused.title()
+        else:
+            return None
+        return tr("Abandon {game} with {players}?", game=title, players=", ".join(header["players"]))
+
+    def undo_question(self) -> str | None:
+        table = self.table()
+        if table is None or not table.controller.referee.history:
+            return None
+        last = table.controller.referee.history[-1]
+        return tr("Take back: {event}?", event=describe(last, table.controller.ui.face))
+
+    def items(self) -> list[tuple[AdminCommand, str]]:
+        lang = "Deutsch" if self.app.lang == "de" else "English"
+        volume = self.app.volume
+        items = [(AdminCommand.UNDO, tr("Undo last event")), (AdminCommand.ABANDON, tr("Abandon game")),
+                 (AdminCommand.EXPORT, tr("Export")), (AdminCommand.LANGUAGE, tr("Language: {lang}", lang=lang)),
+                 (AdminCommand.VOLUME, tr("Volume: {n} %", n=volume) if volume else tr("Volume: mute")),
+                 (AdminCommand.DEMO, tr("Demo mode: on") if self.app.settings.demo_after_s else tr("Demo mode: off")),
+                 (AdminCommand.CHANGE_PIN, tr("Change PIN")),
+                 (AdminCommand.SCANNER_TEST, tr("Scanner test")), (AdminCommand.BUTTON_TEST, tr("Button test")),
+                 (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
+        if not self.app.kiosk_mode:
+            items.append((AdminCommand.QUIT, tr("Quit (development)")))
+        return items
+
+    # --- drawing
+
+    def view(self, width: int, height: int) -> View:
+        if self.mode == MENU:
+            return self._menu(width, height)
+        titles = {ENTER: tr("Admin PIN"), NEW_PIN: tr("New PIN (4 to 8 digits)"), REPEAT_PIN: tr("New PIN again")}
+        return self._keypad(width, height, titles[self.mode])
+
+    def _keypad(self, width: int, height: int, title: str) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.6, 0.1), tr("Admin PIN"), size=1.2, color=ACCENT, tag="title")
+        v.text(g.r(0.04, 0.02, 0.6, 0.1), title, size=1.0, color=ACCENT, tag="title")
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
         v.text(g.r(0.3, 0.14, 0.4, 0.1), "•" * len(self.entered) or "—", size=1.2, align="center", fill=PANEL,
                tag="pin")
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
-        for i, key in enumerate(keys):
-            row, col = divmod(i, 3)
-            v.button(g.r(0.3 + col * 0.135, 0.27 + row * 0.17, 0.125, 0.15), key, f"key:{key}",
-                     fill=GOOD if key == "OK" else BUTTON)
+        pad = g.r(0.1, 0.27, 0.8, 0.58) if g.portrait else g.r(0.28, 0.26, 0.44, 0.6)
+        for key, rect in zip(keys, cells.table(pad, 3, 4, cells.gap_of(v)), strict=True):
+            v.button(rect, key, f"key:{key}", fill=GOOD if key == "OK" else BUTTON)
+        wait = self.app.pins.locked_for() if self.mode == ENTER else 0
+        if wait > 0:
+            self.message = tr("Too many wrong PINs. Try again in {s} s.", s=math.ceil(wait))
         if self.message:
-            v.text(g.r(0.04, 0.9, 0.92, 0.08), self.message, size=0.6, color=BAD, tag="message")
+            v.text(g.r(0.04, 0.88, 0.92, 0.1), self.message, size=0.8, color=BAD if self.mode == ENTER else INK,
+                   tag="message")
         return v
 
     def _menu(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.6, 0.1), tr("Admin"), size=1.2, color=ACCENT, tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Close"), "back")
-        items = [("undo", tr("Undo last event")), ("abandon", tr("Abandon game")), ("export", tr("Export games")),
-                 ("lang", tr("Language: Deutsch / English")), ("demo", tr("Demo mode on/off")),
-                 ("restart", tr("Restart")), ("shutdown", tr("Shut down"))]
-        if not self.app.kiosk_mode:
-            items.append(("quit", tr("Quit (development)")))
-        for i, (action, label) in enumerate(items):
-            row, col = divmod(i, 2)
-            v.button(g.r(0.04 + col * 0.47, 0.15 + row * 0.17, 0.45, 0.14), label, action, tag=f"admin:{action}")
+        v.text(g.r(0.04, 0.02, 0.6, 0.1), tr("Admin"), size=1.0, color=ACCENT, tag="title")
+        v.button(g.r(0.68, 0.02, 0.3, 0.1), tr("Close"), "back")
+        items = self.items()
+        n_cols = 2 if g.portrait else 3
+        grid = cells.table(g.r(0.04, 0.14, 0.92, 0.64), n_cols, math.ceil(len(items) / n_cols), cells.gap_of(v))
+        for (command, label), rect in zip(items, grid, strict=False):
+            fill = BAD_FILL if command.destructive else BUTTON
+            v.button(rect, label, f"admin:{command.value}", fill=fill, tag=f"admin:{command.value}")
         if self.message:
-            v.text(g.r(0.04, 0.85, 0.92, 0.1), self.message, size=0.6, color=MUTED, tag="message")
+            v.text(g.r(0.04, 0.8, 0.92, 0.19), self.message, size=0.7, color=INK, tag="message")
         return v
+
+    # --- reacting
 
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")
         if kind == "back":
-            self.app.show(self.back)
+            if self.mode in (NEW_PIN, REPEAT_PIN):
+                self.mode, self.entered, self.message = MENU, "", ""
+            else:
+                self.app.show(self.back)
         elif kind == "key":
             self._key(arg)
-        elif self.unlocked:
-            self.message = self.app.admin_action(action, self.back) or ""
+        elif kind == "admin" and self.mode == MENU:
+            self.run(AdminCommand(arg))
+
+    def run(self, command: AdminCommand) -> None:
+        self.message = ""
+        if command is AdminCommand.CHANGE_PIN:
+            self.mode, self.entered = NEW_PIN, ""
+        elif command is AdminCommand.SCANNER_TEST:
+            self.app.show(ScannerTestScreen(self.app, self))
+        elif command is AdminCommand.BUTTON_TEST:
+            self.app.show(ButtonTestScreen(self.app, self))
+        elif command is AdminCommand.VOLUME:
+            self.app.set_volume(next_volume(self.app.volume))
+        elif command is AdminCommand.LANGUAGE:
+            self.app.set_default_language("en" if self.app.lang == "de" else "de")
+        elif command.destructive:
+            self._ask(command)
+        else:
+            self.message = self.app.admin(command, self.back) or ""
+
+    def _ask(self, command: AdminCommand) -> None:
+        questions = {
+            AdminCommand.UNDO: self.undo_question,
+            AdminCommand.ABANDON: self.abandon_question,
+            AdminCommand.RESTART: lambda: tr("Restart the kiosk? A game in progress goes on after the restart."),
+            AdminCommand.SHUTDOWN: lambda: tr("Shut the table down? A game in progress goes on when it is "
+                                              "switched on again."),
+            AdminCommand.QUIT: lambda: tr("Quit the kiosk program?"),
+        }
+        question = questions[command]()
+        if question is None:
+            self.message = tr("Nothing to take back.") if command is AdminCommand.UNDO else tr("No game to abandon.")
+            return
+        labels = {AdminCommand.UNDO: tr("Take back"), AdminCommand.ABANDON: tr("Abandon game"),
+                  AdminCommand.RESTART: tr("Restart"), AdminCommand.SHUTDOWN: tr("Shut down"),
+                  AdminCommand.QUIT: tr("Quit")}
+
+        def answer() -> None:
+            self.message = self.app.admin(command, self.back) or ""
+
+        self.app.show(ConfirmScreen(self.app, self, question, [Answer(labels[command], answer)]))
 
     def _key(self, key: str) -> None:
         if key == "C":
             self.entered = ""
         elif key == "OK":
-            if check_pin(self.entered, self.app.settings.pin_hash):
-                self.unlocked, self.message = True, ""
-            else:
-                self.message = tr("Wrong PIN.")
-            self.entered = ""
-        elif len(self.entered) < 8:
+            entered, self.entered = self.entered, ""
+            self._enter(entered)
+        elif len(self.entered) < MAX_LENGTH:
             self.entered += key
+
+    def _enter(self, pin: str) -> None:
+        if self.mode == ENTER:
+            verdict = self.app.pins.attempt(pin)
+            if verdict.ok:
+                self.mode, self.message = MENU, ""
+            elif not verdict.wait_s:
+                self.message = tr("Wrong PIN.")
+        elif self.mode == NEW_PIN:
+            if len(pin) < MIN_LENGTH:
+                self.message = tr("A PIN has 4 to 8 digits.")
+                return
+            self.new_pin, self.mode, self.message = pin, REPEAT_PIN, ""
+        elif self.mode == REPEAT_PIN:
+            if pin != self.new_pin:
+                self.mode, self.message = NEW_PIN, tr("The two PINs differ. Type the new PIN again.")
+                return
+            self.app.pins.change(pin)
+            self.mode, self.message = MENU, tr("The new PIN is saved.")
+
+    def on_tick(self, now: float) -> bool:
+        return self.mode == ENTER and self.app.pins.locked_for() > 0  # the countdown
+
+    def next_wakeup(self) -> float | None:
+        if self.mode == ENTER and self.app.pins.locked_for() > 0:
+            return time.monotonic() + 1.0
+        return None
+
+    def model(self) -> dict:
+        return {"screen": self.name, "mode": self.mode, "message": self.message,
+                "locked_for": self.app.pins.locked_for()}

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import itertools
 import time
+from dataclasses import replace
 
 from kiosk import games as game_uis
 from kiosk.controller import TableController
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.render import ink_for
+from kiosk.screens import Host, Screen
 from kiosk.screens.table import TableScreen
-from kiosk.view import ACCENT, Grid, View
+from kiosk.view import BG, DARK_INK, TURN_FILL, Grid, View
 from referee import sim
 from referee.table import Referee
 
@@ -19,8 +21,9 @@ STEP_S = 1.2
 
 class DemoScreen(Screen):
     name = "demo"
+    takes_scans = False  # a scan ends the demo (and says by ear that it was not judged)
 
-    def __init__(self, app, seed: int | None = None):
+    def __init__(self, app: Host, seed: int | None = None):
         super().__init__(app)
         self.seed = int(time.time()) if seed is None else seed
         playable = [g for g in game_uis.available() if g in sim.registered()]
@@ -38,11 +41,20 @@ class DemoScreen(Screen):
         self.next_at = time.monotonic() + STEP_S
 
     def view(self, width: int, height: int) -> View:
-        v = self.table.view(width, height)
+        """The table screen of the game being played, its buttons shown but not live, and a banner naming the game;
+        a touch anywhere leaves."""
+        table = self.table.view(width, height)
         g = Grid(width, height)
-        v.text(g.r(0.02, 0.01, 0.55, 0.1), tr("DEMO — touch to play"), size=1.0, color=ACCENT, fill=(60, 30, 30),
-               tag="demo")
-        v.button(g.r(0, 0, 1, 1), "", "exit")  # the whole screen: any touch ends the demo
+        v = View(width, height)
+        for e in table.elements:
+            if e.kind == "button":  # drawn as they would be, but a touch anywhere only ends the demo
+                v.add(replace(e, kind="box", action=None, color=ink_for(e.fill or BG)))
+            elif e.tag != "title":
+                v.add(e)
+        banner = g.r(0.0, 0.0, 1.0, 0.12) if not g.portrait else g.r(0.0, 0.0, 1.0, 0.07)
+        v.text(banner, tr("DEMO: {game} — touch to play", game=self.controller.ui.title), size=0.9,
+               color=DARK_INK, fill=TURN_FILL, align="center", lines=1, tag="demo")
+        v.anywhere = "exit"
         return v
 
     def on_action(self, action: str) -> None:

@@ -1,11 +1,16 @@
-"""An on-screen keyboard for a player's name: big keys, German letters, at most 16 characters."""
+"""An on-screen keyboard for a player's name: big keys, German letters, at most 16 characters.
+
+Landscape shows the three letter rows of a German keyboard; portrait splits each into two rows so
+every key keeps the least touch size.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
+from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.view import ACCENT, BUTTON, GOOD, PANEL, Grid, View
 
 ROWS = ["QWERTZUIOPÜ", "ASDFGHJKLÖÄ", "YXCVBNMß-"]
@@ -15,7 +20,7 @@ MAX_LEN = 16
 class KeyboardScreen(Screen):
     name = "keyboard"
 
-    def __init__(self, app, back: Screen, title: str, text: str, done: Callable[[str], None]):
+    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None]):
         super().__init__(app)
         self.back = back
         self.title = title
@@ -26,17 +31,23 @@ class KeyboardScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.03, 0.02, 0.6, 0.1), self.title, size=1.0, color=ACCENT, tag="title")
+        gap = gap_of(v)
+        v.text(g.r(0.03, 0.02, 0.94, 0.1), self.title, size=1.0, color=ACCENT, tag="title")
         v.text(g.r(0.03, 0.13, 0.94, 0.11), self.text + "_", size=1.2, fill=PANEL, tag="entry")
-        for r, row in enumerate(ROWS):
-            for c, char in enumerate(row):
+        letters = ROWS if width >= height else [row[i:i + 6] for row in ROWS for i in (0, 6)]
+        per_row = max(len(row) for row in letters)
+        key_rows = rows(g.r(0.02, 0.26, 0.96, 0.45), len(letters), gap)
+        for r, row in enumerate(letters):
+            for c, (char, rect) in enumerate(zip(row, cols(key_rows[r], per_row, gap), strict=False)):
                 label = char if self.shift else char.lower()
-                v.button(g.r(0.02 + c * 0.088, 0.27 + r * 0.15, 0.082, 0.13), label, f"key:{label}")
-        v.button(g.r(0.02, 0.72, 0.16, 0.13), "Shift", "shift", fill=GOOD if self.shift else BUTTON)
-        v.button(g.r(0.2, 0.72, 0.4, 0.13), tr("Space"), "key: ")
-        v.button(g.r(0.62, 0.72, 0.17, 0.13), tr("Delete"), "delete")
-        v.button(g.r(0.02, 0.87, 0.3, 0.12), tr("Cancel"), "cancel")
-        v.button(g.r(0.67, 0.87, 0.31, 0.12), tr("OK"), "ok", fill=GOOD, tag="ok")
+                v.button(rect, label, f"key:{label}", tag=f"key{r}:{c}")
+        special = cols(g.r(0.02, 0.73, 0.96, 0.12), 3, gap)
+        v.button(special[0], "Shift", "shift", fill=GOOD if self.shift else BUTTON)
+        v.button(special[1], tr("Space"), "key: ")
+        v.button(special[2], tr("Delete"), "delete")
+        bottom = cols(g.r(0.02, 0.87, 0.96, 0.12), 2, gap)
+        v.button(bottom[0], tr("Cancel"), "cancel")
+        v.button(bottom[1], tr("OK"), "ok", fill=GOOD, tag="ok")
         return v
 
     def on_action(self, action: str) -> None:

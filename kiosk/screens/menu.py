@@ -6,7 +6,10 @@ import time
 
 from kiosk import games as game_uis
 from kiosk.i18n import language, tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
+from kiosk.screens.demo import DemoScreen
+from kiosk.screens.history import GamesScreen
+from kiosk.screens.setup import SetupScreen
 from kiosk.view import ACCENT, MUTED, Grid, View
 from referee import games
 
@@ -14,14 +17,15 @@ from referee import games
 class MenuScreen(Screen):
     name = "menu"
 
-    def __init__(self, app):
+    def __init__(self, app: Host):
         super().__init__(app)
         self.since = time.monotonic()
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.03, 0.7, 0.14), "Tabletop Referee", size=1.5, color=ACCENT, tag="title")
+        v.text(g.r(0.04, 0.03, 0.46, 0.14), "Tabletop Referee", size=1.5, color=ACCENT, tag="title")
+        v.button(g.r(0.52, 0.04, 0.24, 0.11), tr("Earlier games"), "games", tag="games")
         v.button(g.r(0.78, 0.04, 0.18, 0.11), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
         v.text(g.r(0.04, 0.17, 0.9, 0.08), tr("Choose a game"), size=0.9, color=MUTED)
         ids = game_uis.available()
@@ -41,16 +45,14 @@ class MenuScreen(Screen):
         self.since = time.monotonic()
         if action == "lang":
             self.app.toggle_language()
+        elif action == "games":
+            self.app.show(GamesScreen(self.app, self))
         elif action.startswith("game:"):
-            from kiosk.screens.setup import SetupScreen
-
             self.app.show(SetupScreen(self.app, action.split(":", 1)[1]))
 
     def on_tick(self, now: float) -> bool:
         idle = self.app.settings.demo_after_s
         if idle and now - self.since >= idle:
-            from kiosk.screens.demo import DemoScreen
-
             self.app.show(DemoScreen(self.app))
             return True
         return False

@@ -62,15 +62,17 @@ class Label:
     game: str  # the game's title
 
 
-def deck_labels(game_id: str, options: Mapping[str, Any] | None = None, players: int | None = None) -> list[Label]:
-    """One label per physical card (for ANNAOTTO: per side), with its copy number, in the deck's order."""
+def deck_labels(game_id: str, options: Mapping[str, Any] | None = None, players: int | None = None,
+                lang: str = "de") -> list[Label]:
+    """One label per physical card (for ANNAOTTO: per side), with its copy number, in the deck's order;
+    the plain words in `lang` (German first: the cards are German)."""
     cls, deck = game_deck(game_id, options, players)
     labels = []
     for code in deck.codes():
         card, _ = deck.lookup(code)  # every label's code is one the referee accepts
         count = deck.copies[card.face]
         copy = f"#{card.copy}" if count == 1 else f"#{card.copy}/{count}"
-        labels.append(Label(code, label_text(card.face), copy, cls.title))
+        labels.append(Label(code, label_text(card.face, lang), copy, cls.title))
     return labels
 
 
@@ -100,7 +102,7 @@ def _unknown_code(deck: Deck, prefix: str) -> str:
 
 
 def scanner_test_codes(game_id: str | None = None, options: Mapping[str, Any] | None = None,
-                     players: int | None = None) -> tuple[str, list[SheetCode]]:
+                     players: int | None = None, lang: str = "de") -> tuple[str, list[SheetCode]]:
     """The game's title and the test sheet's codes: valid ones, an unknown one, and one of another game."""
     registered = games.all_games()
     if game_id is None:
@@ -113,16 +115,16 @@ def scanner_test_codes(game_id: str | None = None, options: Mapping[str, Any] | 
     longest = max(codes, key=len)
     prefix = first.prefix
     entries = [
-        SheetCode(first.face, label_text(first.face), "valid (any copy)", "gültig (beliebige Kopie)"),
-        SheetCode(codes[0], label_text(first.face), "valid", "gültig"),
+        SheetCode(first.face, label_text(first.face, lang), "valid (any copy)", "gültig (beliebige Kopie)"),
+        SheetCode(codes[0], label_text(first.face, lang), "valid", "gültig"),
     ]
     if longest != codes[0]:
-        entries.append(SheetCode(longest, label_text(Card.from_code(longest).face), "valid (longest code)",
+        entries.append(SheetCode(longest, label_text(Card.from_code(longest).face, lang), "valid (longest code)",
                                 "gültig (längster Code)"))
     unknown = _unknown_code(deck, prefix)
     entries.append(SheetCode(unknown, "?", "unknown-card", "unbekannte Karte (unknown-card)"))
     other, other_title = _other_game_code(game_id, prefix)
-    other_text = f"{other_title}: {label_text(Card.from_code(other).face)}"
+    other_text = f"{other_title}: {label_text(Card.from_code(other).face, lang)}"
     entries.append(SheetCode(other, other_text, "unknown-card (another game)",
                             "unbekannte Karte (anderes Spiel)"))
     return cls.title, entries

@@ -56,6 +56,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     lab.add_argument("--gap-y", type=_mm, metavar="MM", help="space between rows in mm")
     lab.add_argument("--padding", type=_mm, metavar="MM", help="blank edge inside each label in mm")
     lab.add_argument("--skip", type=int, default=0, metavar="N", help="leave the first N labels of sheet 1 free")
+    lab.add_argument("--lang", choices=("de", "en"), default="de",
+                     help="language of the cards' plain words on the labels (default de)")
     lab.add_argument("--outline", action="store_true", help="draw label outlines (for a trial print on paper)")
     lab.set_defaults(func=cmd_labels)
 
@@ -110,7 +112,7 @@ def run(args: argparse.Namespace) -> str:
         raise LabelError("name the PDF to write with -o FILE")
     options = _options(args.options)
     if args.test_sheet:
-        title, entries = labels.scanner_test_codes(args.game, options, args.players)
+        title, entries = labels.scanner_test_codes(args.game, options, args.players, args.lang)
         pdf = _pdf_module()
         data = pdf.render_test_sheet(title, entries, args.page or "A4")
         _write(args.output, data)
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> str:
     if not args.game:
         raise LabelError("name a game (see `referee games`), or use --test-sheet")
     layout = _layout(args)
-    deck = labels.deck_labels(args.game, options, args.players)
+    deck = labels.deck_labels(args.game, options, args.players, args.lang)
     pdf = _pdf_module()
     data = pdf.render_labels(deck, layout, skip=args.skip, outline=args.outline,
                              title=f"{deck[0].game}: card labels" if deck else "card labels")

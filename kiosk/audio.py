@@ -1,0 +1,103 @@
+"""Sound cues for what the table must hear without looking: accepted, rejected, race start, race result, game end.
+
+The cues are synthesised here (sine tones with short fades, no audio files to ship):
+a rising two-note chime for accepted, a low double buzz for rejected, three quick high
+beeps for the ALLE race, a falling sweep for the race result, a short fanfare for the
+game's end. They play through pygame's mixer on its own channels, so a cue never waits
+for the screen. A machine without an audio device runs silent: one log line, never a crash.
+Tests hear the kiosk through SDL's `disk` audio driver (SDL_AUDIODRIVER=disk writes the
+mixed output to SDL_DISKAUDIOFILE).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from array import array
+from typing import Literal
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+Cue = Literal["accepted", "rejected", "race_start", "race_result", "game_end"]
+CUES: tuple[Cue, ...] = ("accepted", "rejected", "race_start", "race_result", "game_end")
+RATE = 44100
+BUFFER = 256  # samples per mixer buffer: 6 ms at 44.1 kHz, so a cue starts within a few ms
+
+# (frequency Hz at start, frequency Hz at end, seconds) per note; 0 Hz is a rest.
+NOTES: dict[Cue, tuple[tuple[float, float, float], ...]] = {
+    "accepted": ((660, 660, 0.07), (990, 990, 0.11)),
+    "rejected": ((180, 180, 0.14), (0, 0, 0.05), (160, 160, 0.22)),
+    "race_start": ((1320, 1320, 0.07), (0, 0, 0.04), (1320, 1320, 0.07), (0, 0, 0.04), (1760, 1760, 0.12)),
+    "race_result": ((880, 330, 0.45),),
+    "game_end": ((523, 523, 0.12), (659, 659, 0.12), (784, 784, 0.12), (1047, 1047, 0.35)),
+}
+
+
+def samples(cue: Cue, rate: int = RATE) -> list[float]:
+    """The cue as samples in -1 … 1: each note a sine sweep with 5 ms fades (no clicks)."""
+    out: list[float] = []
+    for start, end, seconds in NOTES[cue]:
+        n = int(seconds * rate)
+        fade = max(1, int(0.005 * rate))
+        phase = 0.0
+        for i in range(n):
+            if not start:
+                out.append(0.0)
+                continue
+            f = start + (end - start) * i / n
+            phase += 2 * math.pi * f / rate
+            gain = min(1.0, i / fade, (n - 1 - i) / fade)
+            out.append(0.6 * gain * math.sin(phase))
+    return out
+
+
+class Sounds:
+    """The kiosk's cues. `play` never raises: without an audio device (or muted) it does nothing."""
+
+    def __init__(self, volume: int = 70, muted: bool = False):
+        self.volume = max(0, min(100, int(volume)))
+        self.muted = muted
+        self.available = False
+        self._sounds: dict[Cue, pygame.mixer.Sound] = {}
+        try:
+            if not pygame.mixer.get_init():
+                pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
+            self._load()
+            self.available = True
+        except (pygame.error, ValueError, OSError) as error:
+            log.warning("no audio device (%s): the kiosk runs silent", error)
+
+    def _load(self) -> None:
+        freq, size, channels = pygame.mixer.get_init()
+        for cue in CUES:
+            if size == 32:  # a mixer opened elsewhere in float format
+                data = array("f")
+                for value in samples(cue, freq):
+                    data.extend([value] * channels)
+            else:
+                data = array("h")
+                for value in samples(cue, freq):
+                    data.extend([int(value * 32767)] * channels)
+            self._sounds[cue] = pygame.mixer.Sound(buffer=data.tobytes())
+
+    def play(self, cue: Cue) -> None:
+        if not self.available or self.muted or not self.volume:
+            return
+        sound = self._sounds[cue]
+        try:
+            sound.set_volume(self.volume / 100)
+            sound.play()
+        except pygame.error as error:  # the device went away mid-game: go silent, keep refereeing
+            log.warning("audio failed (%s): the kiosk runs silent", error)
+            self.available = False
+
+    def set_volume(self, fraction: float) -> None:
+        """Volume as a fraction 0 … 1 (the admin menu's slider); stored in percent like the config."""
+        self.volume = max(0, min(100, round(fraction * 100)))
+
+    def close(self) -> None:
+        if self.available:
+            pygame.mixer.quit()
+            self.available = False

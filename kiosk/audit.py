@@ -1,0 +1,231 @@
+"""`referee-kiosk audit`: draw every screen of every game at three sizes and check what was drawn.
+
+Scenes (a screen in one state) come from a registry filled by the modules of
+`kiosk/scenes/`: a module there registers functions with `@scene("name")`, each
+putting a headless app onto one screen in one state. For every scene and size the
+renderer records each text's capital height and colours and each touch target as
+drawn (`Renderer.record`); the audit reports per size the smallest capital height
+(any text, and the `key` texts: whose turn, scores), the lowest contrast, the
+smallest touch target and gap, and whether accepted and rejected verdicts differ
+in greyscale. Any limit broken: exit status 1.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import pkgutil
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kiosk.view import Limits
+
+SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
+Scene = Callable[[Any], None]  # (app) -> None: shows one screen in one state
+_SCENES: dict[str, Scene] = {}
+_loaded = False
+GREY_DIFFERENCE = 12.0  # mean grey-level difference (0-255) that tells two verdict panels apart
+
+
+def scene(name: str) -> Callable[[Scene], Scene]:
+    """Register a scene for the audit under a unique name."""
+    def register(fn: Scene) -> Scene:
+        if name in _SCENES and _SCENES[name] is not fn:
+            raise ValueError(f"audit scene {name!r} registered twice")
+        _SCENES[name] = fn
+        return fn
+
+    return register
+
+
+def scenes() -> dict[str, Scene]:
+    """Every registered scene (the modules of kiosk/scenes are imported on first use)."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        import kiosk.scenes as package
+
+        for module in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"kiosk.scenes.{module.name}")
+    return dict(_SCENES)
+
+
+@dataclass
+class Finding:
+    scene: str
+    what: str  # "cap" | "key-cap" | "contrast" | "touch" | "gap" | "greyscale" | "error"
+    value: float
+    limit: float
+    detail: str
+
+
+@dataclass
+class SizeReport:
+    size: str
+    scenes: int = 0
+    min_cap_px: float = 1e9
+    min_key_cap_px: float = 1e9
+    min_contrast: float = 1e9
+    min_touch_px: float = 1e9
+    min_gap_px: float = 1e9
+    verdict_grey_difference: float = 0.0
+    cut_texts: int = 0
+    limits: dict[str, float] = field(default_factory=dict)
+    failures: list[Finding] = field(default_factory=list)
+
+
+def _gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    """Space between two rectangles (negative: they overlap)."""
+    dx = max(b[0] - (a[0] + a[2]), a[0] - (b[0] + b[2]))
+    dy = max(b[1] - (a[1] + a[3]), a[1] - (b[1] + b[3]))
+    return max(dx, dy)
+
+
+def check_drawn(name: str, drawn: list[Any], limits: Limits, report: SizeReport) -> None:
+    """Compare what the renderer drew in one scene with the limits."""
+    from kiosk.render import DrawnTarget, DrawnText, contrast
+
+    texts = [d for d in drawn if isinstance(d, DrawnText) and d.text.strip()]
+    targets = [d for d in drawn if isinstance(d, DrawnTarget)]
+    for t in texts:
+        report.min_cap_px = min(report.min_cap_px, t.cap_px)
+        if t.cap_px < limits.cap - 0.5:
+            report.failures.append(Finding(name, "cap", t.cap_px, limits.cap, t.source))
+        if t.role == "key":
+            report.min_key_cap_px = min(report.min_key_cap_px, t.cap_px)
+            if t.cap_px < limits.key_cap - 0.5:
+                report.failures.append(Finding(name, "key-cap", t.cap_px, limits.key_cap, t.source))
+        ratio = contrast(t.fg, t.bg)
+        report.min_contrast = min(report.min_contrast, ratio)
+        if ratio < limits.contrast:
+            report.failures.append(Finding(name, "contrast", round(ratio, 2), limits.contrast,
+                                           f"{t.source!r} {t.fg} on {t.bg}"))
+        report.cut_texts += t.cut
+    for i, a in enumerate(targets):
+        side = min(a.rect[2], a.rect[3])
+        report.min_touch_px = min(report.min_touch_px, side)
+        if side < limits.touch - 0.5:
+            report.failures.append(Finding(name, "touch", side, limits.touch, a.action))
+        for b in targets[i + 1:]:
+            gap = _gap(a.rect, b.rect)
+            report.min_gap_px = min(report.min_gap_px, gap)
+            if gap < limits.gap - 0.5:
+                report.failures.append(Finding(name, "gap", gap, limits.gap, f"{a.action} / {b.action}"))
+
+
+def grey_difference(app: Any, ok_scene: Scene, no_scene: Scene) -> float:
+    """Mean grey-level difference of the accepted and the rejected verdict panel (as a greyscale print shows)."""
+    import pygame
+
+    crops = []
+    for fn, tag in ((ok_scene, "verdict:ok"), (no_scene, "verdict:no")):
+        fn(app)
+        app.draw()
+        element = app.current_view.tagged(tag)
+        if not element:
+            return 0.0
+        crop = app.surface.subsurface(pygame.Rect(element[0].rect).clip(app.surface.get_rect())).copy()
+        crops.append(pygame.transform.grayscale(crop))
+    a, b = crops
+    w, h = min(a.get_width(), b.get_width()), min(a.get_height(), b.get_height())
+    total, n = 0, 0
+    for x in range(0, w, 3):
+        for y in range(0, h, 3):
+            total += abs(a.get_at((x, y))[0] - b.get_at((x, y))[0])
+            n += 1
+    return total / max(n, 1)
+
+
+def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = None, only: str | None = None
+          ) -> list[SizeReport]:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from kiosk import i18n
+    from kiosk.app import App
+    from kiosk.settings import Settings
+
+    registered = scenes()
+    reports = []
+    for width, height in sizes:
+        report = SizeReport(f"{width}x{height}")
+        limits = Limits.for_size(width, height)
+        report.limits = asdict(limits)
+        with tempfile.TemporaryDirectory() as tmp:
+            settings = Settings(data_dir=Path(tmp), language="de", demo_after_s=0, width=width, height=height)
+            app = App(settings, None, headless=True)
+            for name, fn in registered.items():
+                if only and only not in name:
+                    continue
+                try:
+                    i18n.set_language("de")  # every scene starts in German; a scene may switch
+                    fn(app)
+                    app.renderer.record = []
+                    app.draw()
+                    drawn, app.renderer.record = app.renderer.record, None
+                except Exception as error:  # a scene that cannot be drawn is a failure, not a crash of the audit
+                    report.failures.append(Finding(name, "error", 0, 0, f"{type(error).__name__}: {error}"))
+                    continue
+                report.scenes += 1
+                check_drawn(name, drawn, limits, report)
+                if png_dir is not None:
+                    png_dir.mkdir(parents=True, exist_ok=True)
+                    pygame.image.save(app.display, str(png_dir / f"{width}x{height}-{name.replace(':', '_')}.png"))
+            if "verdict:accepted" in registered and "verdict:rejected" in registered:
+                diff = grey_difference(app, registered["verdict:accepted"], registered["verdict:rejected"])
+                report.verdict_grey_difference = round(diff, 1)
+                if diff < GREY_DIFFERENCE:
+                    report.failures.append(Finding("verdict", "greyscale", round(diff, 1), GREY_DIFFERENCE,
+                                                   "accepted and rejected look alike in greyscale"))
+            else:
+                report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
+            i18n.set_language("de")
+            app.audio.close()
+            pygame.display.quit()
+        reports.append(report)
+    return reports
+
+
+def format_text(reports: list[SizeReport]) -> str:
+    lines = ["| size | scenes | min capital px (limit) | min key capital px (limit) | min contrast | "
+             "min touch px (limit) | min gap px (limit) | verdicts grey diff | cut texts | failures |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in reports:
+        lim = r.limits
+        lines.append(f"| {r.size} | {r.scenes} | {r.min_cap_px:g} ({lim['cap']:g}) | {r.min_key_cap_px:g} "
+                     f"({lim['key_cap']:g}) | {r.min_contrast:.2f} ({lim['contrast']:g}) | {r.min_touch_px:g} "
+                     f"({lim['touch']:g}) | {r.min_gap_px:g} ({lim['gap']:g}) | {r.verdict_grey_difference:g} | "
+                     f"{r.cut_texts} | {len(r.failures)} |")
+    for r in reports:
+        for f in r.failures:
+            lines.append(f"FAIL {r.size} {f.scene}: {f.what} {f.value:g} < {f.limit:g}: {f.detail}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="referee-kiosk audit", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--png", type=Path, help="also save every scene as a PNG into this folder")
+    parser.add_argument("--only", help="only scenes whose name contains this")
+    args = parser.parse_args(argv)
+    reports = audit(png_dir=args.png, only=args.only)
+    if args.json:
+        print(json.dumps([asdict(r) for r in reports], indent=1))
+    else:
+        print(format_text(reports))
+    return 1 if any(r.failures for r in reports) else 0
+
+
+if __name__ == "__main__":  # `python -m kiosk.audit`: run the registry's own module, not a second copy
+    from kiosk.audit import main as audit_main
+
+    sys.exit(audit_main(sys.argv[1:]))

@@ -1,0 +1,157 @@
+"""Results off the table without a shell: a safe copy of the event log, and the games as CSV + transcripts.
+
+`backup` uses SQLite's online backup API through its own connection, so it is consistent even while the
+kiosk is writing (a plain file copy of a live WAL database is not). `export` writes one CSV row per game
+(table, game, times, status, players with score and place) and each game as a transcript. The admin
+menu's "Export" writes both to a USB stick when one is mounted, else into the data directory.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk.ranking import Place, rank
+from kiosk.store import EventLog, GameRecord, effective_events
+from referee.table import Referee
+
+MAX_PLAYERS = 6
+USB_ROOTS = ("/media/", "/run/media/", "/mnt/")
+USB_FILESYSTEMS = {"vfat", "exfat", "ntfs", "ntfs3", "fuseblk", "ext4", "ext3", "ext2", "btrfs", "f2fs", "xfs"}
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One logged game as the history list and the CSV show it."""
+
+    record: GameRecord
+    players: tuple[str, ...]
+    places: tuple[Place, ...]  # the current ranking (final for a finished game)
+
+    @property
+    def game(self) -> str:
+        return str(self.record.header.get("game", ""))
+
+
+def summarise(log: EventLog, record: GameRecord) -> GameSummary:
+    """Replay a game to know its scores (a game is a few hundred events: milliseconds)."""
+    header, events = log.load(record.id)
+    players = tuple(header.get("players", ()))
+    try:
+        referee = Referee(header)
+        for event in effective_events(events):
+            referee.apply(event)
+        state = referee.state()
+    except Exception:  # a game whose header no longer loads still gets its row
+        state = {}
+    places = rank(str(header.get("game", "")), header.get("options", {}) or {}, players, state)
+    return GameSummary(record, players, tuple(places))
+
+
+def summaries(log: EventLog) -> list[GameSummary]:
+    return [summarise(log, record) for record in log.games()]
+
+
+def backup(source: Path, target: Path) -> Path:
+    """Copy the live event log with SQLite's backup API; the copy is a complete, consistent database."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    src = sqlite3.connect(str(source), timeout=30)
+    try:
+        dst = sqlite3.connect(str(partial))
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    with open(partial, "rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(partial, target)
+    return target
+
+
+CSV_COLUMNS = ["table", "game_no", "game", "started", "finished", "status", "events"] + [
+    f"{name}{i}" for i in range(1, MAX_PLAYERS + 1) for name in ("player", "score", "rank")]
+
+
+def _when(t: float | None) -> str:
+    return "" if t is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+
+def csv_row(table: str, summary: GameSummary) -> dict[str, object]:
+    record = summary.record
+    row: dict[str, object] = {"table": table, "game_no": record.id, "game": summary.game,
+                              "started": _when(record.started),
+                              "finished": _when(record.ended) if record.status == "finished" else "",
+                              "status": record.status, "events": record.events}
+    by_player = {place.player: place for place in summary.places}
+    for i, player in enumerate(summary.players[:MAX_PLAYERS], start=1):
+        place = by_player.get(player)
+        row[f"player{i}"] = player
+        row[f"score{i}"] = "" if place is None else place.score
+        row[f"rank{i}"] = "" if place is None else place.place
+    return row
+
+
+def write_csv(rows: Iterable[dict[str, object]], path: Path) -> Path:
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, restval="")
+        writer.writeheader()
+        writer.writerows(rows)
+    return path
+
+
+def export(log: EventLog, out_dir: Path, table: str) -> tuple[Path, int]:
+    """games.csv plus one transcript per game in `out_dir`; returns the CSV's path and the number of games."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    items = summaries(log)
+    for summary in items:
+        with open(out_dir / transcript_name(summary.record), "w", encoding="utf-8") as out:
+            log.export(summary.record.id, out)
+    path = write_csv((csv_row(table, s) for s in items), out_dir / "games.csv")
+    return path, len(items)
+
+
+def transcript_name(record: GameRecord) -> str:
+    return f"game-{record.id:05d}-{record.header.get('game', 'unknown')}.jsonl"
+
+
+def usb_stick(mounts: Path = Path("/proc/mounts"), roots: tuple[str, ...] = USB_ROOTS) -> Path | None:
+    """The first writable removable-looking mount (under /media, /run/media or /mnt), or None."""
+    try:
+        lines = mounts.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        where = fields[1].replace("\\040", " ")
+        if fields[2] in USB_FILESYSTEMS and where.startswith(roots) and os.access(where, os.W_OK):
+            return Path(where)
+    return None
+
+
+def export_everything(log: EventLog, data_dir: Path, table: str, mounts: Path = Path("/proc/mounts"),
+                      roots: tuple[str, ...] = USB_ROOTS) -> tuple[Path, bool]:
+    """The admin menu's Export: CSV, transcripts and a backup into one folder; returns it and "on a USB stick"."""
+    stick = usb_stick(mounts, roots)
+    base = stick if stick is not None else Path(data_dir) / "exports"
+    folder = base / f"tabletop-referee-{_safe(table)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    export(log, folder, table)
+    backup(log.path, folder / "events.sqlite3")
+    return folder, stick is not None
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name) or "table"

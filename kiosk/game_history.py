@@ -1,0 +1,65 @@
+"""A game's whole story from the log: every answered event, accepted or rejected, with the referee's reason.
+
+Rejected attempts are kept by the store (`EventLog.attempts`) with their error code; the plain sentence
+is made again by replaying the attempts in order, so it is exactly what the table saw, in the language
+the history is read in now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from kiosk import games as game_uis
+from kiosk.event_words import describe
+from kiosk.i18n import language
+from kiosk.store import EventLog
+from referee.table import Referee
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    seq: int  # counts the game's answered events from 1, rejected ones included
+    at: float  # wall-clock time (0 when unknown)
+    text: str
+    ok: bool
+    reason: str = ""  # a rejection's plain sentence
+
+
+def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
+    """The game's card words (as its labels print them); an unknown code is shown as scanned."""
+    ui = game_uis.get(game_id)(players, options) if game_id in game_uis.available() else None
+
+    def face(code: str) -> str:
+        if ui is None:
+            return code
+        try:
+            return ui.face(code)
+        except Exception:  # a code that is no card of this deck: show what was scanned
+            return code
+
+    return face
+
+
+def lines(log: EventLog, game_id: int) -> list[Line]:
+    header, accepted = log.load(game_id)
+    face = face_words(str(header.get("game")), tuple(header.get("players", ())), header.get("options") or {})
+    attempts = [(a.seq, a.at, a.event) for a in log.attempts(game_id)]
+    if not attempts and accepted:  # a log written before rejected attempts were kept
+        attempts = [(i, 0.0, event) for i, event in enumerate(accepted, start=1)]
+    try:
+        referee: Referee | None = Referee(header)
+    except Exception:
+        referee = None
+    out = []
+    for seq, at, event in attempts:
+        ok, reason = True, ""
+        if referee is not None:
+            answer = referee.apply(event)
+            ok = answer.ok
+            if not ok and answer.rejection is not None:
+                reason = answer.rejection.message(language())
+            elif not ok:
+                reason = str(answer.error)
+        out.append(Line(seq, at, describe(event, face), ok, reason))
+    return out

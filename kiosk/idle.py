@@ -1,0 +1,36 @@
+"""A table left alone: after `[kiosk] idle_pause_s` without a touch or a seat input, a game in progress is
+paused (it stays in the log, resumable from the history) and the menu shows for the next group."""
+
+from __future__ import annotations
+
+from kiosk.screens import Screen
+from kiosk.screens.table import TableScreen
+
+DEPTH = 8  # screens stacked over a table (help over history over a question …) never go deeper
+
+
+def game_on_screen(screen: Screen | None) -> TableScreen | None:
+    """The table screen of a logged game under `screen` (itself, or behind help, history, a question …)."""
+    for _ in range(DEPTH):
+        if isinstance(screen, TableScreen):
+            return screen if screen.controller.game_row is not None else None
+        screen = getattr(screen, "back", None)
+    return None
+
+
+def deadline(screen: Screen, idle_s: float, last_activity: float) -> float | None:
+    """When the table counts as left alone (monotonic), or None when no logged game is on screen."""
+    if not idle_s or game_on_screen(screen) is None:
+        return None
+    return last_activity + idle_s
+
+
+def pause_if_left(screen: Screen, idle_s: float, last_activity: float, now: float) -> bool:
+    """Pause the game under `screen` once it is left alone; True when the menu should show now."""
+    due = deadline(screen, idle_s, last_activity)
+    if due is None or now < due:
+        return False
+    table = game_on_screen(screen)
+    if table is not None:
+        table.controller.pause()  # a finished game stays finished
+    return True

@@ -1,0 +1,57 @@
+"""`referee-kiosk audit`: every screen of every game at 800×480, 1280×720 and 720×1280 keeps the readability limits,
+measured from what the renderer drew; and the audit does catch a screen that breaks them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from kiosk import audit
+from kiosk.view import Element
+
+
+def test_every_screen_keeps_the_limits() -> None:
+    proc = subprocess.run([sys.executable, "-m", "kiosk", "audit", "--json"], capture_output=True, text=True,
+                          timeout=600, env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy",
+                                            "SDL_AUDIODRIVER": "dummy"})
+    reports = json.loads(proc.stdout)
+    failures = [(r["size"], f["scene"], f["what"], f["value"], f["detail"]) for r in reports for f in r["failures"]]
+    assert not failures, failures[:20]
+    assert proc.returncode == 0
+    assert [r["size"] for r in reports] == ["800x480", "1280x720", "720x1280"]
+    names = set(audit.scenes())
+    for game in ("alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto"):
+        assert {f"table:{game}:start", f"table:{game}:rejected", f"table:{game}:end", f"setup:{game}"} <= names
+    assert {"menu", "keyboard", "history", "admin:menu", "demo", "table:annaotto:race-result"} <= names
+    for r in reports:
+        assert r["scenes"] == len(names)
+        assert r["min_key_cap_px"] >= r["limits"]["key_cap"] - 0.5
+        assert r["verdict_grey_difference"] >= audit.GREY_DIFFERENCE
+
+
+def test_the_audit_catches_small_pale_crowded_screens() -> None:
+    from kiosk.screens import Screen
+    from kiosk.view import View
+
+    class Bad(Screen):
+        def view(self, width: int, height: int) -> View:
+            v = View(width, height)
+            v.add(Element("text", (10, 10, 300, 12), "tiny grey words", color=(40, 60, 50)))
+            v.add(Element("text", (10, 40, 300, 40), "turn", role="key", size=0.1))
+            v.add(Element("button", (10, 100, 30, 30), "x", action="a"))
+            v.add(Element("button", (44, 100, 60, 60), "y", action="b"))
+            return v
+
+    @audit.scene("zz-test:bad")
+    def bad(app) -> None:
+        app.show(Bad(app))
+
+    try:
+        (report,) = audit.audit(sizes=((800, 480),), only="zz-test")
+    finally:
+        del audit._SCENES["zz-test:bad"]
+    kinds = {f.what for f in report.failures}
+    assert {"contrast", "touch", "gap"} <= kinds, report.failures
+    # Text never drops below the floor: the tiny text and the key text were drawn at 13 / 32 px capitals anyway.
+    assert report.min_cap_px >= 13 and report.min_key_cap_px >= 32

@@ -1,0 +1,189 @@
+"""The kiosk's sound cues, heard through SDL's `disk` audio driver (it writes the mixed output to a file).
+
+Each cue is told apart by the frequency of its first note, measured from the samples the
+mixer wrote; a machine without an audio device runs silent with one log line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import random
+import time
+from array import array
+
+import pygame
+import pytest
+
+from hw.inputs import ButtonPress, CardScan
+from kiosk.audio import NOTES
+from referee import sim
+from referee.table import Referee
+from tests.kiosk_helpers import make_app, press, settle
+
+RATE = 44100
+FRAME = 4  # 16-bit stereo
+
+
+class Ear:
+    """Reads what the disk audio driver wrote since the last look."""
+
+    def __init__(self, path):
+        self.path = path
+        self.offset = 0
+
+    def skip(self) -> None:
+        time.sleep(0.5)  # what is still playing ends
+        self.offset = os.path.getsize(self.path) // FRAME * FRAME
+
+    def _read(self) -> list[int]:
+        with open(self.path, "rb") as handle:
+            handle.seek(self.offset)
+            data = handle.read()
+        data = data[: len(data) // FRAME * FRAME]
+        self.offset += len(data)
+        samples = array("h")
+        samples.frombytes(data)
+        return list(samples[::2])  # left channel
+
+    def listen(self, seconds: float = 0.9) -> list[int]:
+        """What was written in the next `seconds`; on a busy machine (the driver falling behind the clock) it
+        waits up to 5 s more for a sound to begin and 0.3 s of its samples to follow."""
+        time.sleep(seconds)
+        heard = self._read()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            start = next((i for i, v in enumerate(heard) if abs(v) > 500), None)
+            if start is not None and len(heard) - start >= 0.3 * RATE:
+                break
+            time.sleep(0.05)
+            heard += self._read()
+        return heard
+
+
+def first_note_hz(samples: list[int]) -> float:
+    """Frequency of the first 40 ms of sound, by counting zero crossings."""
+    start = next((i for i, v in enumerate(samples) if abs(v) > 500), None)
+    assert start is not None, "nothing was heard"
+    window = samples[start + 200: start + 200 + int(0.04 * RATE)]
+    crossings = sum(1 for a, b in itertools.pairwise(window) if (a < 0) != (b < 0))
+    return crossings / 2 / (len(window) / RATE)
+
+
+@pytest.fixture
+def disk_audio(tmp_path, monkeypatch):
+    path = tmp_path / "audio.raw"
+    pygame.mixer.quit()
+    monkeypatch.setenv("SDL_AUDIODRIVER", "disk")
+    monkeypatch.setenv("SDL_DISKAUDIOFILE", str(path))
+    yield path
+    pygame.mixer.quit()
+
+
+def expect(ear: Ear, cue: str) -> None:
+    heard = first_note_hz(ear.listen())
+    want = NOTES[cue][0][0]
+    assert abs(heard - want) < want * 0.08, f"{cue}: heard {heard:.0f} Hz, its first note is {want} Hz"
+
+
+def test_every_cue_plays_when_its_moment_comes(tmp_path, disk_audio) -> None:
+    app = make_app(tmp_path / "a")
+    assert app.audio.available
+    ear = Ear(disk_audio)
+    ear.skip()
+    app.post(CardScan("AK:8.II", "keyboard", 0))  # the menu cannot take a card
+    settle(app)
+    expect(ear, "rejected")
+
+    press(app, "game:annaotto")
+    press(app, "count:3")
+    press(app, "start")
+    players = list(app.screen.controller.referee.players)
+    ear.skip()
+    app.post(CardScan("AO:RED.DOTS", "keyboard", 0))  # the start card
+    settle(app)
+    expect(ear, "accepted")
+    app.post(CardScan("AO:RED.DOTS.ALLE", "keyboard", 0))
+    settle(app)
+    expect(ear, "race_start")
+    controller = app.screen.controller
+    controller.seat_players = {p: p for p in players}
+    press(app, f"act:call:{players[0]}:ALLE")
+    ear.skip()
+    for i, player in enumerate(players):
+        app.post(ButtonPress(player, "slap", 1_000_000_000 + i * 40_000_000))
+    settle(app)
+    expect(ear, "race_result")
+    app.post(CardScan("XX:NOPE", "keyboard", 0))
+    settle(app)
+    expect(ear, "rejected")
+
+
+def test_game_end_cue(tmp_path, disk_audio) -> None:
+    app = make_app(tmp_path / "b")
+    press(app, "game:magische-7")
+    press(app, "count:2")
+    press(app, "start")
+    controller = app.screen.controller
+    table = sim.get("magische-7")(random.Random(4), list(controller.referee.players))
+    events = list(sim.play(table, Referee(controller.referee.header)))
+    for event in events[:-1]:
+        assert controller.submit(event).ok
+    last = events[-1]
+    assert last["type"] == "play" and set(last) == {"type", "player", "card"}
+    ear = Ear(disk_audio)
+    ear.skip()
+    app.post(CardScan(last["card"], "keyboard", 0))
+    settle(app)
+    assert controller.finished
+    expect(ear, "game_end")
+
+
+def test_mute_and_volume_from_the_config(tmp_path, disk_audio) -> None:
+    app = make_app(tmp_path / "c", mute=True)
+    ear = Ear(disk_audio)
+    ear.skip()
+    app.cue("accepted")
+    time.sleep(0.5)
+    assert max(map(abs, ear._read()), default=0) == 0, "muted: silence"
+    app.audio.muted = False
+    app.audio.set_volume(0.25)
+    app.cue("accepted")
+    quiet = max(map(abs, ear.listen(0.5)))
+    app.audio.set_volume(1.0)
+    app.cue("accepted")
+    loud = max(map(abs, ear.listen(0.5)))
+    assert 0 < quiet < loud * 0.5
+
+
+def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, caplog) -> None:
+    pygame.mixer.quit()
+    monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-audio-driver")
+    with caplog.at_level(logging.INFO, logger="kiosk.audio"):
+        app = make_app(tmp_path)
+        assert not app.audio.available
+        app.post(CardScan("AK:8.II", "keyboard", 0))  # a cue that cannot play
+        press(app, "game:alles-klar")
+        press(app, "start")
+        app.post(CardScan("AK:8.II", "keyboard", 0))
+        settle(app)
+    assert app.screen.controller.referee.history, "the scan was refereed"
+    lines = [r for r in caplog.records if r.name == "kiosk.audio"]
+    assert len(lines) == 1 and "silent" in lines[0].getMessage()
+
+
+def test_admin_menu_sets_the_sound(tmp_path) -> None:
+    from kiosk.screens.admin import AdminScreen
+
+    app = make_app(tmp_path, volume=70)
+    admin = AdminScreen(app, app.screen)
+    admin.mode = "menu"  # unlocked
+    app.show(admin)
+    seen = []
+    for _ in range(5):
+        app.draw()
+        seen.append(app.current_view.tagged("admin:volume")[0].text)
+        press(app, "admin:volume")
+    assert seen == ["Volume: 70 %", "Volume: 75 %", "Volume: 100 %", "Volume: mute", "Volume: 25 %"]
+    assert not app.audio.muted and app.audio.volume == 50
