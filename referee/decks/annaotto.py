@@ -32,6 +32,10 @@ COLOUR_WORDS = {
 }
 PATTERN_WORDS = {"DOTS": "Punkte", "STRIPES": "Streifen", "CHECKS": "Karos", "WAVES": "Wellen"}
 SIGN_WORDS = {"ANNA": "ANNA", "OTTO": "OTTO", "ALLE": "ALLE", "PLUS": "PLUS", "RETOUR": "RETOUR", "HUERDEN": "HÜRDEN"}
+# The English words of the signs, as the English labels print them.
+SIGN_WORDS_EN = {
+    "ANNA": "ANNA", "OTTO": "OTTO", "ALLE": "ALLE", "PLUS": "PLUS", "RETOUR": "RETURN", "HUERDEN": "HURDLES",
+}
 DEFAULT_COPIES = {"plain": 3, "special": 1, "wild": 8}
 
 

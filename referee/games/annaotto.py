@@ -14,7 +14,17 @@ from typing import Any, ClassVar, NamedTuple
 
 from referee import messages
 from referee.cards import Card, CardTally, Deck
-from referee.decks.annaotto import COLOUR_WORDS, COLOURS, DEFAULT_COPIES, PATTERN_WORDS, Side, side_info, sides
+from referee.decks.annaotto import (
+    COLOUR_WORDS,
+    COLOURS,
+    DEFAULT_COPIES,
+    PATTERN_WORDS,
+    SIGN_WORDS,
+    SIGN_WORDS_EN,
+    Side,
+    side_info,
+    sides,
+)
 from referee.games import register
 from referee.hints import FinishedHints, Hints, Owed, Part, PublicState, RaceView, names, say
 from referee.protocol import CardMove, Game, HeaderError, On, Rejection, is_int, known_options, need_str, rule
@@ -1152,13 +1162,13 @@ def annaotto_sentence(detail: AnnaottoHints, hints: Hints, lang: str) -> str:
     if detail.choices:
         return say("hint.annaotto.choices", lang, player=player)
     if detail.must is not None:
-        return say("hint.annaotto.must", lang, player=player, sign=detail.must, penalty=detail.penalty)
+        return say("hint.annaotto.must", lang, player=player, sign=sign_word(detail.must, lang), penalty=detail.penalty)
     if detail.drawn:
         return say("hint.annaotto.drawn", lang, player=player)
     colour = colour_word(detail.colour, lang)
     if detail.wild_top:
         return say("hint.annaotto.wild", lang, player=player, colour=colour)
-    sign = f", {detail.sign}" if detail.sign else ""
+    sign = f", {sign_word(detail.sign, lang)}" if detail.sign else ""
     return say("hint.annaotto.play", lang, player=player, colour=colour,
                pattern=pattern_word(detail.pattern, lang), sign=sign)
 
@@ -1168,6 +1178,11 @@ def colour_word(colour: str | None, lang: str) -> str:
     if colour is None:
         return ""
     return COLOUR_WORDS[colour] if lang == "de" else colour.capitalize()
+
+
+def sign_word(sign: str, lang: str) -> str:
+    """A sign as the screen says it (`HUERDEN` → `HURDLES` / `HÜRDEN`), as the labels print it."""
+    return SIGN_WORDS[sign] if lang == "de" else SIGN_WORDS_EN[sign]
 
 
 def pattern_word(pattern: str | None, lang: str) -> str:
