@@ -45,7 +45,8 @@ class RaceView(NamedTuple):
     - `participants`: who takes part, in seat order (AO-R15a);
     - `pressed`: seat → `t_us` of its slap, in seat order (AO-R15b);
     - `waiting`: participants who have not slapped yet, in seat order;
-    - `losers`: who took 2 cards when it closed (AO-R15e), `()` while open.
+    - `losers`: who took cards when it closed (AO-R15e), `()` while open;
+    - `penalty`: how many cards each loser takes (AO-R15e: 2).
     """
 
     open: bool
@@ -55,6 +56,7 @@ class RaceView(NamedTuple):
     pressed: Mapping[str, int]
     waiting: tuple[str, ...]
     losers: tuple[str, ...]
+    penalty: int
 
 
 class Hints(NamedTuple):

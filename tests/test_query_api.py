@@ -127,7 +127,7 @@ def test_annaotto_race_hints_and_result() -> None:
     assert h.sentence("de") == "Anna legt Rot, Punkte."
     assert r.apply({"type": "play", "player": "Anna", "card": "AO:RED.DOTS.ALLE"}).ok
     h = r.hints()
-    assert h.race == RaceView(True, "Anna", False, ("Anna", "Ben", "Cem"), {}, ("Anna", "Ben", "Cem"), ())
+    assert h.race == RaceView(True, "Anna", False, ("Anna", "Ben", "Cem"), {}, ("Anna", "Ben", "Cem"), (), 2)
     assert "press:slap" in h.events and h.actors == ("Anna", "Ben", "Cem")
     assert r.apply({"type": "call", "player": "Anna", "word": "ALLE"}).ok
     for player, t_us in (("Ben", 10), ("Anna", 30), ("Cem", 20)):

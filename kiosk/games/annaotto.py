@@ -24,7 +24,6 @@ from referee.decks.annaotto import COLOURS
 from referee.labels.faces import ao_colour
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
-RACE_PENALTY = 2  # AO-R15e: what each loser of a race takes (the screen's "+2 cards")
 
 
 def whole_ms(us: int) -> int:
@@ -198,7 +197,7 @@ class AnnaottoUI(GameUI):
         race = self._race_view()
         big = ""
         if race is not None and not race.open:
-            big = tr("ALLE race: {players} +{n} cards", players=", ".join(race.losers) or "–", n=RACE_PENALTY)
+            big = tr("ALLE race: {players} +{n} cards", players=", ".join(race.losers) or "–", n=race.penalty)
         return Panel(self._headline(state), notes, cards, tr("Discard pile (top on the right)"),
                      self._seat_lines(state), self._extra(state), big)
 
@@ -213,14 +212,14 @@ class AnnaottoUI(GameUI):
         slaps = [(p, whole_ms(t - first)) for p, t in order]
         key = (race.by, tuple(order), race.open, self.clock.opened if race.open and self.clock else 0.0)
         if race.open:
-            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], RACE_PENALTY, "", key)
+            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], race.penalty, "", key)
         if not race.called:
             reason = tr("{player} did not call ALLE (AO-R15e)", player=race.by)
         elif any(p not in race.pressed for p in race.losers):
             reason = tr("Time up: no slap from them (AO-R15e)")
         else:
             reason = tr("Last hand down (AO-R15e)")
-        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), RACE_PENALTY, reason, key)
+        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key)
 
     @staticmethod
     def _flip_text(flip: dict[str, Any]) -> str:

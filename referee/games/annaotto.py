@@ -30,6 +30,7 @@ from referee.hints import FinishedHints, Hints, Owed, Part, PublicState, RaceVie
 from referee.protocol import CardMove, Game, HeaderError, On, Rejection, is_int, known_options, need_str, rule
 
 ANNA, OTTO, ALLE, PLUS, RETOUR, HUERDEN = "ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN"
+RACE_PENALTY = 2  # AO-R15e: the cards each loser of a race takes
 ALTERNATE = {ANNA: OTTO, OTTO: ANNA}
 _COLOURS = frozenset(COLOURS)
 _WORDS = frozenset((ANNA, OTTO, ALLE))
@@ -207,7 +208,8 @@ class Race:
         slaps = self.pressed
         pressed = {p: slaps[p] for p in self.participants if p in slaps}
         waiting = tuple([p for p in self.participants if p not in slaps])
-        return _new(RaceView, (losers is None, self.by, self.called, self.participants, pressed, waiting, losers or ()))
+        return _new(RaceView, (losers is None, self.by, self.called, self.participants, pressed, waiting, losers or (),
+                               RACE_PENALTY))
 
 
 # --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
@@ -818,11 +820,11 @@ class Annaotto(Game):
 
     @rule("AO-R15d")
     def close_race(self, all_pressed: bool) -> None:
-        """The race closes (last slap or timeout): the losers take 2 each, then the player after the layer."""
+        """The race closes (last slap or timeout): the losers take their cards, then the player after the layer."""
         race = self.race
         losers = self.race_losers(race, all_pressed)
         for loser in losers:
-            self.take(loser, 2)
+            self.take(loser, RACE_PENALTY)
         self.race = None
         self.last_race = race.view(losers)
         self.pass_turn(race.by)
