@@ -456,7 +456,7 @@ class App:
     def _command(self, command: Command) -> Any:
         if command.name == "screenshot":
             self.draw()
-            pygame.image.save(self.display, str(command.arg))
+            pygame.image.save(self._shown(), str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
             model = self.screen.model()
@@ -523,7 +523,8 @@ class App:
 
     def _point(self, event: pygame.event.Event) -> tuple[int, int]:
         if event.type in (pygame.FINGERDOWN, pygame.FINGERUP):
-            x, y = int(event.x * self.display.get_width()), int(event.y * self.display.get_height())
+            window = pygame.display.get_surface() or self.display  # (the --sim light strip makes it taller)
+            x, y = int(event.x * window.get_width()), int(event.y * window.get_height())
         else:
             x, y = event.pos
         return self.to_logical(x, y)
@@ -565,4 +566,8 @@ class App:
     def screenshot(self, path: Path) -> None:
         """What the display shows (rotated as it is mounted)."""
         self.draw()
-        pygame.image.save(self.display, str(path))
+        pygame.image.save(self._shown(), str(path))
+
+    def _shown(self) -> pygame.Surface:
+        """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
+        return self.display if self.rotate else self.surface

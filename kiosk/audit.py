@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.view import Limits
+
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
 Scene = Callable[[Any], None]  # (app) -> None: shows one screen in one state
 _SCENES: dict[str, Scene] = {}
@@ -84,7 +86,7 @@ def _gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
     return max(dx, dy)
 
 
-def check_drawn(name: str, drawn: list, limits, report: SizeReport) -> None:
+def check_drawn(name: str, drawn: list[Any], limits: Limits, report: SizeReport) -> None:
     """Compare what the renderer drew in one scene with the limits."""
     from kiosk.render import DrawnTarget, DrawnText, contrast
 
@@ -116,7 +118,7 @@ def check_drawn(name: str, drawn: list, limits, report: SizeReport) -> None:
                 report.failures.append(Finding(name, "gap", gap, limits.gap, f"{a.action} / {b.action}"))
 
 
-def grey_difference(app, ok_scene: Scene, no_scene: Scene) -> float:
+def grey_difference(app: Any, ok_scene: Scene, no_scene: Scene) -> float:
     """Mean grey-level difference of the accepted and the rejected verdict panel (as a greyscale print shows)."""
     import pygame
 
@@ -139,15 +141,16 @@ def grey_difference(app, ok_scene: Scene, no_scene: Scene) -> float:
     return total / max(n, 1)
 
 
-def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> list[SizeReport]:
+def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = None, only: str | None = None
+          ) -> list[SizeReport]:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     import pygame
 
+    from kiosk import i18n
     from kiosk.app import App
     from kiosk.settings import Settings
-    from kiosk.view import Limits
 
     registered = scenes()
     reports = []
@@ -162,6 +165,7 @@ def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> 
                 if only and only not in name:
                     continue
                 try:
+                    i18n.set_language("de")  # every scene starts in German; a scene may switch
                     fn(app)
                     app.renderer.record = []
                     app.draw()
@@ -182,6 +186,7 @@ def audit(sizes=SIZES, png_dir: Path | None = None, only: str | None = None) -> 
                                                    "accepted and rejected look alike in greyscale"))
             else:
                 report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
+            i18n.set_language("de")
             app.audio.close()
             pygame.display.quit()
         reports.append(report)

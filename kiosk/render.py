@@ -10,7 +10,6 @@ touch target is appended to it with its final sizes and colours, as drawn: the a
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 
@@ -267,6 +266,3 @@ class Renderer:
             pygame.draw.line(s, BG, (x + rw / 2, y + rh * 0.35), (x + rw / 2, y + rh * 0.7), max(2, w // 2))
             pygame.draw.circle(s, BG, (x + rw / 2, y + rh * 0.84), max(2, w // 3))
 
-
-def cap_limit_ok(cap_px: int, limit: float) -> bool:
-    return cap_px >= math.floor(limit)

@@ -128,7 +128,7 @@ def test_need_hints_and_the_card_under_luft() -> None:
     lay(c, "AC:3#1")
     lay(c, "AC:7#1")
     lay(c, "AC:LUFT#2")
-    assert hints(c)[0] == "B lays from the hand. 7 or higher, or Earth, Air, Fire. Or take the pile."  # Luft: AC-R12
+    assert hints(c)[0] == "B lays from the hand. 7 or higher, or Earth, Air, Fire. Or take the pile."  # Air: AC-R12
     panel = c.ui.panel(c.state)
     assert [s.label for s in panel.cards] == ["Air", "3", "7", "Air"]  # English names the elements in English
     assert [s.owner for s in panel.cards] == [P1, P2, P3, P1]

@@ -126,7 +126,7 @@ def test_race_result_fills_the_screen_with_times_from_the_first_slap(tmp_path) -
     app.draw()
     assert not app.current_view.tagged("race-loser")
     assert app.current_view.contains("slap came after the race closed: ignored")
-    assert not app.current_view.tagged("verdict:no")
+    assert not app.current_view.tagged("verdict"), "a quiet note: neither an accepted nor a rejected panel"
 
 
 def test_rotated_display_draws_turned_and_maps_touch_back(tmp_path) -> None:
@@ -187,3 +187,20 @@ def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
     with pytest.raises(ConfigError, match="volume"):
         with_kiosk("volume = 101\n")
     assert build_parser().parse_args(["--rotate", "90"]).rotate == 90
+
+
+def test_english_names_colours_patterns_and_signs_in_english(tmp_path) -> None:
+    app = make_app(tmp_path, lang="de")
+    press(app, "game:annaotto")
+    press(app, "count:3")
+    press(app, "start")
+    scan(app, "AO:RED.DOTS")
+    scan(app, "AO:RED.STRIPES")
+    assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 1: Rot · Streifen ✓"]
+    press(app, "lang")  # the verdict given in German reads in English after the switch
+    view = app.current_view
+    assert [e.text for e in view.tagged("feedback")] == ["Spieler 1: Red · Stripes ✓"]  # names stay as typed
+    assert [e.text for e in view.tagged("card")] == ["Red · Dots", "Red · Stripes"]
+    assert any(e.text == "Spieler 2 lays Red, Stripes." for e in view.tagged("hint")), view.texts()
+    scan(app, "AO:RED.DOTS.HUERDEN")
+    assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 2: Red · Dots · HURDLES ✓"]

@@ -361,8 +361,7 @@ class ProfiSortUI(GameUI):
         seat_lines = {}
         for p in self.players:
             rec = len(state["received"].get(p) or [])
-            line = tr("hand {hand} · {tasks} tasks · {score} pts", hand=state["hands"][p],
-                      tasks=len(state["tasks_done"][p]), score=state["scores"][p])
+            line = tr("{tasks} tasks · hand {hand}", hand=state["hands"][p], tasks=len(state["tasks_done"][p]))
             if rec:
                 line += " · " + tr("{n} aces recv.", n=rec)
             seat_lines[p] = line

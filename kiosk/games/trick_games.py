@@ -33,8 +33,7 @@ class AllesKlarUI(GameUI):
 
     def panel(self, state: State) -> Panel:
         cards = [Shown(self.face(face), owner) for owner, faces in state["table"].items() for face in faces]
-        lines = {p: tr("hand {hand} · won {won}", hand=state["hands"][p], won=state["scores"][p])
-                 for p in self.players}
+        lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the won cards: the number
         extra = [tr("Stock {stock} · trick {size} cards · removed {removed}", stock=state["stock"],
                     size=state["trick_size"], removed=state["removed"])]
         last = state.get("last_trick")
@@ -71,6 +70,5 @@ class MagischeSiebenUI(GameUI):
             shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
             extra.append(tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
                             points=last["points"]))
-        lines = {p: tr("hand {hand} · {points} points", hand=state["hands"][p], points=state["scores"][p])
-                 for p in self.players}
+        lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
         return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra)

@@ -142,12 +142,8 @@ def unplugged(app) -> None:
 def english(app) -> None:
     from kiosk import i18n
 
-    i18n.set_language("en")
-    try:
-        show(app, played("annaotto", 9))
-        app.draw()
-    finally:
-        i18n.set_language("de")
+    i18n.set_language("en")  # the audit sets German again before the next scene
+    show(app, played("annaotto", 9))
 
 
 @scene("demo")

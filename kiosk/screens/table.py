@@ -206,50 +206,52 @@ class TableScreen(Screen):
         return tr("first") if i == 0 else "+" + tr("{ms} ms", ms=t)
 
     def _seats(self, v: View, lay: Layout, panel, state, gap: int) -> None:
-        """One tile per seat: name, the score as a large number, a detail line when there is room."""
+        """One tile per seat, row by row: one column (landscape, up to four seats) or two."""
         ui = self.controller.ui
         players = ui.players
         columns = lay.seat_cols if len(players) <= 4 else 2
         per_col = -(-len(players) // columns)
-        tiles = [r for row in rows(lay.seats, per_col, gap) for r in cols(row, columns, gap)]  # row by row
-        turn = state.get("turn")
-        key_line = round(v.limits.key_cap / 0.73 * 1.17)
+        tiles = [r for row in rows(lay.seats, per_col, gap) for r in cols(row, columns, gap)]
+        for rect, player in zip(tiles, players, strict=False):
+            self._tile(v, rect, player, ui.seat_score(state, player), panel.seat_lines.get(player, ""),
+                       hot=player == state.get("turn"))
+
+    def _tile(self, v: View, rect: Rect, player: str, score: str, detail: str, hot: bool) -> None:
+        """A seat: the name, the score as a large number (32 px capitals), a detail line where there is room;
+        the seat on turn by a light fill with dark ink, a thick frame and an arrow (shape as well as colour)."""
+        x, y, w, h = rect
+        key_line = round(v.limits.key_cap / 0.73 * 1.17)  # a line of key text (DejaVu: capitals 0.73 em)
         small_line = round(v.limits.cap / 0.73 * 1.17)
-        for (x, y, w, h), player in zip(tiles, players, strict=False):
-            hot = player == turn
-            v.box((x, y, w, h), TURN_FILL if hot else PANEL, tag=f"seat:{player}",
-                  outline=INK if hot else None, outline_px=max(3, round(v.limits.gap / 2)) if hot else 0)
-            ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
-            pad = max(4, round(v.limits.gap))
-            left = x + pad
-            if hot:  # the turn by shape: an arrow before the name
-                arrow = round(small_line * 0.9)
-                v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
-                left += arrow + pad // 2
-            score = ui.seat_score(state, player)
-            number_w = max(round(w * 0.3), round(key_line * 0.8 * max(len(score), 1)))
-            detail = panel.seat_lines.get(player, "")
-            stacked = h >= key_line + small_line * 2 + pad and w < 3 * number_w
-            if stacked:  # name above, number below
-                v.text((left, y + pad // 2, x + w - pad - left, small_line + 4), player, size=0.8, color=ink,
-                       lines=1, tag=f"seat-name:{player}")
-                v.text((x + pad, y + small_line + pad, w - 2 * pad, key_line), score, size=2.0, color=ink,
-                       role="key", lines=1, align="center", tag=f"seat-score:{player}")
-                rest = h - small_line - pad - key_line
-                if detail and rest >= small_line:
-                    v.text((x + pad, y + h - rest, w - 2 * pad, rest), detail, size=0.6, color=muted,
-                           align="center", tag=f"seat-detail:{player}")
-                continue
-            text_w = x + w - pad - number_w - left
-            with_detail = bool(detail) and h >= 2 * small_line + pad and text_w >= 4 * small_line
-            name_h = small_line + 6 if with_detail else h
-            v.text((left, y + (pad // 2 if with_detail else 0), text_w, name_h), player, size=0.8, color=ink,
-                   lines=1 if with_detail else 2, tag=f"seat-name:{player}")
-            if with_detail:
-                v.text((x + pad, y + name_h, x + w - pad - number_w - x - pad, h - name_h - 2), detail, size=0.6,
-                       color=muted, tag=f"seat-detail:{player}")
-            v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
-                   align="right", tag=f"seat-score:{player}")
+        pad = max(4, round(v.limits.gap))
+        v.box(rect, TURN_FILL if hot else PANEL, tag=f"seat:{player}", outline=INK if hot else None,
+              outline_px=max(3, round(v.limits.gap / 2)) if hot else 0)
+        ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
+        left = x + pad
+        if hot:
+            arrow = round(small_line * 0.9)
+            v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
+            left += arrow + pad // 2
+        number_w = round(key_line * 0.8 * max(len(score), 1)) + pad
+        if h >= key_line + small_line * 2 + pad and w < 3 * number_w:  # tall and narrow: name above the number
+            v.text((left, y + pad // 2, x + w - pad - left, small_line + 4), player, size=0.8, color=ink, lines=1,
+                   tag=f"seat-name:{player}")
+            v.text((x + pad, y + small_line + pad, w - 2 * pad, key_line), score, size=2.0, color=ink, role="key",
+                   lines=1, align="center", tag=f"seat-score:{player}")
+            rest = h - small_line - pad - key_line
+            if detail and rest >= small_line:
+                v.text((x + pad, y + h - rest, w - 2 * pad, rest), detail, size=0.6, color=muted, align="center",
+                       tag=f"seat-detail:{player}")
+            return
+        text_w = x + w - pad - number_w - left  # wide: name and detail on the left, the number on the right
+        with_detail = bool(detail) and h >= 2 * small_line + pad and text_w >= 4 * small_line
+        name_h = small_line + 6 if with_detail else h
+        v.text((left, y + (pad // 2 if with_detail else 0), text_w, name_h), player, size=0.8, color=ink,
+               lines=1 if with_detail else 2, tag=f"seat-name:{player}")
+        if with_detail:
+            v.text((x + pad, y + name_h, w - 2 * pad - number_w, h - name_h - 2), detail, size=0.6, color=muted,
+                   tag=f"seat-detail:{player}")
+        v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
+               align="right", tag=f"seat-score:{player}")
 
     def _feedback(self, v: View, lay: Layout, now: float) -> None:
         c = self.controller
@@ -260,6 +262,13 @@ class TableScreen(Screen):
             return
         if c.pending is None:
             self._redraw_at = fb.at + VERDICT_S
+        if c.pending is not None and fb.ok and fb.note == c.pending.prompt:  # a question, not a verdict
+            v.box(lay.verdict, PANEL, tag="question", outline=ACCENT, outline_px=max(3, round(h / 14)))
+            v.text(lay.verdict, fb.note, size=1.0, color=INK, align="center", tag="feedback")
+            return
+        if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
+            v.text(lay.verdict, fb.note, size=0.8, color=MUTED, align="center", tag="feedback")
+            return
         side = min(round(h * 0.7), round(w * 0.12))
         icon = (x + side // 4, y + (h - side) // 2, side, side)
         text = (x + side + side // 2, y, w - side - side // 2 - side // 8, h)
@@ -267,24 +276,33 @@ class TableScreen(Screen):
             # Accepted: an outlined panel, a check mark, what was accepted from whom.
             v.box(lay.verdict, PANEL, tag="verdict:ok", outline=GOOD, outline_px=max(3, round(h / 14)))
             v.icon(icon, "ok", GOOD, tag="verdict-icon:ok")
-            words = fb.note if fb.event is None or fb.note != tr("Accepted") else \
-                c.ui.verdict_words(fb.event) + " ✓"
+            named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
+            words = c.ui.verdict_words(fb.event) + " ✓" if named else fb.note
             v.text(text, words, size=1.0, color=INK if fb.event is None else GOOD, tag="feedback")
             return
         # Rejected: a filled panel, a cross, what to do in big words, the rule's sentence, its id small.
         v.box(lay.verdict, BAD_FILL, tag="verdict:no")
         v.icon(icon, "no", INK, tag="verdict-icon:no")
         if fb.rejection is None:
-            v.text(text, fb.note + " ✗", size=1.0, color=INK, tag="feedback")
+            v.text(text, fb.note, size=1.0, color=INK, tag="feedback")  # the drawn cross says it
             return
         sentence, rule = split_rule(fb.rejection.message(self.app.lang))
         tx, ty, tw, th = text
         todo = self._what_to_do(fb) + " ✗"
-        v.text((tx, ty, tw, round(th * 0.42)), todo, size=1.0, color=INK, tag="feedback-todo")
-        v.text((tx, ty + round(th * 0.42), tw, round(th * 0.4)), sentence, size=0.7, color=INK, tag="feedback")
         small = f"{rule} · {fb.rejection.code}" if rule else fb.rejection.code
-        v.text((tx, ty + round(th * 0.8), tw, th - round(th * 0.8)), small, size=0.5, color=INK, lines=1,
-               align="right", tag="feedback-rule")
+        top = round(th * 0.42)
+        if v.height > v.width:  # portrait: the id on its own line at the bottom
+            v.text((tx, ty, tw, top), todo, size=1.0, color=INK, tag="feedback-todo")
+            v.text((tx, ty + top, tw, round(th * 0.4)), sentence, size=0.7, color=INK, tag="feedback")
+            v.text((tx, ty + round(th * 0.8), tw, th - round(th * 0.8)), small, size=0.5, color=INK, lines=1,
+                   align="right", tag="feedback-rule")
+            return
+        # landscape: the id small beside what to do, the rule's sentence on two lines below
+        id_w = round(tw * 0.24)
+        v.text((tx, ty, tw - id_w, top), todo, size=1.0, color=INK, lines=1, tag="feedback-todo")
+        v.text((tx + tw - id_w, ty, id_w, top), small, size=0.5, color=INK, lines=2, align="right",
+               tag="feedback-rule")
+        v.text((tx, ty + top, tw, th - top), sentence, size=0.7, color=INK, lines=2, tag="feedback")
 
     def _what_to_do(self, fb: Feedback) -> str:
         """A rejection's first words: what the table does now."""
@@ -331,28 +349,35 @@ class TableScreen(Screen):
         v.icon((rect[0] + h // 4, rect[1] + h // 4, h // 2, h // 2), "warn", DARK_INK, tag="banner-icon")
 
     def _race_result(self, width: int, height: int, race: RaceShown) -> View:
-        """A decided race, full-screen: the loser's name huge with the penalty, every slap's time from the first."""
+        """A decided race, full-screen: the loser's name huge with the penalty, every slap's time from the first;
+        the table's touch buttons stay live at the bottom (play goes on), any other touch ends it early."""
         g = Grid(width, height)
         v = View(width, height)
-        portrait = g.portrait
+        p = g.portrait
+        # (y, height) of each part as fractions: title, loser, penalty, reason, slaps
+        title, name, pen, why, area = ((0.01, 0.06), (0.07, 0.18), (0.26, 0.09), (0.355, 0.055), (0.42, 0.43)) if p \
+            else ((0.01, 0.08), (0.09, 0.24), (0.34, 0.12), (0.465, 0.065), (0.54, 0.31))
         v.box((0, 0, width, height), BG)
-        v.text(g.r(0.04, 0.02, 0.92, 0.1), tr("ALLE race"), size=1.0, color=MUTED, align="center", tag="title")
-        losers = ", ".join(race.losers) or "–"
-        name = g.r(0.04, 0.12, 0.92, 0.2 if portrait else 0.26)
-        v.text(name, losers, size=4.0, color=INK, fill=BAD_FILL, align="center", role="key", lines=1,
-               tag="race-loser")
+        v.text(g.r(0.04, *title[:1], 0.92, title[1]), tr("ALLE race"), size=0.8, color=MUTED, align="center",
+               lines=1, tag="title")
+        v.text(g.r(0.04, name[0], 0.92, name[1]), ", ".join(race.losers) or "–", size=4.0, color=INK,
+               fill=BAD_FILL, align="center", role="key", lines=1, tag="race-loser")
         penalty = tr("+{n} cards", n=race.penalty) if race.losers else ""
-        y = 0.33 if portrait else 0.39
-        v.text(g.r(0.04, y, 0.92, 0.1 if portrait else 0.14), penalty, size=2.2, color=ACCENT, align="center",
-               role="key", lines=1, tag="race-penalty")
-        v.text(g.r(0.04, y + (0.11 if portrait else 0.15), 0.92, 0.08), race.reason, size=0.8, color=INK,
-               align="center", tag="race-reason")
+        v.text(g.r(0.04, pen[0], 0.92, pen[1]), penalty, size=2.2, color=ACCENT, align="center", role="key",
+               lines=1, tag="race-penalty")
+        v.text(g.r(0.04, why[0], 0.92, why[1]), race.reason, size=0.8, color=INK, align="center", lines=1,
+               tag="race-reason")
         slaps = race.slaps
-        area = g.r(0.1, y + (0.2 if portrait else 0.24), 0.8, (0.45 if portrait else 0.35))
-        for i, (rect, (player, t)) in enumerate(zip(rows(area, max(len(slaps), 3), 4), slaps, strict=False)):
+        columns = 2 if len(slaps) > 3 and not p else 1
+        per_col = max(-(-len(slaps) // columns), 2)
+        gap = round(v.limits.gap)
+        places = [r for column in cols(g.r(0.04, area[0], 0.92, area[1]), columns, gap * 2)
+                  for r in rows(column, per_col, gap)]
+        for i, (rect, (player, t)) in enumerate(zip(places, slaps, strict=False)):
             lost = player in race.losers
             v.text(rect, f"{player}   {self._ms(t, i)}", size=0.9, color=INK, fill=BAD_FILL if lost else PANEL,
                    align="center", lines=1, tag="race-slap:" + player)
+        self._actions(v, Layout(g), round(v.limits.gap * 1.5))
         v.anywhere = "race-done"
         return v
 
