@@ -37,12 +37,19 @@ class SimStrip:
         self._font: pygame.font.Font | None = None
 
     def attach(self, app: Any) -> None:
-        width, height = app.surface.get_size()
+        """Make the window taller; the app's display (the part its screens reach) stays the top part."""
+        display = getattr(app, "display", app.surface)  # an App that turns its picture draws it onto `display`
+        width, height = display.get_size()
         seats = max(len(self.lights.seats), 1)
         self.columns = max(1, min(seats, width // SLOT))  # portrait: two rows of two
         rows = -(-seats // self.columns)
         self.window = pygame.display.set_mode((width, height + rows * ROW))
-        app.surface = self.window.subsurface((0, 0, width, height))
+        top = self.window.subsurface((0, 0, width, height))
+        if hasattr(app, "display"):
+            app.display = top
+            app.surface = app._canvas()
+        else:
+            app.surface = top
         app.renderer = Renderer(app.surface)
         app.dirty = True
         self.rect = pygame.Rect(0, height, width, rows * ROW)
