@@ -2,9 +2,9 @@
 
 The table screen's hint line, the seat lights and the simulator read these instead
 of the games' internals. Hints are named tuples: immutable, typed, and cheap enough
-to build for every event (the simulator asks before each move). Every game fills the common `Hints` and adds its own
-`detail` (a typed named tuple per game, in the game's module); `Hints.sentence(lang)` is the plain
-sentence the screen shows, in English or German.
+to build for every event (the simulator asks before each move). Every game fills the
+common `Hints` and adds its own `detail` (a typed value per game, in the game's module);
+`Hints.sentence(lang)` is the plain sentence the screen shows, in English or German.
 
 The public state is typed the same way: `PublicState` subclasses, one per game,
 whose `to_json()` is exactly the `state` object of the transcript format.
@@ -27,7 +27,7 @@ class Owed(NamedTuple):
 
     - `player`: who owes it;
     - `kind`: `"call"` (a spoken word, `what` the word), `"choice"` (`what`: `"colour"` or
-      `"flip"`), `"confirm"` (`what`: why the seat button is wanted: `"penalty"`, `"keep"`),
+      `"flip"`), `"confirm"` (`what`: why the seat button is wanted, e.g. `"penalty"`),
       `"catchable"` (`what`: the word `player` owes and may be caught for, AO-R17),
       `"reveal"` / `"confirm-task"` (alcasan, Profi-Sort: what that game names).
     """

@@ -36,6 +36,18 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     rm -f "$aptlog"
   fi
 fi
+# The hub's browser tests drive Debian's chromium through the playwright package (never `playwright install`,
+# whose download cannot be reached): as root with apt-get, install it when missing.
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && [ ! -x /usr/bin/chromium ]; then
+  echo "== apt-get install chromium"
+  aptlog=$(mktemp)
+  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      chromium; } >"$aptlog" 2>&1; then
+    cat "$aptlog" >&2
+    echo "apt-get could not install chromium: the hub's browser tests will fail" >&2
+  fi
+  rm -f "$aptlog"
+fi
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv

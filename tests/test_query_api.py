@@ -173,3 +173,12 @@ def test_undo_restores_what_check_saw() -> None:
     referee.apply(events[30])
     referee.apply({"type": "undo"})
     assert referee.check(events[30]) == before
+
+
+def test_every_game_declares_one_rules_entry_per_event_type() -> None:
+    from referee import games
+
+    for game_id, cls in games.all_games().items():
+        declared = {kind.partition(":")[0] for kind in cls.rules}
+        assert declared == set(cls.event_types), game_id
+        assert set(cls.judges()) == set(cls.checkers()) == declared, game_id

@@ -14,7 +14,8 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import repeat, starmap
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any, ClassVar, NamedTuple
 
 from referee.cards import Deck
 from referee.registry import Registry
@@ -29,14 +30,23 @@ def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
     return list(map(items.__getitem__, sorted(range(n), key=keys.__getitem__)))
 
 
+class Opening(NamedTuple):
+    """What the referee says about a game before its first event: the deck in use, and how many
+    cards it assumes each player was dealt (its public state's `hands`)."""
+
+    deck: Deck
+    dealt: Mapping[str, int]
+
+
 @lru_cache(maxsize=64)
-def _deck(header_json: str) -> Deck:
-    return Referee(json.loads(header_json)).deck
+def _opening(header_json: str) -> Opening:
+    referee = Referee(json.loads(header_json))
+    return Opening(referee.deck, MappingProxyType(referee.public().hands))
 
 
-def deck_of(header: Mapping[str, Any]) -> Deck:
-    """The deck a game with this header uses, as the referee says (one referee per distinct header)."""
-    return _deck(json.dumps(header, sort_keys=True))
+def opening(header: Mapping[str, Any]) -> Opening:
+    """The referee's opening facts for this header (one referee per distinct header)."""
+    return _opening(json.dumps(header, sort_keys=True))
 
 
 class SimulationStuck(RuntimeError):

@@ -26,7 +26,7 @@ from typing import Any
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
 from referee.hints import Hints
-from referee.sim import TableSim, deck_of, register, shuffled
+from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
 
 _DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
@@ -94,7 +94,7 @@ class AnnaottoTable(TableSim):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        deck = deck_of(self.header)
+        deck, dealt = opening(self.header)
         self.side, plain_codes, other_codes = _deck_sides(deck)
         self.face = _faces(self.side)
         self._codes = _CODES.setdefault(id(self.side), {})  # the tops repeat across games
@@ -109,7 +109,7 @@ class AnnaottoTable(TableSim):
         cards += zip(rest[0::2], rest[1::2], strict=True)
         self.draw = _shuffled_cards(rng, cards)
         self.pile: list[tuple[str, str]] = []  # (upward side, other side)
-        size = self.options.get("hand_size", 8)
+        size = dealt[self.players[0]]  # AO-R1 as the referee counts it
         self.hands: dict[str, list[tuple[str, str]]] = {}
         for p in self.players:  # a hand holds (side facing the owner, side facing the table)
             self.hands[p] = self.draw[-size:]

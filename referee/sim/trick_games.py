@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.sim import TableSim, deck_of, register, shuffled
+from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
-
-HAND = {"alles-klar": 4}  # the deal of each rules file's section 3
 
 
 class _Dealt(TableSim):
@@ -35,8 +33,8 @@ class AllesKlarTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        deck = deck_of(self.header)
-        self._deal(deck.codes(), HAND[self.game_id])
+        deck, dealt = opening(self.header)
+        self._deal(deck.codes(), dealt[self.players[0]])
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
         self._info = deck.info
 
@@ -66,7 +64,7 @@ class MagischeSiebenTable(_Dealt):
 
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
-        codes = deck_of(self.header).codes()
+        codes = opening(self.header).deck.codes()
         # Section 3: one Joker each, then six further cards.
         jokers = [c for c in codes if c.startswith("M7:JOKER#")]
         rest = [c for c in codes if not c.startswith("M7:JOKER#")]

@@ -1,0 +1,114 @@
+"""`referee-hub`: run the café hub, check its config, or make a staff password hash.
+
+    referee-hub --broker HOST:PORT --cafe ID --data-dir DIR --listen HOST:PORT
+    referee-hub --config /etc/tabletop-referee/hub.toml [options override the file]
+    referee-hub --check-config FILE
+    referee-hub hash-password            (reads the password from standard input or asks for it)
+    referee-hub bridge-config --cafe ID --central HOST:PORT [--remote-username U --remote-password-file F]
+                                         (prints the café broker's bridge to a central broker)
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import logging
+import signal
+import sys
+
+from hub.config import ConfigError, HubConfig, from_options, load, split_address
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee-hub", description="The café hub of Tabletop Referee.")
+    parser.add_argument("command", nargs="?", choices=["serve", "hash-password", "bridge-config"], default="serve")
+    parser.add_argument("--config", help="TOML file with a [hub] table")
+    parser.add_argument("--check-config", metavar="FILE", help="check a config file and exit")
+    parser.add_argument("--broker", help="the café's MQTT broker, HOST:PORT")
+    parser.add_argument("--cafe", help="the café id, or + for every café (a central hub)")
+    parser.add_argument("--data-dir", help="where the hub keeps its SQLite store")
+    parser.add_argument("--listen", help="the web page's HOST:PORT")
+    parser.add_argument("--client-id", help="the MQTT session's name (default: referee-hub-CAFE)")
+    parser.add_argument("--central", help="bridge-config: the central broker, HOST:PORT")
+    parser.add_argument("--remote-username", help="bridge-config: the café's user at the central broker")
+    parser.add_argument("--remote-password-file", help="bridge-config: a file holding that user's password")
+    parser.add_argument("--bridge-cafile", help="bridge-config: CA certificate for TLS to the central broker")
+    parser.add_argument("--log-level", default="INFO")
+    return parser
+
+
+def config_from(args: argparse.Namespace) -> HubConfig:
+    overrides = {"broker": args.broker, "cafe": args.cafe, "data_dir": args.data_dir, "listen": args.listen,
+                 "client_id": args.client_id}
+    return load(args.config, overrides) if args.config else from_options(overrides)
+
+
+def serve(config: HubConfig) -> int:
+    import uvicorn
+
+    from hub.service import Service
+
+    service = Service(config)
+    host, port = split_address(config.listen)
+    server = uvicorn.Server(uvicorn.Config(service.app(), host=host, port=port, log_level="warning",
+                                           timeout_graceful_shutdown=2, access_log=False))
+    service.start()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        server.run()
+    finally:
+        service.stop()
+    return 0
+
+
+def print_bridge(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cafe.contract import ContractError
+    from hub.bridge import bridge_config
+
+    if not args.cafe or not args.central:
+        print("referee-hub bridge-config: --cafe and --central are required", file=sys.stderr)
+        return 2
+    password = Path(args.remote_password_file).read_text().strip() if args.remote_password_file else None
+    try:
+        print(bridge_config(args.cafe, args.central, username=args.remote_username, password=password,
+                            ca_file=args.bridge_cafile), end="")
+    except (ContractError, ValueError) as error:
+        print(f"referee-hub bridge-config: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.command == "hash-password":
+        from hub.auth import hash_password
+
+        password = sys.stdin.readline().rstrip("\n") if not sys.stdin.isatty() else getpass.getpass("Password: ")
+        if not password:
+            print("referee-hub: empty password", file=sys.stderr)
+            return 2
+        print(hash_password(password))
+        return 0
+    if args.command == "bridge-config":
+        return print_bridge(args)
+    if args.check_config:
+        try:
+            load(args.check_config)
+        except ConfigError as error:
+            print(error, file=sys.stderr)
+            return 1
+        print(f"{args.check_config}: OK")
+        return 0
+    try:
+        config = config_from(args)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return serve(config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

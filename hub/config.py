@@ -1,0 +1,141 @@
+"""The hub's settings: a TOML file's `[hub]` table, command-line options over it, every problem as FILE:LINE.
+
+    [hub]
+    broker = "127.0.0.1:1883"        # the café's Mosquitto (host:port)
+    cafe = "cafe-1"                  # the café this hub serves; "+" for a central hub of a chain
+    data_dir = "/var/lib/referee-hub"
+    listen = "0.0.0.0:8080"          # the web page
+    username = "hub"                 # broker user; password_file holds its password (one line)
+    password_file = "/etc/tabletop-referee/hub.password"
+    tls = false                      # with ca_file = "/etc/…/ca.crt"
+    client_id = "referee-hub-cafe-1" # the persistent session's name (default from the café)
+    staff_password_hash = "scrypt$…" # `referee-hub hash-password` prints one
+
+Like the kiosk's config, each message names the line of the key it is about.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from hub.auth import valid_hash
+
+ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
+KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
+        "staff_password_hash")
+
+
+class ConfigError(ValueError):
+    """Every problem of a config, one "FILE:LINE: message" per line."""
+
+
+@dataclass(frozen=True)
+class HubConfig:
+    broker: str = "127.0.0.1:1883"
+    cafe: str = ""
+    data_dir: str = "/var/lib/referee-hub"
+    listen: str = "127.0.0.1:8080"
+    username: str | None = None
+    password_file: str | None = None
+    tls: bool = False
+    ca_file: str | None = None
+    client_id: str | None = None
+    staff_password_hash: str | None = field(default=None, repr=False)
+
+    @property
+    def broker_host(self) -> str:
+        return split_address(self.broker)[0]
+
+    @property
+    def broker_port(self) -> int:
+        return split_address(self.broker)[1]
+
+    @property
+    def session_id(self) -> str:
+        return self.client_id or ("referee-hub-all" if self.cafe == "+" else f"referee-hub-{self.cafe}")
+
+
+def split_address(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{text!r} is not HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
+def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
+    """(key, message) for every value that is wrong."""
+    out: list[tuple[str, str]] = []
+    for key, value in values.items():
+        if key not in KEYS:
+            out.append((key, f"unknown key {key!r} in [hub] (known: {', '.join(KEYS)})"))
+        elif key == "tls":
+            if not isinstance(value, bool):
+                out.append((key, "tls must be true or false"))
+        elif value is not None and not isinstance(value, str):
+            out.append((key, f"{key} must be a string"))
+        elif key in ("broker", "listen"):
+            try:
+                split_address(value)
+            except ValueError as error:
+                out.append((key, f"{key}: {error}"))
+        elif key == "cafe" and value != "+" and not ID.match(value):
+            out.append((key, "cafe must be 1–32 of a-z, 0-9, '-' (starting with a letter or digit), or '+' for all"))
+        elif key == "staff_password_hash" and not valid_hash(value):
+            out.append((key, "staff_password_hash is not a hash from `referee-hub hash-password`"))
+    if not values.get("cafe"):
+        out.append(("cafe", "cafe is missing (the café id, or '+' for a central hub)"))
+    if values.get("tls") and not values.get("ca_file"):
+        out.append(("tls", "tls = true needs ca_file"))
+    return out
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    lines: dict[str, int] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            section = stripped.strip("[] ")
+            lines.setdefault(section, number)
+        elif "=" in stripped and not stripped.startswith("#"):
+            lines.setdefault(f"{section}.{stripped.split('=', 1)[0].strip()}", number)
+    return lines
+
+
+def load(path: str | Path, overrides: dict[str, Any] | None = None) -> HubConfig:
+    """The config file with command-line `overrides` (None values ignored); ConfigError lists every problem."""
+    path = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    lines = _key_lines(text)
+    problems = [f"{path}:{lines.get(k, lines.get('hub', 1))}: unknown table [{k}]" for k in data if k != "hub"]
+    section = data.get("hub", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}:{lines.get('hub', 1)}: hub must be a table")
+    values = section | {k: v for k, v in (overrides or {}).items() if v is not None}
+    for key, message in _problems(values):
+        where = lines.get(f"hub.{key}") if key in section else None
+        problems.append(f"{path}:{where}: {message}" if where else f"{path}: {message}")
+    if problems:
+        raise ConfigError("\n".join(problems))
+    return HubConfig(**values)
+
+
+def from_options(overrides: dict[str, Any]) -> HubConfig:
+    """Command-line options alone (no file)."""
+    values = {k: v for k, v in overrides.items() if v is not None}
+    problems = _problems(values)
+    if problems:
+        raise ConfigError("\n".join(f"command line: {m}" for _, m in problems))
+    return replace(HubConfig(), **values)
+
+

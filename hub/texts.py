@@ -1,0 +1,163 @@
+"""Every sentence the hub's web pages say, in German and English, keyed by its English text.
+
+The same shape as `referee.messages`: a small table, no catalog build step, and a
+page renders in either language in the same process (the kiosk's gettext state is
+one language per process, a web server serves both at once).
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("de", "en")
+DEFAULT_LANGUAGE = "de"
+
+_DE: dict[str, str] = {
+    "Café": "Café",
+    "Tables": "Tische",
+    "Games": "Spiele",
+    "Leaderboards": "Bestenlisten",
+    "Staff": "Personal",
+    "online": "online",
+    "offline": "offline",
+    "never seen": "noch nie gesehen",
+    "Table": "Tisch",
+    "Game": "Spiel",
+    "Players": "Spieler",
+    "Turn": "Am Zug",
+    "Scores": "Punkte",
+    "Last verdict": "Letztes Urteil",
+    "Last event": "Letztes Ereignis",
+    "No tables yet.": "Noch keine Tische.",
+    "No game": "Kein Spiel",
+    "accepted": "angenommen",
+    "rejected": "abgelehnt",
+    "ago": "her",
+    "just now": "gerade eben",
+    "Moves": "Züge",
+    "No moves yet.": "Noch keine Züge.",
+    "finished": "beendet",
+    "abandoned": "abgebrochen",
+    "playing": "läuft",
+    "verified": "geprüft",
+    "disputed": "strittig",
+    "pending": "offen",
+    "Status": "Status",
+    "Check": "Prüfung",
+    "Winners": "Sieger",
+    "Started": "Begonnen",
+    "Ended": "Beendet",
+    "all": "alle",
+    "Filter": "Filtern",
+    "Transcript": "Mitschrift",
+    "All games as CSV": "Alle Spiele als CSV",
+    "No games.": "Keine Spiele.",
+    "Rating": "Wertung",
+    "Player": "Spieler",
+    "Played": "Gespielt",
+    "Wins": "Siege",
+    "No rated games yet.": "Noch keine gewerteten Spiele.",
+    "Rated from verified finished games (openskill, Plackett–Luce); the rating shown is μ − 3σ.":
+        "Gewertet aus geprüften, beendeten Spielen (openskill, Plackett–Luce); angezeigt wird μ − 3σ.",
+    "The referee replayed this game and got the same answer to every move.":
+        "Der Schiedsrichter hat dieses Spiel nachgespielt und bei jedem Zug dieselbe Antwort erhalten.",
+    "The referee replayed this game and disagrees at move {seq} (record {n}).":
+        "Der Schiedsrichter hat dieses Spiel nachgespielt und widerspricht bei Zug {seq} (Eintrag {n}).",
+    "The table said: {said}. The referee says: {says}.": "Der Tisch sagte: {said}. Der Schiedsrichter sagt: {says}.",
+    "Not checked yet: the game is running or records are missing.":
+        "Noch nicht geprüft: das Spiel läuft oder es fehlen Einträge.",
+    "Log in": "Anmelden",
+    "Log out": "Abmelden",
+    "Password": "Passwort",
+    "Wrong password.": "Falsches Passwort.",
+    "Staff login is not set up: put staff_password_hash in the hub's config.":
+        "Die Anmeldung ist nicht eingerichtet: staff_password_hash in die Konfiguration des Hubs eintragen.",
+    "Announcement": "Durchsage",
+    "Announcement to every table": "Durchsage an alle Tische",
+    "German": "Deutsch",
+    "English": "Englisch",
+    "Until (optional)": "Bis (optional)",
+    "Send": "Senden",
+    "Clear announcement": "Durchsage löschen",
+    "Announcement sent.": "Durchsage gesendet.",
+    "Announcement cleared.": "Durchsage gelöscht.",
+    "Recent errors": "Letzte Fehler",
+    "No errors.": "Keine Fehler.",
+    "Merge players": "Spieler zusammenführen",
+    "Merge": "Zusammenführen",
+    "This spelling": "Diese Schreibweise",
+    "is the same player as": "ist derselbe Spieler wie",
+    "{alias} is now counted as {name}.": "{alias} zählt jetzt als {name}.",
+    "Merged spellings": "Zusammengeführte Schreibweisen",
+    "A name cannot be merged into itself.": "Ein Name kann nicht mit sich selbst zusammengeführt werden.",
+    "Disputed games": "Strittige Spiele",
+    "When": "Wann",
+    "Error": "Fehler",
+    "Move": "Zug",
+    "live": "live",
+    "connection lost, reconnecting …": "Verbindung verloren, verbinde neu …",
+    "The game is over.": "Das Spiel ist vorbei.",
+    "Waiting…": "Warten …",
+    "{player} to play": "{player} ist am Zug",
+    "{player} plays {card}": "{player} spielt {card}",
+    "(from {owner}'s hand)": "(aus der Hand von {owner})",
+    "against {target}": "gegen {target}",
+    "The operator took back the last event": "Die Spielleitung hat das letzte Ereignis zurückgenommen",
+    "{player} presses {button}": "{player} drückt {button}",
+    "{player} draws": "{player} zieht",
+    "{player} draws {count}": "{player} zieht {count}",
+    "{player} discards {card}": "{player} legt {card} ab",
+    "{player} adds {card} to meld {meld}": "{player} legt {card} an Auslage {meld} an",
+    "{player} calls {word}": "{player} ruft {word}",
+    "{player} catches {target}": "{player} erwischt {target}",
+    "{player} chooses {colour}": "{player} wählt {colour}",
+    "{player} reveals": "{player} deckt auf",
+    "{player} takes the pile": "{player} nimmt den Stapel",
+    "{player}: {kind}": "{player}: {kind}",
+    "Start card: {card}": "Startkarte: {card}",
+    "A new round is dealt": "Eine neue Runde wird gegeben",
+    "The race is closed": "Das Rennen ist geschlossen",
+    "{player} turns over their own cards": "{player} dreht die eigenen Karten um",
+    "{player} lets the next player turn over": "{player} lässt den nächsten Spieler umdrehen",
+    "{player} gives {card} to {target}": "{player} gibt {card} an {target}",
+    "{player} lays a task: {card}": "{player} legt eine Aufgabe aus: {card}",
+    "{player} skips with an ace": "{player} setzt mit einem Ass aus",
+    "not their turn": "nicht am Zug",
+    "card already on the table (scanned twice?)": "Karte liegt schon (doppelt gescannt?)",
+    "not a card of this game": "keine Karte dieses Spiels",
+    "not seated at this table": "sitzt nicht an diesem Tisch",
+    "the game is over": "das Spiel ist vorbei",
+    "not a valid move": "kein gültiger Zug",
+    "nothing to undo": "nichts zurückzunehmen",
+    "Confirm": "Bestätigen",
+    "Slap": "Schlagen",
+    "screen": "Bildschirm",
+    "Announcements go to café {cafe}.": "Durchsagen gehen an das Café {cafe}.",
+    "Language": "Sprache",
+    "Finished games": "Beendete Spiele",
+    "records": "Einträge",
+    "Rejected moves and disputed games of this table.": "Abgelehnte Züge und strittige Spiele dieses Tisches.",
+    "not logged in": "nicht angemeldet",
+    "Everything at every table, live.": "Alles an jedem Tisch, live.",
+}
+
+
+def tr(text: str, lang: str, **values: object) -> str:
+    """`text` (English) in `lang`, with `{name}` values filled in; English where no German is known."""
+    template = _DE.get(text, text) if lang == "de" else text
+    return template.format(**values) if values else template
+
+
+def german_known(text: str) -> bool:
+    """For the test that every sentence the templates use has its German."""
+    return text in _DE
+
+
+def pick_language(query: str | None, cookie: str | None, accept: str | None) -> str:
+    """`?lang=` first, then the cookie, then the browser's first known language; German by default."""
+    for choice in (query, cookie):
+        if choice in LANGUAGES:
+            return choice
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return DEFAULT_LANGUAGE

@@ -1,0 +1,58 @@
+"""The hub's side of `shared/cafe-protocol.md`, over `cafe.contract`: what it subscribes to, what it stores.
+
+Every message is checked against the contract before it reaches the store; one
+that breaks it is acknowledged and dropped (logged), so it cannot block the
+hub's queue at the broker for ever.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from cafe import contract
+from hub.ingest import Incoming
+
+log = logging.getLogger("hub.topics")
+
+ALL_CAFES = "+"
+
+
+def subscription(cafe: str) -> str:
+    """Everything of one café, or of every café (`+`) for a central hub."""
+    return f"{contract.ROOT}/+/#" if cafe == ALL_CAFES else contract.cafe_filter(cafe)
+
+
+def replay_topic(cafe: str, table: str) -> str:
+    return contract.replay_topic(cafe, table)
+
+
+def replay_payload(first: int) -> dict[str, Any]:
+    return contract.replay_payload(first)
+
+
+def announce_topic(cafe: str) -> str:
+    return contract.announce_topic(cafe)
+
+
+def announce_payload(de: str, en: str, until: str | None) -> dict[str, Any]:
+    payload = contract.announce_payload({"de": de or en, "en": en or de}, until=until)
+    contract.validate_announce(payload)
+    return payload
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    return contract.encode(payload)
+
+
+def incoming(topic: str, payload: bytes, received: float, ack: Callable[[], None] | None) -> Incoming | None:
+    """A table's `status` or `log` message as an Incoming item; None for the hub's own topics or a bad message."""
+    try:
+        parsed, body = contract.validate(topic, payload)
+    except contract.ContractError as error:
+        log.warning("dropped a message on %s: %s", topic, error)
+        return None
+    if parsed.kind not in ("status", "log") or body is None or parsed.table is None:
+        return None
+    return Incoming(parsed.kind, parsed.cafe, parsed.table, body, received, ack)

@@ -1,0 +1,42 @@
+"""The hub's web pages and JSON API (Starlette on uvicorn).
+
+Why Starlette: a small, well-kept ASGI toolkit (routing, Jinja2 templates, sessions,
+streaming responses for server-sent events, static files) without an ORM or a
+framework's own project layout; the pages are server-rendered HTML that work without
+JavaScript, and a few lines of JavaScript keep them live over SSE. uvicorn is the
+ASGI server Starlette is tested with. Guests only read; the staff area is behind a
+password whose scrypt hash sits in the hub's config. Nothing of the broker is exposed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from hub import api, pages, staff
+from hub.views import HERE, Hub, Pages
+
+__all__ = ["Hub", "create_app"]
+
+
+def create_app(hub: Hub, secret_key: str) -> Starlette:
+    """The ASGI app: guests' pages, the JSON API, the staff area, static files; `secret_key` signs sessions."""
+    renderer = Pages(hub)
+    routes = [*pages.routes(hub, renderer), *api.routes(hub), *staff.routes(hub, renderer),
+              Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
+    middleware = [Middleware(SessionMiddleware, secret_key=secret_key, session_cookie="hub_staff",
+                             max_age=12 * 3600, same_site="strict")]
+
+    @asynccontextmanager
+    async def bind(app: Starlette) -> AsyncIterator[None]:
+        hub.broadcaster.bind(asyncio.get_running_loop())
+        yield
+
+    return Starlette(routes=routes, middleware=middleware, lifespan=bind)

@@ -1,0 +1,324 @@
+#!/usr/bin/env bash
+# Install the Tabletop Referee café hub and the café's Mosquitto broker on a Pi or any Debian machine.
+#
+#   sudo scripts/install-hub.sh --cafe ID --tables "t1 t2 t3" [options]   install or update (idempotent)
+#   sudo scripts/install-hub.sh --uninstall            remove the hub (keeps config, store and broker users)
+#   sudo scripts/install-hub.sh --uninstall --purge    also the config, the store and the café's broker config
+#
+# Options:
+#   --cafe ID                 the café's id (first install; kept in /etc/tabletop-referee/hub.toml after)
+#   --tables "T1 T2 ..."      tables that get a broker user (added to the ones from earlier runs)
+#   --listen HOST:PORT        the web page (default 0.0.0.0:8080; first install)
+#   --broker-port PORT        the café broker's port (default 1883)
+#   --no-broker               the broker runs elsewhere: neither install nor configure Mosquitto here
+#   --bridge-to HOST:PORT     bridge this café's topics to a chain's central broker (--no-bridge removes it)
+#   --bridge-user USER        ... as this user at the central broker, with
+#   --bridge-password-file F  ... the password in this file
+#   --no-start                enable the services for the next boot, but do not (re)start them now
+#   --destdir DIR             install into DIR as a throwaway root (same as DESTDIR=DIR)
+#
+# With DESTDIR set, every file goes below DESTDIR and nothing on the running system is changed:
+# commands that would (apt-get, useradd, chown, python3 -m venv, pip, systemctl) are printed as
+# "skipped (DESTDIR): ..." instead of run. CI uses this mode. The broker's users and ACL are written by
+# `python -m cafe broker-config` (scripts/cafe-broker.sh), the bridge by `referee-hub bridge-config`.
+# Layout: /opt/tabletop-referee-hub (venv, docs), /etc/tabletop-referee/hub.toml (+ hub.password),
+# /var/lib/referee-hub (the store), /etc/mosquitto/tabletop-referee (passwd, acl, passwords/USER),
+# /etc/mosquitto/conf.d/tabletop-referee*.conf, /etc/systemd/system/referee-hub.service. See docs/cafe.md.
+set -euo pipefail
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DESTDIR=${DESTDIR:-}
+HUB_USER=referee-hub
+APP=/opt/tabletop-referee-hub
+CONF=/etc/tabletop-referee
+DATA=/var/lib/referee-hub
+UNITS=/etc/systemd/system
+BROKER_DIR=/etc/mosquitto/tabletop-referee
+BROKER_SNIPPET=/etc/mosquitto/conf.d/tabletop-referee.conf
+BRIDGE_SNIPPET=/etc/mosquitto/conf.d/tabletop-referee-bridge.conf
+
+mode=install
+purge=no
+cafe=
+tables=()
+listen=0.0.0.0:8080
+broker_port=1883
+broker=yes
+bridge=keep
+bridge_user=
+bridge_password_file=
+start=yes
+
+usage() {
+    sed -n '2,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --uninstall) mode=uninstall ;;
+        --purge) purge=yes ;;
+        --cafe) cafe=${2:?--cafe needs an id}; shift ;;
+        --tables) read -r -a more <<<"${2:?--tables needs table ids}"; tables+=("${more[@]}"); shift ;;
+        --listen) listen=${2:?--listen needs HOST:PORT}; shift ;;
+        --broker-port) broker_port=${2:?--broker-port needs a port}; shift ;;
+        --no-broker) broker=no ;;
+        --bridge-to) bridge=${2:?--bridge-to needs HOST:PORT}; shift ;;
+        --no-bridge) bridge=off ;;
+        --bridge-user) bridge_user=${2:?--bridge-user needs a user}; shift ;;
+        --bridge-password-file) bridge_password_file=${2:?--bridge-password-file needs a file}; shift ;;
+        --no-start) start=no ;;
+        --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
+        --destdir=*) DESTDIR=${1#--destdir=} ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install-hub.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then
+    echo "install-hub.sh: --purge only goes with --uninstall" >&2
+    exit 2
+fi
+if [ -n "$DESTDIR" ]; then
+    mkdir -p "$DESTDIR"
+    DESTDIR=$(cd "$DESTDIR" && pwd)
+    if [ "$DESTDIR" = / ]; then
+        echo "install-hub.sh: DESTDIR=/ is the live system: leave DESTDIR unset for that" >&2
+        exit 2
+    fi
+elif [ "$(id -u)" -ne 0 ]; then
+    echo "install-hub.sh: run as root (sudo $0), or with DESTDIR=DIR for a throwaway root" >&2
+    exit 1
+fi
+
+say() { printf 'install-hub.sh: %s\n' "$*"; }
+
+sys() { # a command that changes the running system: skipped (and shown) in a throwaway root
+    if [ -n "$DESTDIR" ]; then
+        printf 'skipped (DESTDIR):'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+live() { [ -z "$DESTDIR" ] && "$@" >/dev/null 2>&1; }
+
+changed=()
+put() { # put MODE SOURCE TARGET: install a file below DESTDIR, only rewriting it when it changed
+    local mode=$1 source=$2 target=$DESTDIR$3
+    mkdir -p "$(dirname "$target")"
+    if ! cmp -s "$source" "$target"; then
+        install -m "$mode" "$source" "$target"
+        say "installed $3"
+        changed+=("$3")
+    else
+        chmod "$mode" "$target"
+    fi
+}
+
+remove() {
+    local path
+    for path in "$@"; do
+        if [ -e "$DESTDIR$path" ] || [ -L "$DESTDIR$path" ]; then
+            rm -rf -- "$DESTDIR$path"
+            say "removed $path"
+            changed+=("$path")
+        fi
+    done
+}
+
+installed() {
+    live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
+}
+
+python_for_tools() { # the hub's venv once it exists; the source tree's otherwise (a throwaway root)
+    if [ -x "$DESTDIR$APP/venv/bin/python" ]; then
+        echo "$DESTDIR$APP/venv/bin/python"
+    elif [ -x "$SRC/.venv/bin/python" ]; then
+        echo "$SRC/.venv/bin/python"
+    else
+        echo python3
+    fi
+}
+
+tool() { PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}" "$(python_for_tools)" "$@"; }
+
+install_packages() {
+    local package packages=(python3-venv python3-pip) missing=()
+    [ "$broker" = yes ] && packages+=(mosquitto)
+    for package in "${packages[@]}"; do
+        installed "$package" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    sys apt-get update -qq
+    sys env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+create_user() {
+    if ! live id -u "$HUB_USER"; then
+        sys useradd --system --user-group --home-dir "$DATA" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Tabletop Referee café hub" "$HUB_USER"
+    fi
+}
+
+install_program() {
+    sys python3 -m venv "$APP/venv"
+    sys "$APP/venv/bin/python" -m pip install --quiet --upgrade pip
+    sys "$APP/venv/bin/python" -m pip install --quiet --upgrade "${SRC}[hub]"
+    put 0644 "$SRC/docs/cafe.md" "$APP/docs/cafe.md"
+}
+
+configured_cafe() { # the café id in an existing hub.toml
+    [ -f "$DESTDIR$CONF/hub.toml" ] || return 0
+    sed -n 's/^cafe *= *"\(.*\)"/\1/p' "$DESTDIR$CONF/hub.toml" | head -n 1
+}
+
+install_config() {
+    mkdir -p "$DESTDIR$CONF" "$DESTDIR$DATA"
+    chmod 0755 "$DESTDIR$CONF"
+    chmod 0750 "$DESTDIR$DATA"
+    if [ ! -e "$DESTDIR$CONF/hub.toml" ]; then
+        local config
+        config=$(mktemp)
+        cat >"$config" <<TOML
+# The café hub (referee-hub); see $APP/docs/cafe.md. Check it with: referee-hub --check-config FILE
+[hub]
+broker = "127.0.0.1:$broker_port"
+cafe = "$cafe"
+data_dir = "$DATA"
+listen = "$listen"
+username = "hub"
+password_file = "$CONF/hub.password"
+# The staff area's password: put the line \`referee-hub hash-password\` prints here.
+# staff_password_hash = "scrypt\$..."
+TOML
+        install -m 0640 "$config" "$DESTDIR$CONF/hub.toml"
+        rm -f "$config"
+        say "installed $CONF/hub.toml (set staff_password_hash for the staff area)"
+        changed+=("$CONF/hub.toml")
+    else
+        say "kept $CONF/hub.toml"
+    fi
+    sys chown "root:$HUB_USER" "$CONF/hub.toml"
+    sys chown "$HUB_USER:$HUB_USER" "$DATA"
+}
+
+configure_broker() {
+    local known=() stamp=$DESTDIR$BROKER_DIR/tables conf
+    if [ -f "$stamp" ]; then
+        mapfile -t known <"$stamp"
+    fi
+    local all
+    mapfile -t all < <(printf '%s\n' "${known[@]}" "${tables[@]}" | sed '/^$/d' | sort -u)
+    if [ ${#all[@]} -eq 0 ]; then
+        echo "install-hub.sh: name the café's tables (--tables \"t1 t2\"): each gets its broker user" >&2
+        exit 2
+    fi
+    local want
+    want=$(printf '%s\n' "cafe $cafe port $broker_port" "${all[@]}")
+    if [ ! -f "$stamp.for" ] || [ "$(cat "$stamp.for")" != "$want" ]; then
+        tool -m cafe broker-config --cafe "$cafe" --tables "${all[@]}" --out "$DESTDIR$BROKER_DIR" --conf-d \
+            --port "$broker_port" >/dev/null
+        printf '%s\n' "${all[@]}" >"$stamp"
+        printf '%s\n' "$want" >"$stamp.for"
+        say "wrote the broker's users and ACL in $BROKER_DIR (tables: ${all[*]})"
+        changed+=("$BROKER_DIR")
+    else
+        say "kept the broker's users and ACL in $BROKER_DIR"
+    fi
+    conf=$(mktemp)
+    # The generated snippet names its folder; in a throwaway root, as the live system will see it.
+    sed "s#$DESTDIR$BROKER_DIR#$BROKER_DIR#g" "$DESTDIR$BROKER_DIR/mosquitto.conf" >"$conf"
+    put 0644 "$conf" "$BROKER_SNIPPET"
+    rm -f "$conf"
+    put 0640 "$DESTDIR$BROKER_DIR/passwords/hub" "$CONF/hub.password"
+    sys chown "root:$HUB_USER" "$CONF/hub.password"
+    sys chown -R mosquitto:mosquitto "$BROKER_DIR/passwd" "$BROKER_DIR/acl"
+}
+
+configure_bridge() {
+    case $bridge in
+        keep) return 0 ;;
+        off) remove "$BRIDGE_SNIPPET"; return 0 ;;
+    esac
+    local snippet args=(bridge-config --cafe "$cafe" --central "$bridge")
+    [ -n "$bridge_user" ] && args+=(--remote-username "$bridge_user")
+    [ -n "$bridge_password_file" ] && args+=(--remote-password-file "$bridge_password_file")
+    snippet=$(mktemp)
+    tool -m hub "${args[@]}" >"$snippet"
+    put 0640 "$snippet" "$BRIDGE_SNIPPET"
+    rm -f "$snippet"
+    sys chown root:mosquitto "$BRIDGE_SNIPPET"
+}
+
+install_units() {
+    put 0644 "$SRC/systemd/referee-hub.service" "$UNITS/referee-hub.service"
+    sys systemctl daemon-reload
+    sys systemctl enable referee-hub.service
+    [ "$broker" = yes ] && sys systemctl enable mosquitto.service
+    return 0
+}
+
+broker_changed() {
+    local path
+    for path in "${changed[@]}"; do
+        case $path in /etc/mosquitto/*) return 0 ;; esac
+    done
+    return 1
+}
+
+do_install() {
+    [ -z "$cafe" ] && cafe=$(configured_cafe)
+    if [ -z "$cafe" ]; then
+        echo "install-hub.sh: name the café (--cafe ID)" >&2
+        exit 2
+    fi
+    if ! [[ $cafe =~ ^[a-z0-9][a-z0-9-]{0,31}$ ]]; then
+        echo "install-hub.sh: the café id is 1-32 of a-z, 0-9, '-' (starting with a letter or digit)" >&2
+        exit 2
+    fi
+    install_packages
+    create_user
+    install_program
+    install_config
+    if [ "$broker" = yes ]; then
+        configure_broker
+        configure_bridge
+    fi
+    install_units
+    if [ "$start" = yes ]; then
+        if [ "$broker" = yes ] && broker_changed; then
+            sys systemctl restart mosquitto.service
+        fi
+        sys systemctl restart referee-hub.service
+        [ -z "$DESTDIR" ] && say "hub started on $listen; logs: journalctl -u referee-hub -f"
+    fi
+    say "tables: copy $BROKER_DIR/passwords/table-ID to each table's [cafe] password_file"
+}
+
+do_uninstall() {
+    if live systemctl cat referee-hub.service; then
+        sys systemctl disable --now referee-hub.service
+    fi
+    remove "$UNITS/referee-hub.service" "$APP"
+    sys systemctl daemon-reload
+    if [ "$purge" = yes ]; then
+        remove "$CONF/hub.toml" "$CONF/hub.password" "$DATA" "$BROKER_SNIPPET" "$BRIDGE_SNIPPET" "$BROKER_DIR"
+        [ -d "$DESTDIR$CONF" ] && rmdir --ignore-fail-on-non-empty "$DESTDIR$CONF"
+        if live id -u "$HUB_USER" || [ -n "$DESTDIR" ]; then
+            sys userdel "$HUB_USER"
+        fi
+        if broker_changed && live systemctl is-active mosquitto.service; then
+            sys systemctl restart mosquitto.service
+        fi
+    else
+        say "kept $CONF/hub.toml, $DATA (the store) and the broker's users: --purge removes them"
+    fi
+}
+
+if [ "$mode" = install ]; then
+    do_install
+else
+    do_uninstall
+fi

@@ -1,0 +1,109 @@
+"""The hub on a café's broker as `cafe broker-config` sets it up (users, passwords, the contract's ACL), with the
+hub's config file as install-hub.sh writes it: a table's game arrives and is verified, a replay request with the
+hub's credentials reaches the table, the staff's announcement from the hub reaches the tables, and a table's user
+cannot announce."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+import urllib.request
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from cafe import contract
+from cafe.broker import write_broker_config
+from hub.auth import hash_password
+from tests.hub_process import HubProcess
+from tests.hub_table_proc import KioskTable
+from tests.mosquitto import Broker
+from tests.test_cafe import certificates
+from tests.test_hub_live import get_json, start_table, wait_for
+
+
+def client(broker: Broker, user: str, password_file) -> mqtt.Client:
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"probe-{user}-{time.monotonic_ns()}")
+    c.username_pw_set(user, password_file.read_text().strip())
+    c.connect(broker.host, broker.port)
+    c.loop_start()
+    return c
+
+
+def test_the_hub_on_a_cafe_broker_with_users_and_acl(tmp_path):
+    files = write_broker_config(tmp_path / "broker-config", "nord", ["t1", "t2"])
+    conf = files.conf.read_text().replace("listener 1883", "listener {port} 127.0.0.1")
+    broker = Broker(tmp_path / "broker", config=conf).start()
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{files.passwords["hub"]}"\n'
+                      f'staff_password_hash = "{hash_password("pw")}"\n')
+    tables = []
+    try:
+        with HubProcess(tmp_path / "hub", broker.address, "nord", config=config) as hub:
+            table = start_table(broker.address, "nord", "t1", tmp_path / "t1", "--game", "magische-7", "--pace", "0",
+                                "--username", "table-t1", "--password-file", str(files.passwords["table-t1"]))
+            tables.append(table)
+            assert table.stdout is not None and table.stdout.readline().strip() == "done"
+            (game,) = wait_for(lambda: [g for g in get_json(f"{hub.url}/api/games") if g["check"] == "verified"],
+                               what="the table's game verified")
+            last = game["end_n"]  # the table's whole log: one game, records 1 … end
+
+            # The hub's replay request passes the ACL to the table, which sends its log again.
+            heard: list[dict] = []
+            watcher = client(broker, "hub", files.passwords["hub"])
+            watcher.on_message = lambda c, u, m: heard.append(json.loads(m.payload))
+            watcher.subscribe(contract.log_topic("nord", "t1"), qos=1)
+            time.sleep(0.3)
+            watcher.publish(contract.replay_topic("nord", "t1"), contract.encode(contract.replay_payload(1)), qos=1)
+            wait_for(lambda: len({r["n"] for r in heard}) >= last, what="the replayed log")
+            assert sorted({r["n"] for r in heard}) == list(range(1, last + 1))
+
+            # A table's user may not announce (the broker drops it); the hub's user may.
+            intruder = client(broker, "table-t2", files.passwords["table-t2"])
+            intruder.publish(contract.announce_topic("nord"),
+                             contract.encode(contract.announce_payload({"de": "Freibier!", "en": "Free beer!"})),
+                             qos=1, retain=True).wait_for_publish(5)
+            announced: list = []
+            listener = client(broker, "table-t1", files.passwords["table-t1"])
+            listener.on_message = lambda c, u, m: announced.append(contract.validate(m.topic, m.payload)[1])
+            listener.subscribe(contract.announce_topic("nord"), qos=1)
+            time.sleep(0.5)
+            assert announced == []
+            staff = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+            staff.open(hub.url + "/staff/login", data=urllib.parse.urlencode({"password": "pw"}).encode()).close()
+            staff.open(hub.url + "/staff/announce", data=urllib.parse.urlencode(
+                {"de": "Gleich ist Schluss", "en": "Closing soon", "send": "1"}).encode()).close()
+            wait_for(lambda: announced, what="the hub's announcement")
+            assert announced[-1]["text"] == {"de": "Gleich ist Schluss", "en": "Closing soon"}
+            for c in (watcher, intruder, listener):
+                c.disconnect()
+                c.loop_stop()
+    finally:
+        for table in tables:
+            table.kill()
+        broker.stop()
+
+
+def test_the_hub_subscribes_over_tls(tmp_path):
+    ca, cert, key = certificates(tmp_path / "tls")
+    files = write_broker_config(tmp_path / "broker-config", "nord", ["t1"], port=8883, bind="127.0.0.1",
+                                tls_cert=cert, tls_key=key)
+    conf = files.conf.read_text().replace("listener 8883 127.0.0.1", "listener {port} 127.0.0.1")
+    broker = Broker(tmp_path / "broker", config=conf).start()
+    config = tmp_path / "hub.toml"
+    config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{files.passwords["hub"]}"\ntls = true\n'
+                      f'ca_file = "{ca}"\n')
+    table = None
+    try:
+        with HubProcess(tmp_path / "hub", broker.address, "nord", config=config) as hub:
+            table = KioskTable(broker.address, "nord", "t1", tmp_path / "t1", username="table-t1",
+                               password_file=files.passwords["table-t1"], ca_file=ca).start()
+            table.play("alles-klar", 4)
+            games = wait_for(lambda: [g for g in get_json(f"{hub.url}/api/games") if g["check"] == "verified"],
+                             what="the game over TLS, verified")
+            assert games[0]["table"] == "t1"
+    finally:
+        if table is not None:
+            table.stop()
+        broker.stop()
