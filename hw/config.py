@@ -6,7 +6,13 @@
                    optional led = BCM pin (the seat's light), active_high (the LED's level, default true)
     [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
                    terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
+    [kiosk]        data_dir, language ("de" | "en"), admin_pin_hash, demo_after_s, idle_pause_s, admin_hold_s,
+                   screen_size, rotate, volume, mute
     [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
+
+This is the one validator of the whole file (the kiosk's `[kiosk]` table included, as plain values:
+`hw` does not import the kiosk): every unknown key, wrong type and invalid value is an error with its
+line, so whatever `referee-kiosk --check-config` passes also starts.
 
 `load(path)` returns a `TableConfig` or raises `ConfigError` listing every problem
 as "FILE:LINE: message". tomllib gives no positions for values, so `_KeyLines`
@@ -33,6 +39,13 @@ PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SCANNER_TYPES = ("serial", "wedge", "sim")
 BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
+LANGUAGES = ("de", "en")
+KIOSK_KEYS = ("data_dir", "language", "admin_pin_hash", "demo_after_s", "idle_pause_s", "admin_hold_s", "screen_size",
+              "rotate", "volume", "mute")
+ROTATIONS = (0, 90, 180, 270)
+# kiosk.pin.hash_pin's format: pbkdf2_sha256$ITERATIONS$SALT$HEX-DIGEST (make one: `referee-kiosk --hash-pin`)
+PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d{4,8})\$([^$\s]{1,64})\$([0-9a-f]{64})$")
+SCREEN_SIDE = (240, 8192)
 LIGHT_KEYS = ("led", "active_high")  # a seat's light: its BCM pin and the level that lights it
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$")
 
@@ -75,6 +88,22 @@ class ScannerConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class KioskSection:
+    """The `[kiosk]` table, checked; None means "not set" (the kiosk's own default applies)."""
+
+    data_dir: str | None = None
+    language: str | None = None
+    admin_pin_hash: str | None = None
+    demo_after_s: float | None = None
+    idle_pause_s: float | None = None
+    admin_hold_s: float | None = None
+    screen_size: tuple[int, int] | None = None
+    rotate: int | None = None
+    volume: int | None = None
+    mute: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableConfig:
     name: str
     seats: tuple[SeatConfig, ...]
@@ -82,6 +111,7 @@ class TableConfig:
     pin_factory: str | None = None
     debounce_ms: float = DEFAULT_DEBOUNCE_MS
     path: str | None = None
+    kiosk: KioskSection = field(default_factory=KioskSection)
     cafe: CafeLinkConfig | None = None
     """The café broker this table publishes to; None: not in a café."""
 
@@ -184,10 +214,11 @@ class _Checker:
         self.problems: list[Problem] = []
 
     def err(self, path: tuple[str, ...], message: str) -> None:
-        self.problems.append(Problem(self.lines.line(*path), message))
+        # A problem of the whole document (no seats at all) points at line 1.
+        self.problems.append(Problem(self.lines.line(*path) or 1, message))
 
     def warn(self, path: tuple[str, ...], message: str) -> None:
-        self.problems.append(Problem(self.lines.line(*path), message, warning=True))
+        self.problems.append(Problem(self.lines.line(*path) or 1, message, warning=True))
 
     @staticmethod
     def dotted(path: tuple[str, ...]) -> str:
@@ -223,9 +254,29 @@ class _Checker:
         return value
 
     # -- sections
+    def boolean(self, path: tuple[str, ...], value: Any) -> bool | None:
+        if not isinstance(value, bool):
+            self.err(path, f"{self.dotted(path)} must be true or false, not {_toml_type(value)}")
+            return None
+        return value
+
+    def path_string(self, path: tuple[str, ...], value: Any, absolute: bool = True) -> str | None:
+        text = self.string(path, value)
+        if text is None:
+            return None
+        if not text.strip():
+            self.err(path, f"{self.dotted(path)} is empty")
+            return None
+        if "\0" in text:
+            self.err(path, f"{self.dotted(path)} contains a NUL character")
+            return None
+        if absolute and not text.startswith("/"):
+            self.err(path, f"{self.dotted(path)} = {text!r} must be an absolute path (starting with /)")
+            return None
+        return text
+
     def run(self) -> TableConfig | None:
         data = self.data
-        # [kiosk] belongs to the kiosk (kiosk/settings.py); the hardware layer leaves it alone.
         self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk", "cafe"))
         table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
         name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
@@ -241,10 +292,59 @@ class _Checker:
         seats = self.seat_lights(data.get("seats"), seats)
         scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
         self.coverage(seats, scanners)
+        kiosk = self.kiosk(data.get("kiosk", {}))
         cafe = self.cafe(data["cafe"]) if "cafe" in data else None
         if any(not p.warning for p in self.problems):
             return None
-        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), cafe=cafe)
+        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), kiosk=kiosk,
+                           cafe=cafe)
+
+    def kiosk(self, value: Any) -> KioskSection:
+        """The `[kiosk]` table: each key checked the way the kiosk will use it."""
+        path = ("kiosk",)
+        section = self.table(path, value, KIOSK_KEYS)
+        found: dict[str, Any] = {}
+        if "data_dir" in section:
+            found["data_dir"] = self.path_string((*path, "data_dir"), section["data_dir"], absolute=False)
+        if "language" in section:
+            found["language"] = self.string((*path, "language"), section["language"], LANGUAGES)
+        if "admin_pin_hash" in section:
+            pin = self.string((*path, "admin_pin_hash"), section["admin_pin_hash"])
+            if pin is not None and not PIN_HASH.match(pin):
+                self.err((*path, "admin_pin_hash"), "admin_pin_hash is not a PIN hash (pbkdf2_sha256$ITERATIONS$SALT$"
+                         "DIGEST): write the hash, never the PIN; make one with `referee-kiosk --hash-pin`")
+                pin = None
+            found["admin_pin_hash"] = pin
+        if "demo_after_s" in section:
+            found["demo_after_s"] = self.number((*path, "demo_after_s"), section["demo_after_s"], 0, 86_400)
+        if "idle_pause_s" in section:
+            found["idle_pause_s"] = self.number((*path, "idle_pause_s"), section["idle_pause_s"], 0, 7 * 86_400)
+        if "admin_hold_s" in section:
+            found["admin_hold_s"] = self.number((*path, "admin_hold_s"), section["admin_hold_s"], 0.5, 30)
+        if "rotate" in section:
+            rotate = self.number((*path, "rotate"), section["rotate"], 0, 270, integer=True)
+            if rotate is not None and rotate not in ROTATIONS:
+                self.err((*path, "rotate"), f"kiosk.rotate = {rotate} is not one of 0, 90, 180, 270")
+                rotate = None
+            found["rotate"] = rotate
+        if "volume" in section:
+            found["volume"] = self.number((*path, "volume"), section["volume"], 0, 100, integer=True)
+        if "mute" in section:
+            found["mute"] = self.boolean((*path, "mute"), section["mute"])
+        if "screen_size" in section:
+            found["screen_size"] = self.screen_size((*path, "screen_size"), section["screen_size"])
+        return KioskSection(**{k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
+                               for k, v in found.items() if v is not None})
+
+    def screen_size(self, path: tuple[str, ...], value: Any) -> tuple[int, int] | None:
+        lo, hi = SCREEN_SIDE
+        if not isinstance(value, list) or len(value) != 2:
+            self.err(path, f"{self.dotted(path)} must be [width, height], not {_toml_type(value)}")
+            return None
+        sides = [self.number(path, side, lo, hi, integer=True) for side in value]
+        if None in sides:
+            return None
+        return sides[0], sides[1]
 
     def cafe(self, value: Any) -> CafeLinkConfig | None:
         """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md)."""
@@ -467,7 +567,7 @@ class _Checker:
                 if "port" not in section:
                     self.err(path, f"serial scanner {name!r} has no port (e.g. port = \"/dev/serial/by-path/…\")")
                 else:
-                    port = self.string((*path, "port"), section["port"])
+                    port = self.path_string((*path, "port"), section["port"])
                     if port is not None and port in ports:
                         self.err((*path, "port"), f"port {port!r} is used twice: {self.dotted(path)} and "
                                  f"{self.dotted(ports[port][:-1])} (line {self.lines.line(*ports[port])})")
@@ -477,7 +577,7 @@ class _Checker:
                 if "device" not in section:
                     self.err(path, f"wedge scanner {name!r} has no device (e.g. device = \"/dev/input/by-id/…-kbd\")")
                 else:
-                    device = self.string((*path, "device"), section["device"])
+                    device = self.path_string((*path, "device"), section["device"])
             for key, wanted in (("port", "serial"), ("baud", "serial"), ("device", "wedge")):
                 if key in section and kind is not None and kind != wanted:
                     self.err((*path, key), f"{key} is for {wanted} scanners, not type = {kind!r}")
@@ -528,8 +628,8 @@ def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        line = int(m.group(1)) if m else None
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
+        line = int(m.group(1)) if m else max(1, text.count("\n") + (not text.endswith("\n")))
         col = f" (column {m.group(2)})" if m else ""
         return None, [Problem(line, f"not valid TOML: {message}{col}")]
     checker = _Checker(data, _KeyLines(text), Path(path).parent)

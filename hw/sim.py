@@ -36,10 +36,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import queue
 import selectors
 import socket
+import struct
 import sys
 import tempfile
 import threading
@@ -56,6 +58,8 @@ from hw.scanners import TERMINATORS
 from hw.sinks import as_sink
 from hw.table import Table
 from hw.wedge import TypedScanner
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
@@ -294,7 +298,9 @@ class SimTable:
                 known = sorted([*self._builtin_names(), *self.commands])
                 return {"ok": False, "error": f"unknown command {cmd!r} (known: {', '.join(known)})"}
             return {"ok": True, **(builtin(request) or {})}
-        except (ValueError, KeyError, TypeError, OSError) as exc:
+        except KeyError as exc:
+            return {"ok": False, "error": f"missing or unknown {exc}"}
+        except Exception as exc:  # a bad command is answered, never fatal (OverflowError, pygame.error …)
             return {"ok": False, "error": str(exc) or type(exc).__name__}
 
     def _builtin_names(self) -> list[str]:
@@ -303,8 +309,8 @@ class SimTable:
     @staticmethod
     def _t(req: dict[str, Any]) -> int | None:
         t = req.get("t_ns")
-        if t is not None and (isinstance(t, bool) or not isinstance(t, int)):
-            raise ValueError("t_ns must be an integer (monotonic nanoseconds)")
+        if t is not None and (isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < 1 << 63):
+            raise ValueError("t_ns must be an integer 0 .. 2**63-1 (monotonic nanoseconds)")
         return t
 
     def _cmd_ping(self, req: dict[str, Any]) -> dict[str, Any]:
@@ -349,6 +355,14 @@ class SimTable:
         return {"reconnected": self.replug(req["reader"])}
 
 
+MAX_LINE = 1 << 20
+SEND_TIMEOUT_S = 10.0  # a client that never reads its replies is dropped instead of blocking the thread
+
+
+def _reply(reply: dict[str, Any]) -> bytes:
+    return json.dumps(reply, allow_nan=False).encode() + b"\n"
+
+
 class ControlServer:
     """JSON lines over a UNIX stream socket; one thread, woken only by connections, lines or `close()`."""
 
@@ -360,12 +374,20 @@ class ControlServer:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._buffers: dict[socket.socket, bytearray] = {}
+        self.allowed_uids = {os.getuid(), 0}
 
     def start(self) -> ControlServer:
+        # Bound under a temporary name, made 0600, then renamed into place: whatever the umask, only the
+        # kiosk's own user can ever connect by the real path (and `_allowed` checks each peer's uid too).
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.path)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.bind(self.path)
+        tmp = f"{self.path}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+        sock.bind(tmp)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, self.path)
         sock.listen(8)
         sock.setblocking(False)
         self._sock = sock
@@ -381,13 +403,38 @@ class ControlServer:
                 if key.data == "wake":
                     return
                 if key.data == "accept":
-                    with contextlib.suppress(BlockingIOError):
-                        conn, _ = self._sock.accept()
-                        conn.setblocking(True)
-                        self._buffers[conn] = bytearray()
-                        self._sel.register(conn, selectors.EVENT_READ, "conn")
+                    self._accept()
                     continue
-                self._read(key.fileobj)
+                try:
+                    self._read(key.fileobj)
+                except Exception:  # whatever a client sends, the socket's thread lives on
+                    log.exception("control socket: dropped a connection")
+                    self._drop(key.fileobj)
+
+    def _accept(self) -> None:
+        try:
+            conn, _ = self._sock.accept()
+        except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+            return
+        except OSError as exc:  # out of file descriptors: refuse this one, keep serving
+            log.warning("control socket: accept failed: %s", exc)
+            return
+        if not self._allowed(conn):
+            conn.close()
+            return
+        conn.setblocking(True)
+        conn.settimeout(SEND_TIMEOUT_S)
+        self._buffers[conn] = bytearray()
+        self._sel.register(conn, selectors.EVENT_READ, "conn")
+
+    def _allowed(self, conn: socket.socket) -> bool:
+        """Only the kiosk's own user (or root) may drive the table: the peer's uid from SO_PEERCRED."""
+        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", creds)
+        if uid in self.allowed_uids:
+            return True
+        log.warning("control socket: refused a connection from uid %d", uid)
+        return False
 
     def _read(self, conn: socket.socket) -> None:
         try:
@@ -402,24 +449,32 @@ class ControlServer:
         while (i := buf.find(b"\n")) >= 0:
             line = bytes(buf[:i]).strip()
             del buf[: i + 1]
-            if not line:
-                continue
+            # Every line gets its reply, a blank one too (a client waiting for it would wait for ever).
+            reply = self.answer(line) if line else _reply({"ok": False, "error": "an empty line is no command"})
             try:
-                request = json.loads(line)
-            except ValueError as exc:
-                reply = {"ok": False, "error": f"not JSON: {exc}"}
-            else:
-                try:
-                    reply = self.handler(request)
-                except Exception as exc:  # an extension's bug must not kill the socket
-                    reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-            try:
-                conn.sendall(json.dumps(reply).encode() + b"\n")
+                conn.sendall(reply)
             except OSError:
                 self._drop(conn)
                 return
-        if len(buf) > 1 << 20:
+        if len(buf) > MAX_LINE:
+            with contextlib.suppress(OSError):
+                conn.sendall(_reply({"ok": False, "error": f"line longer than {MAX_LINE} bytes: closing"}))
             self._drop(conn)
+
+    def answer(self, line: bytes) -> bytes:
+        """One request line → one reply line; every failure becomes {"ok": false, "error": …}."""
+        try:
+            request = json.loads(line)
+        except (ValueError, RecursionError) as exc:  # RecursionError: 100,000 nested "["
+            return _reply({"ok": False, "error": f"not JSON: {str(exc)[:200]}"})
+        try:
+            reply = self.handler(request)
+        except Exception as exc:  # an extension's bug must not kill the socket
+            reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        try:
+            return _reply(reply)
+        except (TypeError, ValueError, RecursionError) as exc:
+            return _reply({"ok": False, "error": f"the reply is not JSON: {exc}"})
 
     def _drop(self, conn: socket.socket) -> None:
         with contextlib.suppress(KeyError, ValueError):

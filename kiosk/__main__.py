@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -11,29 +12,58 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from cafe.settings import CafeLinkConfig
 
+log = logging.getLogger("referee-kiosk")
 
-def _headless_needed(kiosk_mode: bool) -> bool:
-    if os.environ.get("SDL_VIDEODRIVER"):
-        return os.environ["SDL_VIDEODRIVER"] in ("dummy", "offscreen")
-    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+
+EX_UNAVAILABLE = 69  # sysexits.h: no display to draw on
+
+
+def _headless_needed(kiosk_mode: bool, simulate: bool, asked: bool = False) -> bool:
+    """Render with SDL's dummy driver only when asked (--headless, SDL_VIDEODRIVER=dummy) or when a
+    simulation finds no screen; a real kiosk always tries its display and fails loudly without one."""
+    driver = os.environ.get("SDL_VIDEODRIVER")
+    if asked or driver in ("dummy", "offscreen"):
+        return True
+    if driver or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return False
-    return not (kiosk_mode and Path("/dev/dri").exists())  # a Pi console: SDL's KMSDRM draws fullscreen
+    if kiosk_mode and Path("/dev/dri").exists():  # a Pi console: SDL's KMSDRM draws fullscreen
+        return False
+    return simulate
+
+
+def package_version() -> str:
+    """The installed distribution's version (what a bug report needs), or "unknown" from a bare checkout."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tabletop-referee")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-kiosk", description="Tabletop Referee: the table kiosk.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     parser.add_argument("--config", type=Path, help="the table's TOML config")
     parser.add_argument("--check-config", type=Path, metavar="FILE", help="check a config file and exit")
+    parser.add_argument("--hash-pin", action="store_true",
+                        help="read an admin PIN on stdin and print its [kiosk] admin_pin_hash line")
     parser.add_argument("--sim", action="store_true",
                         help="simulated hardware: keys 1-4/q-r are seat buttons, typed codes + Enter are scans")
     parser.add_argument("--control", type=Path, help="with --sim: the control socket (default DATA_DIR/control.sock)")
     parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
+    parser.add_argument("--headless", action="store_true",
+                        help="no screen: render with SDL's dummy driver (see it with --screenshot or the control "
+                             "socket); without it a kiosk with no working display exits with status 69")
     parser.add_argument("--data-dir", type=Path, help="where the event log lives")
-    parser.add_argument("--size", default=None, help="window size WxH (default 800x480)")
+    parser.add_argument("--size", type=_size, default=None, help="window size WxH (default 800x480)")
     parser.add_argument("--lang", choices=("de", "en"), help="start language (default de)")
     parser.add_argument("--demo-after", type=float, help="seconds without a touch before demo mode (0: never)")
     parser.add_argument("--frames", type=int, default=0, help="stop after this many loop steps (tests)")
     parser.add_argument("--screenshot", type=Path, help="headless: save a screenshot here before exiting")
+    parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
+                        help="least severe messages to log (default info); under systemd they carry journal "
+                             "priorities")
     parser.add_argument("--cafe-broker", metavar="HOST:PORT", help="publish to this café MQTT broker (see [cafe])")
     parser.add_argument("--cafe", metavar="ID", help="with --cafe-broker: the café's id")
     parser.add_argument("--table", metavar="ID", help="with --cafe-broker: this table's id in the café")
@@ -44,12 +74,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EX_CONFIG = 78  # sysexits.h: a configuration error (systemd names it "CONFIG")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from kiosk import settings as settings_mod
+    from kiosk import logs
 
-    settings = settings_mod.load(args.config)
+    logs.setup(args.log_level)
+    if args.check_config:
+        return _check_config(args.check_config)
+    if args.hash_pin:
+        return _hash_pin()
+    from hw import config as hw_config
+    from kiosk import settings as settings_mod
+    from kiosk.notify import Notifier
+
+    notifier = Notifier()
+    try:
+        config = hw_config.load(args.config) if args.config else None
+    except (hw_config.ConfigError, OSError, UnicodeDecodeError) as error:
+        for line in str(error).splitlines():
+            log.error("config: %s", line)
+        notifier.status(f"config error in {args.config}: referee-kiosk --check-config {args.config}")
+        return EX_CONFIG
+    settings = settings_mod.from_config(config)
     if args.data_dir:
         settings.data_dir = args.data_dir
     if args.lang:
@@ -57,29 +107,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.demo_after is not None:
         settings.demo_after_s = args.demo_after
     if args.size:
-        w, _, h = args.size.partition("x")
-        settings.width, settings.height = int(w), int(h)
+        settings.width, settings.height = args.size
     if args.command == "export":
         return _export(settings, args)
-    if args.check_config:
-        return _check_config(args.check_config)
-    headless = _headless_needed(args.kiosk)
+    headless = _headless_needed(args.kiosk, args.sim, args.headless)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-        print("referee-kiosk: no screen found — rendering headless (SDL dummy driver); "
-              "use --screenshot FILE or the control socket to see it", flush=True)
-    from kiosk.app import App
+        log.info("no screen found — rendering headless (SDL dummy driver); "
+                 "use --screenshot FILE or the control socket to see it")
+    from kiosk.app import App, DisplayError
     from kiosk.hardware import open_hardware
-    from kiosk.notify import Notifier
-    from kiosk.store import EventLog
+    from kiosk.storage import open_log
 
-    log = EventLog(settings.log_path)
-    notifier = Notifier()
-    app = App(settings, log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
-              wake_every_s=notifier.interval)
-    print(f"referee-kiosk: event log {settings.log_path}", flush=True)
+    opened = open_log(settings.log_path)  # a fault (full, read-only, damaged) is a screen, never a crash
+    try:
+        app = App(settings, opened.log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
+                  wake_every_s=notifier.interval, fallback_headless=args.sim, on_status=notifier.status)
+    except DisplayError as error:
+        log.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
+                     "for a run without a screen: --headless or SDL_VIDEODRIVER=dummy", error)
+        notifier.status(str(error))
+        if opened.log is not None:
+            opened.log.close()
+        return EX_UNAVAILABLE
+    if opened.fault is not None:
+        app.storage_fault(opened.fault)
+    elif opened.notice:
+        from kiosk.screens.fault import FaultScreen
+
+        app.show(FaultScreen(app, notice=opened.notice))
+    log.info("event log %s", settings.log_path)
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
-    hardware = open_hardware(app, args.config, args.sim, control)
+    hardware = open_hardware(app, config, args.sim, control)
     app.reader_seats = hardware.reader_seats
     app.key_handler = hardware.key
     try:
@@ -91,26 +150,27 @@ def main(argv: list[str] | None = None) -> int:
         from kiosk.cafe_link import CafeLink
 
         app.cafe = CafeLink(app, cafe_config).start()
-        print(f"referee-kiosk: café {cafe_config.cafe!r}, table {cafe_config.table!r}, "
-              f"broker {cafe_config.host}:{cafe_config.port}", flush=True)
+        log.info("café %r, table %r, broker %s:%s", cafe_config.cafe, cafe_config.table, cafe_config.host,
+                 cafe_config.port)
     if control is not None:
-        print(f"referee-kiosk: simulated table; control socket {control}", flush=True)
-    if args.frames:
+        log.info("simulated table; control socket %s", control)
+    try:
+        if not args.frames:
+            return app.run()
         for _ in range(args.frames):
             app.step(max_wait_ms=50)
         if args.screenshot:
             app.screenshot(args.screenshot)
-            print(f"referee-kiosk: screenshot {args.screenshot}", flush=True)
-        if app.cafe is not None:
-            app.cafe.stop()
+            log.info("screenshot %s", args.screenshot)
         return 0
-    try:
-        return app.run()
     finally:
         notifier.stopping()
         if app.cafe is not None:
             app.cafe.stop()
         hardware.close()
+        app.close()
+        if app.log is not None:
+            app.log.close()
 
 
 def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) -> CafeLinkConfig | None:
@@ -136,36 +196,65 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
 
 
 def _check_config(path: Path) -> int:
-    """Print the verdict on a table config (hardware and [kiosk] sections); exit 0 when it loads."""
-    from hw.config import check_config
-    from kiosk import settings as settings_mod
+    """Print the verdict on the whole table config (hardware and [kiosk]); exit 0 when the kiosk will start."""
+    from hw.config import check_config, load
 
     ok, messages = check_config(path)
     for line in messages:
         print(line)
-    try:
-        kiosk_settings = settings_mod.load(path)
-    except (OSError, ValueError) as error:
-        print(f"{path}: [kiosk]: {error}")
-        return 1
-    if kiosk_settings.pin_hash == settings_mod.DEFAULT_PIN_HASH:
-        print(f"{path}: warning: [kiosk] admin_pin_hash is not set: the admin PIN is the default 1234")
+    if ok and load(path).kiosk.admin_pin_hash is None:
+        print(f"{path}: warning: [kiosk] admin_pin_hash is not set: the admin PIN is the default 1234 "
+              "(make a hash with `referee-kiosk --hash-pin`)")
     print(f"{path}: {'OK' if ok else 'NOT OK'}")
     return 0 if ok else 1
 
 
+def _hash_pin() -> int:
+    """Read a PIN (twice, not echoed on a terminal) and print the line for [kiosk] admin_pin_hash."""
+    import getpass
+
+    from kiosk.pin import hash_pin
+
+    ask = getpass.getpass if sys.stdin.isatty() else (lambda prompt: sys.stdin.readline().rstrip("\n"))
+    pin = ask("New admin PIN (4-8 digits): ")
+    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+        print("referee-kiosk: the PIN must be 4 to 8 digits", file=sys.stderr)
+        return 2
+    if sys.stdin.isatty() and ask("Again: ") != pin:
+        print("referee-kiosk: the two PINs differ", file=sys.stderr)
+        return 2
+    print(f'admin_pin_hash = "{hash_pin(pin)}"')
+    return 0
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, sep, h = text.partition("x")
+    if not (sep and w.isdigit() and h.isdigit() and 240 <= int(w) <= 8192 and 240 <= int(h) <= 8192):
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (each 240..8192), e.g. 800x480")
+    return int(w), int(h)
+
+
 def _export(settings, args) -> int:
+    from kiosk.storage import fault_of
     from kiosk.store import EventLog
 
-    log = EventLog(settings.log_path)
-    args.out.mkdir(parents=True, exist_ok=True)
+    try:
+        event_log = EventLog(settings.log_path)
+        event_log.games()
+        args.out.mkdir(parents=True, exist_ok=True)
+    except Exception as error:  # a damaged or unreadable log: say so, no traceback
+        fault = fault_of(error)
+        if fault is None:
+            raise
+        print(f"referee-kiosk export: {settings.log_path}: {fault}", file=sys.stderr)
+        return 1
     count = 0
-    for record in log.games():
+    for record in event_log.games():
         if args.game is not None and record.id != args.game:
             continue
         path = args.out / f"game-{record.id:05d}-{record.header['game']}.jsonl"
         with open(path, "w", encoding="utf-8") as out:
-            log.export(record.id, out)
+            event_log.export(record.id, out)
         print(path)
         count += 1
     if args.game is not None and count == 0:

@@ -7,6 +7,8 @@ touch, an input or a screen's next deadline: an idle kiosk draws nothing.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import queue
 import threading
@@ -24,13 +26,20 @@ from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
+from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
+
+logger = logging.getLogger(__name__)
 
 WAKE = pygame.USEREVENT + 1
 IDLE_WAIT_MS = 1000
 # While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
 # wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver), this costs ~0.1 %.
 TOUCH_POLL_S = 0.03
+
+
+class DisplayError(RuntimeError):
+    """SDL could not open the screen: the kiosk must not pretend to run (black screen, unit "active")."""
 
 
 class Command:
@@ -40,14 +49,20 @@ class Command:
         self.name = name
         self.arg = arg
         self.result: Any = None
+        self.error: Exception | None = None
         self.done = threading.Event()
 
 
 class App:
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
                  headless: bool = False, reader_seats: dict[str, str] | None = None,
-                 heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None):
+                 heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None,
+                 fallback_headless: bool = False, on_status: Callable[[str], None] | None = None):
         self.settings = settings
+        self.on_status = on_status  # systemd's STATUS= line (storage faults and their end)
+        self._last_fault: str | None = None
+        # Only a simulation may fall back to the dummy driver; a real kiosk without a screen fails loudly.
+        self.fallback_headless = fallback_headless
         self.log = log
         self.kiosk_mode = kiosk_mode
         self.headless = headless
@@ -76,18 +91,24 @@ class App:
     # --- display
 
     def _open_display(self) -> pygame.Surface:
-        pygame.display.init()
-        pygame.font.init()
         size = (self.settings.width, self.settings.height)
         flags = pygame.FULLSCREEN if self.kiosk_mode and not self.headless else 0
         try:
+            pygame.display.init()
             surface = pygame.display.set_mode(size if not flags else (0, 0), flags)
-        except pygame.error:
+        except pygame.error as error:
+            driver = os.environ.get("SDL_VIDEODRIVER") or "SDL's default"
+            if not self.fallback_headless:
+                pygame.display.quit()
+                raise DisplayError(f"no working display ({driver}): {error}") from error
+            logger.warning("no working display (%s): %s — simulation renders headless (SDL dummy driver)",
+                           driver, error)
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             pygame.display.quit()
             pygame.display.init()
             self.headless = True
             surface = pygame.display.set_mode(size)
+        pygame.font.init()
         pygame.display.set_caption("Tabletop Referee")
         if self.kiosk_mode:
             pygame.mouse.set_visible(False)
@@ -118,14 +139,88 @@ class App:
     def resume(self) -> None:
         if self.log is None:
             return
-        controller = TableController.resume(self.log)
+        try:
+            controller = TableController.resume(self.log)
+        except Exception as error:
+            if not self._storage_error(error):
+                raise
+            return
         if controller is not None:
-            self.show(TableScreen(self, controller))
+            self._show_table(controller)
 
     def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
                    seat_players: dict[str, str]) -> None:
-        controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+        try:
+            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+        except Exception as error:
+            if not self._storage_error(error):
+                raise
+            return
+        self._show_table(controller)
+
+    def _show_table(self, controller: TableController) -> None:
+        controller.on_fault = self.storage_fault
         self.show(TableScreen(self, controller))
+
+    # --- storage faults (kiosk/storage.py)
+
+    def _storage_error(self, error: Exception) -> bool:
+        fault = fault_of(error)
+        if fault is not None:
+            self.storage_fault(fault)
+        return fault is not None
+
+    def storage_fault(self, fault: StorageFault | None) -> None:
+        """The log failed (or works again: None). A full disk during a game stays on the table screen, whose
+        verdict says so and whose next event tries again; everything else shows the fault screen."""
+        from kiosk.screens.fault import FaultScreen
+
+        self.dirty = True
+        if fault is None:
+            if self._last_fault is not None:
+                logger.info("event log writable again")
+                self._status("table screen up")
+            self._last_fault = None
+            return
+        if str(fault) != self._last_fault:  # the fault screen retries every 3 s: one line per new fault
+            logger.error("event log %s: %s", self.settings.log_path, fault)
+            self._status(f"storage fault ({fault.kind}): {fault.detail}")
+        self._last_fault = str(fault)
+        if fault.kind == FULL and isinstance(self.screen, TableScreen):
+            return
+        if isinstance(self.screen, FaultScreen) and self.screen.fault is not None:
+            self.screen.fault = fault
+            return
+        self.show(FaultScreen(self, fault))
+
+    def retry_storage(self) -> bool:
+        """Open the log afresh (the fault screen's retry); True when the screen changed."""
+        from kiosk.screens.fault import FaultScreen
+
+        opened = open_log(self.settings.log_path)
+        if opened.log is None:
+            changed = isinstance(self.screen, FaultScreen) and self.screen.fault != opened.fault
+            self.storage_fault(opened.fault)
+            return changed
+        if self.log is not None:
+            with contextlib.suppress(Exception):
+                self.log.close()
+        self.log = opened.log
+        self.storage_fault(None)
+        if opened.notice:
+            self.show(FaultScreen(self, notice=opened.notice))
+        else:
+            self.after_storage_fault()
+        return True
+
+    def after_storage_fault(self) -> None:
+        """Back to the game in progress, or the menu."""
+        self.go_menu()
+        self.resume()
+
+    def _status(self, text: str) -> None:
+        if self.on_status is not None:
+            self.on_status(text)
 
     def rematch(self, old: TableController) -> None:
         header = old.referee.header
@@ -190,6 +285,8 @@ class App:
         self.post(command)
         if not command.done.wait(timeout):
             raise TimeoutError(name)
+        if command.error is not None:
+            raise command.error
         return command.result
 
     # --- the loop
@@ -199,6 +296,10 @@ class App:
             self.step()
         pygame.display.quit()
         return self.exit_code
+
+    def close(self) -> None:
+        """Give the display back (a second App in the same process opens it afresh)."""
+        pygame.display.quit()
 
     def step(self, max_wait_ms: int | None = None) -> None:
         now = time.monotonic()
@@ -259,6 +360,10 @@ class App:
         if isinstance(item, Command):
             try:
                 item.result = self._command(item)
+            except Exception as exc:  # a bad request (unknown action, unwritable path) is its caller's error
+                logger.warning("command %s %r failed: %s", item.name, item.arg, exc)
+                item.error = exc
+                self.dirty = True
             finally:
                 item.done.set()
             return
@@ -287,7 +392,12 @@ class App:
             pygame.image.save(pygame.display.get_surface(), str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "action":
-            self.screen.on_action(str(command.arg))
+            # A script touches what a finger could: a button on the screen now, nothing else.
+            self.draw()
+            if not isinstance(command.arg, str) or command.arg not in self.current_view.buttons():
+                shown = ", ".join(sorted(self.current_view.buttons()))
+                raise ValueError(f"no button {command.arg!r} on this screen (buttons: {shown})")
+            self.screen.on_action(command.arg)
             self.dirty = True
             return self.screen.model()
         if command.name == "view":

@@ -9,13 +9,14 @@ asked by touch first; the event goes to the referee once answered.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import games as game_uis
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
+from kiosk.storage import StorageFault, fault_of
 from kiosk.store import EventLog, effective_events
 from referee.protocol import Rejection
 from referee.table import FORMAT, Referee
@@ -54,6 +55,8 @@ class TableController:
     pending: Choice | None = None
     history: list[Logged] = field(default_factory=list)
     deadlines: list[tuple[float, Event]] = field(default_factory=list)
+    storage_fault: StorageFault | None = None  # the last write failed (a full disk heals: the next write tries)
+    on_fault: Callable[[StorageFault | None], None] | None = None  # the app: STATUS= and the fault screen
 
     def __post_init__(self) -> None:
         header = self.referee.header
@@ -175,36 +178,64 @@ class TableController:
         return self.submit(made)
 
     def submit(self, event: Event) -> Feedback:
+        before = (self.referee.game, self.referee.history)  # an undo replaces both, an event mutates the game
         answer = self.referee.apply(event)
+        logged = self.log is not None and self.game_row is not None
         if not answer.ok:
-            if self.log is not None and self.game_row is not None:
-                self.log.append_rejected(self.game_row, event, answer.error or "rejected")
+            if logged:
+                try:
+                    self.log.append_rejected(self.game_row, event, answer.error or "rejected")
+                except Exception as error:
+                    return self._storage_failed(error, event)
             self.feedback = Feedback(False, answer.rejection, event=event)  # type: ignore[arg-type]
             return self.feedback
-        if self.log is not None and self.game_row is not None:
+        state = self.referee.state()
+        if logged:
+            # The event and the status it leads to (finished; an undo reopens) in one transaction.
+            status = "finished" if state.get("finished") else "playing" if event.get("type") == "undo" else None
             try:
-                self.log.append(self.game_row, event)
-            except Exception:
+                self.log.append(self.game_row, event, status, state.get("scores", {}), state.get("winners"))
+            except Exception as error:
                 # Not durable, so not accepted: take it back in memory too.
-                if event.get("type") != "undo":
+                if event.get("type") == "undo":
+                    self.referee.game, self.referee.history = before
+                else:
                     self.referee.apply({"type": "undo"})
-                raise
+                return self._storage_failed(error, event)
+            self._storage_ok()
         self.history.append(Logged(event, time.time()))
         del self.history[:-200]
-        self._state = self.referee.state()
+        self._state = state
         self.ui.events = self.referee.history  # undo replaces the list
         self.ui.accepted(event, self._state)
-        if self._state.get("finished") and self.log is not None and self.game_row is not None:
-            self.log.set_status(self.game_row, "finished", self._state.get("scores", {}), self._state.get("winners"))
-        elif event.get("type") == "undo" and self.log is not None and self.game_row is not None:
-            self.log.set_status(self.game_row, "playing")
         self._arm_timers()
         self.feedback = Feedback(True, note=tr("Accepted"), event=event)
         return self.feedback
 
     def abandon(self) -> None:
         if self.log is not None and self.game_row is not None:
-            self.log.set_status(self.game_row, "abandoned", self._state.get("scores", {}), self._state.get("winners"))
+            try:
+                self.log.set_status(self.game_row, "abandoned", self._state.get("scores", {}),
+                                    self._state.get("winners"))
+            except Exception as error:
+                self._storage_failed(error, None)
+
+    def _storage_failed(self, error: Exception, event: Event | None) -> Feedback:
+        """The log refused the write: nothing is accepted, the screen says why, the app hears of the fault."""
+        fault = fault_of(error)
+        if fault is None:
+            raise error
+        self.storage_fault = fault
+        if self.on_fault is not None:
+            self.on_fault(fault)
+        self.feedback = Feedback(False, note=fault.sentence(), event=event)
+        return self.feedback
+
+    def _storage_ok(self) -> None:
+        if self.storage_fault is not None:
+            self.storage_fault = None
+            if self.on_fault is not None:
+                self.on_fault(None)
 
     def _arm_timers(self) -> None:
         now = time.monotonic()

@@ -7,6 +7,7 @@ answers on the simulated table's control socket: `screenshot PATH`, `state`,
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
 from kiosk import seat_lights
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -43,21 +46,23 @@ class Hardware:
             self.table.close()
 
 
-def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: Path | None) -> Hardware:
+def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool, control: Path | None) -> Hardware:
     """Open the real adapters (a config is needed) or the simulated table, all feeding `app.post`."""
     if simulate:
-        config = hw_config.load(config_path) if config_path else hw_config.load_default_sim()
+        config = config or hw_config.load_default_sim()
         sim = SimTable(config, sink=app.post).open()
         seat_lights.attach(app, sim.table, sim=True)
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
             for name in ("screenshot", "state", "touch", "view"):
                 sim.add_command(name, _command(app, name))
-            sim.serve(control)
+            try:
+                sim.serve(control)
+            except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard
+                log.error("control socket %s: %s", control, error)
         return hardware
-    if config_path is None:
+    if config is None:
         return Hardware(None)
-    config = hw_config.load(config_path)
     table = Table(config, app.post).open()
     seat_lights.attach(app, table)
     return Hardware(config, table)
@@ -66,7 +71,11 @@ def open_hardware(app: Any, config_path: Path | None, simulate: bool, control: P
 def _command(app: Any, name: str):
     def handler(request: dict[str, Any]) -> dict[str, Any]:
         if name == "screenshot":  # "window": true → the whole --sim window, light strip included
-            return app.call("screenshot_window" if request.get("window") else "screenshot", Path(request["path"]))
+            path = request.get("path")
+            if not isinstance(path, str) or not path.startswith("/"):
+                raise ValueError('screenshot needs an absolute "path" (the kiosk\'s working directory is no '
+                                 "place for it)")
+            return app.call("screenshot_window" if request.get("window") else "screenshot", Path(path))
         if name == "touch":
             return {"screen": app.call("action", request["action"])}
         return app.call(name)

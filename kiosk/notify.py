@@ -24,6 +24,7 @@ class Notifier:
         self.ready_sent = False
         self.last_ping = float("-inf")
         self.errors = 0
+        self.last_status = ""
         self._sock: socket.socket | None = None
         if self.address:
             self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
@@ -46,12 +47,17 @@ class Notifier:
         if not self.ready_sent:
             self.ready_sent = self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))
 
+    def status(self, text: str) -> None:
+        """A one-line STATUS= for `systemctl status` (why the kiosk is not showing its table)."""
+        self.last_status = " ".join(text.split())
+        self.send("STATUS=" + self.last_status)
+
     def beat(self) -> None:
         """Called by the loop after each step: READY once, then WATCHDOG=1 at half the interval."""
         if self._sock is None:
             return
         if not self.ready_sent:
-            self.ready("table screen up")
+            self.ready(self.last_status or "table screen up")
         now = self.clock()
         if self.interval is not None and now - self.last_ping >= self.interval and self.send("WATCHDOG=1"):
             self.last_ping = now

@@ -1,14 +1,14 @@
-"""The kiosk's own settings: the `[kiosk]` table of the table's TOML config (all optional)."""
+"""The kiosk's own settings: the `[kiosk]` table of the table's TOML config (all optional, checked by hw.config)."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import platformdirs
 
+from hw import config as hw_config
+from hw.config import KioskSection, TableConfig
 from kiosk.pin import hash_pin
 
 # PIN 1234: good enough for a laptop; `--check-config` warns when a kiosk keeps it.
@@ -21,33 +21,52 @@ class Settings:
     language: str = "de"
     pin_hash: str = DEFAULT_PIN_HASH
     demo_after_s: float = 120.0
+    idle_pause_s: float = 1200.0  # a game left alone this long is paused and the menu shows (0: never)
     admin_hold_s: float = 2.0
     width: int = 800
     height: int = 480
+    rotate: int = 0  # degrees clockwise the picture is turned on the display: 0, 90, 180, 270
+    volume: int = 70  # sound cues, 0-100
+    mute: bool = False
 
     @property
     def log_path(self) -> Path:
         return self.data_dir / "events.sqlite3"
 
 
-def from_mapping(raw: dict[str, Any], base: Path | None = None) -> Settings:
+def from_section(section: KioskSection, base: Path | None = None) -> Settings:
+    """Settings from a checked `[kiosk]` table (hw.config validates it; nothing here can fail)."""
     s = Settings()
-    if "data_dir" in raw:
-        path = Path(raw["data_dir"]).expanduser()
+    if section.data_dir is not None:
+        path = Path(section.data_dir).expanduser()
         s.data_dir = path if path.is_absolute() or base is None else base / path
-    s.language = raw.get("language", s.language)
-    s.pin_hash = raw.get("admin_pin_hash", s.pin_hash)
-    s.demo_after_s = float(raw.get("demo_after_s", s.demo_after_s))
-    s.admin_hold_s = float(raw.get("admin_hold_s", s.admin_hold_s))
-    size = raw.get("screen_size")
-    if isinstance(size, list) and len(size) == 2:
-        s.width, s.height = int(size[0]), int(size[1])
+    if section.language is not None:
+        s.language = section.language
+    if section.admin_pin_hash is not None:
+        s.pin_hash = section.admin_pin_hash
+    if section.demo_after_s is not None:
+        s.demo_after_s = section.demo_after_s
+    if section.admin_hold_s is not None:
+        s.admin_hold_s = section.admin_hold_s
+    if section.idle_pause_s is not None:
+        s.idle_pause_s = section.idle_pause_s
+    if section.rotate is not None:
+        s.rotate = section.rotate
+    if section.volume is not None:
+        s.volume = section.volume
+    if section.mute is not None:
+        s.mute = section.mute
+    if section.screen_size is not None:
+        s.width, s.height = section.screen_size
     return s
 
 
-def load(path: Path | None) -> Settings:
-    if path is None:
+def from_config(config: TableConfig | None) -> Settings:
+    if config is None:
         return Settings()
-    with open(path, "rb") as handle:
-        raw = tomllib.load(handle)
-    return from_mapping(raw.get("kiosk", {}), path.parent)
+    return from_section(config.kiosk, Path(config.path).parent if config.path else None)
+
+
+def load(path: Path | None) -> Settings:
+    """The kiosk's settings from the table's config; hw.config.ConfigError (with lines) if the file is wrong."""
+    return from_config(None if path is None else hw_config.load(path))

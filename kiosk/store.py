@@ -15,6 +15,7 @@ record the broker has not acknowledged (`shared/cafe-protocol.md`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -162,8 +163,11 @@ class EventLog:
         row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_id,)).fetchone()
         return json.loads(row[0]) if row else {}
 
-    def append(self, game_id: int, event: Mapping[str, Any]) -> int:
-        """Durably record one accepted event; returns its 1-based position among the game's accepted events."""
+    def append(self, game_id: int, event: Mapping[str, Any], status: str | None = None,
+               scores: Mapping[str, Any] | None = None, winners: list[str] | None = None) -> int:
+        """Durably record one accepted event; returns its 1-based position among the game's accepted events.
+        With `status`, the game's status moves in the same transaction (the last event finishes the game, an
+        undo reopens it): a kill between the two can never leave a finished game ending in an undo."""
         now = time.time()
         text = json.dumps(event, ensure_ascii=False)
         with self._tx():
@@ -172,6 +176,8 @@ class EventLog:
             self.db.execute("INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
                             (game_id, count + 1, text, now))
             self._record_event(game_id, text, None, now)
+            if status is not None:
+                self._set_status(game_id, status, scores, winners, now)
         self._notify()
         return count + 1
 
@@ -187,19 +193,22 @@ class EventLog:
                    winners: list[str] | None = None) -> None:
         """Mark a game playing, finished or abandoned; leaving play writes its `end` record (with scores/winners,
         replayed from the log when not given). A finished game stays finished: abandoning it changes nothing."""
-        now = time.time()
         with self._tx():
-            row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
-            if row is None or row[0] == status or (row[0] == "finished" and status == "abandoned"):
-                return
-            if status == "playing":
-                self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_id,))
-            elif row[0] == "playing":
-                outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_id)
-                self._end(game_id, status, outcome, now)
-            else:
-                self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, now, game_id))
+            self._set_status(game_id, status, scores, winners, time.time())
         self._notify()
+
+    def _set_status(self, game_id: int, status: str, scores: Mapping[str, Any] | None, winners: list[str] | None,
+                    now: float) -> None:
+        row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None or row[0] == status or (row[0] == "finished" and status == "abandoned"):
+            return
+        if status == "playing":
+            self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_id,))
+        elif row[0] == "playing":
+            outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_id)
+            self._end(game_id, status, outcome, now)
+        else:
+            self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, now, game_id))
 
     def current(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The game in progress (to resume after a restart), or None."""
@@ -351,7 +360,20 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, value: object, tb: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error:
+                self._rollback()  # e.g. a full disk at commit: nothing of the transaction stays
+                raise
+        self._rollback()
+
+    def _rollback(self) -> None:
+        # SQLite may already have rolled back by itself (SQLITE_FULL, I/O errors): nothing left to undo then.
+        if self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
 
 def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install Tabletop Referee as a kiosk on Raspberry Pi OS (Bookworm; Pi 3B+, 4, 5, Zero 2 W).
+# Install Tabletop Referee as a kiosk on Raspberry Pi OS Bookworm (Debian 12, Python 3.11) or Trixie
+# (Debian 13, Python 3.13), 64-bit (aarch64) or 32-bit (armv7l); Pi 3B+, 4, 5, Zero 2 W.
 #
 #   sudo scripts/install-pi.sh [options]          install or update (idempotent)
 #   sudo scripts/install-pi.sh --uninstall        remove units, rules and the program (keeps config and game logs)
@@ -11,6 +12,9 @@
 #   --keep-desktop                  do not switch a Desktop install to boot to the console
 #   --no-start                      enable the kiosk for the next boot, but do not start it now
 #   --destdir DIR                   install into DIR as a throwaway root (same as DESTDIR=DIR)
+#
+# Anything else (Bullseye, armv6l Pi Zero/1, another distribution) is refused with the reason.
+# INSTALL_CODENAME / INSTALL_MACHINE override what /etc/os-release and `uname -m` say (tests).
 #
 # With DESTDIR set, every file goes below DESTDIR and nothing on the running system is changed:
 # commands that would (apt-get, useradd, usermod, groupadd, chown, python3 -m venv, pip, systemctl,
@@ -32,6 +36,8 @@ DROPINS=$UNITS/referee-kiosk.service.d
 RULES=/etc/udev/rules.d/70-tabletop-referee.rules
 WATCHDOG_CONF=/etc/systemd/system.conf.d/tabletop-referee-watchdog.conf
 MACHINE=${INSTALL_MACHINE:-$(uname -m)}
+CODENAME=${INSTALL_CODENAME:-$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null || true)}
+CODENAME=${CODENAME:-unknown}
 
 mode=install
 purge=no
@@ -120,18 +126,44 @@ installed() { # installed PACKAGE: is this Debian package installed on the live 
     live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
 }
 
-install_packages() {
-    local package packages=(python3-venv python3-pip) missing=()
-    case $MACHINE in
-        aarch64 | x86_64) ;;
-        armv7l)
-            # No lgpio (and often no pygame-ce) wheel for 32-bit: Pi OS's python3-lgpio through
-            # --system-site-packages, and what pip needs to build pygame-ce and evdev from source.
-            packages+=(python3-lgpio python3-dev pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev
-                       libsdl2-mixer-dev libfreetype-dev)
-            ;;
-        *) say "warning: $MACHINE is not a supported Pi (armv6 Pi Zero/1 are too slow); trying anyway" ;;
+check_platform() {
+    # What pip finds on PyPI differs by Python version and CPU: the packages below follow from it.
+    case $CODENAME in
+        bookworm | trixie) ;;
+        *)
+            echo "install-pi.sh: Raspberry Pi OS '$CODENAME' is not supported: use Bookworm (Debian 12) or" \
+                 "Trixie (Debian 13), 64-bit recommended (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)')" >&2
+            exit 1 ;;
     esac
+    case $MACHINE in
+        aarch64 | armv7l | x86_64) ;;
+        armv6l)
+            echo "install-pi.sh: armv6l (Pi Zero / Zero W / Pi 1) is not supported: too slow, and no wheels for" \
+                 "pygame-ce or lgpio; use a Pi 3B+, 4, 5 or Zero 2 W" >&2
+            exit 1 ;;
+        *)
+            echo "install-pi.sh: CPU '$MACHINE' is not supported (aarch64 or armv7l; x86_64 for a test PC)" >&2
+            exit 1 ;;
+    esac
+    say "platform: $CODENAME on $MACHINE"
+}
+
+install_packages() {
+    # Checked against PyPI (pip download --only-binary per platform) and Debian's package lists:
+    # - KMSDRM (SDL on the console) loads libgbm1, libEGL1 and libGLESv2 at run time: always.
+    # - evdev (`hid` extra) has no wheels at all: built with gcc against linux/input.h (linux-libc-dev).
+    # - lgpio >= 0.2 has wheels for cp311 (aarch64, armv7l) but none for cp313 (Trixie): built from its
+    #   sdist with swig, statically (PYPI=1, see install_program), so no liblgpio package is needed.
+    # - pygame-ce has no armv7l wheel: built with meson against SDL2's development packages.
+    local package missing=()
+    local packages=(python3-venv python3-pip fonts-dejavu-core libgbm1 libegl1 libgles2 gcc python3-dev
+                    linux-libc-dev)
+    if [ "$CODENAME" = trixie ]; then
+        packages+=(swig)
+    fi
+    if [ "$MACHINE" = armv7l ]; then
+        packages+=(pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libsdl2-mixer-dev libfreetype-dev)
+    fi
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")
     done
@@ -157,11 +189,11 @@ create_user() {
 }
 
 install_program() {
-    local venv_flags=()
-    [ "$MACHINE" = armv7l ] && venv_flags+=(--system-site-packages)
-    sys python3 -m venv "${venv_flags[@]}" "$APP/venv"
+    sys python3 -m venv "$APP/venv"
     sys "$APP/venv/bin/python" -m pip install --quiet --upgrade pip
-    sys "$APP/venv/bin/python" -m pip install --quiet --upgrade "${SRC}[pi,hid]"
+    # PYPI=1: an lgpio built from source links its own copy of the C library (no liblgpio on the system).
+    # No `labels` extra: reportlab and Pillow are for making labels, on a laptop.
+    sys env PYPI=1 "$APP/venv/bin/python" -m pip install --quiet --upgrade "${SRC}[pi,hid]"
     put 0755 "$SRC/systemd/libexec/kiosk-stopped" "$APP/libexec/kiosk-stopped"
     put 0755 "$SRC/systemd/libexec/kiosk-failed" "$APP/libexec/kiosk-failed"
     put 0644 "$SRC/docs/pi-setup.md" "$APP/docs/pi-setup.md"
@@ -215,6 +247,7 @@ console_boot() {
 }
 
 do_install() {
+    check_platform
     install_packages
     create_user
     install_program

@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -22,17 +23,18 @@ class KioskProcess:
         env.pop("NOTIFY_SOCKET", None)
         if self.control.exists():
             self.control.unlink()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process; closed by GC)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kiosk", "--sim", "--data-dir", str(data_dir), "--control", str(self.control),
              "--demo-after", "0", "--lang", "en", "--config", str(E2E_CONFIG), *(extra or [])],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            env=env, stdout=subprocess.DEVNULL, stderr=self._stderr)
         self.sock: socket.socket | None = None
         self._buf = b""
         self._taps: dict[tuple[Any, Any], float] = {}
         deadline = time.monotonic() + 60
         while self.sock is None:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"kiosk exited: {self.proc.stderr.read().decode()[-2000:]}")
+                raise RuntimeError(f"kiosk exited: {self.stderr_text()[-2000:]}")
             if time.monotonic() > deadline:
                 raise TimeoutError("kiosk control socket did not appear")
             try:
@@ -42,6 +44,11 @@ class KioskProcess:
             except OSError:
                 time.sleep(0.05)
         self.sock.settimeout(30)
+
+    def stderr_text(self) -> str:
+        """What the kiosk logged so far (a file, not a pipe: a pipe nobody reads would block its logging)."""
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")
 
     # A finger needs far longer than the 10 ms debounce to press a button again; the driver waits as
     # long between two taps of the same button (at machine speed a second tap would be bounce).
@@ -66,6 +73,25 @@ class KioskProcess:
         reply = json.loads(line)
         assert reply.get("ok"), reply
         return reply
+
+    def send_line(self, line: bytes) -> dict[str, Any] | None:
+        """One raw line (any bytes) and its reply, whatever it says (drills send garbage)."""
+        assert self.sock is not None
+        self.sock.sendall(line + b"\n")
+        while b"\n" not in self._buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("kiosk closed the control socket")
+            self._buf += chunk
+        answer, _, self._buf = self._buf.partition(b"\n")
+        try:
+            return json.loads(answer)
+        except ValueError:
+            return None
+
+    def send_raw(self, request: dict[str, Any]) -> dict[str, Any]:
+        """A request and its reply, not asserted ok."""
+        return self.send_line(json.dumps(request).encode()) or {}
 
     def state(self) -> dict[str, Any]:
         return self.cmd("state")

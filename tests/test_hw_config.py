@@ -170,7 +170,7 @@ def test_a_key_used_twice_in_the_keyboard_map():
 
 def test_no_seats_is_an_error():
     errs = errors('[table]\nname = "empty"\n')
-    assert errs == ["t.toml: no [seats.NAME] tables: a table needs at least one seat"]
+    assert errs == ["t.toml:1: no [seats.NAME] tables: a table needs at least one seat"]
 
 
 def test_several_mistakes_are_all_reported_in_line_order():
@@ -194,7 +194,7 @@ def test_check_config_on_a_bad_file_and_a_missing_file(tmp_path):
     ok, messages = check_config(path)
     assert not ok
     assert messages == [f"{path}:7: pin 6 is used twice: seats.south.slap and seats.north.slap (line 4)",
-                        f"{path}: warning: no scanners: cards can only be entered on the touchscreen"]
+                        f"{path}:1: warning: no scanners: cards can only be entered on the touchscreen"]
     ok, messages = check_config(tmp_path / "nope.toml")
     assert not ok and "cannot read" in messages[0]
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import stat
 import subprocess
 import sys
 import threading
@@ -138,3 +142,61 @@ def test_hw_imports_neither_kiosk_nor_pygame():
             "bad = [m for m in sys.modules if m.split('.')[0] in ('kiosk', 'pygame', 'evdev', 'lgpio', 'RPi')];"
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_bad_commands_are_answered_and_the_socket_lives_on(sim, tmp_path):
+    sock = tmp_path / "ctl.sock"
+    sim.serve(sock)
+    with ControlClient(sock) as c:
+        c.sock.sendall(b"[" * 100_000 + b"\n")
+        assert json.loads(c.file.readline())["error"].startswith("not JSON")
+        c.sock.sendall(b'{"cmd": "ping"' + b"\xff\xfe\n")
+        assert json.loads(c.file.readline())["ok"] is False
+        assert c.send("tap", seat="Anna", button="slap", t_ns=1, hold_ms=1e308)["ok"] is False
+        assert c.send("tap", seat="Anna", button="slap", t_ns=10**40)["ok"] is False
+        assert c.send("raw", reader="Anna", hex=5)["ok"] is False
+        assert c.send("scan")["error"] == "missing or unknown 'code'"
+        assert c.send("unplug", reader=["x"])["ok"] is False
+        c.sock.sendall(b"   \n")
+        assert json.loads(c.file.readline())["error"] == "an empty line is no command"
+        c.sock.sendall(json.dumps([1, 2]).encode() + b"\n")
+        assert json.loads(c.file.readline())["ok"] is False
+        assert c.send("ping") == {"ok": True, "pong": True}
+
+
+def test_an_endless_line_gets_an_answer_and_the_connection_closes(sim, tmp_path):
+    sock = tmp_path / "ctl.sock"
+    sim.serve(sock)
+    with ControlClient(sock) as c:
+        with contextlib.suppress(OSError):
+            c.sock.sendall(b"x" * (2 << 20))
+        assert "longer than" in json.loads(c.file.readline())["error"]
+    with ControlClient(sock) as c:
+        assert c.send("ping")["ok"]
+
+
+def test_the_socket_is_private_whatever_the_umask(sim, tmp_path):
+    sock = tmp_path / "ctl.sock"
+    old = os.umask(0)
+    try:
+        sim.serve(sock)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_peer_of_another_uid_is_refused(sim, tmp_path):
+    sock = tmp_path / "ctl.sock"
+    server = sim.serve(sock)
+    server.allowed_uids = {os.getuid() + 4242}  # this test's own uid is now "someone else"
+    with ControlClient(sock) as c:
+        try:
+            c.sock.sendall(b'{"cmd": "ping"}\n')
+            answer = c.file.readline()
+        except (BrokenPipeError, ConnectionResetError):
+            answer = b""
+        assert answer == b""  # closed without an answer
+    server.allowed_uids = {os.getuid()}
+    with ControlClient(sock) as c:
+        assert c.send("ping")["ok"]

@@ -19,38 +19,69 @@ from referee.cli import main
 from referee.labels import LabelError, deck_labels, game_deck, scanner_test_codes
 from referee.labels.faces import describe_face
 from referee.labels.layouts import LAYOUTS, PAGES, Layout, get_layout
-from referee.labels.pdf import MIN_MODULE, render_labels, render_test_sheet
+from referee.labels.pdf import MIN_MODULE, QUIET, make_symbol, render_labels, render_test_sheet
 
 GAMES = list(games.all_games())
-# Code 128 modules are at least 0.19 mm: 300 dpi gives >= 2.2 px each; QR modules >= 0.25 mm: 200 dpi, >= 2 px.
-DPI = {"code128": 300, "qr": 200}
+# A 203-dpi label printer: 0.25 mm bars and modules are two dots. Every sheet is decoded rendered at that
+# resolution, dot for dot.
+DPI = 203
 FORMATS = {"code128": zxingcpp.BarcodeFormat.Code128, "qr": zxingcpp.BarcodeFormat.QRCode}
 # Per label, look for both symbologies the sheets use (a full multi-format scan of every cell costs 2-3x).
 CELL_FORMATS = tuple(FORMATS.values())
 
 
 def render(pdf: bytes, dpi: int) -> list:
+    """Each page as a printer at `dpi` prints it: dots counted from the page's top-left corner at exactly that
+    scale (the fraction of a dot at the right and bottom edge is cut off, or pdfium would stretch the page
+    to whole pixels and shift the dot grid)."""
     doc = pypdfium2.PdfDocument(pdf)
     try:
-        return [doc[i].render(scale=dpi / 72, grayscale=True).to_pil() for i in range(len(doc))]
+        pages = []
+        for i in range(len(doc)):
+            page = doc[i]
+            width, height = page.get_size()
+            right, bottom = ((side * dpi / 72) % 1 * 72 / dpi for side in (width, height))
+            pages.append(page.render(scale=dpi / 72, grayscale=True, crop=(0, bottom, right, 0)).to_pil())
+        return pages
     finally:
         doc.close()
 
 
+def module_mm(result, px: float) -> float:
+    """The decoded symbol's module width in mm, measured on the image: its width over its module count."""
+    p = result.position
+    width = max(p.top_right.x, p.bottom_right.x) - min(p.top_left.x, p.bottom_left.x)
+    if result.format == FORMATS["qr"]:
+        modules = make_symbol("qr", result.text).modules_w - 2 * QUIET["qr"]
+    else:
+        modules = make_symbol("code128", result.text).modules_w - 2 * QUIET["code128"]
+    return (width + 1) / px / modules
+
+
 def decode_cells(pdf: bytes, layout: Layout) -> list[list[tuple[str, object]]]:
-    """Per label position on every page (row by row): the bar codes found inside that label's rectangle."""
-    dpi = DPI[layout.symbology]
-    px = dpi / 25.4
+    """Per label position on every page (row by row): the bar codes found inside that label's rectangle,
+    each checked to have modules of at least 0.25 mm as printed."""
+    px = DPI / 25.4
     cells = []
-    for image in render(pdf, dpi):
+    for image in render(pdf, DPI):
         assert abs(image.width - layout.page_size[0] * px) <= 1 and abs(image.height - layout.page_size[1] * px) <= 1
         for position in range(layout.per_page):
             left, top = layout.cell(position)
             box = (round(left * px), round(top * px), round((left + layout.label_w) * px),
                    round((top + layout.label_h) * px))
             found = zxingcpp.read_barcodes(image.crop(box), formats=CELL_FORMATS)
+            for r in found:
+                assert module_mm(r, px) >= 0.245, f"{r.text}: modules of {module_mm(r, px):.3f} mm"
             cells.append([(r.text, r.format) for r in found])
     return cells
+
+
+def expected_format(code: str, layout: Layout) -> object:
+    """Code 128 where its bars can be two 203-dpi dots (>= 0.25 mm) wide inside the label's padding, else QR."""
+    inner_w = layout.label_w - 2 * layout.padding
+    if layout.symbology == "code128" and inner_w / make_symbol("code128", code).modules_w >= 2 * 25.4 / 203:
+        return FORMATS["code128"]
+    return FORMATS["qr"]
 
 
 def check_sheet(pdf: bytes, layout: Layout, codes: list[str], skip: int = 0) -> None:
@@ -59,7 +90,8 @@ def check_sheet(pdf: bytes, layout: Layout, codes: list[str], skip: int = 0) -> 
     for position, found in enumerate(cells):
         index = position - skip
         if 0 <= index < len(codes):
-            assert found == [(codes[index], FORMATS[layout.symbology])], f"label {index} ({codes[index]})"
+            code = codes[index]
+            assert found == [(code, expected_format(code, layout))], f"label {index} ({code})"
         else:
             assert found == [], f"an empty position {position} holds {found}"
     decoded = Counter(text for found in cells for text, _ in found)
@@ -69,7 +101,7 @@ def check_sheet(pdf: bytes, layout: Layout, codes: list[str], skip: int = 0) -> 
 # --- every registered game's deck, on the default and the small sheets ---------------------------
 
 
-@pytest.mark.parametrize("layout_name", ["a4-3x8", "a4-corner", "letter-2x10", "letter-corner"])
+@pytest.mark.parametrize("layout_name", list(LAYOUTS))
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_label_decodes_to_exactly_the_deck(game_id: str, layout_name: str) -> None:
     _, deck = game_deck(game_id)
@@ -224,7 +256,7 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
         ([GAMES[0], "--margin-left", "30"], "page is 210.0 mm wide"),
         ([GAMES[0], "--grid", "4x8"], "4 columns of 70 mm"),
         ([GAMES[0], "--page", "Letter", "--layout", "a4-3x8"], "8 rows of 37 mm"),
-        ([GAMES[0], "--label-size", "30x37"], "below the readable 0.19 mm"),
+        ([GAMES[0], "--label-size", "20x9", "--symbology", "qr"], "below the readable 0.25 mm"),
         ([GAMES[0], "--label-size", "12x37", "--symbology", "qr"], "no room beside its QR code"),
         ([GAMES[0], "--padding", "20"], "leaves nothing"),
         ([GAMES[0], "--margin-top", "-1"], "must not be negative"),
@@ -266,16 +298,29 @@ def test_the_command_writes_the_sheets(tmp_path, capsys) -> None:
     assert code == 0 and all(name in out for name in LAYOUTS)
 
 
-def test_a_code_too_long_for_the_label_is_refused_before_drawing() -> None:
+def test_a_code_too_long_for_code_128_bars_gets_a_qr_code_and_wide_labels_keep_bars(tmp_path, capsys) -> None:
     from referee.labels import Label
 
     long_code = "AO:ORANGE.STRIPES.HUERDEN#1"
     label = Label(long_code, "Orange · Streifen · HÜRDEN", "#1", "ANNAOTTO")
+    narrow = get_layout("a4-3x8")  # 67 mm inside: Code 128 bars would be 0.19 mm
+    assert expected_format(long_code, narrow) == FORMATS["qr"]
+    check_sheet(render_labels([label], narrow), narrow, [long_code])
+    wide = get_layout("a4-2x8")  # 102 mm inside: 0.29 mm bars
+    assert expected_format(long_code, wide) == FORMATS["code128"]
+    check_sheet(render_labels([label], wide), wide, [long_code])
+    assert MIN_MODULE == {"code128": 0.25, "qr": 0.25}
+    code, out, _ = run_cli(capsys, "annaotto", "-o", str(tmp_path / "a.pdf"))
+    assert code == 0 and "40 codes too long for Code 128 bars of 0.25 mm" in out and "a4-2x8" in out
+
+
+def test_a_qr_label_too_small_for_readable_modules_is_refused_before_drawing(tmp_path) -> None:
+    from referee.labels import Label
+
+    label = Label("AO:ORANGE.STRIPES.HUERDEN#1", "Orange · Streifen · HÜRDEN", "#1", "ANNAOTTO")
+    tiny = get_layout("letter-corner").with_overrides(label_h=9.0, padding=0.5)  # 8 mm for 37 modules
     with pytest.raises(LabelError, match="below the readable"):
-        render_labels([label], get_layout("letter-3x10"))  # 66.7 mm: modules of 0.18 mm
-    layout = get_layout("a4-3x8")  # 70 mm: just fits at 0.19 mm
-    check_sheet(render_labels([label], layout), layout, [long_code])
-    assert MIN_MODULE["code128"] == 0.19
+        render_labels([label], tiny)
 
 
 # --- the scanner test sheet ------------------------------------------------------------------------
@@ -293,9 +338,11 @@ def test_scanner_test_sheet_decodes_to_its_codes(tmp_path, capsys, game_id: str)
     assert verdicts.count(True) >= 2 and verdicts[-2:] == [False, False]  # an unknown code, another game's code
     prefixes = [Card.from_code(c).prefix for c in codes]
     assert len(set(prefixes[:-1])) == 1 and prefixes[-1] != prefixes[0]
-    pages = render(target.read_bytes(), 300)
+    pages = render(target.read_bytes(), DPI)
     assert len(pages) == 1
-    found = Counter((r.text, r.format) for r in zxingcpp.read_barcodes(pages[0]))
+    results = zxingcpp.read_barcodes(pages[0])
+    assert all(module_mm(r, DPI / 25.4) >= 0.245 for r in results)
+    found = Counter((r.text, r.format) for r in results)
     expected = Counter({(c, f): 1 for c in codes for f in FORMATS.values()})
     assert found == expected
 
@@ -303,8 +350,8 @@ def test_scanner_test_sheet_decodes_to_its_codes(tmp_path, capsys, game_id: str)
 def test_test_sheet_on_letter_and_default_game() -> None:
     title, entries = scanner_test_codes()
     pdf = render_test_sheet(title, entries, "Letter")
-    (page,) = render(pdf, 300)
-    assert abs(page.width - 2550) <= 1 and abs(page.height - 3300) <= 1
+    (page,) = render(pdf, DPI)
+    assert abs(page.width - 8.5 * DPI) <= 1 and abs(page.height - 11 * DPI) <= 1
     assert {r.text for r in zxingcpp.read_barcodes(page)} == {e.code for e in entries}
 
 
@@ -324,7 +371,7 @@ assert "reportlab" not in [m for m in sys.modules if sys.modules[m] is not None]
 """
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert "needs reportlab" in result.stderr
+    assert "needs reportlab" in result.stderr and "tabletop-referee[labels]" in result.stderr
     assert not target.exists()
 
 

@@ -33,9 +33,11 @@ def tool(name: str) -> str:
     return path
 
 
-def install(destdir: Path, *args: str, machine: str = "aarch64") -> subprocess.CompletedProcess:
+def install(destdir: Path, *args: str, machine: str = "aarch64", codename: str = "bookworm"
+            ) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
     env["INSTALL_MACHINE"] = machine
+    env["INSTALL_CODENAME"] = codename
     result = subprocess.run([str(INSTALL), "--destdir", str(destdir), *args], capture_output=True, text=True,
                             env=env, timeout=60)
     assert result.returncode == 0, result.stderr + result.stdout
@@ -244,18 +246,73 @@ def test_install_puts_every_file_in_place_and_changes_nothing_on_the_machine(tmp
     assert ["usermod", "--groups", GROUPS, "referee"] in commands
     assert any(c[:2] == ["useradd", "--system"] and c[-1] == "referee" and "/usr/sbin/nologin" in c for c in commands)
     assert ["python3", "-m", "venv", f"{APP}/venv"] in commands
-    assert [f"{APP}/venv/bin/python", "-m", "pip", "install", "--quiet", "--upgrade", f"{ROOT}[pi,hid]"] in commands
+    assert ["env", "PYPI=1", f"{APP}/venv/bin/python", "-m", "pip", "install", "--quiet", "--upgrade",
+            f"{ROOT}[pi,hid]"] in commands
     assert ["systemctl", "enable", "referee-kiosk.service"] in commands
     # Every command that would touch the machine was skipped, none was run.
     assert {c[0] for c in commands} <= {"apt-get", "env", "groupadd", "useradd", "usermod", "python3",
                                          f"{APP}/venv/bin/python", "chown", "udevadm", "systemctl"}
 
 
-def test_32_bit_uses_the_system_lgpio(tmp_path):
-    commands = skipped(install(tmp_path, machine="armv7l"))
-    assert ["python3", "-m", "venv", "--system-site-packages", f"{APP}/venv"] in commands
+RUNTIME = {"python3-venv", "python3-pip", "fonts-dejavu-core", "libgbm1", "libegl1", "libgles2", "gcc", "python3-dev",
+           "linux-libc-dev"}
+SDL_BUILD = {"pkg-config", "libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libsdl2-mixer-dev",
+             "libfreetype-dev"}
+
+
+def apt_packages(commands: list[list[str]]) -> set[str]:
     [apt] = [c for c in commands if "apt-get" in c and "install" in c]
-    assert "python3-lgpio" in apt
+    return {word for word in apt[apt.index("--no-install-recommends") + 1:]}
+
+
+@pytest.mark.parametrize(("codename", "machine", "extra"), [
+    ("bookworm", "aarch64", set()),                  # every wheel there but evdev's
+    ("trixie", "aarch64", {"swig"}),                  # cp313: lgpio builds from its sdist
+    ("bookworm", "armv7l", SDL_BUILD),               # no pygame-ce wheel for armv7l
+    ("trixie", "armv7l", SDL_BUILD | {"swig"}),
+])
+def test_each_supported_platform_gets_the_packages_its_wheels_need(tmp_path, codename, machine, extra):
+    result = install(tmp_path, codename=codename, machine=machine)
+    assert f"install-pi.sh: platform: {codename} on {machine}" in result.stdout
+    commands = skipped(result)
+    assert apt_packages(commands) == RUNTIME | extra
+    assert ["python3", "-m", "venv", f"{APP}/venv"] in commands  # a clean venv, no system site-packages
+
+
+@pytest.mark.parametrize(("codename", "machine", "reason"), [
+    ("bullseye", "aarch64", "'bullseye' is not supported: use Bookworm (Debian 12) or Trixie (Debian 13)"),
+    ("unknown", "aarch64", "'unknown' is not supported"),
+    ("bookworm", "armv6l", "armv6l (Pi Zero / Zero W / Pi 1) is not supported"),
+    ("trixie", "riscv64", "CPU 'riscv64' is not supported"),
+])
+def test_an_unsupported_platform_is_refused_before_anything_changes(tmp_path, codename, machine, reason):
+    env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
+    env.update(INSTALL_CODENAME=codename, INSTALL_MACHINE=machine)
+    result = subprocess.run([str(INSTALL), "--destdir", str(tmp_path)], capture_output=True, text=True, env=env,
+                            timeout=60)
+    assert result.returncode == 1 and reason in result.stderr
+    assert not any(tmp_path.iterdir()) and "skipped" not in result.stdout
+
+
+def test_the_kiosk_install_has_no_labels_extra_and_labels_say_how_to_get_it():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert not any(d.startswith(("reportlab", "pillow")) for d in project["dependencies"])
+    assert project["optional-dependencies"]["labels"] == ["reportlab>=4.0"]
+    assert "[pi,hid]" in INSTALL.read_text() and "[labels]" not in INSTALL.read_text()
+
+
+def test_version_floors_exclude_the_broken_gpio_releases():
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    reqs = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["pi"]]
+    by_name = {r.name: r.specifier for r in reqs}
+    assert not by_name["gpiozero"].contains("2.0.1.post2") and by_name["gpiozero"].contains("2.0.1.post3")
+    assert not by_name["lgpio"].contains("0.0.0.2") and by_name["lgpio"].contains("0.2.2.0")
 
 
 def test_install_is_idempotent_and_keeps_an_edited_config(tmp_path):

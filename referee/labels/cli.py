@@ -124,10 +124,14 @@ def run(args: argparse.Namespace) -> str:
                              title=f"{deck[0].game}: card labels" if deck else "card labels")
     _write(args.output, data)
     sheets = -(-(len(deck) + args.skip) // layout.per_page)
-    return (
-        f"wrote {args.output}: {len(deck)} labels for {deck[0].game} on {sheets} sheet(s) "
-        f"({layout.name}, {pdf.SYMBOLOGY_NAMES[layout.symbology]})"
-    )
+    summary = (f"wrote {args.output}: {len(deck)} labels for {deck[0].game} on {sheets} sheet(s) "
+               f"({layout.name}, {pdf.SYMBOLOGY_NAMES[layout.symbology]})")
+    two_d = pdf.fallbacks(deck, layout)
+    if two_d:
+        summary += (f"; {two_d} codes too long for Code 128 bars of 0.25 mm on these labels are QR codes "
+                    "(a 2D scanner reads them; for 1D-only scanners use wider labels: --layout a4-2x8 or "
+                    "letter-2x10)")
+    return summary
 
 
 def _pdf_module():
@@ -135,7 +139,9 @@ def _pdf_module():
         from referee.labels import pdf
     except ImportError as error:
         raise LabelError(
-            f"making PDFs needs reportlab ({error.name} is missing): pip install reportlab"
+            f"making PDFs needs reportlab ({error.name} is missing): install the labels extra, "
+            "pip install 'tabletop-referee[labels]' (from a checkout: pip install -e '.[labels]'); "
+            "labels are best made on a laptop, a kiosk Pi does not need them"
         ) from None
     return pdf
 

@@ -110,7 +110,11 @@ LAYOUTS: dict[str, Layout] = {
     layout.name: layout
     for layout in (
         # 70 × 37 mm, 24 per A4 sheet, edge to edge (e.g. Herma 4453, Avery Zweckform 3474-style sheets).
+        # ANNAOTTO's longest codes get QR codes here (Code 128 would need bars under 0.25 mm).
         Layout("a4-3x8", "A4, 3 x 8 labels 70 x 37 mm", "A4", 3, 8, 70.0, 37.0, 0.0, 0.5),
+        # 105 × 37 mm, 16 per A4 sheet, edge to edge (e.g. Avery Zweckform 3484): Code 128 for every code.
+        Layout("a4-2x8", "A4, 2 x 8 labels 105 x 37 mm (every code as Code 128)", "A4", 2, 8, 105.0, 37.0, 0.0,
+               0.5),
         # 63.5 × 38.1 mm, 21 per A4 sheet (Avery L7160 / J8160).
         Layout("a4-3x7", "A4, 3 x 7 labels 63.5 x 38.1 mm (L7160)", "A4", 3, 7, 63.5, 38.1, 7.25, 15.15, 2.5, 0.0),
         # Card corner: 38.1 × 21.2 mm, 65 per A4 sheet (Avery L7651 / J8651); 2D code.

@@ -1,9 +1,12 @@
 """Draw label sheets and the scanner test sheet as PDF (reportlab), all in memory.
 
-Every size is checked before anything is drawn: a code whose bar code would need
-modules narrower than a cheap scanner reads reliably is a LabelError, not a
-label that fails at the table. Code 128 comes from reportlab's generator, QR
-from reportlab's encoder (level M); both are drawn as plain rectangles.
+Every size is checked before anything is drawn: no bar or module is narrower than
+0.25 mm (two dots of a 203-dpi label printer, what cheap scanners read with margin).
+On a Code 128 sheet a code too long for that on its label gets a QR code instead
+(`fallbacks()` counts them; wider labels such as a4-2x8 keep every label 1D); a QR
+label too small for 0.25 mm modules is a LabelError, not a label that fails at the
+table. Code 128 comes from reportlab's generator, QR from reportlab's encoder
+(level M); both are drawn as plain rectangles.
 """
 
 from __future__ import annotations
@@ -23,11 +26,17 @@ from referee.labels.errors import LabelError
 from referee.labels.layouts import PAGES, Layout
 
 PT_PER_MM = 72 / 25.4
-# Narrowest module drawn (mm): Code 128 X-dimension 0.19 mm = 7.5 mil, the minimum reportlab's
-# Code 128 documents and what cheap CCD/laser scanners read reliably; QR 0.25 mm (10 mil) for
-# cheap 2D imagers. Widest: no gain beyond these, the code only gets longer.
-MIN_MODULE = {"code128": 0.19, "qr": 0.25}
+# Narrowest module drawn (mm): 0.25 mm (10 mil) for both, two dots at 203 dpi (thermal label printers)
+# and what cheap CCD scanners and 2D imagers read with margin (0.19 mm Code 128 failed at 216-288 dpi).
+# Widest: no gain beyond these, the code only gets longer.
+MIN_MODULE = {"code128": 0.25, "qr": 0.25}
 MAX_MODULE = {"code128": 0.5, "qr": 1.0}
+# A 203-dpi printer's dot: modules are whole dots and symbols start on the dot grid (from the page's top-left),
+# so a thermal printer prints every bar exactly as wide as meant (a bar of 2.3 dots prints as 2 or 3).
+DOT = 25.4 / 203
+# Bar width reduction: each dark module is drawn this much inside its cell on every side, so an edge that
+# falls exactly on a dot boundary does not blacken the next dot too (dot gain; rasterisers fill touched dots).
+BWR = DOT / 10
 QUIET = {"code128": 10, "qr": 4}  # quiet zone in modules, each side (ISO/IEC 15417, 18004)
 SYMBOLOGY_NAMES = {"code128": "Code 128", "qr": "QR Code"}
 FONT, BOLD, MONO = "Helvetica", "Helvetica-Bold", "Courier"
@@ -69,12 +78,23 @@ def make_symbol(kind: str, code: str) -> Symbol:
     raise LabelError(f"unknown symbology {kind!r}")
 
 
-def _module_for(symbol: Symbol, width_mm: float, height_mm: float | None = None) -> float:
-    """The module (mm) that fills the space, capped; LabelError if it is below the readable minimum."""
+def snap(mm: float) -> float:
+    """The nearest position on the printer's dot grid."""
+    return round(mm / DOT) * DOT
+
+
+def fitted_module(symbol: Symbol, width_mm: float, height_mm: float | None = None) -> float:
+    """The module (mm, whole printer dots) that fills the space, capped; may be below the readable minimum."""
     module = width_mm / symbol.modules_w
     if symbol.modules_h and height_mm is not None:
         module = min(module, height_mm / symbol.modules_h)
     module = min(module, MAX_MODULE[symbol.kind])
+    return int(module / DOT + 1e-9) * DOT
+
+
+def _module_for(symbol: Symbol, width_mm: float, height_mm: float | None = None) -> float:
+    """The module (mm) that fills the space, capped; LabelError if it is below the readable minimum."""
+    module = fitted_module(symbol, width_mm, height_mm)
     if module < MIN_MODULE[symbol.kind] - 1e-9:
         name = SYMBOLOGY_NAMES[symbol.kind]
         raise LabelError(
@@ -105,7 +125,8 @@ def _draw_qr(c: Canvas, symbol: Symbol, x: float, y: float, module: float) -> No
                 start = col
                 while col < n and row[col]:
                     col += 1
-                c.rect((x + (quiet + start) * module) * PT_PER_MM, top - m, (col - start) * m, m, stroke=0, fill=1)
+                c.rect((x + (quiet + start) * module + BWR) * PT_PER_MM, top - m + BWR * PT_PER_MM,
+                       ((col - start) * module - 2 * BWR) * PT_PER_MM, m - 2 * BWR * PT_PER_MM, stroke=0, fill=1)
             else:
                 col += 1
 
@@ -161,27 +182,36 @@ def _plan(labels: Sequence[Label], layout: Layout) -> list[_Placed]:
     """Every label's symbol and module size, checked before anything is drawn."""
     inner_w = layout.label_w - 2 * layout.padding
     inner_h = layout.label_h - 2 * layout.padding
-    kind = layout.symbology
     placed = []
     for label in labels:
-        symbol = make_symbol(kind, label.code)
-        if kind == "qr":
-            if inner_w - inner_h < 8:
-                raise LabelError(
-                    f"a {layout.label_w:g}x{layout.label_h:g} mm label has no room beside its QR code for the "
-                    "card's name: the label must be at least 8 mm wider than high (inside the padding)"
-                )
-            module = _module_for(symbol, inner_h, inner_h)
-        else:
+        kind = layout.symbology
+        if kind == "code128":
             if inner_h < 14:
                 raise LabelError(f"a {layout.label_h:g} mm high label is too low for a Code 128 label with text")
-            module = _module_for(symbol, inner_w)
-        placed.append(_Placed(label, symbol, module))
+            symbol = make_symbol(kind, label.code)
+            if fitted_module(symbol, inner_w) >= MIN_MODULE[kind] - 1e-9:
+                placed.append(_Placed(label, symbol, _module_for(symbol, inner_w)))
+                continue
+            kind = "qr"  # too long for readable bars on this label: a 2D code instead
+        symbol = make_symbol(kind, label.code)
+        side = min(inner_h, inner_w - 8)  # room beside the code for the card's name
+        if inner_w - 8 < (21 + 2 * QUIET["qr"]) * MIN_MODULE["qr"]:  # not even the smallest QR code fits
+            raise LabelError(
+                f"a {layout.label_w:g}x{layout.label_h:g} mm label has no room beside its QR code for the "
+                "card's name: inside the padding the label must be at least 8 mm wider than its QR code"
+            )
+        placed.append(_Placed(label, symbol, _module_for(symbol, side, side)))
     return placed
+
+
+def fallbacks(labels: Sequence[Label], layout: Layout) -> int:
+    """How many labels of a Code 128 sheet get a QR code because their code is too long for readable bars."""
+    return sum(1 for item in _plan(labels, layout) if item.symbol.kind != layout.symbology)
 
 
 def _draw_label(c: Canvas, item: _Placed, layout: Layout, x0: float, top: float) -> None:
     """One label whose top-left corner is at (x0, top) in mm from the page's bottom-left."""
+    page_h = layout.page_size[1]
     pad = layout.padding
     x, w = x0 + pad, layout.label_w - 2 * pad
     y_top, h = top - pad, layout.label_h - 2 * pad
@@ -197,7 +227,7 @@ def _draw_label(c: Canvas, item: _Placed, layout: Layout, x0: float, top: float)
         _draw_lines(c, [label.copy], BOLD, copy_size, x + w, y_top, "right")
         bar_h = h - head - foot - 1.5
         bar_w = symbol.modules_w * module
-        _draw_code128(c, symbol, x + (w - bar_w) / 2, top - pad - head - 0.5 - bar_h, module, bar_h)
+        _draw_code128(c, symbol, snap(x + (w - bar_w) / 2), top - pad - head - 0.5 - bar_h, module, bar_h)
         c.setFillColor(GREY)
         code_size, _ = _fit(label.code, MONO, w * 0.62, foot, 7)
         _draw_lines(c, [label.code], MONO, code_size, x, y_top - h + foot)
@@ -205,7 +235,8 @@ def _draw_label(c: Canvas, item: _Placed, layout: Layout, x0: float, top: float)
         _draw_lines(c, [_encodable(label.game)], FONT, game_size, x + w, y_top - h + foot, "right")
     else:
         side = symbol.modules_w * module
-        _draw_qr(c, symbol, x, y_top - h + (h - side) / 2, module)
+        below_top = snap(page_h - (y_top - (h - side) / 2))  # the symbol's top edge, from the page's top
+        _draw_qr(c, symbol, snap(x), page_h - below_top - side, module)
         tx = x + side + 1
         tw = w - side - 1
         foot = min(2.6, h * 0.2)
@@ -280,16 +311,17 @@ def render_test_sheet(game_title: str, entries: Sequence[SheetCode], page: str =
     for i, entry in enumerate(entries):
         row_top = top - head_h - i * row_h
         bars = make_symbol("code128", entry.code)
-        module = min(SHEET_MODULE["code128"], 108 / bars.modules_w)
+        module = fitted_module(bars, min(SHEET_MODULE["code128"] * bars.modules_w, 108))
         if module < MIN_MODULE["code128"]:
             raise LabelError(f"{entry.code!r} is too long for the test sheet")
-        _draw_code128(c, bars, bar_x, row_top - 18, module, 16)
+        _draw_code128(c, bars, snap(bar_x), row_top - 18, module, 16)
         c.setFillColor(GREY)
         _draw_lines(c, [entry.code], MONO, 8, bar_x + QUIET["code128"] * module, row_top - 19)
         c.setFillColor(black)
         qr = make_symbol("qr", entry.code)
-        qr_module = min(SHEET_MODULE["qr"], 24 / qr.modules_w)
-        _draw_qr(c, qr, qr_x, row_top - qr.modules_w * qr_module, qr_module)
+        qr_module = fitted_module(qr, min(SHEET_MODULE["qr"] * qr.modules_w, 24), 24)
+        side = qr.modules_w * qr_module
+        _draw_qr(c, qr, snap(qr_x), page_h - snap(page_h - row_top) - side, qr_module)
         text = [_encodable(entry.text), _encodable(entry.expect_de), _encodable(entry.expect_en)]
         _draw_lines(c, text[:1], BOLD, 10, text_x, row_top - 2)
         _draw_lines(c, text[1:], FONT, 8.5, text_x, row_top - 8)

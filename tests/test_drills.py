@@ -1,0 +1,56 @@
+"""A small size of every operations drill (benchmarks/drills.py): nothing lost, nothing crashed."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def drills():
+    spec = importlib.util.spec_from_file_location("drills", ROOT / "benchmarks" / "drills.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(autouse=True)
+def _restore_logging():
+    root = logging.getLogger()
+    handlers, level, hook = list(root.handlers), root.level, sys.excepthook
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    sys.excepthook = hook
+
+
+def test_sigkills_lose_nothing(drills):
+    row = drills.kill_drill(4, seed=7)
+    assert (row["ok"], row["lost"], row["crashes"], row["mismatched"]) == (4, 0, 0, 0), row
+
+
+def test_garbage_never_kills_the_kiosk(drills):
+    row = drills.garbage_drill(600, seed=8)
+    assert (row["ok"], row["crashes"], row["bad replies"]) == (600, 0, 0), row
+
+
+def test_every_storage_fault_keeps_the_kiosk_up(drills):
+    row = drills.fault_drill(seed=9)
+    assert row["runs"] >= 4 and row["ok"] == row["runs"], row
+
+
+def test_config_mutations_are_refused_with_lines_or_start(drills):
+    row = drills.mutation_drill(40, seed=10)
+    assert (row["ok"], row["crashes"], row["errors without a line"]) == (40, 0, 0), row
+
+
+def test_the_table_prints_every_drill(drills, capsys):
+    drills.print_table([{"drill": "x", "runs": 1, "ok": 1, "lost": 0, "crashes": 0, "restart p99 s": 0.5}])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:5] == ["drill", "runs", "ok", "lost", "crashes"] and "restart p99 s 0.500" in out[1]
