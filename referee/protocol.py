@@ -213,7 +213,7 @@ def _unrolled(name: str, read: Callable[[Mapping[str, Any]], Any], steps: tuple[
     for the one function it calls (a loop's single call site sees them all, and stays generic). This
     is what keeps a table of named checks as fast as hand-inlined code on every scan.
     """
-    lines = [f"def {name}(game, event):", "    move = read(event)"]
+    lines = [f"def {name}(game, event):", "    move = event" if read is _given else "    move = read(event)"]
     if over_after_fields:
         lines.append("    if game.finished:\n        raise Rejection('game-over')")
     lines += [f"    step{i}(game, move)" for i in range(len(steps))]
@@ -233,19 +233,23 @@ def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool
     compiled = {value: compile_on(On(_given, on.checks, on.effects), over_after_fields)
                 for value, on in cases.items()}
 
+    applies = {value: pair[0] for value, pair in compiled.items()}
+    checks = {value: pair[1] for value, pair in compiled.items()}
+
     def apply(game: Game, event: Mapping[str, Any]) -> None:
         move = read(event)
-        compiled[getattr(move, name)][0](game, move)
+        applies[getattr(move, name)](game, move)
 
     def check(game: Game, event: Mapping[str, Any]) -> Any:
         move = read(event)
-        return compiled[getattr(move, name)][1](game, move)
+        return checks[getattr(move, name)](game, move)
 
     return apply, check
 
 
 def _given(move: Any) -> Any:
-    """The `read` of a variant: the move was read by the event type's own `read`."""
+    """The `read` of a variant: the move was read by the event type's own `read` (`_unrolled` then
+    takes the move as it is, without a call)."""
     return move
 
 
@@ -274,7 +278,7 @@ class Game:
     # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
     # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
     variants: ClassVar[Mapping[str, str]] = {}
-    _compiled_rules: ClassVar[dict[str, tuple[Judge, Judge]] | None] = None
+    _compiled_rules: ClassVar[tuple[Mapping[str, Judge], Mapping[str, Judge]] | None] = None
 
     deck: Deck
     players: tuple[str, ...]
@@ -303,11 +307,12 @@ class Game:
         """Per event type, what `apply` runs after the reducer's checks (the event's type, `undo`,
         and `game-over` where the rules file checks it before the fields): the `rules` table's
         read, checks and effects."""
-        return {kind: pair[0] for kind, pair in cls._compiled().items()}
+        return cls._compiled()[0]
 
     @classmethod
-    def _compiled(cls) -> dict[str, tuple[Judge, Judge]]:
-        """The `rules` table made into the reducer's functions, once per game class."""
+    def _compiled(cls) -> tuple[Mapping[str, Judge], Mapping[str, Judge]]:
+        """The `rules` table made into the reducer's functions (`apply`'s, `check`'s), once per game class:
+        shared by every referee of the game (a plain dict is the fastest lookup per event), never changed."""
         cached = cls.__dict__.get("_compiled_rules")
         if cached is not None:
             return cached
@@ -315,13 +320,14 @@ class Game:
         for kind, name in cls.variants.items():
             cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
             compiled[kind] = compile_variants(name, cases, cls.shape_first)
-        cls._compiled_rules = compiled
-        return compiled
+        cls._compiled_rules = cached = ({kind: pair[0] for kind, pair in compiled.items()},
+                                        {kind: pair[1] for kind, pair in compiled.items()})
+        return cached
 
     @classmethod
     def checkers(cls) -> Mapping[str, Judge]:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
-        return {kind: pair[1] for kind, pair in cls._compiled().items()}
+        return cls._compiled()[1]
 
     def public(self) -> dict[str, Any]:
         """The public state as the transcript writes it: exactly the keys the rules file names."""

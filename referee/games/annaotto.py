@@ -194,9 +194,10 @@ class Race:
 
     def view(self, losers: tuple[str, ...] | None = None) -> RaceView:
         """The race for `hints()`: open (losers None) or closed with its losers."""
-        pressed = {p: self.pressed[p] for p in self.participants if p in self.pressed}
-        waiting = tuple(p for p in self.participants if p not in self.pressed)
-        return RaceView(losers is None, self.by, self.called, self.participants, pressed, waiting, losers or ())
+        slaps = self.pressed
+        pressed = {p: slaps[p] for p in self.participants if p in slaps}
+        waiting = tuple([p for p in self.participants if p not in slaps])
+        return _new(RaceView, (losers is None, self.by, self.called, self.participants, pressed, waiting, losers or ()))
 
 
 # --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
@@ -976,9 +977,11 @@ class Annaotto(Game):
     # --- reading
 
     def scores(self) -> dict[str, int]:
-        places = {p: i + 1 for i, p in enumerate(self.out)}
-        last = len(self.players) if self.finished else 0
-        return {p: places.get(p, last) for p in self.players}
+        """Finishing places in seat order: 1 for the first out …; the last place once finished, else 0."""
+        scores = dict.fromkeys(self.players, len(self.players) if self.finished else 0)
+        for place, player in enumerate(self.out, 1):
+            scores[player] = place
+        return scores
 
     def public_state(self) -> AnnaottoState:
         race = self.race
@@ -1006,42 +1009,40 @@ class Annaotto(Game):
 
     def hints(self) -> Hints:
         detail = self.hint_detail()
-        if self.turn is not None and self.due is None and self.race is None and self.last_race is None and not (
-                self.choices or self.chain is not None or self.plus or self.drawn):  # the everyday turn
-            return _new(Hints, (self.id, (self.turn,), _PLAY_OR_DRAW, detail, (), None))
+        turn = self.turn
+        if turn is not None and self.due is None and self.race is None and self.last_race is None:
+            return self.turn_hints(turn, detail)  # an ordinary turn: one player acts
         race = self.race.view() if self.race is not None else self.last_race
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race)
+            return _new(Hints, (self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race))
         if not self.started:
-            return Hints(self.id, (), ("start",), detail)
-        if self.due is None and race is None and self.turn is not None:  # an ordinary turn: one player acts
-            return self.turn_hints(detail)
+            return _new(Hints, (self.id, (), _START, detail, (), None))
         owed = self.owed()
         actors, events = self.who_acts(race, owed)
-        return Hints(self.id, actors, events, detail, owed, race)
+        return _new(Hints, (self.id, actors, events, detail, owed, race))
 
-    def turn_hints(self, detail: AnnaottoHints) -> Hints:
+    def turn_hints(self, turn: str, detail: AnnaottoHints) -> Hints:
         """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
-        turn = self.turn
         if self.choices:
-            owed = tuple(Owed(turn, "choice", c) for c in self.choices)
-            return Hints(self.id, (turn,), tuple(_CHOICE_EVENTS[c] for c in self.choices), detail, owed)
+            owed = tuple([_new(Owed, (turn, "choice", c)) for c in self.choices])
+            return _new(Hints, (self.id, (turn,), tuple([_CHOICE_EVENTS[c] for c in self.choices]), detail, owed,
+                                None))
         if self.chain is not None or self.plus:
-            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail, (Owed(turn, "confirm", "penalty"),))
-        if self.drawn:
-            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail)
-        return _new(Hints, (self.id, (turn,), _PLAY_OR_DRAW, detail, (), None))
+            owed = (_new(Owed, (turn, "confirm", "penalty")),)
+            return _new(Hints, (self.id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None))
+        return _new(Hints, (self.id, (turn,), _PLAY_OR_CONFIRM if self.drawn else _PLAY_OR_DRAW, detail, (), None))
 
     def owed(self) -> tuple[Owed, ...]:
         """The calls, choices and confirmations the table owes now."""
         owed: list[Owed] = []
         if self.race is not None and not self.race.called:
-            owed.append(Owed(self.race.by, "call", ALLE))
+            owed.append(_new(Owed, (self.race.by, "call", ALLE)))
         if self.due is not None:
-            owed += (Owed(self.due[0], "call", self.due[1]), Owed(self.due[0], "catchable", self.due[1]))
-        owed.extend(Owed(self.turn, "choice", c) for c in self.choices)
+            player, word = self.due
+            owed += (_new(Owed, (player, "call", word)), _new(Owed, (player, "catchable", word)))
+        owed += [_new(Owed, (self.turn, "choice", c)) for c in self.choices]
         if self.turn is not None and (self.chain is not None or self.plus):
-            owed.append(Owed(self.turn, "confirm", "penalty"))
+            owed.append(_new(Owed, (self.turn, "confirm", "penalty")))
         return tuple(owed)
 
     def who_acts(self, race: RaceView | None, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -1056,13 +1057,13 @@ class Annaotto(Game):
         else:
             actors.add(self.turn)
             if self.choices:
-                events = tuple(_CHOICE_EVENTS[c] for c in self.choices)
+                events = tuple([_CHOICE_EVENTS[c] for c in self.choices])
             elif self.chain is not None or self.plus or self.drawn:
                 events = _PLAY_OR_CONFIRM
             else:
                 events = _PLAY_OR_DRAW
             events += ("call", *catch) if catch else ()
-        return tuple(p for p in self.players if p in actors), events
+        return tuple([p for p in self.players if p in actors]), events
 
     def hint_detail(self) -> AnnaottoHints:
         top = self.top
@@ -1089,7 +1090,9 @@ class Annaotto(Game):
 
 
 _PLAY_OR_DRAW = ("play", "draw")
-# A named tuple made in C: the hints of every move are built with it (the generated `__new__` costs a call).
+_START = ("start",)
+# Named tuples made in C: the hints of every move are built with it (the generated `__new__` costs a call,
+# and the simulator asks for hints before every move).
 _new = tuple.__new__
 _PLAY_OR_CONFIRM = ("play", "press:confirm")
 _CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}

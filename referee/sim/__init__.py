@@ -44,9 +44,22 @@ def _opening(header_json: str) -> Opening:
     return Opening(referee.deck, MappingProxyType(referee.public().hands))
 
 
+_OPENINGS: dict[tuple[Any, ...], Opening] = {}  # headers without options, by (game, players, dealer)
+
+
 def opening(header: Mapping[str, Any]) -> Opening:
     """The referee's opening facts for this header (one referee per distinct header)."""
-    return _opening(json.dumps(header, sort_keys=True))
+    players = header.get("players")
+    if "options" in header or type(players) is not list or len(header) > 3 + ("dealer" in header):
+        return _opening(json.dumps(header, sort_keys=True))
+    # a new table's header (format, game, players, perhaps dealer): a tuple key is cheaper than JSON
+    key = (header.get("format"), header.get("game"), tuple(players), header.get("dealer"))
+    hit = _OPENINGS.get(key)
+    if hit is None:
+        hit = _opening(json.dumps(header, sort_keys=True))
+        if len(_OPENINGS) < 256:
+            _OPENINGS[key] = hit
+    return hit
 
 
 class SimulationStuck(RuntimeError):

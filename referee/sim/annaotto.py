@@ -121,6 +121,7 @@ class AnnaottoTable(TableSim):
         self.race_close = False
         self.in_race = False
         self.clock = 1_000_000
+        self.hints: Hints | None = None  # the referee's hints the last proposals were made from
 
     # --- helpers
 
@@ -145,14 +146,15 @@ class AnnaottoTable(TableSim):
     # --- proposals
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        hints = referee.hints()
+        hints = self.hints = referee.hints()  # `accepted` reads what was pending before the event
         if hints.owed or (hints.race is not None and hints.race.open):
             owed = self._owed(hints)
             if owed is not None:
                 return owed
         self.in_race = False
         player = referee.turn
-        fitting = self._fitting(hints.detail.playable)
+        playable = hints.detail.playable
+        fitting = self._codes.get(playable) or self._fitting(playable)
         drawn = self.drawn
         if drawn is not None:  # play the drawn card at once (either side) or keep it
             up, down = drawn
@@ -169,16 +171,15 @@ class AnnaottoTable(TableSim):
         return self._turn(player, fitting)
 
     def _fitting(self, playable: frozenset[str]) -> frozenset[str]:
-        """The side codes (with copy numbers) of the faces the referee says may be laid now."""
-        fitting = self._codes.get(playable)
-        if fitting is None:
-            face = self.face
-            fitting = self._codes[playable] = frozenset(code for code in self.side if face[code] in playable)
+        """The side codes (with copy numbers) of the faces the referee says may be laid now (made once per
+        set of faces and deck: `candidates` looks them up in `_codes` first)."""
+        face = self.face
+        fitting = self._codes[playable] = frozenset(code for code in self.side if face[code] in playable)
         return fitting
 
     def _turn(self, player: str, fitting: frozenset[str]) -> list[dict[str, Any]]:
         """An ordinary turn: a fitting card of one's own or another's hand, or a draw."""
-        roll = self.rng.random()
+        roll = self._random()
         hands = self.hands
         events: list[dict[str, Any]] = []
         if roll < 0.2:  # a card out of another player's hand
@@ -276,6 +277,8 @@ class AnnaottoTable(TableSim):
         elif kind == "press":
             if event["button"] == "confirm":
                 self.drawn = None
+                if self.hints.detail.must is None:  # no penalty was pending: the drawn card is kept
+                    return
                 state = referee.public()
                 self._deal_to(event["player"], state.hands)  # penalties go only to who confirms (AO-R10, AO-R11)
                 if state.flip is not None:
