@@ -37,6 +37,7 @@ class SimStrip:
         self._font: pygame.font.Font | None = None
 
     def attach(self, app: Any) -> None:
+        """Make the window taller; the app's display (the part its screens reach) stays the top part."""
         display = getattr(app, "display", app.surface)  # the screen as mounted (rotated or not)
         width, height = display.get_size()
         seats = max(len(self.lights.seats), 1)

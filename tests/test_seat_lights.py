@@ -118,18 +118,24 @@ class LocalKiosk:
             if fields.get("button") == "confirm" and self.app.screen.name == "table":
                 self._note_confirm(fields["seat"])
         if cmd == "view":
-            self.app.draw()
-            return {"ok": True, "buttons": self.app.current_view.buttons()}
+            return {"ok": True, **self._command("view")}
         reply = self.sim.handle({"cmd": cmd, **fields})
         assert reply["ok"], reply
         self.pump()
         return reply
 
-    def state(self) -> dict[str, Any]:
+    def _command(self, name: str, arg: Any = None) -> Any:
+        """A control-socket command run as the display thread runs it (`App._on_item`), here in this thread."""
         self.pump(1)
-        command = Command("state")
+        command = Command(name, arg)
         self.app._on_item(command)
+        error = getattr(command, "error", None)
+        if error is not None:
+            raise error
         return command.result
+
+    def state(self) -> dict[str, Any]:
+        return self._command("state")
 
     def touch(self, action: str) -> dict[str, Any]:
         self.app.draw()
@@ -142,8 +148,7 @@ class LocalKiosk:
             if collecting is not None:
                 seat = next(s for s in SEATS if self.app.screen.controller.player_for_seat(s) == collecting.player)
                 self._note_confirm(seat)
-        self.app.screen.on_action(action)
-        self.app.dirty = True
+        self._command("action", action)
         self.pump()
         return self.state()
 
