@@ -24,7 +24,10 @@ log = logging.getLogger("cafe")
 
 STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
-SCREEN_OF = {"history": "table", "keyboard": "setup"}
+# The contract knows six screens; every other screen is reported as the one guests would say they see.
+SCREEN_OF = {"history": "table", "keyboard": "setup", "games": "menu", "scanner-test": "admin",
+             "button-test": "admin", "storage-fault": "error"}
+OVERLAYS = ("help", "confirm")  # drawn over another screen: reported as the screen underneath
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +127,8 @@ class CafeLink:
             log.exception("café: no status for screen %r", getattr(screen, "name", screen))
 
     def status(self, screen: Any) -> dict[str, Any]:
-        name = getattr(screen, "name", "menu")
-        name = SCREEN_OF.get(name, name)
-        fields: dict[str, Any] = {"screen": name if name in contract.SCREENS else "menu"}
+        name = screen_name(screen)
+        fields: dict[str, Any] = {"screen": name}
         controller = None if name == "demo" else _controller_of(screen)
         if controller is None:
             return fields
@@ -141,6 +143,17 @@ class CafeLink:
                 self._uids[row] = self.app.log.game_uid(row)
             fields["game_uid"] = self._uids[row]
         return fields
+
+
+def screen_name(screen: Any) -> str:
+    """The contract's name (`menu`, `setup`, `table`, `admin`, `demo`, `error`) of what a screen shows."""
+    for _ in range(4):
+        name = getattr(screen, "name", "menu")
+        if name not in OVERLAYS or getattr(screen, "back", None) is None:
+            break
+        screen = screen.back
+    name = SCREEN_OF.get(name, name)
+    return name if name in contract.SCREENS else "menu"
 
 
 def _controller_of(screen: Any) -> Any:

@@ -76,3 +76,26 @@ def test_news_from_the_cafe_reaches_the_screen_only_through_the_loop(tmp_path, m
     while app.current_view.tagged("cafe-announce"):  # `until` passed: the banner goes by itself
         assert time.monotonic() < deadline, "the announcement did not run out"
         app.step(max_wait_ms=200)
+
+
+class _FakeScreen:
+    """A stand-in with just the attributes `screen_name` reads (`name`, `back`): no pygame needed."""
+
+    def __init__(self, name: str, back: object = None):
+        self.name = name
+        self.back = back
+
+
+def test_every_kiosk_screen_maps_to_a_contract_screen() -> None:
+    from kiosk.cafe_link import screen_name
+
+    table, setup = _FakeScreen("table"), _FakeScreen("setup")
+    assert screen_name(_FakeScreen("help", table)) == "table"
+    assert screen_name(_FakeScreen("help", setup)) == "setup"
+    assert screen_name(_FakeScreen("confirm", _FakeScreen("help", table))) == "table"
+    assert screen_name(_FakeScreen("scanner-test")) == "admin"
+    assert screen_name(_FakeScreen("button-test")) == "admin"
+    assert screen_name(_FakeScreen("storage-fault")) == "error"
+    assert screen_name(_FakeScreen("games")) == "menu"
+    assert screen_name(_FakeScreen("history", table)) == "table"
+    assert screen_name(_FakeScreen("demo")) == "demo"
