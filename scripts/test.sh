@@ -3,52 +3,35 @@
 # Usage: scripts/test.sh [pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# tests/test_pi.py runs systemd-analyze and shellcheck: as root with apt-get (CI), install the missing ones.
+# As root with apt-get (CI), install the Debian packages the tests need when they are missing.
+apt_missing=()
+need() {  # need PACKAGE TEST...: PACKAGE is missing when every TEST fails
+  local package=$1; shift
+  for test in "$@"; do eval "$test" >/dev/null 2>&1 && return; done
+  apt_missing+=("$package")
+}
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-  missing=()
-  command -v systemd-analyze >/dev/null || missing+=(systemd)
-  command -v shellcheck >/dev/null || missing+=(shellcheck)
+  # tests/test_pi.py runs systemd-analyze and shellcheck.
+  need systemd "command -v systemd-analyze"
+  need shellcheck "command -v shellcheck"
   # The kiosk draws with DejaVu Sans Bold (✓ ✗, clear capitals); the screen tests and the audit measure it.
-  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing+=(fonts-dejavu-core)
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "== apt-get install ${missing[*]}"
+  need fonts-dejavu-core "[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ]"
+  # The café tests start Debian's mosquitto (with mosquitto_passwd, and openssl for a TLS broker) on loopback.
+  need mosquitto "[ -x /usr/sbin/mosquitto ]" "command -v mosquitto"
+  need openssl "command -v openssl"
+  # The hub's browser tests drive Debian's chromium through the playwright package (never `playwright install`,
+  # whose download cannot be reached).
+  need chromium "[ -x /usr/bin/chromium ]"
+  if [ ${#apt_missing[@]} -gt 0 ]; then
+    echo "== apt-get install ${apt_missing[*]}"
     aptlog=$(mktemp)
     if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        "${missing[@]}"; } >"$aptlog" 2>&1; then
+        "${apt_missing[@]}"; } >"$aptlog" 2>&1; then
       cat "$aptlog" >&2
-      echo "apt-get could not install ${missing[*]}: tests/test_pi.py will fail" >&2
+      echo "apt-get could not install ${apt_missing[*]}: the tests that use them will fail" >&2
     fi
     rm -f "$aptlog"
   fi
-fi
-# The café tests start Debian's mosquitto (and use mosquitto_passwd, and openssl for a TLS broker) on loopback:
-# as root, install what is missing.
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-  cafe_missing=()
-  [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null || cafe_missing+=(mosquitto)
-  command -v openssl >/dev/null || cafe_missing+=(openssl)
-  if [ ${#cafe_missing[@]} -gt 0 ]; then
-    echo "== apt-get install ${cafe_missing[*]}"
-    aptlog=$(mktemp)
-    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        "${cafe_missing[@]}"; } >"$aptlog" 2>&1; then
-      cat "$aptlog" >&2
-      echo "apt-get could not install ${cafe_missing[*]}: tests/test_cafe*.py will fail" >&2
-    fi
-    rm -f "$aptlog"
-  fi
-fi
-# The hub's browser tests drive Debian's chromium through the playwright package (never `playwright install`,
-# whose download cannot be reached): as root with apt-get, install it when missing.
-if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && [ ! -x /usr/bin/chromium ]; then
-  echo "== apt-get install chromium"
-  aptlog=$(mktemp)
-  if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      chromium; } >"$aptlog" 2>&1; then
-    cat "$aptlog" >&2
-    echo "apt-get could not install chromium: the hub's browser tests will fail" >&2
-  fi
-  rm -f "$aptlog"
 fi
 python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then

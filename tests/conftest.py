@@ -1,4 +1,6 @@
+import logging
 import os
+import sys
 
 import pytest
 
@@ -14,3 +16,15 @@ def mosquitto(tmp_path):
 
     with Broker(tmp_path / "mosquitto") as broker:
         yield broker
+
+
+@pytest.fixture
+def restore_logging():
+    """Put the root logger and `sys.excepthook` back after a test that ran the kiosk's `main()` in-process
+    (it installs its own handlers and hook), so later tests log as before."""
+    root = logging.getLogger()
+    handlers, level, hook = list(root.handlers), root.level, sys.excepthook
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+    sys.excepthook = hook

@@ -4,7 +4,6 @@ by `--check-config` with their line, and the kiosk refuses them the same way at 
 from __future__ import annotations
 
 import io
-import logging
 import re
 import sys
 from contextlib import redirect_stdout
@@ -20,14 +19,7 @@ from kiosk.pin import check_pin
 EXAMPLE = (Path(__file__).resolve().parent.parent / "config" / "table.example.toml").read_text()
 
 
-@pytest.fixture(autouse=True)
-def _restore_logging():
-    root = logging.getLogger()
-    handlers, level, hook = list(root.handlers), root.level, sys.excepthook
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    sys.excepthook = hook
+pytestmark = pytest.mark.usefixtures("restore_logging")  # the kiosk's main() sets up logging
 
 
 def with_kiosk(*lines: str) -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import logging
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,14 +18,7 @@ def drills():
     return module
 
 
-@pytest.fixture(autouse=True)
-def _restore_logging():
-    root = logging.getLogger()
-    handlers, level, hook = list(root.handlers), root.level, sys.excepthook
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    sys.excepthook = hook
+pytestmark = pytest.mark.usefixtures("restore_logging")  # the kiosk's main() sets up logging
 
 
 def test_sigkills_lose_nothing(drills):

@@ -12,15 +12,7 @@ import pytest
 
 from kiosk import logs
 
-
-@pytest.fixture(autouse=True)
-def _restore_logging():
-    root = logging.getLogger()
-    handlers, level, hook = list(root.handlers), root.level, sys.excepthook
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
-    sys.excepthook = hook
+pytestmark = pytest.mark.usefixtures("restore_logging")  # the kiosk's main() sets up logging
 
 
 def test_journal_lines_carry_the_syslog_priority_of_their_level():
