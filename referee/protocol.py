@@ -13,7 +13,7 @@ lives in `referee.table`, once for all games.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
@@ -84,10 +84,23 @@ ACCEPTED = Answer(True)
 # --- shape helpers: every game checks its event fields with these, so `bad-event` reads the same
 
 
+def bad_field(name: str) -> Rejection:
+    """The one `bad-event` answer for a field that is missing, of the wrong type or out of its range."""
+    return Rejection("bad-event", "bad-event.field", field=name)
+
+
 def need_str(event: Mapping[str, Any], name: str) -> str:
     value = event.get(name)
     if type(value) is not str:
-        raise Rejection("bad-event", "bad-event.field", field=name)
+        raise bad_field(name)
+    return value
+
+
+def need_choice(event: Mapping[str, Any], name: str, choices: Container[str]) -> str:
+    """A string field that must be one of `choices` (a button, a spoken word, ...)."""
+    value = need_str(event, name)
+    if value not in choices:
+        raise bad_field(name)
     return value
 
 
@@ -97,14 +110,14 @@ def opt_str(event: Mapping[str, Any], name: str) -> str | None:
         return None
     value = event[name]
     if type(value) is not str:
-        raise Rejection("bad-event", "bad-event.field", field=name)
+        raise bad_field(name)
     return value
 
 
 def need_str_list(event: Mapping[str, Any], name: str, allow_empty: bool = False) -> list[str]:
     value = event.get(name)
     if type(value) is not list or (not value and not allow_empty) or any(type(v) is not str for v in value):
-        raise Rejection("bad-event", "bad-event.field", field=name)
+        raise bad_field(name)
     return value
 
 

@@ -27,7 +27,19 @@ from referee.decks.annaotto import (
 )
 from referee.games import register
 from referee.hints import FinishedHints, Hints, Owed, Part, PublicState, RaceView, names, say
-from referee.protocol import CardMove, Game, HeaderError, On, Rejection, is_int, known_options, need_str, rule
+from referee.protocol import (
+    CardMove,
+    Game,
+    HeaderError,
+    On,
+    Rejection,
+    bad_field,
+    is_int,
+    known_options,
+    need_choice,
+    need_str,
+    rule,
+)
 
 ANNA, OTTO, ALLE, PLUS, RETOUR, HUERDEN = "ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN"
 RACE_PENALTY = 2  # AO-R15e: the cards each loser of a race takes
@@ -215,17 +227,6 @@ class Race:
 # --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
 
 
-def _bad_field(name: str) -> Rejection:
-    return Rejection("bad-event", "bad-event.field", field=name)
-
-
-def _player(event: Mapping[str, Any]) -> str:
-    player = event.get("player")
-    if type(player) is not str:
-        raise _bad_field("player")
-    return player
-
-
 @dataclass(slots=True)
 class StartMove:
     """`start`: the start card's code (`player` is not used)."""
@@ -250,7 +251,7 @@ class PlayMove(CardMove):
     def read(cls, event: Mapping[str, Any]) -> PlayMove:
         player = event.get("player")
         if type(player) is not str:
-            raise _bad_field("player")
+            raise bad_field("player")
         code = event.get("card")
         codes = None
         if type(code) is not str or "cards" in event:
@@ -258,7 +259,7 @@ class PlayMove(CardMove):
             code = codes[0]
         source = event.get("from")
         if (source is not None or "from" in event) and type(source) is not str:
-            raise _bad_field("from")
+            raise bad_field("from")
         return cls(player, code, None, None, source, codes)
 
 
@@ -267,10 +268,10 @@ def _cards_field(event: Mapping[str, Any]) -> list[str]:
     if "card" in event:
         if "cards" in event:
             raise Rejection("bad-event", "bad-event.forbidden", field="cards")
-        raise _bad_field("card")
+        raise bad_field("card")
     cards = event.get("cards")
     if type(cards) is not list or not cards or any(type(c) is not str for c in cards):
-        raise _bad_field("cards")
+        raise bad_field("cards")
     return cards
 
 
@@ -283,10 +284,10 @@ class DrawMove:
 
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> DrawMove:
-        player = _player(event)
+        player = need_str(event, "player")
         count = event.get("count", 1)
         if "count" in event and (not is_int(count) or count < 1):
-            raise _bad_field("count")
+            raise bad_field("count")
         return cls(player, count)
 
 
@@ -300,16 +301,14 @@ class PressMove:
 
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> PressMove:
-        player = _player(event)
-        button = event.get("button")
-        if type(button) is not str or button not in _BUTTONS:
-            raise _bad_field("button")
+        player = need_str(event, "player")
+        button = need_choice(event, "button", _BUTTONS)
         t_us = event.get("t_us")
         if "t_us" in event:
             if not is_int(t_us) or t_us < 0:
-                raise _bad_field("t_us")
+                raise bad_field("t_us")
         elif button == "slap":
-            raise _bad_field("t_us")
+            raise bad_field("t_us")
         return cls(player, button, t_us)
 
 
@@ -322,11 +321,8 @@ class CallMove:
 
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> CallMove:
-        player = _player(event)
-        word = event.get("word")
-        if type(word) is not str or word not in _WORDS:
-            raise _bad_field("word")
-        return cls(player, word)
+        player = need_str(event, "player")
+        return cls(player, need_choice(event, "word", _WORDS))
 
 
 @dataclass(slots=True)
@@ -338,7 +334,7 @@ class CatchMove:
 
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> CatchMove:
-        return cls(_player(event), need_str(event, "target"))
+        return cls(need_str(event, "player"), need_str(event, "target"))
 
 
 @dataclass(slots=True)
@@ -350,15 +346,12 @@ class ChoiceMove:
 
     @classmethod
     def read_colour(cls, event: Mapping[str, Any]) -> ChoiceMove:
-        return cls(_player(event), need_str(event, "colour"))
+        return cls(need_str(event, "player"), need_str(event, "colour"))
 
     @classmethod
     def read_flip(cls, event: Mapping[str, Any]) -> ChoiceMove:
-        player = _player(event)
-        who = event.get("who")
-        if type(who) is not str or who not in _WHO:
-            raise _bad_field("who")
-        return cls(player, who)
+        player = need_str(event, "player")
+        return cls(player, need_choice(event, "who", _WHO))
 
 
 @dataclass(slots=True)

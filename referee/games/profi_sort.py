@@ -41,6 +41,7 @@ from referee.protocol import (
     HeaderError,
     On,
     Rejection,
+    bad_field,
     forbid,
     is_int,
     known_options,
@@ -295,7 +296,7 @@ class LayTask(Move):
         task = need_str(event, "task")
         groups = event.get("groups")
         if type(groups) is not list or any(type(g) is not list or any(type(c) is not str for c in g) for g in groups):
-            raise Rejection("bad-event", "bad-event.field", field="groups")
+            raise bad_field("groups")
         as_task = None
         if task == REPEAT:
             as_task = need_str(event, "as")
