@@ -14,6 +14,8 @@ from kiosk.pin import hash_pin
 # PIN 1234: good enough for a laptop; `--check-config` warns when a kiosk keeps it.
 DEFAULT_PIN_HASH = hash_pin("1234", salt="tabletop-referee", iterations=1000)
 ROTATIONS = (0, 90, 180, 270)
+# `[kiosk]` keys that set the Settings field of the same name when given.
+SAME_NAMED = ("language", "demo_after_s", "admin_hold_s", "idle_pause_s", "rotate", "volume", "mute")
 
 
 @dataclass
@@ -41,22 +43,12 @@ def from_section(section: KioskSection, base: Path | None = None) -> Settings:
     if section.data_dir is not None:
         path = Path(section.data_dir).expanduser()
         s.data_dir = path if path.is_absolute() or base is None else base / path
-    if section.language is not None:
-        s.language = section.language
     if section.admin_pin_hash is not None:
         s.pin_hash = section.admin_pin_hash
-    if section.demo_after_s is not None:
-        s.demo_after_s = section.demo_after_s
-    if section.admin_hold_s is not None:
-        s.admin_hold_s = section.admin_hold_s
-    if section.idle_pause_s is not None:
-        s.idle_pause_s = section.idle_pause_s
-    if section.rotate is not None:
-        s.rotate = section.rotate
-    if section.volume is not None:
-        s.volume = section.volume
-    if section.mute is not None:
-        s.mute = section.mute
+    for name in SAME_NAMED:
+        value = getattr(section, name)
+        if value is not None:
+            setattr(s, name, value)
     if section.screen_size is not None:
         s.width, s.height = section.screen_size
     return s
