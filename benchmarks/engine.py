@@ -148,7 +148,37 @@ def profi_sort_rounds_per_second(budget: float) -> float:
     return rounds / (time.perf_counter() - start)
 
 
+def referee_share_of_careful_games(game_id: str, players: int, budget: float) -> str:
+    """What the referee alone costs per careful game: a fresh `Referee`, `hints()` before every
+    accepted event (the simulator asks before each move) and its `apply`, over recorded careful
+    games; no simulator at all. Its inverse is the games/s even a simulator costing nothing could reach."""
+    samples = []
+    for seed in range(10_000, 10_300):
+        table = sim.new_table(game_id, seed, players, careful=True)
+        referee = Referee(table.header)
+        deque(sim.play(table, referee, ABANDON_AFTER), maxlen=0)
+        samples.append((table.header, list(referee.history)))
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < budget:
+        for header, events in samples:
+            referee = Referee(header)
+            hints, apply = referee.hints, referee.apply
+            for event in events:
+                hints()
+                apply(event)
+        games += len(samples)
+    per_game = (time.perf_counter() - start) / games
+    steps = sum(len(events) for _, events in samples) / len(samples)
+    return (f"{players}p: {per_game * 1e6:.0f} µs per game of {steps:.1f} events ({per_game * 1e6 / steps:.2f} µs "
+            f"per event), i.e. at most {1 / per_game:,.0f} games/s with a simulator that cost nothing")
+
+
 EXTRAS = {
+    "annaotto": [
+        ("the referee's share of a careful game (setup, hints() and apply per event, no simulator)",
+         lambda s: referee_share_of_careful_games("annaotto", 2, s)),
+    ],
     "profi-sort": [
         ("full-game rounds/s (deal to scoring, sim included)", lambda s: f"{profi_sort_rounds_per_second(s):,.0f}"),
         ("lay_task of 10 cards with two jokers, median", lambda s: f"{profi_sort_lay_task_us():.1f} µs"),

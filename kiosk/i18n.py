@@ -1,6 +1,6 @@
 """Languages: German first, English one touch away (gettext catalogs in kiosk/locale, Babel to extract).
 
-Source strings are English and marked with `tr()` (translated now) or `N_()`
+Source strings are English and marked with `tr()` (translated now), `trn()` (with a plural) or `N_()`
 (marked, translated later). The referee's own sentences come in both languages
 from `referee.messages`.
 """
@@ -35,6 +35,12 @@ def tr(message: str, **values: object) -> str:
     """The message in the current language, with `{name}` values filled in."""
     text = _State.translation.gettext(message)
     return text.format(**values) if values else text
+
+
+def trn(singular: str, plural: str, n: int, **values: object) -> str:
+    """`tr` for a sentence about `n` things ("1 game" / "2 games"; German the same), with `{n}` filled in."""
+    text = _State.translation.ngettext(singular, plural, n)
+    return text.format(n=n, **values)
 
 
 def N_(message: str) -> str:

@@ -74,7 +74,9 @@ def export_all(app: App) -> str:
     games = len(app.log.games())
     logger.info("exported %d games to %s", games, folder)
     if on_stick:
-        return i18n.tr("Exported {n} games to the USB stick {stick}, folder {folder}", n=games,
-                       stick=folder.parent, folder=folder.name)
-    return i18n.tr("No USB stick found. Exported {n} games into the data directory, folder exports/{folder}",
-                   n=games, folder=folder.name)
+        return i18n.trn("Exported {n} game to the USB stick {stick}, folder {folder}",
+                        "Exported {n} games to the USB stick {stick}, folder {folder}", games,
+                        stick=folder.parent, folder=folder.name)
+    return i18n.trn("No USB stick found. Exported {n} game into the data directory, folder exports/{folder}",
+                    "No USB stick found. Exported {n} games into the data directory, folder exports/{folder}",
+                    games, folder=folder.name)

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.venv/bin
-$bin/pybabel extract -F babel.cfg -k tr -k N_ --no-location --sort-output -o kiosk/locale/kiosk.pot kiosk
+$bin/pybabel extract -F babel.cfg -k tr -k trn:1,2 -k N_ --no-location --sort-output -o kiosk/locale/kiosk.pot kiosk
 for lang in de en; do
   po=kiosk/locale/$lang/LC_MESSAGES/kiosk.po
   if [ -f "$po" ]; then

@@ -864,6 +864,35 @@ def test_the_simulated_table_makes_the_mistakes_the_tests_need() -> None:
     assert seen["race"] > seen["alle"], "every ALLE race was called: the forgotten call is never exercised"
 
 
+def test_a_careful_table_draws_only_when_stuck_and_lays_a_drawn_card_that_fits() -> None:
+    """Like RLCard's Uno agents (the benchmark's peer): no draw while a card of one's own fits, no fitting
+    drawn card kept. The noisy table still does both now and then (the referee allows them)."""
+    from referee import sim
+
+    def voluntary(careful: bool) -> tuple[int, int]:
+        draws = keeps = 0
+        for seed in range(30):
+            table = sim.new_table("annaotto", seed, 3, careful=careful)
+            referee = Referee(table.header)
+            for event in sim.play(table, referee):
+                hints = table.hints
+                if hints is None or hints.detail.must is not None or hints.owed:
+                    continue
+                playable = hints.detail.playable
+                fits = {code for code in table.side if table.face[code] in playable}
+                hand = table.hands.get(event.get("player"), [])  # after the event: a drawn card is last
+                if event["type"] == "draw" and any(own in fits for own, _ in hand[:-1]):
+                    draws += 1
+                if event["type"] == "press" and event["button"] == "confirm" and hints.detail.drawn \
+                        and any(own in fits or back in fits for own, back in hand[-1:]):
+                    keeps += 1
+        return draws, keeps
+
+    assert voluntary(careful=True) == (0, 0)
+    noisy_draws, noisy_keeps = voluntary(careful=False)
+    assert noisy_draws > 0 and noisy_keeps > 0
+
+
 def test_a_careful_table_makes_no_deliberate_mistakes() -> None:
     seen = _tally_simulated_games(careful=True, seeds=range(40))
     assert seen.get("rejected", 0) == 0 and seen.get("catch", 0) == 0 and seen.get("race_close", 0) == 0

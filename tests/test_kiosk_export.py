@@ -116,10 +116,31 @@ def test_admin_export_goes_to_a_usb_stick_when_one_is_mounted(tmp_path) -> None:
     press(app, "admin:export")
     message = app.current_view.tagged("message")[0].text
     folder = next(stick.iterdir())
-    assert message == f"Exported 1 games to the USB stick {stick}, folder {folder.name}"
+    assert message == f"Exported 1 game to the USB stick {stick}, folder {folder.name}"
     assert {p.name for p in folder.iterdir()} == {"games.csv", "events.sqlite3", "game-00001-alcasan.jsonl"}
     mounts.write_text("/dev/root / ext4 rw 0 0\n")
     press(app, "admin:export")
     message = app.current_view.tagged("message")[0].text
-    assert message.startswith("No USB stick found. Exported 1 games into the data directory, folder exports/")
+    assert message.startswith("No USB stick found. Exported 1 game into the data directory, folder exports/")
     assert (tmp_path / "data" / "exports" / message.rsplit("/", 1)[1] / "games.csv").exists()
+    play(app.log, "alcasan", 3, 10)
+    press(app, "admin:export")
+    assert app.current_view.tagged("message")[0].text.startswith("No USB stick found. Exported 2 games into")
+
+
+def test_counted_sentences_say_one_and_many_in_both_languages() -> None:
+    from kiosk import i18n
+
+    texts = {}
+    try:
+        for lang in ("de", "en"):
+            i18n.set_language(lang)
+            texts[lang] = [i18n.trn("Exported {n} game to the USB stick {stick}, folder {folder}",
+                                    "Exported {n} games to the USB stick {stick}, folder {folder}", n,
+                                    stick="/media/usb", folder="x") for n in (1, 2)]
+    finally:
+        i18n.set_language("de")
+    assert texts["en"] == ["Exported 1 game to the USB stick /media/usb, folder x",
+                           "Exported 2 games to the USB stick /media/usb, folder x"]
+    assert texts["de"] == ["1 Spiel auf den USB-Stick /media/usb exportiert, Ordner x",
+                           "2 Spiele auf den USB-Stick /media/usb exportiert, Ordner x"]

@@ -14,7 +14,9 @@ plays a card without looking. Players sometimes forget a call (and are
 sometimes caught), the ALLE layer sometimes forgets ALLE, and the kiosk sometimes
 closes a race before every participant slapped. A `careful` table makes none of
 these mistakes: its players only make moves they believe legal, like the random
-agents of other engines' benchmarks.
+agents of other engines' benchmarks, and like RLCard's Uno agents (whose rules allow a
+draw only when no card fits, and play a drawn card that fits) they draw only when no
+card of theirs fits, and lay a drawn card that fits.
 """
 
 from __future__ import annotations
@@ -165,7 +167,7 @@ class AnnaottoTable(TableSim):
             else:
                 return [{"type": "press", "player": player, "button": "confirm"}]
             play = {"type": "play", "player": player, "card": code}
-            if self._random() < 0.2:
+            if not self.careful and self._random() < 0.2:  # a careful player lays a drawn card that fits
                 return [play, {"type": "press", "player": player, "button": "confirm"}]
             return [play]
         return self._turn(player, fitting)
@@ -199,7 +201,7 @@ class AnnaottoTable(TableSim):
                     events.append({"type": "play", "player": player, "cards": [card[0]]})
                 else:
                     events.append({"type": "play", "player": player, "card": card[0]})
-        if not events or roll > 0.92:
+        if not events or (roll > 0.92 and not self.careful):  # a careful player draws only when stuck
             events.append({"type": "draw", "player": player})
         if roll < 0.05 and not self.careful:  # a card played without looking: the referee judges it
             events.append({"type": "play", "player": player, "card": _pick(self.rng, hand)[0]})
