@@ -48,6 +48,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from kiosk.store import EventLog, effective_events  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
+from tests.damage import KINDS, damage  # noqa: E402
 from tests.kiosk_process import KioskProcess  # noqa: E402
 from tests.test_kiosk_e2e import SEATS, start_game  # noqa: E402
 
@@ -212,32 +213,17 @@ def garbage_drill(count: int, seed: int = 2) -> dict:
 # --- storage faults ----------------------------------------------------------------------------
 
 
-def _damage(path: Path, kind: str, rng: random.Random) -> None:
-    data = bytearray(path.read_bytes())
-    if kind == "truncated":
-        data = data[: len(data) // 2 + 100]
-    elif kind == "garbage header":
-        data[:100] = rng.randbytes(100)
-    elif kind == "garbage pages":
-        page = int.from_bytes(data[16:18], "big")
-        for n in range(1, len(data) // page):
-            data[n * page: (n + 1) * page] = rng.randbytes(page)
-    else:
-        data = bytearray(rng.randbytes(len(data)))
-    path.write_bytes(bytes(data))
-
-
 def fault_drill(seed: int = 3) -> dict:
     """Every storage fault once: the kiosk must stay up and say what is wrong (root adds full and read-only)."""
     rng = random.Random(seed)
     results: dict[str, bool] = {}
-    for kind in ("truncated", "garbage header", "garbage pages", "random bytes"):
+    for kind in KINDS:
         with tempfile.TemporaryDirectory(prefix="drill-fault-") as tmp:
             data = Path(tmp)
             kiosk = KioskProcess(data)
             start_game(kiosk, "alles-klar", 3)
             kiosk.close()
-            _damage(data / "events.sqlite3", kind, rng)
+            damage(data / "events.sqlite3", kind, rng)
             kiosk = KioskProcess(data)
             try:
                 state = kiosk.state()

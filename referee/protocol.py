@@ -126,6 +126,14 @@ def forbid(event: Mapping[str, Any], name: str) -> None:
         raise Rejection("bad-event", "bad-event.forbidden", field=name)
 
 
+def need_one_card(event: Mapping[str, Any]) -> tuple[str, str]:
+    """`player` and `card` of a game that lays one card at a time: both strings, and no `cards` field."""
+    player = need_str(event, "player")
+    code = need_str(event, "card")
+    forbid(event, "cards")
+    return player, code
+
+
 def known_options(options: Mapping[str, Any], *names: str) -> None:
     """`bad-header` for an option key the game does not define (every rules file: "any other option key")."""
     for key in options:

@@ -28,6 +28,9 @@ set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DESTDIR=${DESTDIR:-}
+PROG=install-hub.sh
+# shellcheck source-path=SCRIPTDIR source=install-lib.sh
+. "$SRC/scripts/install-lib.sh"
 HUB_USER=referee-hub
 APP=/opt/tabletop-referee-hub
 CONF=/etc/tabletop-referee
@@ -74,63 +77,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then
-    echo "install-hub.sh: --purge only goes with --uninstall" >&2
-    exit 2
-fi
-if [ -n "$DESTDIR" ]; then
-    mkdir -p "$DESTDIR"
-    DESTDIR=$(cd "$DESTDIR" && pwd)
-    if [ "$DESTDIR" = / ]; then
-        echo "install-hub.sh: DESTDIR=/ is the live system: leave DESTDIR unset for that" >&2
-        exit 2
-    fi
-elif [ "$(id -u)" -ne 0 ]; then
-    echo "install-hub.sh: run as root (sudo $0), or with DESTDIR=DIR for a throwaway root" >&2
-    exit 1
-fi
-
-say() { printf 'install-hub.sh: %s\n' "$*"; }
-
-sys() { # a command that changes the running system: skipped (and shown) in a throwaway root
-    if [ -n "$DESTDIR" ]; then
-        printf 'skipped (DESTDIR):'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        "$@"
-    fi
-}
-
-live() { [ -z "$DESTDIR" ] && "$@" >/dev/null 2>&1; }
-
-changed=()
-put() { # put MODE SOURCE TARGET: install a file below DESTDIR, only rewriting it when it changed
-    local mode=$1 source=$2 target=$DESTDIR$3
-    mkdir -p "$(dirname "$target")"
-    if ! cmp -s "$source" "$target"; then
-        install -m "$mode" "$source" "$target"
-        say "installed $3"
-        changed+=("$3")
-    else
-        chmod "$mode" "$target"
-    fi
-}
-
-remove() {
-    local path
-    for path in "$@"; do
-        if [ -e "$DESTDIR$path" ] || [ -L "$DESTDIR$path" ]; then
-            rm -rf -- "$DESTDIR$path"
-            say "removed $path"
-            changed+=("$path")
-        fi
-    done
-}
-
-installed() {
-    live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
-}
+check_invocation "$mode" "$purge"
 
 python_for_tools() { # the hub's venv once it exists; the source tree's otherwise (a throwaway root)
     if [ -x "$DESTDIR$APP/venv/bin/python" ]; then

@@ -26,6 +26,9 @@ set -euo pipefail
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DESTDIR=${DESTDIR:-}
+PROG=install-pi.sh
+# shellcheck source-path=SCRIPTDIR source=install-lib.sh
+. "$SRC/scripts/install-lib.sh"
 KIOSK_USER=referee
 KIOSK_GROUPS=(gpio dialout video render input)
 APP=/opt/tabletop-referee
@@ -67,64 +70,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then
-    echo "install-pi.sh: --purge only goes with --uninstall" >&2
-    exit 2
-fi
-if [ -n "$DESTDIR" ]; then
-    mkdir -p "$DESTDIR"
-    DESTDIR=$(cd "$DESTDIR" && pwd)
-    if [ "$DESTDIR" = / ]; then
-        echo "install-pi.sh: DESTDIR=/ is the live system: leave DESTDIR unset for that" >&2
-        exit 2
-    fi
-elif [ "$(id -u)" -ne 0 ]; then
-    echo "install-pi.sh: run as root (sudo $0), or with DESTDIR=DIR for a throwaway root" >&2
-    exit 1
-fi
-
-say() { printf 'install-pi.sh: %s\n' "$*"; }
-
-# A command that changes the running system: skipped (and shown) in a throwaway root.
-sys() {
-    if [ -n "$DESTDIR" ]; then
-        printf 'skipped (DESTDIR):'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        "$@"
-    fi
-}
-
-# The live system's answer to a question (does the user exist?); in a throwaway root: "no".
-live() {
-    [ -z "$DESTDIR" ] && "$@" >/dev/null 2>&1
-}
-
-put() { # put MODE SOURCE TARGET: install a file below DESTDIR, only rewriting it when it changed
-    local mode=$1 source=$2 target=$DESTDIR$3
-    mkdir -p "$(dirname "$target")"
-    if ! cmp -s "$source" "$target"; then
-        install -m "$mode" "$source" "$target"
-        say "installed $3"
-    else
-        chmod "$mode" "$target"
-    fi
-}
-
-remove() { # remove PATH...: files or directories below DESTDIR
-    local path
-    for path in "$@"; do
-        if [ -e "$DESTDIR$path" ] || [ -L "$DESTDIR$path" ]; then
-            rm -rf -- "$DESTDIR$path"
-            say "removed $path"
-        fi
-    done
-}
-
-installed() { # installed PACKAGE: is this Debian package installed on the live system?
-    live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
-}
+check_invocation "$mode" "$purge"
 
 check_platform() {
     # What pip finds on PyPI differs by Python version and CPU: the packages below follow from it.

@@ -24,6 +24,7 @@ from kiosk.store import EventLog, effective_events
 from referee import sim
 from referee.sim import random_game
 from referee.table import Referee
+from tests.damage import KINDS, damage
 from tests.kiosk_process import E2E_CONFIG, KioskProcess
 from tests.mounts import can_mount, fill, free, remount, rerun_in_namespace, tmpfs
 from tests.test_kiosk_e2e import SEATS, start_game
@@ -120,27 +121,15 @@ def test_undo_of_the_last_event_and_the_status_are_one_transaction(tmp_path):
     log.close()
 
 
-@pytest.mark.parametrize("damage", ["truncated", "garbage-header", "garbage-page", "random-bytes"])
-def test_a_damaged_log_is_moved_aside_and_a_fresh_one_started(tmp_path, damage):
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_damaged_log_is_moved_aside_and_a_fresh_one_started(tmp_path, kind):
     path = tmp_path / "events.sqlite3"
     game_in_progress(path, 40)
-    data = bytearray(path.read_bytes())
-    rng = random.Random(damage)
-    if damage == "truncated":
-        data = data[: len(data) // 2 + 100]
-    elif damage == "garbage-header":
-        data[:100] = rng.randbytes(100)
-    elif damage == "garbage-page":
-        page = int.from_bytes(data[16:18], "big")
-        for n in range(1, len(data) // page):
-            data[n * page: (n + 1) * page] = rng.randbytes(page)
-    else:
-        data = bytearray(rng.randbytes(len(data)))
-    path.write_bytes(bytes(data))
+    data = damage(path, kind, random.Random(kind))
     opened = open_log(path, now=1_700_000_000)
     assert opened.log is not None and opened.fault is None
     aside = tmp_path / "events.sqlite3.corrupt-20231114T221320Z"
-    assert aside.read_bytes() == bytes(data)
+    assert aside.read_bytes() == data
     assert "events.sqlite3.corrupt-20231114T221320Z" in opened.notice and "beschädigt" in opened.notice
     assert opened.log.games() == [] and opened.log.current() is None
     opened.log.close()

@@ -13,7 +13,7 @@ from referee.cards import CardTally, Deck
 from referee.decks.alles_klar import NUMERALS, default_faces
 from referee.games import register
 from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
-from referee.protocol import CardMove, Game, HeaderError, On, Rejection, forbid, known_options, need_str, opt_str, rule
+from referee.protocol import CardMove, Game, HeaderError, On, Rejection, known_options, need_one_card, opt_str, rule
 
 _FACE = re.compile(r"AK:(1[01]|[1-9])((?:\.(?:III|II|IV|I|V)){0,2})")
 
@@ -88,9 +88,7 @@ class Play(CardMove):
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> Play:
         """`bad-event` for a missing or non-string `player`/`card`, a `cards` field, a non-string `rank_choice`."""
-        player = need_str(event, "player")
-        code = need_str(event, "card")
-        forbid(event, "cards")
+        player, code = need_one_card(event)
         return cls(player, code, rank_choice=opt_str(event, "rank_choice"))
 
 

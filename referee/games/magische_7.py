@@ -19,9 +19,8 @@ from referee.protocol import (
     On,
     Rejection,
     bool_option,
-    forbid,
     known_options,
-    need_str,
+    need_one_card,
     opt_str,
     rule,
 )
@@ -119,9 +118,7 @@ class Play(CardMove):
     @classmethod
     def read(cls, event: Mapping[str, Any]) -> Play:
         """`bad-event` for a missing or non-string `player`/`card`, a `cards` field, a non-string `target`."""
-        player = need_str(event, "player")
-        code = need_str(event, "card")
-        forbid(event, "cards")
+        player, code = need_one_card(event)
         return cls(player, code, target=opt_str(event, "target"))
 
 
