@@ -175,9 +175,11 @@ class Publisher:
             return None
         client.loop_start()
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
+        answered = False
         while not self._stopping.is_set() and time.monotonic() < deadline:
             kind, value = self._next_event(deadline - time.monotonic())
             if kind == "connack":
+                answered = True
                 if not value.is_failure:
                     self.connections += 1
                     return client
@@ -187,8 +189,18 @@ class Publisher:
                 break
             if kind == "lost":
                 break
+        if not answered and not self._stopping.is_set():
+            self._try_the_other_version()
         self._close(client)
         return None
+
+    def _try_the_other_version(self) -> None:
+        """The broker took the connection but gave no CONNACK. A 3.1.1-only broker should refuse an MQTT 5
+        CONNECT, but some cannot read one (its properties, its will's properties) and hang up or stay silent:
+        the next attempt speaks the other version (a broker that speaks both takes either)."""
+        self._protocol = mqtt.MQTTv311 if self._protocol == mqtt.MQTTv5 else mqtt.MQTTv5
+        log.info("café: no answer to the CONNECT; trying MQTT %s next", "3.1.1" if self._protocol == mqtt.MQTTv311
+                 else "5")
 
     def _session(self, client: mqtt.Client) -> None:
         """Publish until the connection is lost or the kiosk stops."""
