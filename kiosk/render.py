@@ -11,6 +11,7 @@ touch target is appended to it with its final sizes and colours, as drawn: the a
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 import pygame
@@ -224,9 +225,28 @@ class Renderer:
         if line:
             lines.append(line)
         out: list[str] = []
-        for line in lines:  # a single word wider than the box is cut
-            out.append(line if font.size(line)[0] <= width else Renderer._cut(line, font, width))
+        for line in lines:  # a single word wider than the box: broken after / or -, else cut
+            out += [part if font.size(part)[0] <= width else Renderer._cut(part, font, width)
+                    for part in Renderer._break_word(line, font, width)]
         return out or [""]
+
+    @staticmethod
+    def _break_word(line: str, font: pygame.font.Font, width: int) -> list[str]:
+        """A line as it is when it fits; else broken after `/` or `-` (a folder name, a date) into parts
+        that fit where such breaks allow, so staff can read a whole path on the screen."""
+        if font.size(line)[0] <= width:
+            return [line]
+        parts: list[str] = []
+        current = ""
+        for piece in re.findall(r"[^/-]*[/-]|[^/-]+$", line):
+            if current and font.size(current + piece)[0] > width:
+                parts.append(current)
+                current = piece
+            else:
+                current += piece
+        if current:
+            parts.append(current)
+        return parts
 
     @staticmethod
     def _cut(text: str, font: pygame.font.Font, width: int) -> str:

@@ -55,3 +55,24 @@ def test_the_audit_catches_small_pale_crowded_screens() -> None:
     assert {"contrast", "touch", "gap"} <= kinds, report.failures
     # Text never drops below the floor: the tiny text and the key text were drawn at 13 / 32 px capitals anyway.
     assert report.min_cap_px >= 13 and report.min_key_cap_px >= 32
+
+
+def test_a_long_path_breaks_after_slashes_and_dashes_instead_of_being_cut() -> None:
+    """Staff read an export folder off the screen: a word wider than its box wraps at / and -, uncut."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from kiosk.render import ELLIPSIS, Renderer
+
+    pygame.init()
+    renderer = Renderer(pygame.Surface((480, 800)))
+    font = renderer.font(20)
+    path = "exports/tabletop-referee-table-20261123-235050"
+    width = font.size("exports/tabletop-referee-")[0] + 2
+    lines = Renderer._wrap(f"Folder {path}", font, width)
+    assert "".join(lines[1:]) == path and all(font.size(line)[0] <= width for line in lines)
+    assert not any(ELLIPSIS in line for line in lines) and len(lines) > 2
+    # a word with no place to break is still cut to its box
+    assert Renderer._wrap("x" * 200, font, width)[0].endswith(ELLIPSIS)
