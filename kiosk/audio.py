@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 from array import array
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Literal
 
 import pygame
@@ -53,6 +56,22 @@ def samples(cue: Cue, rate: int = RATE) -> list[float]:
     return out
 
 
+def sound_output_possible(environ: Mapping[str, str] = os.environ, proc: Path = Path("/proc/asound/cards")) -> bool:
+    """Could SDL find somewhere to play? An SDL_AUDIODRIVER chosen by hand, a sound server's socket
+    (PulseAudio, PipeWire), or a sound card the kernel knows. Asked first because without any of them
+    SDL's ALSA probe fills the journal with libasound's errors before it gives up."""
+    if environ.get("SDL_AUDIODRIVER"):
+        return True
+    runtime = environ.get("XDG_RUNTIME_DIR")
+    if runtime and any((Path(runtime) / name).exists() for name in ("pulse/native", "pipewire-0")):
+        return True
+    try:
+        cards = proc.read_text(errors="replace")
+    except OSError:
+        return False
+    return bool(cards.strip()) and "no soundcards" not in cards
+
+
 class Sounds:
     """The kiosk's cues. `play` never raises: without an audio device (or muted) it does nothing."""
 
@@ -61,6 +80,9 @@ class Sounds:
         self.muted = muted
         self.available = False
         self._sounds: dict[Cue, pygame.mixer.Sound] = {}
+        if not pygame.mixer.get_init() and not sound_output_possible():
+            log.warning("no audio device (no sound card, no sound server): the kiosk runs silent")
+            return
         try:
             if not pygame.mixer.get_init():
                 pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)

@@ -10,6 +10,8 @@ import itertools
 import logging
 import os
 import random
+import subprocess
+import sys
 import time
 from array import array
 
@@ -171,6 +173,38 @@ def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, ca
     assert app.screen.controller.referee.history, "the scan was refereed"
     lines = [r for r in caplog.records if r.name == "kiosk.audio"]
     assert len(lines) == 1 and "silent" in lines[0].getMessage()
+
+
+def test_where_sound_can_go_is_asked_before_the_mixer(tmp_path) -> None:
+    from kiosk.audio import sound_output_possible
+
+    cards = tmp_path / "cards"
+    nowhere = tmp_path / "absent"
+    assert not sound_output_possible({}, nowhere)
+    cards.write_text("--- no soundcards ---\n")
+    assert not sound_output_possible({}, cards)
+    cards.write_text(" 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n")
+    assert sound_output_possible({}, cards)
+    assert sound_output_possible({"SDL_AUDIODRIVER": "disk"}, nowhere)
+    (tmp_path / "run" / "pulse").mkdir(parents=True)
+    (tmp_path / "run" / "pulse" / "native").touch()
+    assert sound_output_possible({"XDG_RUNTIME_DIR": str(tmp_path / "run")}, nowhere)
+
+
+def test_a_machine_without_sound_starts_without_the_alsa_probe_noise(tmp_path) -> None:
+    """No sound server, no driver chosen: no libasound errors, and without a card one line in the log."""
+    from kiosk.audio import sound_output_possible
+
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_AUDIODRIVER", "XDG_RUNTIME_DIR")}
+    env["SDL_VIDEODRIVER"] = "dummy"
+    shot = tmp_path / "shot.png"
+    command = [sys.executable, "-m", "kiosk", "--sim", "--headless", "--frames", "30",
+               "--data-dir", str(tmp_path / "data"), "--screenshot", str(shot)]
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "ALSA lib" not in proc.stderr
+    assert ("runs silent" in proc.stderr) == (not sound_output_possible(env))
+    assert shot.exists()
 
 
 def test_admin_menu_sets_the_sound(tmp_path) -> None:
