@@ -327,7 +327,6 @@ class AlcasanHints(NamedTuple):
 
 
 SEATED = Game.player_seated  # check 6
-ON_TURN = ("AC-R1", Game.player_on_turn)  # check 9: only the player on turn plays, takes the pile or reveals
 
 
 @register
@@ -335,7 +334,6 @@ class Alcasan(Game):
     id = "alcasan"
     title = "alcasan"
     player_counts = (2, 3, 4)
-    event_types = frozenset({"play", "take_pile", "reveal", "draw", "press"})
     shape_first = False  # section 7: `game-over` comes before the field checks
 
     @classmethod
@@ -460,6 +458,11 @@ class Alcasan(Game):
         if not self.pile:
             raise Rejection("pile-empty", "pile-empty.ac")
 
+    @rule("AC-R1")
+    def only_player_on_turn(self, move: Move) -> None:
+        """Check 9: only the player on turn plays, takes the pile or reveals."""
+        self.player_on_turn(move)
+
     # --- the effects, after every check passed
 
     @rule("AC-R15")
@@ -576,13 +579,13 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, face_fits),
+            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits, one_face, source_holds, face_fits),
             effects=(shed, lay),
         ),
-        "take_pile": On(Move.read_take, checks=(SEATED, ON_TURN, phase_fits, pile_not_empty), effects=(take_pile,)),
+        "take_pile": On(Move.read_take, checks=(SEATED, only_player_on_turn, phase_fits, pile_not_empty), effects=(take_pile,)),
         "reveal": On(
             Move.read_reveal,
-            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits),
+            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits),
             effects=(turn_over,),
         ),
         "draw": On(Move.read_unused, checks=(not_used,)),

@@ -152,7 +152,6 @@ class AllesKlar(Game):
     id = "alles-klar"
     title = "Alles klar?"
     player_counts = (2, 3, 4, 5)
-    event_types = frozenset({"play"})
     shape_first = True
     HAND = 4
 

@@ -467,9 +467,6 @@ class Annaotto(Game):
     id = "annaotto"
     title = "ANNAOTTO"
     player_counts = (2, 3, 4, 5, 6)
-    event_types = frozenset(
-        {"start", "play", "draw", "press", "call", "catch", "choose_colour", "flip_choice", "race_close"}
-    )
     shape_first = False  # rules section 7: game-over (step 3) before the fields (step 4)
     variants: ClassVar[Mapping[str, str]] = {"press": "button"}  # `press:confirm` and `press:slap` differ
 

@@ -190,7 +190,6 @@ class MagischeSieben(Game):
     id = "magische-7"
     title = "Die magische 7"
     player_counts = (2, 4)
-    event_types = frozenset({"play"})
     shape_first = True
     HAND = 7
 

@@ -433,7 +433,6 @@ class ProfiSort(Game):
     id = "profi-sort"
     title = "Profi-Sort"
     player_counts = (2, 3)
-    event_types = frozenset(PHASE_OF)
     shape_first = True
 
     @classmethod

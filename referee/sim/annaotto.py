@@ -73,10 +73,6 @@ def _faces(side: dict[str, Any]) -> dict[str, str]:
     return faces
 
 
-def _pick(rng: Any, items: Any) -> Any:
-    return items[int(rng.random() * len(items))]
-
-
 _TURNED = itemgetter(1, 0)
 
 
@@ -189,7 +185,7 @@ class AnnaottoTable(TableSim):
                 if other != player and len(hand) > 1:
                     theirs = [card for card in hand if card[1] in fitting]
                     if theirs:
-                        card = self.proposed = _pick(self.rng, theirs)
+                        card = self.proposed = self.rng.choice(theirs)
                         events.append({"type": "play", "player": player, "card": card[1], "from": other})
                         break
         hand = hands[player]
@@ -204,7 +200,7 @@ class AnnaottoTable(TableSim):
         if not events or (roll > 0.92 and not self.careful):  # a careful player draws only when stuck
             events.append({"type": "draw", "player": player})
         if roll < 0.05 and not self.careful:  # a card played without looking: the referee judges it
-            events.append({"type": "play", "player": player, "card": _pick(self.rng, hand)[0]})
+            events.append({"type": "play", "player": player, "card": self.rng.choice(hand)[0]})
         return events
 
     def _owed(self, hints: Hints) -> list[dict[str, Any]] | None:
@@ -223,7 +219,7 @@ class AnnaottoTable(TableSim):
         player = next((o.player for o in hints.owed if o.kind in ("choice", "confirm")), None)
         if detail.choices:
             if "colour" in detail.choices and ("flip" not in detail.choices or rng.random() < 0.5):
-                return [{"type": "choose_colour", "player": player, "colour": _pick(rng, COLOURS)}]
+                return [{"type": "choose_colour", "player": player, "colour": rng.choice(COLOURS)}]
             return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
         if detail.must is None:  # only a lapsed call: the turn goes on as usual
             return None
@@ -235,7 +231,7 @@ class AnnaottoTable(TableSim):
         events: list[dict[str, Any]] = []
         mine = [own for own, _ in hands[player] if side[own].sign == want]
         if mine and rng.random() < 0.6:
-            events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
+            events.append({"type": "play", "player": player, "card": rng.choice(mine)})
         elif rng.random() < 0.3:
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
@@ -248,7 +244,7 @@ class AnnaottoTable(TableSim):
 
     def _catch(self, target: str) -> dict[str, Any]:
         others = [p for p in self.players if p != target]
-        return {"type": "catch", "player": _pick(self.rng, others), "target": target}
+        return {"type": "catch", "player": self.rng.choice(others), "target": target}
 
     def _race(self, hints: Hints) -> list[dict[str, Any]]:
         rng, race = self.rng, hints.race
@@ -264,8 +260,8 @@ class AnnaottoTable(TableSim):
         if self.race_close and race.pressed and rng.random() < 0.5:
             return [{"type": "race_close"}]
         # Slaps arrive in any order; t_us (with ties now and then) decides.
-        t_us = self.clock + 50 * int(rng.random() * 6)
-        return [{"type": "press", "player": _pick(rng, waiting), "button": "slap", "t_us": t_us}]
+        t_us = self.clock + 50 * rng.randrange(6)
+        return [{"type": "press", "player": rng.choice(waiting), "button": "slap", "t_us": t_us}]
 
     # --- the physical table follows the referee
 
@@ -338,12 +334,9 @@ class AnnaottoTable(TableSim):
         if count == "all" or count >= size:
             hand[:] = [(b, a) for a, b in hand]
             return
-        random = self._random
-        for j in range(count):  # a partial Fisher-Yates: `count` distinct random cards move to the front
-            i = j + int(random() * (size - j))
+        for i in self.rng.sample(range(size), count):  # `count` distinct random cards
             a, b = hand[i]
-            hand[i] = hand[j]
-            hand[j] = (b, a)
+            hand[i] = (b, a)
 
     def check(self, referee: Referee) -> None:
         state = referee.public()
