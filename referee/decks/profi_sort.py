@@ -35,9 +35,6 @@ class Face:
     joker: bool
     ace: bool
 
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
 
 def _points(rank: int) -> int:
     if rank == ACE:

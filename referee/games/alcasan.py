@@ -123,9 +123,6 @@ class Face:
     kind: str  # NUMBER, or the element's name: "WASSER", "FEUER", "ERDE", "LUFT"
     value: int  # value for comparison: the number, 4 for Wasser (AC-D1), 0 for Feuer, Erde and Luft
 
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
 
 def _face(name: str) -> Face:
     if name in ELEMENTS:
@@ -579,10 +576,12 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits, one_face, source_holds, face_fits),
+            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits, one_face, source_holds,
+                    face_fits),
             effects=(shed, lay),
         ),
-        "take_pile": On(Move.read_take, checks=(SEATED, only_player_on_turn, phase_fits, pile_not_empty), effects=(take_pile,)),
+        "take_pile": On(Move.read_take, checks=(SEATED, only_player_on_turn, phase_fits, pile_not_empty),
+                        effects=(take_pile,)),
         "reveal": On(
             Move.read_reveal,
             checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits),

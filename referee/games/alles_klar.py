@@ -46,9 +46,6 @@ class Face:
     value: int
     numerals: tuple[int, ...]  # 1 … 5, ascending
 
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
 
 def parse_face(face: str) -> Face | None:
     """The meaning of a well-formed face (`AK:7.II.III`), or None."""

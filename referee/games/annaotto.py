@@ -220,8 +220,8 @@ class Race:
         slaps = self.pressed
         pressed = {p: slaps[p] for p in self.participants if p in slaps}
         waiting = tuple([p for p in self.participants if p not in slaps])
-        return _new(RaceView, (losers is None, self.by, self.called, self.participants, pressed, waiting, losers or (),
-                               RACE_PENALTY))
+        return RaceView(losers is None, self.by, self.called, self.participants, pressed, waiting, losers or (),
+                               RACE_PENALTY)
 
 
 # --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
@@ -1016,35 +1016,35 @@ class Annaotto(Game):
             return self.turn_hints(turn, detail)  # an ordinary turn: one player acts
         race = self.race.view() if self.race is not None else self.last_race
         if self.finished:
-            return _new(Hints, (self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race))
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race)
         if not self.started:
-            return _new(Hints, (self.id, (), _START, detail, (), None))
+            return Hints(self.id, (), _START, detail, (), None)
         owed = self.owed()
         actors, events = self.who_acts(race, owed)
-        return _new(Hints, (self.id, actors, events, detail, owed, race))
+        return Hints(self.id, actors, events, detail, owed, race)
 
     def turn_hints(self, turn: str, detail: AnnaottoHints) -> Hints:
         """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
         if self.choices:
-            owed = tuple([_new(Owed, (turn, "choice", c)) for c in self.choices])
-            return _new(Hints, (self.id, (turn,), tuple([_CHOICE_EVENTS[c] for c in self.choices]), detail, owed,
-                                None))
+            owed = tuple([Owed(turn, "choice", c) for c in self.choices])
+            return Hints(self.id, (turn,), tuple([_CHOICE_EVENTS[c] for c in self.choices]), detail, owed,
+                                None)
         if self.chain is not None or self.plus:
-            owed = (_new(Owed, (turn, "confirm", "penalty")),)
-            return _new(Hints, (self.id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None))
-        return _new(Hints, (self.id, (turn,), _PLAY_OR_CONFIRM if self.drawn else _PLAY_OR_DRAW, detail, (), None))
+            owed = (Owed(turn, "confirm", "penalty"),)
+            return Hints(self.id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None)
+        return Hints(self.id, (turn,), _PLAY_OR_CONFIRM if self.drawn else _PLAY_OR_DRAW, detail, (), None)
 
     def owed(self) -> tuple[Owed, ...]:
         """The calls, choices and confirmations the table owes now."""
         owed: list[Owed] = []
         if self.race is not None and not self.race.called:
-            owed.append(_new(Owed, (self.race.by, "call", ALLE)))
+            owed.append(Owed(self.race.by, "call", ALLE))
         if self.due is not None:
             player, word = self.due
-            owed += (_new(Owed, (player, "call", word)), _new(Owed, (player, "catchable", word)))
-        owed += [_new(Owed, (self.turn, "choice", c)) for c in self.choices]
+            owed += (Owed(player, "call", word), Owed(player, "catchable", word))
+        owed += [Owed(self.turn, "choice", c) for c in self.choices]
         if self.turn is not None and (self.chain is not None or self.plus):
-            owed.append(_new(Owed, (self.turn, "confirm", "penalty")))
+            owed.append(Owed(self.turn, "confirm", "penalty"))
         return tuple(owed)
 
     def who_acts(self, race: RaceView | None, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -1082,9 +1082,9 @@ class Annaotto(Game):
         else:
             playable = playable_faces(self.deck, top, self.colour)
         following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
-        return _new(AnnaottoHints, (top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
+        return AnnaottoHints(top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
                                     playable, self.drawn, tuple(self.choices) if self.choices else (),
-                                    self.direction, following))
+                                    self.direction, following)
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""
@@ -1093,9 +1093,6 @@ class Annaotto(Game):
 
 _PLAY_OR_DRAW = ("play", "draw")
 _START = ("start",)
-# Named tuples made in C: the hints of every move are built with it (the generated `__new__` costs a call,
-# and the simulator asks for hints before every move).
-_new = tuple.__new__
 _PLAY_OR_CONFIRM = ("play", "press:confirm")
 _CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
 

@@ -67,9 +67,6 @@ class Face:
     kind: str  # "points", "JOKER", "MIRROR" or "CROSS"
     value: int = 0
 
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
 
 def _face(face: str) -> Face:
     name = face.partition(":")[2]
