@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pathlib
+import pkgutil
 import re
 from collections import Counter
 from types import ModuleType
@@ -22,7 +23,7 @@ from referee.protocol import rule_ids
 
 RULES = pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 
-# game id → (rules file, its prefix, the modules holding its code)
+# game id → (rules file, its prefix, the modules holding its code: a package counts with all its modules)
 GAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "alles-klar": ("alles-klar.md", "AK", ("referee.games.alles_klar",)),
     "magische-7": ("magische-7.md", "M7", ("referee.games.magische_7",)),
@@ -65,11 +66,23 @@ def _functions(module: ModuleType) -> list[Any]:
     return found
 
 
+def modules(names: tuple[str, ...]) -> list[ModuleType]:
+    """The named modules, and for a package every module in it."""
+    found = []
+    for name in names:
+        module = importlib.import_module(name)
+        found.append(module)
+        if hasattr(module, "__path__"):
+            found += [importlib.import_module(info.name)
+                      for info in pkgutil.walk_packages(module.__path__, f"{name}.")]
+    return found
+
+
 def homes(game_id: str) -> Counter[str]:
     """How many distinct homes each rule id has in the game's modules."""
     steps: dict[int, Any] = {}
-    for name in GAMES[game_id][2]:
-        for fn in _functions(importlib.import_module(name)):
+    for module in modules(GAMES[game_id][2]):
+        for fn in _functions(module):
             steps[id(fn)] = fn
     return Counter(i for step in steps.values() for i in rule_ids(step))
 
