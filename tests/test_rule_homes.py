@@ -29,7 +29,7 @@ GAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "magische-7": ("magische-7.md", "M7", ("referee.games.magische_7",)),
     "annaotto": ("annaotto.md", "AO", ("referee.games.annaotto",)),
     "alcasan": ("alcasan.md", "AC", ("referee.games.alcasan",)),
-    "profi-sort": ("profi-sort.md", "PS", ("referee.games.profi_sort", "referee.games.profi_sort_tasks")),
+    "profi-sort": ("profi-sort.md", "PS", ("referee.games.profi_sort",)),
 }
 
 # Rule ids that are not code, and why.
