@@ -1,24 +1,18 @@
-"""alcasan (`../shared/rules/alcasan.md`): climb a discard pile, burn it, shed hand, face-up and face-down cards.
-
-The referee sees only scanned cards; it keeps counts per player (hand, face-up,
-face-down), the discard pile card by card, the burned count and the draw pile.
-The `rules` table lists per event type the checks in section 7's order (checks
-5 … 10), each a small method carrying its rule id, then the effects; the shared
-reducer runs them, every check before any effect.
-"""
+"""alcasan's state and rules table: per event type the checks in section 7's order (checks 5 … 10), each a
+small method carrying its rule id, then the effects."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
-from referee import messages
-from referee.cards import Card, CardTally, Deck
-from referee.decks.alcasan import DEFAULT_COPIES, ELEMENTS, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
+from referee.cards import Card, CardTally
+from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
 from referee.games import register
-from referee.hints import FinishedHints, Hints, Owed, PublicState, say
+from referee.games.alcasan.cards import ANY, AT_LEAST, AT_MOST_4, DEALT, HAND, RUN, Face, Need, deck, refusal
+from referee.games.alcasan.hints import AlcasanState, alcasan_hints
+from referee.hints import Hints
 from referee.protocol import (
     Game,
     HeaderError,
@@ -31,158 +25,6 @@ from referee.protocol import (
     need_str_list,
     rule,
 )
-
-HAND = 3  # the hand is refilled to 3 (AC-R4)
-DEALT = 9  # section 3: 3 face-down, 3 face-up, 3 in the hand
-RUN = 4  # four identical faces burn the pile (AC-R13)
-
-# Message keys carry the suffix ".ac" so that another game's sentence for the same code never collides.
-messages.register({
-    "event-not-used.ac": (
-        "alcasan has no '{type}' event: hands are refilled automatically and no button is used (AC-D11, AC-D20).",
-        "alcasan kennt kein Ereignis „{type}“: nachgezogen wird automatisch, Knöpfe werden nicht benutzt "
-        "(AC-D11, AC-D20).",
-    ),
-    "bad-event.ac-card-or-cards": (
-        "A play names exactly one of 'card' (one card) or 'cards' (a list of cards).",
-        "Ein Ausspiel nennt genau eines von „card“ (eine Karte) oder „cards“ (eine Liste von Karten).",
-    ),
-    "mixed-faces.ac": (
-        "Several cards at once must all show the same face, not {faces} (AC-R2).",
-        "Mehrere Karten auf einmal müssen alle dasselbe Bild zeigen, nicht {faces} (AC-R2).",
-    ),
-    "too-many-cards.ac-hand": (
-        "{player} has only {have} hand card(s), not {count} (AC-R3).",
-        "{player} hat nur {have} Handkarte(n), nicht {count} (AC-R3).",
-    ),
-    "too-many-cards.ac-up": (
-        "{player} has only {have} face-up card(s) left, not {count} (AC-R3).",
-        "{player} hat nur noch {have} offene Karte(n), nicht {count} (AC-R3).",
-    ),
-    "too-low.ac": (
-        "{face} is lower than the {need} on the pile (AC-R8).",
-        "{face} ist niedriger als die {need} auf dem Stapel (AC-R8).",
-    ),
-    "too-high.ac": (
-        "Wasser lies on the pile: only 4 or lower may follow, not {face} (AC-R9).",
-        "Auf dem Stapel liegt Wasser: nur 4 oder weniger darf folgen, nicht {face} (AC-R9).",
-    ),
-    "wasser-blocked.ac": (
-        "Wasser counts 4 and cannot go on the {need} (AC-R9).",
-        "Wasser zählt 4 und darf nicht auf die {need} (AC-R9).",
-    ),
-    "pile-empty.ac": (
-        "The discard pile is empty: there is nothing to take (AC-R6, AC-D9).",
-        "Der Ablegestapel ist leer: es gibt nichts aufzunehmen (AC-R6, AC-D9).",
-    ),
-    "must-reveal.ac": (
-        "{player} has no hand or face-up cards left and must turn over a face-down card (AC-R16).",
-        "{player} hat keine Hand- oder offenen Karten mehr und muss eine verdeckte Karte umdrehen (AC-R16).",
-    ),
-    "not-face-down.ac": (
-        "{player} still has hand or face-up cards: face-down cards come last (AC-R16).",
-        "{player} hat noch Hand- oder offene Karten: die verdeckten Karten kommen zuletzt (AC-R16).",
-    ),
-    # hints (the sentence the table screen shows)
-    "hint.ac.hand": ("{player} lays from the hand.", "{player} legt aus der Hand."),
-    "hint.ac.up": ("{player} lays from the face-up cards.", "{player} legt von den offenen Karten."),
-    "hint.ac.down": (
-        "{player} turns over one face-down card and scans it.",
-        "{player} dreht eine verdeckte Karte um und scannt sie.",
-    ),
-    "hint.ac.any": ("Any card may be laid.", "Jede Karte darf gelegt werden."),
-    "hint.ac.at-least": ("{n} or higher, or Earth, Air, Fire.", "{n} oder höher, oder Erde, Luft, Feuer."),
-    "hint.ac.at-least-wasser": (
-        "{n} or higher, Water, or Earth, Air, Fire.",
-        "{n} oder höher, Wasser, oder Erde, Luft, Feuer.",
-    ),
-    "hint.ac.at-most-4": (
-        "4 or lower (1, 2, 3, Water), or Earth, Air, Fire.",
-        "4 oder niedriger (1, 2, 3, Wasser), oder Erde, Luft, Feuer.",
-    ),
-    "hint.ac.or-take": ("Or take the pile.", "Oder den Stapel aufnehmen."),
-    "hint.ac.burns": ("One more {face} burns the pile.", "Noch einmal {face} verbrennt den Stapel."),
-    # the elements in hint sentences: the English word in English (as English labels print them)
-    "hint.ac.WASSER": ("Water", "Wasser"),
-    "hint.ac.FEUER": ("Fire", "Feuer"),
-    "hint.ac.ERDE": ("Earth", "Erde"),
-    "hint.ac.LUFT": ("Air", "Luft"),
-})
-
-
-# --- the cards (section 1)
-
-NUMBER = "number"
-
-
-@dataclass(frozen=True, slots=True)
-class Face:
-    """What one of the 13 faces means for the rules."""
-
-    name: str  # the face without the prefix, as the state key `top` shows it: "7", "WASSER" …
-    kind: str  # NUMBER, or the element's name: "WASSER", "FEUER", "ERDE", "LUFT"
-    value: int  # value for comparison: the number, 4 for Wasser (AC-D1), 0 for Feuer, Erde and Luft
-
-
-def _face(name: str) -> Face:
-    if name in ELEMENTS:
-        return Face(name, name, WASSER_VALUE if name == "WASSER" else 0)
-    return Face(name, NUMBER, int(name))
-
-
-FACES: dict[str, Face] = {f"{PREFIX}:{name}": _face(name) for name in SHORT_FACES}
-LOWEST, HIGHEST = NUMBERS[0], NUMBERS[-1]
-
-
-@lru_cache(maxsize=8)
-def deck(copies: int) -> Deck[Face]:
-    """The deck of 13 faces × `copies`; shared by every game with those copies, since a Deck never changes."""
-    return Deck(faces(copies), FACES)
-
-
-@dataclass(frozen=True, slots=True)
-class Need:
-    """What the pile requires of the next card (section 4's table; the state key `need`).
-
-    Feuer, Erde and Luft may always be laid; the requirement is about numbers and Wasser.
-    """
-
-    text: str  # the state key: "any", "<=4" or ">=N"
-    lowest: int = LOWEST  # the lowest number that may be laid
-    at_most_4: bool = False  # Wasser decides: of the numbers and Wasser only 1, 2, 3 and Wasser
-
-
-@rule("AC-R8")
-def number_refused(face: Face, need: Need) -> str | None:
-    """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser only
-    a number up to 4. None if `face` may be laid, else the error code."""
-    if face.kind != NUMBER:
-        return None
-    if face.value < need.lowest:
-        return "too-low"
-    if need.at_most_4 and face.value > WASSER_VALUE:
-        return "too-high"
-    return None
-
-
-@rule("AC-R9")
-def wasser_refused(face: Face, need: Need) -> str | None:
-    """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and Luft
-    may be laid on anything (AC-R10 … AC-R12). None if `face` may be laid, else the error code."""
-    if face.kind == "WASSER" and need.lowest > WASSER_VALUE:
-        return "wasser-blocked"
-    return None
-
-
-def refusal(face: Face, need: Need) -> str | None:
-    """Why `face` may not be laid while the pile requires `need` (AC-R8, AC-R9), None if it may."""
-    return number_refused(face, need) or wasser_refused(face, need)
-
-
-ANY = Need("any")
-AT_MOST_4 = Need("<=4", at_most_4=True)
-AT_LEAST = {n: Need(f">={n}", n) for n in NUMBERS}  # N or higher, per number
-
 
 # --- what the referee keeps
 
@@ -252,75 +94,6 @@ class Move:
     def read_unused(cls, event: Mapping[str, Any]) -> Move:
         """`draw` and `press` are refused before their fields are read (check 4)."""
         return cls(event["type"], "")
-
-
-@dataclass(slots=True)
-class AlcasanState(PublicState):
-    """Section 8's state keys, besides the common ones (`scores`: finishing place, 1 = first out, 0 while still
-    holding cards; `winners`: [first player out] once finished).
-
-    - `pile`: cards in the discard pile;
-    - `top`: the face of its top card (`"LUFT"`), None when it is empty;
-    - `need`: `"any"`, `"<=4"` or `">=N"`, what the effective card requires;
-    - `burned`: cards removed from the game by burns;
-    - `draw_pile`: cards left in the draw pile;
-    - `hands`, `up`, `down`: player → hand, face-up, face-down cards;
-    - `out`: players out, in finishing order.
-    """
-
-    game = "alcasan"
-    pile: int
-    top: str | None
-    need: str
-    burned: int
-    draw_pile: int
-    hands: dict[str, int]
-    up: dict[str, int]
-    down: dict[str, int]
-    out: list[str]
-
-
-class AlcasanHints(NamedTuple):
-    """What the player on turn may lay (section 4).
-
-    - `source`: where their next cards come from: `"hand"`, `"up"` (face-up cards) or `"down"` (a face-down
-      card is turned over and scanned, `reveal`);
-    - `need`: the state key `need` (`"any"`, `"<=4"`, `">=N"`);
-    - `lowest`: the lowest number that may be laid (1 when any number may);
-    - `highest`: the highest number that may be laid (4 under Wasser, else 10);
-    - `faces`: every face that may be laid now (Feuer, Erde and Luft always), in the deck's order;
-    - `can_take`: `take_pile` is possible (not in the face-down phase, and the pile holds cards);
-    - `run`: how many identical faces lie on top (`burning`: the face a fourth of which burns the pile, when
-      three lie there).
-    """
-
-    source: str
-    need: str
-    lowest: int
-    highest: int
-    faces: tuple[str, ...]
-    can_take: bool
-    run: int
-    burning: str | None
-
-    def sentence(self, hints: Hints, lang: str) -> str:
-        if not hints.actors:
-            return ""
-        parts = [say(f"hint.ac.{self.source}", lang, player=hints.actors[0])]
-        if self.need == "any":
-            parts.append(say("hint.ac.any", lang))
-        elif self.need == "<=4":
-            parts.append(say("hint.ac.at-most-4", lang))
-        elif self.lowest <= WASSER_VALUE:
-            parts.append(say("hint.ac.at-least-wasser", lang, n=self.lowest))
-        else:
-            parts.append(say("hint.ac.at-least", lang, n=self.lowest))
-        if self.burning is not None:
-            word = say(f"hint.ac.{self.burning}", lang) if self.burning in ELEMENTS else self.burning
-            parts.append(say("hint.ac.burns", lang, face=word))
-        if self.can_take:
-            parts.append(say("hint.ac.or-take", lang))
-        return " ".join(parts)
 
 
 SEATED = Game.player_seated  # check 6
@@ -626,25 +399,7 @@ class Alcasan(Game):
         return self.public_state().to_json()
 
     def hints(self) -> Hints:
-        need = self.need()
-        run = self.run()
-        burning = self.pile_faces[-1].name if run == RUN - 1 and self.fits(self.pile_faces[-1]) else None
-        source = self.holders[self.turn].source if self.turn is not None else "hand"
-        detail = AlcasanHints(
-            source=source,
-            need=need.text,
-            lowest=need.lowest,
-            highest=WASSER_VALUE if need.at_most_4 else HIGHEST,
-            faces=tuple(face.name for face in FACES.values() if self.fits(face)),
-            can_take=source != "down" and bool(self.pile),
-            run=run,
-            burning=burning,
-        )
-        if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        if source == "down":
-            return Hints(self.id, (self.turn,), ("reveal",), detail, owed=(Owed(self.turn, "reveal", "down"),))
-        return Hints(self.id, (self.turn,), ("play", "take_pile") if self.pile else ("play",), detail)
+        return alcasan_hints(self)
 
     def card_places(self) -> dict[str, int]:
         return {
@@ -655,3 +410,4 @@ class Alcasan(Game):
             "pile": len(self.pile),
             "burned": self.burned,
         }
+
