@@ -21,9 +21,10 @@ card of theirs fits, and lay a drawn card that fits.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from operator import itemgetter
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
@@ -31,21 +32,25 @@ from referee.hints import Hints
 from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
 
-_DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
+
+class DeckSides(NamedTuple):
+    """What the table needs to know about a deck's side codes (one per deck, shared by its games)."""
+
+    side: dict[str, Any]  # side code (`AO:RED.DOTS#2`) → its meaning
+    face: dict[str, str]  # side code → face (`AO:RED.DOTS`)
+    plain: list[str]  # the plain side codes
+    other: list[str]  # the special and wild side codes
+    fitting: dict[frozenset[str], frozenset[str]]  # playable faces → their side codes, noted as tops come up
 
 
-def _deck_sides(deck: Deck) -> tuple[dict[str, Any], list[str], list[str]]:
-    """Every side code (with its copy number) → its meaning, and the plain and other codes (cached per deck)."""
-    hit = _DECK_SIDES.get(id(deck))
-    if hit is None:
-        side: dict[str, Any] = {}
-        plain, other = [], []
-        for code in deck.codes():
-            info = deck.info[code.partition("#")[0]]
-            side[code] = info
-            (plain if info.kind == "plain" else other).append(code)
-        hit = _DECK_SIDES[id(deck)] = (side, plain, other)
-    return hit
+@lru_cache(maxsize=16)
+def deck_sides(deck: Deck) -> DeckSides:
+    """The deck's side codes, sorted out once per deck."""
+    side = {code: deck.info[code.partition("#")[0]] for code in deck.codes()}
+    face = {code: code.partition("#")[0] for code in side}
+    plain = [code for code, info in side.items() if info.kind == "plain"]
+    other = [code for code, info in side.items() if info.kind != "plain"]
+    return DeckSides(side, face, plain, other, {})
 
 
 def _first_fitting(hand: list[tuple[str, str]], at: int, fitting: frozenset[str]) -> tuple[str, str] | None:
@@ -59,29 +64,11 @@ def _first_fitting(hand: list[tuple[str, str]], at: int, fitting: frozenset[str]
     return None
 
 
-_CODES: dict[int, dict[frozenset[str], frozenset[str]]] = {}  # per deck: playable faces → side codes
-
-
-_FACES: dict[int, dict[str, str]] = {}
-
-
-def _faces(side: dict[str, Any]) -> dict[str, str]:
-    """Side code (`AO:RED.DOTS#2`) → face (`AO:RED.DOTS`), once per deck."""
-    faces = _FACES.get(id(side))
-    if faces is None:
-        faces = _FACES[id(side)] = {code: code.partition("#")[0] for code in side}
-    return faces
-
-
-_TURNED = itemgetter(1, 0)
-
-
-def _shuffled_cards(rng: Any, cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _shuffled_cards(rng: random.Random, cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The cards in random order, each either side up: every other one is turned over (after the
     shuffle a position says nothing about a card, so each card is turned with probability ½)."""
     cards = shuffled(rng, cards)
-    cards[::2] = map(_TURNED, cards[::2])
-    return cards
+    return [(b, a) if i % 2 == 0 else (a, b) for i, (a, b) in enumerate(cards)]
 
 
 @register
@@ -93,10 +80,9 @@ class AnnaottoTable(TableSim):
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
         deck, dealt = opening(self.header)
-        self.side, plain_codes, other_codes = _deck_sides(deck)
-        self.face = _faces(self.side)
-        self._codes = _CODES.setdefault(id(self.side), {})  # the tops repeat across games
-        self._random = rng.random
+        sides = deck_sides(deck)
+        self.side, self.face, self._codes = sides.side, sides.face, sides.fitting  # the tops repeat across games
+        plain_codes, other_codes = sides.plain, sides.other
         # Random partners: every special or wild side gets a plain back, while there are plain sides.
         plain = shuffled(rng, plain_codes)
         k = min(len(plain), len(other_codes))
@@ -157,13 +143,13 @@ class AnnaottoTable(TableSim):
         if drawn is not None:  # play the drawn card at once (either side) or keep it
             up, down = drawn
             if up in fitting:
-                code = down if down in fitting and self._random() < 0.5 else up
+                code = down if down in fitting and self.rng.random() < 0.5 else up
             elif down in fitting:
                 code = down
             else:
                 return [{"type": "press", "player": player, "button": "confirm"}]
             play = {"type": "play", "player": player, "card": code}
-            if not self.careful and self._random() < 0.2:  # a careful player lays a drawn card that fits
+            if not self.careful and self.rng.random() < 0.2:  # a careful player lays a drawn card that fits
                 return [play, {"type": "press", "player": player, "button": "confirm"}]
             return [play]
         return self._turn(player, fitting)
@@ -177,7 +163,7 @@ class AnnaottoTable(TableSim):
 
     def _turn(self, player: str, fitting: frozenset[str]) -> list[dict[str, Any]]:
         """An ordinary turn: a fitting card of one's own or another's hand, or a draw."""
-        roll = self._random()
+        roll = self.rng.random()
         hands = self.hands
         events: list[dict[str, Any]] = []
         if roll < 0.2:  # a card out of another player's hand
@@ -314,7 +300,7 @@ class AnnaottoTable(TableSim):
         self.pile.append(card)
         self.drawn = None
         if not self.careful and any(o.kind == "call" for o in referee.hints().owed):
-            roll = self._random()
+            roll = self.rng.random()
             self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
 
     def _deal_out(self, hands: Mapping[str, int]) -> None:
