@@ -167,7 +167,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def rule(*ids: str) -> Callable[[F], F]:
     """Mark a check or effect as the home of these rule ids of the game's rules file.
 
-    Each id that governs play has exactly one home in its game's module
+    Each id that governs play has exactly one home in its game's code (module or package)
     (tests/test_rule_homes.py reads the rules files and checks this).
     """
 
@@ -205,7 +205,7 @@ class On:
 Judge = Callable[[Any, Mapping[str, Any]], Any]
 
 
-def compile_on(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
+def judges_for(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
     """The two functions the reducer calls for one event type: `apply` (checks, then effects) and `check`.
 
     `over_after_fields`: the rules file checks `game-over` after the fields (else the reducer does first).
@@ -228,8 +228,8 @@ def _judge(read: Callable[[Mapping[str, Any]], Any], steps: tuple[Step, ...], ov
     return judge
 
 
-def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
-    """`compile_on` for an event type whose checks and effects depend on the move's field `name`.
+def variant_judges_for(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
+    """`judges_for` for an event type whose checks and effects depend on the move's field `name`.
 
     Every case reads the event the same way (its `read` raises `bad-event` for a value with no case);
     the case the move names then runs its steps.
@@ -314,12 +314,12 @@ class Game:
         """Per event type, what `apply` runs after the reducer's checks (the event's type, `undo`,
         and `game-over` where the rules file checks it before the fields): the `rules` table's
         read, checks and effects."""
-        return compile_rules(cls)[0]
+        return rule_judges(cls)[0]
 
     @classmethod
     def checkers(cls) -> Mapping[str, Judge]:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
-        return compile_rules(cls)[1]
+        return rule_judges(cls)[1]
 
     def public(self) -> dict[str, Any]:
         """The public state as the transcript writes it: exactly the keys the rules file names."""
@@ -405,11 +405,11 @@ class Game:
 
 
 @cache
-def compile_rules(cls: type[Game]) -> tuple[dict[str, Judge], dict[str, Judge]]:
+def rule_judges(cls: type[Game]) -> tuple[dict[str, Judge], dict[str, Judge]]:
     """A game class's `rules` table made into the reducer's functions (`apply`'s, `check`'s), once per
     class: shared by every referee of the game, never changed."""
-    compiled = {kind: compile_on(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
+    judges = {kind: judges_for(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
     for kind, name in cls.variants.items():
         cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
-        compiled[kind] = compile_variants(name, cases, cls.shape_first)
-    return ({kind: pair[0] for kind, pair in compiled.items()}, {kind: pair[1] for kind, pair in compiled.items()})
+        judges[kind] = variant_judges_for(name, cases, cls.shape_first)
+    return ({kind: pair[0] for kind, pair in judges.items()}, {kind: pair[1] for kind, pair in judges.items()})
