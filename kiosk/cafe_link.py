@@ -18,6 +18,7 @@ from cafe import contract
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.i18n import language, tr
+from kiosk.store import outbox
 from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
 
 log = logging.getLogger("cafe")
@@ -46,7 +47,7 @@ class CafeLink:
         self.online = False
         self.announcement: dict[str, Any] | None = None
         self._uids: dict[int, str | None] = {}
-        self.publisher = Publisher(config, app.log.path, on_online=self._heard_online,
+        self.publisher = Publisher(config, outbox(app.log.path), on_online=self._heard_online,
                                    on_announce=self._heard_announce, **publisher_options)
         app.log.on_record(self.publisher.notify)
 

@@ -16,6 +16,7 @@ record the broker has not acknowledged (`shared/cafe-protocol.md`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -112,7 +113,8 @@ def iso_time(at: float) -> str:
 
 
 class EventLog:
-    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection.
+    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection
+    (the log is the café's `cafe.outbox.Outbox`: `records`, `last_n`, `acked`, `set_acked`; see `outbox`).
 
     `durable=False` is for the publisher: its only write, the acknowledged `n`,
     may be lost in a power cut (the records are then simply sent again), so its
@@ -384,6 +386,12 @@ class _Transaction:
         if self.db.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
+
+
+def outbox(path: Path | str) -> Callable[[], EventLog]:
+    """How the café publisher opens this log as its outbox (`cafe.outbox.OpenOutbox`): a connection of its own,
+    whose commits (only the acknowledged n) skip the fsync."""
+    return functools.partial(EventLog, Path(path), durable=False)
 
 
 def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -20,7 +20,7 @@ from cafe import contract
 from cafe.broker import HUB_USER, table_user, write_broker_config
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
-from kiosk.store import EventLog
+from kiosk.store import EventLog, outbox
 from tests.cafe_table import CafeTable, games_of, replay_answers
 from tests.cafe_watch import Watcher, retained
 from tests.mosquitto import Broker
@@ -148,7 +148,7 @@ def test_the_publisher_sends_from_the_acked_n_and_answers_replay(tmp_path, mosqu
     mosquitto.stop()
     online: list[bool] = []
     config = CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)
-    publisher = Publisher(config, path, on_online=online.append, backoff=(0.05, 0.2)).start()
+    publisher = Publisher(config, outbox(path), on_online=online.append, backoff=(0.05, 0.2)).start()
     log.on_record(publisher.notify)
     try:
         time.sleep(0.5)
@@ -308,7 +308,7 @@ def test_a_table_publishes_over_tls_with_its_password(tmp_path) -> None:
     watcher = Watcher(broker.host, broker.port, CAFE, username=HUB_USER, password=hub_password, ca_file=str(ca))
     config = CafeLinkConfig(broker.host, broker.port, CAFE, "t1", table_user("t1"), files.passwords["table-t1"],
                             tls=True, ca_file=ca)
-    publisher = Publisher(config, log.path).start()
+    publisher = Publisher(config, outbox(log.path)).start()
     try:
         watcher.wait(lambda: watcher.has_records("t1", 1), 30, "nothing arrived over TLS")
         assert watcher.records("t1")[0]["kind"] == "start" and watcher.violations == []
@@ -357,7 +357,7 @@ def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosq
     log.append_rejected(game, {"type": "play", "player": "Anna", "card": "AK:" + "9" * 70_000}, "unknown-card")
     log.append_rejected(game, {"type": "play", "player": "Ben", "card": "AK:1"}, "not-your-turn")
     watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
-    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), log.path).start()
+    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), outbox(log.path)).start()
     try:
         watcher.wait(lambda: watcher.has_records(TABLE, 3), 30)
         _start, big, small = watcher.records(TABLE)
@@ -382,7 +382,7 @@ def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
     log = EventLog(tmp_path / "events.sqlite3")
     log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
     watcher = Watcher(broker.host, broker.port, CAFE)
-    publisher = Publisher(CafeLinkConfig(broker.host, broker.port, CAFE, TABLE), log.path,
+    publisher = Publisher(CafeLinkConfig(broker.host, broker.port, CAFE, TABLE), outbox(log.path),
                           backoff=(0.05, 0.1)).start()
     try:
         wait_until(lambda: publisher.connections >= 3, 30, "the table did not try again")
