@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Shown, State, register
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
 from kiosk.i18n import language, tr
 from referee.decks.annaotto import COLOURS
 from referee.labels.faces import ao_colour
@@ -44,8 +44,8 @@ class AnnaottoUI(GameUI):
     game_id = "annaotto"
     title = "ANNAOTTO"
 
-    def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
-        super().__init__(players, options)
+    def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
+        super().__init__(players, options, ruling)
         self.race_timeout_ms = int(options.get("race_timeout_ms", DEFAULT_RACE_TIMEOUT_MS))
         self.source: tuple[str, str] | None = None  # (actor, other player): the next scan comes from that hand
         self.clock: RaceClock | None = None
