@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kiosk import games as game_uis
 from kiosk.audit import scene
-from kiosk.scenes.table import played, show
+from kiosk.audit_fixtures.table import played, show
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.keyboard import KeyboardScreen
