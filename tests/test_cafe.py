@@ -10,7 +10,9 @@ import itertools
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -368,6 +370,68 @@ def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosq
         publisher.stop()
         watcher.close()
         log.close()
+
+
+@dataclass(frozen=True)
+class KeptRecord:
+    """A log record as a plain value (`cafe.outbox.OutboxRecord`)."""
+
+    n: int
+    kind: str
+    fields: dict[str, Any]
+
+    def payload(self, table: str) -> dict[str, Any]:
+        return {"v": 1, "table": table, "n": self.n, "at": contract.now_iso(), "game_uid": "g1", "kind": self.kind,
+                **self.fields}
+
+
+class ListOutbox:
+    """A second outbox beside the kiosk's event log: records in a list, acknowledgements in a dict."""
+
+    def __init__(self, records: list[KeptRecord]):
+        self.kept = records
+        self.acks: dict[str, int] = {}
+        self.closed = False
+
+    def records(self, after_n: int = 0, limit: int | None = None) -> list[KeptRecord]:
+        later = [r for r in self.kept if r.n > after_n]
+        return later if limit is None else later[:limit]
+
+    def last_n(self) -> int:
+        return max((r.n for r in self.kept), default=0)
+
+    def acked(self, destination: str) -> int:
+        return self.acks.get(destination, 0)
+
+    def set_acked(self, destination: str, n: int) -> None:
+        self.acks[destination] = max(self.acks.get(destination, 0), n)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_the_publisher_sends_from_any_outbox(mosquitto) -> None:
+    """cafe/ knows the outbox only by its interface (cafe.outbox): records kept in a list, no kiosk and no SQLite,
+    go out in order, and what the broker acknowledged is remembered in that outbox."""
+    header = {"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]}
+    box = ListOutbox([
+        KeptRecord(1, "start", {"header": header}),
+        KeptRecord(2, "event", {"event": {"type": "play", "player": "Ben", "card": "AK:1"},
+                                "answer": {"seq": 1, "ok": False, "error": "not-your-turn"}}),
+        KeptRecord(3, "end", {"status": "abandoned", "scores": {"Anna": 0, "Ben": 0}, "winners": []}),
+    ])
+    config = CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    publisher = Publisher(config, lambda: box).start()
+    try:
+        watcher.wait(lambda: watcher.has_records(TABLE, 3), 30)
+        assert [(r["n"], r["kind"]) for r in watcher.records(TABLE)] == [(1, "start"), (2, "event"), (3, "end")]
+        assert watcher.violations == []
+        wait_until(lambda: box.acked(config.destination) == 3, what="the broker's PUBACKs never reached the outbox")
+    finally:
+        publisher.stop()
+        watcher.close()
+    assert box.closed
 
 
 def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
