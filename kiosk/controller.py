@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk import games as game_uis
+from kiosk import games
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
 from kiosk.storage import StorageFault, fault_of
@@ -62,7 +62,7 @@ class TableController:
 
     def __post_init__(self) -> None:
         header = self.referee.header
-        self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}))
+        self.ui = games.get(header["game"])(tuple(header["players"]), header.get("options", {}))
         self._state = self.referee.state()
         self.ui.events = self.referee.history
         self.ui.hints = self.referee.hints()

@@ -12,15 +12,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
-from referee import messages
+from referee import messages, words
 from referee.cards import Card, CardTally, Deck
 from referee.decks.annaotto import (
-    COLOUR_WORDS,
+    COLOUR_NAMES,
     COLOURS,
     DEFAULT_COPIES,
-    PATTERN_WORDS,
-    SIGN_WORDS,
-    SIGN_WORDS_EN,
+    PATTERN_NAMES,
+    SIGN_NAMES,
     Side,
     side_info,
     sides,
@@ -1172,16 +1171,16 @@ def colour_word(colour: str | None, lang: str) -> str:
     """A colour as the screen says it (`RED` → `Red` / `Rot`)."""
     if colour is None:
         return ""
-    return COLOUR_WORDS[colour] if lang == "de" else colour.capitalize()
+    return words.tr(COLOUR_NAMES[colour], lang)
 
 
 def sign_word(sign: str, lang: str) -> str:
     """A sign as the screen says it (`HUERDEN` → `HURDLES` / `HÜRDEN`), as the labels print it."""
-    return SIGN_WORDS[sign] if lang == "de" else SIGN_WORDS_EN[sign]
+    return words.tr(SIGN_NAMES[sign], lang)
 
 
 def pattern_word(pattern: str | None, lang: str) -> str:
     """A pattern as the screen says it (`DOTS` → `Dots` / `Punkte`)."""
     if pattern is None:
         return ""
-    return PATTERN_WORDS[pattern] if lang == "de" else pattern.capitalize()
+    return words.tr(PATTERN_NAMES[pattern], lang)
