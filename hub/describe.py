@@ -39,8 +39,7 @@ def verdict(answer: Mapping[str, Any] | None, lang: str, event: Any = None) -> s
     code = str(answer.get("error") or "")
     params = {}
     if isinstance(event, Mapping):
-        params = {k: (event_words.card_words(v, lang) if k == "card" else v) for k, v in event.items()
-                  if isinstance(v, str)}
+        params = {k: v for k, v in event.items() if isinstance(v, str)}  # render words the cards
     sentence = render(code, params, lang) if code else ""
     if not sentence or "{" in sentence:
         sentence = tr(SHORT[code], lang) if code in SHORT else code

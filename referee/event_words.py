@@ -57,6 +57,44 @@ def card_words(code: str, lang: str, game: GameDefinition | None = None) -> str:
         return code
 
 
+def any_card_words(text: str, lang: str) -> str | None:
+    """A card named in a sentence, with its prefix (`AO:RED.DOTS`) or as the rules name it without
+    (`RED.DOTS`, `HA`, `WASSER`), in words; None if no game's deck has such a face."""
+    if ":" in text:
+        worded = card_words(text, lang)
+        return None if worded == text else worded
+    for game_id in DEFINITIONS.ids():
+        try:
+            return DEFINITIONS[game_id].card_words(text.partition("#")[0], lambda word: tr(word, lang))
+        except ValueError:
+            continue
+    return None
+
+
+CARD_PARAMS = frozenset({"card", "cards", "top", "face", "faces"})
+
+
+def worded_params(params: Mapping[str, object], lang: str) -> dict[str, object]:
+    """A sentence's values with every card and every declared code in words (`top=RED.DOTS` → "Rot · Punkte",
+    `colour=RED` → "Rot"); anything else as it is. A list of cards is worded only if every item is a card."""
+    out = dict(params)
+    for name, value in params.items():
+        if not isinstance(value, str):
+            continue
+        if name in CARD_PARAMS:
+            items = value.split(", ") if ", " in value else value.split(" ")
+            worded = [any_card_words(item, lang) for item in items]
+            if all(w is not None for w in worded):
+                out[name] = ", ".join(worded)  # type: ignore[arg-type]
+            continue
+        for game_id in DEFINITIONS.ids():
+            msgid = DEFINITIONS[game_id].value_words.get(name, {}).get(value)
+            if msgid is not None:
+                out[name] = tr(msgid, lang)
+                break
+    return out
+
+
 # --- the event types several games share
 
 

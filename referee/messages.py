@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from referee.event_words import worded_params
+
 LANGUAGES = ("en", "de")
 
 _TEXTS: dict[str, tuple[str, str]] = {
@@ -68,11 +70,12 @@ def register(texts: Mapping[str, tuple[str, str]]) -> None:
 
 
 def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
-    """The sentence for `key` in `lang` (English when the language is unknown)."""
+    """The sentence for `key` in `lang` (English when the language is unknown), its cards and declared codes
+    in the words of the catalogue (`referee.event_words.worded_params`): no card code reaches a reader."""
     pair = _TEXTS.get(key) or _TEXTS.get(key.split(".", 1)[0]) or ("{key}", "{key}")
     template = pair[1] if lang == "de" else pair[0]
     try:
-        return template.format(key=key, **params)
+        return template.format(key=key, **worded_params(params, lang))
     except (KeyError, IndexError, ValueError):
         return template
 

@@ -58,7 +58,8 @@ class GameDefinition:
       for a face that is not in the deck's syntax;
     - `events`: event type → its words (`referee.event_words`);
     - `score`: how `scores` rank (one of `SCORE_KINDS`), or a function of the options that says it;
-    - `help`: the guests' short rules.
+    - `help`: the guests' short rules;
+    - `value_words`: the words of other codes the rules' sentences name (ANNAOTTO's colours and signs).
     The words themselves are English msgids of the shared catalogue (`referee.words`).
     """
 
@@ -70,7 +71,8 @@ class GameDefinition:
     events: Mapping[str, EventWords]
     score: str | Callable[[Mapping[str, Any]], str]
     help: tuple[HelpPage, ...]
-    sample_faces: tuple[str, ...] = field(default=())  # faces a test may word; default: the whole default deck
+    # Codes a rejection's sentence may name beside cards, by parameter: {"colour": {"RED": N_("Red")}}.
+    value_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def score_kind(self, options: Mapping[str, Any]) -> str:
         return self.score(options) if callable(self.score) else self.score

@@ -148,5 +148,5 @@ HELP = (
 
 define(GameDefinition(
     id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
-    events=EVENTS, score=PLACES, help=HELP,
+    events=EVENTS, score=PLACES, help=HELP, value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES},
 ))

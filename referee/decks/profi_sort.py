@@ -225,5 +225,5 @@ HELP = (
 
 define(GameDefinition(
     id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
-    events=EVENTS, score=score_kind, help=HELP,
+    events=EVENTS, score=score_kind, help=HELP, value_words={"suit": SUIT_NAMES},
 ))
