@@ -27,11 +27,11 @@ def language() -> str:
     return _State.lang
 
 
-def tr(message: str, **values: object) -> str:
+def tr(message: str, /, **values: object) -> str:
     """The message in the current language, with `{name}` values filled in."""
     return words.tr(message, _State.lang, **values)
 
 
-def trn(singular: str, plural: str, n: int, **values: object) -> str:
+def trn(singular: str, plural: str, n: int, /, **values: object) -> str:
     """`tr` for a sentence about `n` things ("1 game" / "2 games"; German the same), with `{n}` filled in."""
     return words.trn(singular, plural, n, _State.lang, **values)

@@ -26,7 +26,7 @@ class Words:
         self.game = game
         self._face = face
 
-    def tr(self, message: str, **values: object) -> str:
+    def tr(self, message: str, /, **values: object) -> str:
         return tr(message, self.lang, **values)
 
     def card(self, code: object) -> str:

@@ -52,13 +52,13 @@ def remove_catalogue(folder: Path) -> None:
         translation.cache_clear()
 
 
-def tr(message: str, lang: str, **values: object) -> str:
+def tr(message: str, lang: str, /, **values: object) -> str:
     """`message` (English) in `lang`, with `{name}` values filled in."""
     text = translation(lang).gettext(message)
     return text.format(**values) if values else text
 
 
-def trn(singular: str, plural: str, n: int, lang: str, **values: object) -> str:
+def trn(singular: str, plural: str, n: int, lang: str, /, **values: object) -> str:
     """`tr` for a sentence about `n` things, with `{n}` filled in."""
     return translation(lang).ngettext(singular, plural, n).format(n=n, **values)
 
