@@ -18,7 +18,9 @@ from functools import cache
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-DOMAIN = "tabletop"
+DOMAIN = "tabletop"  # every marked sentence of the referee's words, the kiosk and the hub's event words
+REASONS = "reasons"  # the referee's sentences by message key (rejections, hints): `referee.messages`
+DOMAINS = (DOMAIN, REASONS)
 LANGUAGES = ("de", "en")  # German first
 DEFAULT_LANGUAGE = "de"
 
@@ -31,16 +33,16 @@ def N_(message: str) -> str:
 
 
 @cache
-def translation(lang: str) -> gettext.NullTranslations:
+def translation(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     """The catalogue of `lang` (English for an unknown language: the msgids are English)."""
-    found = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    found = gettext.translation(domain, LOCALE_DIR, languages=[lang], fallback=True)
     for folder in _extra:
-        found.add_fallback(gettext.translation(DOMAIN, folder, languages=[lang], fallback=True))
+        found.add_fallback(gettext.translation(domain, folder, languages=[lang], fallback=True))
     return found
 
 
 def add_catalogue(folder: Path) -> None:
-    """Read a game's own catalogue folder (`<folder>/<lang>/LC_MESSAGES/tabletop.mo`) after the shared one."""
+    """Read a game's own catalogue folder (`<folder>/<lang>/LC_MESSAGES/<domain>.mo`) after the shared one."""
     if folder not in _extra:
         _extra.append(folder)
         translation.cache_clear()

@@ -2,7 +2,8 @@
 # The one catalogue per language (referee/locale, domain "tabletop"): extract every marked sentence (tr, trn, N_)
 # of the referee's words, the kiosk and the hub's event words with Babel, merge them into the de/en catalogs,
 # compile the .mo files. After running: translate the new entries in referee/locale/de/LC_MESSAGES/tabletop.po
-# and run it again.
+# and run it again. The referee's own sentences (domain "reasons", keyed by message key) are written by hand in
+# referee/locale/<lang>/LC_MESSAGES/reasons.po; this script compiles them too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.venv/bin
@@ -18,3 +19,4 @@ for lang in de en; do
   fi
 done
 $bin/pybabel compile -d $locale -D tabletop --use-fuzzy 2>/dev/null || $bin/pybabel compile -d $locale -D tabletop
+$bin/pybabel compile -d $locale -D reasons

@@ -7,10 +7,11 @@ import gettext
 import subprocess
 import sys
 
+import pytest
 from babel.messages.extract import extract_from_dir, extract_python
 from babel.messages.pofile import read_po
 
-from referee.words import DOMAIN, LOCALE_DIR
+from referee.words import DOMAIN, LOCALE_DIR, REASONS
 
 ROOT = LOCALE_DIR.parent.parent
 SOURCES = ("referee", "kiosk", "hub/describe.py")  # as scripts/i18n.sh extracts them
@@ -45,10 +46,11 @@ def test_every_marked_sentence_has_a_german_translation() -> None:
     assert any(isinstance(m, tuple) for m in source_messages()), "no trn() sentence found: the plural check is idle"
 
 
-def test_compiled_catalog_matches_the_po_file() -> None:
-    with open(LOCALE_DIR / "de" / "LC_MESSAGES" / f"{DOMAIN}.po", "rb") as handle:
+@pytest.mark.parametrize(("domain", "lang"), [(DOMAIN, "de"), (REASONS, "de"), (REASONS, "en")])
+def test_compiled_catalog_matches_the_po_file(domain: str, lang: str) -> None:
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as handle:
         catalog = read_po(handle)
-    compiled = gettext.translation(DOMAIN, LOCALE_DIR, languages=["de"])
+    compiled = gettext.translation(domain, LOCALE_DIR, languages=[lang])
     stale = []
     for m in catalog:
         if not m.id or not _translated(m.string):
@@ -58,7 +60,7 @@ def test_compiled_catalog_matches_the_po_file() -> None:
                 stale.append(m.id)
         elif compiled.gettext(m.id) != m.string:
             stale.append(m.id)
-    assert not stale, f"tabletop.mo is older than tabletop.po (run scripts/i18n.sh): {stale[:5]}"
+    assert not stale, f"{domain}.mo is older than {domain}.po (run scripts/i18n.sh): {stale[:5]}"
 
 
 def test_german_is_the_default_language() -> None:

@@ -28,10 +28,10 @@ __all__ = ["GAME_ID", "registered"]
 
 
 def compile_catalogue(into: Path) -> Path:
-    """Higher's .po compiled to `into/<lang>/LC_MESSAGES/tabletop.mo` (the project's i18n.sh does this)."""
-    for po in HERE.glob("locale/*/LC_MESSAGES/tabletop.po"):
+    """Higher's .po files compiled to `into/<lang>/LC_MESSAGES/<domain>.mo` (the project's i18n.sh does this)."""
+    for po in HERE.glob("locale/*/LC_MESSAGES/*.po"):
         lang = po.parent.parent.name
-        target = into / lang / "LC_MESSAGES" / "tabletop.mo"
+        target = into / lang / "LC_MESSAGES" / f"{po.stem}.mo"
         target.parent.mkdir(parents=True, exist_ok=True)
         with po.open("rb") as source, target.open("wb") as out:
             write_mo(out, read_po(source, locale=lang))

@@ -10,18 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from referee import messages
 from referee.cards import CardTally, Deck
 from referee.hints import FinishedHints, Hints, PublicState, names, say
 from referee.protocol import CardMove, Game, On, Rejection, need_one_card, need_str, rule
 from tests.toy_game.deck import GAME_ID, faces
-
-messages.register({
-    "too-low": ("{card} is lower than the top card {top} (HI-R2).", "{card} ist niedriger als {top} (HI-R2)."),
-    "hint.higher.play": ("{player} lays a card of at least {top}, or knocks.",
-                         "{player} legt eine Karte ab {top} oder klopft."),
-    "hint.higher.lead": ("{player} lays any card.", "{player} legt eine beliebige Karte."),
-})
 
 HAND = 6
 
