@@ -4,11 +4,13 @@ The games are the union of every registry (definitions, rules, simulators, table
 registered only some of its parts is found, plus the test suite's toy game (`tests/toy_game`), registered
 for these tests the way `docs/adding-a-game.md` describes. Parts: its definition (deck prefix, rules file,
 score kind), its rules, its deck (every face under the declared prefix), its simulator, its kiosk panel,
-its help in German and English, words for every event type and every card in both languages.
+its help in German and English, words for every event type and every card in both languages, the referee's
+sentences for every message key its rules name.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +18,12 @@ from pathlib import Path
 import pytest
 
 from kiosk.games import UIS
-from referee import sim, words
+from referee import messages, sim, words
 from referee.event_words import card_words, describe
 from referee.games import GAMES
 from referee.registry import DEFINITIONS, SCORE_KINDS, GameDefinition
 from referee.table import Referee
+from tests.test_messages import used_keys
 from tests.toy_game import GAME_ID as TOY
 from tests.toy_game import registered
 
@@ -84,6 +87,15 @@ def deck_missing(d: GameDefinition) -> list[str]:
     return missing
 
 
+def sentences_missing(game_id: str) -> list[str]:
+    """The referee's sentences of the keys its rules module names, in both languages (`reasons.po`)."""
+    keys, prefixes = used_keys([Path(inspect.getsourcefile(GAMES[game_id]))])
+    pairs = {key: messages.text_pair(key) for key in keys}
+    lacking = sorted(k for k, pair in pairs.items() if pair is None or not all(pair))
+    lacking += sorted(p + "…" for p in prefixes if not any(k.startswith(p) for k in messages.all_keys()))
+    return [f"the referee's sentences for {lacking} in both languages"] if lacking else []
+
+
 def events_missing(d: GameDefinition) -> list[str]:
     types = set(GAMES[d.id].event_types) | {"undo"}
     if types - set(d.events):
@@ -91,12 +103,13 @@ def events_missing(d: GameDefinition) -> list[str]:
     if d.id not in sim.SIMS:
         return []
     _, events = sim.random_game(d.id, seed=7)
-    missing = []
+    unread: dict[str, str] = {}
     for event in [*events, {"type": "undo"}]:
         de, en = describe(event, "de", d.id), describe(event, "en", d.id)
         if "referee" in en or "{" in de + en or de == en or event.get("card", "\0") in de:
-            missing.append(f"words for {event['type']} in both languages ({en!r} / {de!r})")
-    return sorted(set(missing))
+            unread.setdefault(event["type"], f"{en!r} / {de!r}")
+    missing = [f"words for {kind} in both languages ({example})" for kind, example in unread.items()]
+    return missing
 
 
 def missing_parts(game_id: str) -> list[str]:
@@ -108,7 +121,7 @@ def missing_parts(game_id: str) -> list[str]:
             missing.append(part)
     if d is None or game_id not in GAMES:
         return missing
-    return missing + definition_missing(d) + deck_missing(d) + events_missing(d)
+    return missing + definition_missing(d) + deck_missing(d) + events_missing(d) + sentences_missing(game_id)
 
 
 @pytest.mark.parametrize("game_id", ALL)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from referee import messages
@@ -46,12 +47,12 @@ def test_a_rejection_names_cards_and_colours_in_words_not_codes() -> None:
     assert "AO:XX" in not_a_card.apply({"type": "start", "card": "AO:XX"}).message("de"), "no card: as scanned"
 
 
-def used_keys() -> tuple[set[str], set[str]]:
-    """Every message key the referee's code names: `Rejection(code[, key])`, `say(key)`, `render(key)`; and the
-    prefixes of keys made with an f-string (`f"ps.task-not-met.{reason}"`)."""
+def used_keys(paths: Iterable[Path] = ()) -> tuple[set[str], set[str]]:
+    """Every message key the code names (default: the referee's): `Rejection(code[, key])`, `say(key)`,
+    `render(key)`; and the prefixes of keys made with an f-string (`f"ps.task-not-met.{reason}"`)."""
     keys: set[str] = set()
     prefixes: set[str] = set()
-    for path in REFEREE.rglob("*.py"):
+    for path in paths or REFEREE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
