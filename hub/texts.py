@@ -1,8 +1,8 @@
-"""Every sentence the hub's web pages say, in German and English, keyed by its English text.
+"""The sentences of the hub's web pages, in German and English, keyed by their English text.
 
-The same shape as `referee.messages`: a small table, no catalog build step, and a
-page renders in either language in the same process (the kiosk's gettext state is
-one language per process, a web server serves both at once).
+A small table; a page renders in either language in the same process. Moves, cards and verdicts are not
+here: they come from the shared catalogue (`hub.describe`, `referee.words`), which the page sentences are
+to join next (issue #23).
 """
 
 from __future__ import annotations
