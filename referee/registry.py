@@ -85,17 +85,20 @@ class Registry(Generic[T]):
         self.key = key
         self._items: dict[str, T] = {}
         self._loaded = False
+        self.changes = 0  # counts registrations, for what is derived from the registry and kept
 
     def register(self, cls: T) -> T:
         ident = getattr(cls, self.key)
         if self._items.get(ident, cls) is not cls:
             raise ValueError(f"{ident!r} registered twice in {self.package}")
         self._items[ident] = cls
+        self.changes += 1
         return cls
 
     def unregister(self, ident: str) -> None:
         """Take a game out again (the test suite's toy game, after its tests)."""
         self._items.pop(ident, None)
+        self.changes += 1
 
     def _load(self) -> None:
         if not self._loaded:
@@ -148,6 +151,14 @@ def by_prefix(prefix: str) -> GameDefinition | None:
     return None
 
 
+_prefixes: tuple[int, frozenset[str]] = (-1, frozenset())
+
+
 def known_prefixes() -> frozenset[str]:
-    """The deck prefixes of every declared game (the scanners' first filter)."""
-    return frozenset(DEFINITIONS[g].prefix for g in DEFINITIONS.ids())
+    """The deck prefixes of every declared game (the scanners' first filter, on every scan: kept until a
+    game registers or leaves)."""
+    global _prefixes
+    DEFINITIONS._load()
+    if _prefixes[0] != DEFINITIONS.changes:
+        _prefixes = (DEFINITIONS.changes, frozenset(DEFINITIONS[g].prefix for g in DEFINITIONS.ids()))
+    return _prefixes[1]
