@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from referee.registry import DEFINITIONS, HelpPage
 
-Page = HelpPage
-
 
 def pages(game_id: str) -> tuple[HelpPage, ...]:
     return DEFINITIONS[game_id].help

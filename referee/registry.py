@@ -37,6 +37,9 @@ class HelpPage:
     paragraphs: tuple[str, ...]
 
 
+# What a label prints between a card's words ("Rot · Punkte", "8 · II").
+SEP = " · "
+
 # The help pages' two sentences every game ends with.
 SCANNING = N_("Scan every card you lay, when you lay it: hold its barcode under your seat's scanner until it beeps.")
 MISTAKE = N_("Something went wrong? Take a rejected card back and follow the screen. Staff can undo the last step.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEP, GameDefinition, HelpPage, define
 from referee.words import N_
 
 NUMERALS = ("I", "II", "III", "IV", "V")
@@ -41,8 +41,6 @@ def default_faces() -> list[str]:
 
 
 # --- the game's definition: everything about it that is not its rules (referee.registry)
-
-SEP = " · "
 
 
 def card_words(short: str, say: Callable[[str], str]) -> str:

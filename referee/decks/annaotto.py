@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.event_words import common
-from referee.registry import MISTAKE, PLACES, SCANNING, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, PLACES, SCANNING, SEP, GameDefinition, HelpPage, define
 from referee.words import N_
 
 PREFIX = "AO"
@@ -89,8 +89,6 @@ def side_info(face: str) -> Side:
 
 
 # --- the game's definition: everything about it that is not its rules (referee.registry)
-
-SEP = " · "
 
 
 def card_words(short: str, say: Callable[[str], str]) -> str:

@@ -9,9 +9,9 @@ Windows-1252, the encoding of the PDF's built-in fonts.
 from __future__ import annotations
 
 from referee.registry import by_prefix
-from referee.words import LANGUAGES, tr
+from referee.words import tr
 
-__all__ = ["LANGUAGES", "describe_face", "label_text"]
+__all__ = ["describe_face", "label_text"]
 
 
 def describe_face(face: str, lang: str = "de") -> str:
