@@ -8,11 +8,24 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from referee.cards import Card, CardTally
-from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
+from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES, WASSER_VALUE
 from referee.games import register
-from referee.games.alcasan.cards import ANY, AT_LEAST, AT_MOST_4, DEALT, HAND, RUN, Face, Need, deck, refusal
-from referee.games.alcasan.hints import AlcasanState, alcasan_hints
-from referee.hints import Hints
+from referee.games.alcasan.cards import (
+    ANY,
+    AT_LEAST,
+    AT_MOST_4,
+    DEALT,
+    FACES,
+    HAND,
+    HIGHEST,
+    RUN,
+    Face,
+    Need,
+    deck,
+    refusal,
+)
+from referee.games.alcasan.hints import AlcasanHints, AlcasanState
+from referee.hints import FinishedHints, Hints, Owed
 from referee.protocol import (
     Game,
     HeaderError,
@@ -399,7 +412,26 @@ class Alcasan(Game):
         return self.public_state().to_json()
 
     def hints(self) -> Hints:
-        return alcasan_hints(self)
+        """The player on turn: where their cards come from and what may be laid now (`Referee.hints()`)."""
+        need = self.need()
+        run = self.run()
+        burning = self.pile_faces[-1].name if run == RUN - 1 and self.fits(self.pile_faces[-1]) else None
+        source = self.holders[self.turn].source if self.turn is not None else "hand"
+        detail = AlcasanHints(
+            source=source,
+            need=need.text,
+            lowest=need.lowest,
+            highest=WASSER_VALUE if need.at_most_4 else HIGHEST,
+            faces=tuple(face.name for face in FACES.values() if self.fits(face)),
+            can_take=source != "down" and bool(self.pile),
+            run=run,
+            burning=burning,
+        )
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+        if source == "down":
+            return Hints(self.id, (self.turn,), ("reveal",), detail, owed=(Owed(self.turn, "reveal", "down"),))
+        return Hints(self.id, (self.turn,), ("play", "take_pile") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from referee.decks.alcasan import ELEMENTS, WASSER_VALUE
-from referee.games.alcasan.cards import FACES, HIGHEST, RUN
-from referee.hints import FinishedHints, Hints, Owed, PublicState, say
-
-if TYPE_CHECKING:
-    from referee.games.alcasan.game import Alcasan
+from referee.hints import Hints, PublicState, say
 
 
 @dataclass(slots=True)
@@ -80,26 +76,3 @@ class AlcasanHints(NamedTuple):
         if self.can_take:
             parts.append(say("hint.ac.or-take", lang))
         return " ".join(parts)
-
-
-def alcasan_hints(game: Alcasan) -> Hints:
-    """The player on turn: where their cards come from and what may be laid now (`Referee.hints()`)."""
-    need = game.need()
-    run = game.run()
-    burning = game.pile_faces[-1].name if run == RUN - 1 and game.fits(game.pile_faces[-1]) else None
-    source = game.holders[game.turn].source if game.turn is not None else "hand"
-    detail = AlcasanHints(
-        source=source,
-        need=need.text,
-        lowest=need.lowest,
-        highest=WASSER_VALUE if need.at_most_4 else HIGHEST,
-        faces=tuple(face.name for face in FACES.values() if game.fits(face)),
-        can_take=source != "down" and bool(game.pile),
-        run=run,
-        burning=burning,
-    )
-    if game.finished:
-        return Hints(game.id, (), (), FinishedHints(tuple(game.winners), detail))
-    if source == "down":
-        return Hints(game.id, (game.turn,), ("reveal",), detail, owed=(Owed(game.turn, "reveal", "down"),))
-    return Hints(game.id, (game.turn,), ("play", "take_pile") if game.pile else ("play",), detail)

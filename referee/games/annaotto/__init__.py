@@ -7,11 +7,10 @@ after the rule it carries out. By job:
 - `game`: the state and the rules table (checks and effects, each rule at its home);
 - `moves`: each event type's fields; `options`: the header's options;
 - `matching`: what may go on what (AO-R5, AO-R9) and the deck, shared by checks and hints;
-- `state`: the open race and the typed public state; `hints`: `hints()` and the screen's sentence;
-- `texts`: the sentences of rejections and hints, in English and German.
+- `state`: the open race and the typed public state; `hints`: `hints()` and the screen's sentence
+  (its words from the catalogues).
 """
 
-from referee.games.annaotto import texts  # noqa: F401  (registers the sentences)
 from referee.games.annaotto.game import Annaotto
 from referee.games.annaotto.hints import AnnaottoHints, annaotto_sentence, colour_word, pattern_word, sign_word
 from referee.games.annaotto.matching import breaks_alternation, match_error, playable_faces, side_fits

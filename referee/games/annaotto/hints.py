@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
-from referee.decks.annaotto import COLOUR_WORDS, PATTERN_WORDS, SIGN_WORDS, SIGN_WORDS_EN
+from referee import words
+from referee.cards import Deck
+from referee.decks.annaotto import COLOUR_NAMES, PATTERN_NAMES, SIGN_NAMES, Side
 from referee.games.annaotto.matching import ALLE, ALTERNATE, PLUS, faces_with_sign, playable_faces
+from referee.games.annaotto.state import Race
 from referee.hints import FinishedHints, Hints, Owed, RaceView, names, say
+from referee.seats import Seats
 
-if TYPE_CHECKING:
-    from referee.games.annaotto.game import Annaotto
+
+class AnnaottoView(Protocol):
+    """What the hints read of the game (`Annaotto` has it all; the hints change nothing)."""
+
+    id: str
+    players: tuple[str, ...]
+    seats: Seats
+    deck: Deck
+    started: bool
+    finished: bool
+    winners: list[str]
+    turn: str | None
+    top: Side | None
+    colour: str | None
+    pattern: str | None
+    hands: dict[str, int]
+    direction: int
+    chain: list[int] | None
+    plus: int
+    drawn: bool
+    choices: list[str]
+    race: Race | None
+    last_race: RaceView | None
+    due: tuple[str, str] | None
 
 
 class AnnaottoHints(NamedTuple):
@@ -48,7 +74,7 @@ _PLAY_OR_CONFIRM = ("play", "press:confirm")
 _CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
 
 
-def annaotto_hints(game: Annaotto) -> Hints:
+def annaotto_hints(game: AnnaottoView) -> Hints:
     """Who may act now and what may come next (`Referee.hints()`)."""
     detail = _detail(game)
     turn = game.turn
@@ -63,7 +89,8 @@ def annaotto_hints(game: Annaotto) -> Hints:
     actors, events = _who_acts(game, race, owed)
     return Hints(game.id, actors, events, detail, owed, race)
 
-def _turn_hints(game: Annaotto, turn: str, detail: AnnaottoHints) -> Hints:
+
+def _turn_hints(game: AnnaottoView, turn: str, detail: AnnaottoHints) -> Hints:
     """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
     if game.choices:
         owed = tuple([Owed(turn, "choice", c) for c in game.choices])
@@ -74,7 +101,8 @@ def _turn_hints(game: Annaotto, turn: str, detail: AnnaottoHints) -> Hints:
         return Hints(game.id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None)
     return Hints(game.id, (turn,), _PLAY_OR_CONFIRM if game.drawn else _PLAY_OR_DRAW, detail, (), None)
 
-def _owed(game: Annaotto) -> tuple[Owed, ...]:
+
+def _owed(game: AnnaottoView) -> tuple[Owed, ...]:
     """The calls, choices and confirmations the table owes now."""
     owed: list[Owed] = []
     if game.race is not None and not game.race.called:
@@ -87,7 +115,9 @@ def _owed(game: Annaotto) -> tuple[Owed, ...]:
         owed.append(Owed(game.turn, "confirm", "penalty"))
     return tuple(owed)
 
-def _who_acts(game: Annaotto, race: RaceView | None, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+
+def _who_acts(game: AnnaottoView, race: RaceView | None,
+              owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The players who may act now and the event types they may send (steps 11 … 17)."""
     catch = ("catch",) if game.due is not None else ()
     actors = {o.player for o in owed if o.kind == "call"}
@@ -107,7 +137,8 @@ def _who_acts(game: Annaotto, race: RaceView | None, owed: tuple[Owed, ...]) -> 
         events += ("call", *catch) if catch else ()
     return tuple([p for p in game.players if p in actors]), events
 
-def _detail(game: Annaotto) -> AnnaottoHints:
+
+def _detail(game: AnnaottoView) -> AnnaottoHints:
     """What the next card must match and what is pending (`AnnaottoHints`)."""
     top = game.top
     if top is None:
@@ -157,17 +188,17 @@ def colour_word(colour: str | None, lang: str) -> str:
     """A colour as the screen says it (`RED` → `Red` / `Rot`)."""
     if colour is None:
         return ""
-    return COLOUR_WORDS[colour] if lang == "de" else colour.capitalize()
+    return words.tr(COLOUR_NAMES[colour], lang)
 
 
 def sign_word(sign: str, lang: str) -> str:
     """A sign as the screen says it (`HUERDEN` → `HURDLES` / `HÜRDEN`), as the labels print it."""
-    return SIGN_WORDS[sign] if lang == "de" else SIGN_WORDS_EN[sign]
+    return words.tr(SIGN_NAMES[sign], lang)
 
 
 def pattern_word(pattern: str | None, lang: str) -> str:
     """A pattern as the screen says it (`DOTS` → `Dots` / `Punkte`)."""
     if pattern is None:
         return ""
-    return PATTERN_WORDS[pattern] if lang == "de" else pattern.capitalize()
+    return words.tr(PATTERN_NAMES[pattern], lang)
 

@@ -7,12 +7,11 @@ order, each a small method carrying its rule id, then the effects; the shared
 reducer runs them, every check before any effect. Groups and melds are judged
 by the data-driven matcher in `tasks`.
 
-By job: `game` (the match state and the rules table), `moves` (options and events as the checks read
-them), `tasks` (the task matcher), `hints` (the typed public state and `hints()`), `basics` (hand size,
-phases, deck), `texts` (the sentences of rejections and hints, English and German).
+By job: `game` (the match state, the rules table and `hints()`), `moves` (options and events as the
+checks read them), `tasks` (the task matcher), `hints` (the typed public state, the hint detail and its
+sentence), `basics` (hand size, phases, deck). The sentences are in the catalogues.
 """
 
-from referee.games.profi_sort import texts  # noqa: F401  (registers the sentences)
 from referee.games.profi_sort.basics import HAND, deck
 from referee.games.profi_sort.game import ProfiSort
 from referee.games.profi_sort.hints import ProfiSortHints, ProfiSortState

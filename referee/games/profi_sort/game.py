@@ -21,10 +21,10 @@ from referee.decks.profi_sort import (
 )
 from referee.games import register
 from referee.games.profi_sort.basics import ACE_POINTS, HAND, OVER, PHASE_OF, PLAY, ROUND_OVER, SCORING, deck
-from referee.games.profi_sort.hints import MeldState, ProfiSortState, profi_sort_hints
+from referee.games.profi_sort.hints import MeldState, ProfiSortHints, ProfiSortState
 from referee.games.profi_sort.moves import Draw, Extend, GiveAce, LayTask, Move, Options, parse_options
 from referee.games.profi_sort.tasks import Meld, add, fits, lay_groups
-from referee.hints import Hints
+from referee.hints import FinishedHints, Hints
 from referee.protocol import Game, On, Rejection, rule
 
 
@@ -476,7 +476,46 @@ class ProfiSort(Game):
     def public(self) -> dict[str, Any]:
         return self.public_state().to_json()
     def hints(self) -> Hints:
-        return profi_sort_hints(self)
+        """Phase `play`: the player on turn and what the turn allows now; `scoring`: the players still to reveal;
+        `round-over`: nobody, the operator starts the next round."""
+        player = self.turn
+        detail = self._hint_detail(player)
+        if self.finished:
+            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+        if self.phase == SCORING:
+            return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
+        if self.phase == ROUND_OVER:
+            return Hints(self.id, (), ("new_round",), detail)
+        return Hints(self.id, (player,), self._turn_events(detail), detail)
+
+    @staticmethod
+    def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:
+        """The event types the turn allows now (a redeal may come from any player, PS-R5)."""
+        if not detail.drawn:
+            offered = {"draw": True, "skip_with_ace": detail.may_skip, "redeal": detail.may_redeal}
+        else:
+            offered = {"lay_task": True, "extend": detail.may_extend, "give_ace": detail.may_give_ace,
+                       "discard": True}
+        return tuple(kind for kind, allowed in offered.items() if allowed)
+
+    def _hint_detail(self, player: str | None) -> ProfiSortHints:
+        """The structured hint for `player` (the player on turn, if any)."""
+        received = bool(player and self.received[player])
+        return ProfiSortHints(
+            phase=self.phase,
+            player=player,
+            drawn=self.drawn,
+            own=self.own(player) if player else 0,
+            keep=2 if received else 1,
+            tasks_open=tuple(t for t in TASK_IDS if player and t not in self.tasks_done[player]),
+            may_extend=player in self.laid,
+            may_skip=received and not self.drawn,
+            may_give_ace=self.drawn and player is not None and not self.ace_given[player],
+            must_go_out=self.must_go_out,
+            may_redeal=self.phase == PLAY and not self.started,
+            to_reveal=tuple(p for p in self.players if self.phase == SCORING and p not in self.revealed),
+            round=self.round,
+        )
 
     def card_places(self) -> dict[str, int]:
         return {

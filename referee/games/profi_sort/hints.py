@@ -1,17 +1,12 @@
-"""Profi-Sort's public state, typed, and its hints: who acts, what the turn allows, the screen's sentence."""
+"""Profi-Sort's public state, typed, and its hint detail (what the turn allows) with the screen's sentence."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from referee.decks.profi_sort import TASK_IDS
-from referee.games.profi_sort.basics import PLAY, ROUND_OVER, SCORING, TASK_NUMBER
-from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
-
-if TYPE_CHECKING:
-    from referee.games.profi_sort.game import ProfiSort
-
+from referee.games.profi_sort.basics import ROUND_OVER, SCORING, TASK_NUMBER
+from referee.hints import Hints, Part, PublicState, names, say
 
 # --- the public state and the hints
 
@@ -105,47 +100,3 @@ class ProfiSortHints(NamedTuple):
         text = say(key, lang, player=self.player, own=self.own)
         numbers = ", ".join(str(TASK_NUMBER[t]) for t in self.tasks_open)
         return f"{text} {say('hint.ps.open', lang, tasks=numbers)}" if numbers else text
-
-
-def profi_sort_hints(game: ProfiSort) -> Hints:
-    """Phase `play`: the player on turn and what the turn allows now; `scoring`: the players still to reveal;
-    `round-over`: nobody, the operator starts the next round."""
-    player = game.turn
-    detail = _detail(game, player)
-    if game.finished:
-        return Hints(game.id, (), (), FinishedHints(tuple(game.winners), detail))
-    if game.phase == SCORING:
-        return Hints(game.id, detail.to_reveal, ("reveal_hand",), detail)
-    if game.phase == ROUND_OVER:
-        return Hints(game.id, (), ("new_round",), detail)
-    return Hints(game.id, (player,), _turn_events(detail), detail)
-
-
-def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:
-    """The event types the turn allows now (a redeal may come from any player, PS-R5)."""
-    if not detail.drawn:
-        offered = {"draw": True, "skip_with_ace": detail.may_skip, "redeal": detail.may_redeal}
-    else:
-        offered = {"lay_task": True, "extend": detail.may_extend, "give_ace": detail.may_give_ace,
-                   "discard": True}
-    return tuple(kind for kind, allowed in offered.items() if allowed)
-
-
-def _detail(game: ProfiSort, player: str | None) -> ProfiSortHints:
-    """The structured hint for `player` (the player on turn, if any)."""
-    received = bool(player and game.received[player])
-    return ProfiSortHints(
-        phase=game.phase,
-        player=player,
-        drawn=game.drawn,
-        own=game.own(player) if player else 0,
-        keep=2 if received else 1,
-        tasks_open=tuple(t for t in TASK_IDS if player and t not in game.tasks_done[player]),
-        may_extend=player in game.laid,
-        may_skip=received and not game.drawn,
-        may_give_ace=game.drawn and player is not None and not game.ace_given[player],
-        must_go_out=game.must_go_out,
-        may_redeal=game.phase == PLAY and not game.started,
-        to_reveal=tuple(p for p in game.players if game.phase == SCORING and p not in game.revealed),
-        round=game.round,
-    )
