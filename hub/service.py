@@ -55,7 +55,7 @@ class Service:
         self.generation = 0  # counts connections: an ack belongs to the one its message came on
         self.writer = threading.Thread(target=self.ingest.run, name="hub-writer", daemon=True)
         self.hub = Hub(Reader(self.data_dir / DB_NAME), self.ingest, self.broadcaster, self.announce,
-                       config.cafe, config.staff_password_hash)
+                       config.cafe, config.staff_password_hash, config.timezone, config.table_names)
 
     def app(self) -> Any:
         return create_app(self.hub, session_secret(self.data_dir))
