@@ -61,9 +61,11 @@ def day_bounds(day: dt.date, zone: ZoneInfo) -> tuple[float, float]:
 
 
 def duration(seconds: float | None) -> str:
-    """A game's length: `42 min`, `1 h 05 min`; the same in both languages."""
+    """A game's length: `40 s`, `42 min`, `1 h 05 min`; the same in both languages."""
     if seconds is None or seconds < 0:
         return ""
+    if seconds < 60:
+        return f"{round(seconds)} s"
     minutes = round(seconds / 60)
     if minutes < 60:
         return f"{minutes} min"

@@ -145,7 +145,7 @@ def test_numbers_and_dates_read_as_in_the_pages_language(owner):
 def test_the_errors_page_shows_dates_with_times(owner):
     owner.post("/staff/login", data={"password": PASSWORD})
     page = owner.get("/staff/table/cafe-1/t1?lang=de").text
-    errors = re.findall(r"<td>(\d\d\.\d\d\.\d{4}, \d\d:\d\d)<br>", page)
+    errors = re.findall(r">(\d\d\.\d\d\.\d{4}, \d\d:\d\d)<br>", page)
     rejected = [r for g in owner.get("/api/games?table=t1").json() for r in owner.get(g["api"]).json()["records"]
                 if r["kind"] == "event" and not r["answer"]["ok"]]
     assert len(errors) == min(50, len(rejected)) and errors
