@@ -39,6 +39,7 @@ def served(tmp_path_factory):
     hub = Hub(Reader(tmp_path / "hub.sqlite"), ingest, Broadcaster(), lambda c, p: None, "cafe-1",
               hash_password(PASSWORD), "Europe/Berlin", {"t1": "Fenster zur Straße am großen Kastanienbaum"})
     hub.announce("cafe-1", {"v": 1, "text": {"de": UNBROKEN * 2, "en": LONG}, "until": None})
+    ingest.listeners.append(hub.broadcaster.from_thread)  # live news to the pages, as the service wires it
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(hub, "secret"), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -47,7 +48,7 @@ def served(tmp_path_factory):
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.started
-    yield f"http://127.0.0.1:{port}"
+    yield f"http://127.0.0.1:{port}", ingest, t2
     server.should_exit = True
     thread.join(timeout=10)
     store.close()
@@ -65,6 +66,7 @@ def overflow(page) -> int:
 
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_every_page_fits_a_360_px_phone(served, lang):
+    served = served[0]
     with browser() as chromium:
         page = chromium.new_page(viewport={"width": 360, "height": 740})
         for path in GUEST_PAGES:
@@ -86,6 +88,7 @@ def test_every_page_fits_a_360_px_phone(served, lang):
 
 
 def test_a_long_name_stays_inside_its_card(served):
+    served = served[0]
     with browser() as chromium:
         for width, height in ((1366, 768), (360, 740)):
             page = chromium.new_page(viewport={"width": width, "height": height})
@@ -96,3 +99,17 @@ def test_a_long_name_stays_inside_its_card(served):
                 return Math.max(0, ...rights.map(right => right - box.right));
             })""")
             assert spill and max(spill) <= 0, f"a name runs {max(spill)} px out of its card at {width} px"
+
+
+def test_a_card_shows_the_winners_and_the_link_of_a_game_that_just_finished(served):
+    url, ingest, t2 = served
+    with browser() as chromium:
+        page = chromium.new_page(viewport={"width": 360, "height": 740})
+        page.goto(f"{url}/?lang=en")
+        page.wait_for_selector("#live:not([hidden])")
+        records = feed(ingest, t2, *renamed("magische-7", 9, {}), time.time(), uid="live-1")
+        link = page.wait_for_selector('.card[data-key="cafe-1/t2"] .result a[href="/games/cafe-1/t2/live-1"]')
+        winners = records[-1]["winners"]
+        assert winners and page.inner_text('.card[data-key="cafe-1/t2"] .result') == (
+            f"Winners: {', '.join(winners)} · Last game")
+        assert link.inner_text() == "Last game"
