@@ -27,7 +27,7 @@ def player_data(hub: Hub, name: str) -> dict[str, Any] | None:
     if not games:
         return None
     rows = [game_view(g, hub) | {"result": standings.result_of(name, g, aliases)} for g in games]
-    history = standings.rating_history(name, reader.verified_results(), aliases)
+    history = hub.ratings_over_time.of(reader, name)
     return {"player": name, "spellings": names, "games": rows, "ratings": history,
             "boards": {g: next((s for s in hub.ingest.board(g) if s["player"] == name), None) for g in GAME_IDS}}
 

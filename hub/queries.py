@@ -108,11 +108,24 @@ class Reader:
                               (cafe, table, uid)).fetchone()
         return _game(row) if row else None
 
-    def verified_results(self) -> list[dict[str, Any]]:
-        """Every verified finished game in the order the ratings fold them (as `Store.verified_results`)."""
-        rows = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games g "
-                               "WHERE g.checked='verified' AND g.status='finished' ORDER BY g.ended, g.uid")
-        return [_game(r) for r in rows]
+    def verified_after(self, after: tuple[float, str] | None) -> list[dict[str, Any]]:
+        """The verified finished games in the order the leaderboards fold them (`Store.verified_results`: ended,
+        uid), after `after` (such a key) or from the first; what a rating needs and where the game is."""
+        where, args = ("AND (ended, uid) > (?, ?)", after) if after else ("", ())
+        rows = self.db.execute("SELECT ended, cafe, tbl, uid, game, players, scores, winners FROM games "
+                               f"WHERE checked='verified' AND status='finished' AND ended IS NOT NULL {where} "
+                               "ORDER BY ended, uid", args)
+        return [{"ended": ended, "cafe": cafe, "table": tbl, "game_uid": uid, "game": game,
+                 "players": json.loads(players), "scores": json.loads(scores or "{}"),
+                 "winners": json.loads(winners or "[]"), "url": f"/games/{cafe}/{tbl}/{uid}"}
+                for ended, cafe, tbl, uid, game, players, scores, winners in rows]
+
+    def verified_up_to(self, key: tuple[float, str]) -> int:
+        """How many verified finished games sort at or before `key`: a game verified late (its records came
+        after a gap) lands before the last one folded, and the count shows it."""
+        (count,) = self.db.execute("SELECT COUNT(*) FROM games WHERE checked='verified' AND status='finished' "
+                                   "AND ended IS NOT NULL AND (ended, uid) <= (?, ?)", key).fetchone()
+        return int(count)
 
     def records(self, cafe: str, table: str, uid: str) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT body, received FROM records WHERE cafe=? AND tbl=? AND game_uid=? ORDER BY n",

@@ -7,9 +7,11 @@ as the leaderboards do (`hub.ratings`), and notes the player's rating after each
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hub.queries import Reader
 from hub.ratings import Ladder, Result, canonical
 
 
@@ -18,20 +20,44 @@ def spellings(name: str, aliases: Mapping[str, str]) -> list[str]:
     return sorted({name, *(a for a in aliases if canonical(a, aliases) == name)}, key=str.casefold)
 
 
-def rating_history(name: str, verified: Iterable[dict[str, Any]], aliases: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The player's rating in a game's leaderboard after each of their verified finished games, oldest first."""
-    ladder = Ladder(aliases)
-    out: list[dict[str, Any]] = []
-    for game in verified:
-        ladder.add(Result(game["game"], game["players"], game["scores"] or {}, game["winners"]))
-        if name not in {canonical(p, aliases) for p in game["players"]}:
-            continue
-        standing = ladder.games.get(game["game"], {}).get(name)
-        if standing is not None:
-            out.append({"game": game["game"], "game_uid": game["game_uid"], "cafe": game["cafe"],
-                        "table": game["table"], "url": game["url"], "ended": game["ended"],
-                        "rating": round(standing.rating, 2), "played": standing.played})
-    return out
+class RatingHistory:
+    """Every player's rating after each of their verified finished games, folded as the leaderboards fold them
+    and kept between page views: a view folds only the games verified since the last one. A merge, or a game
+    verified late that sorts before the last one folded, starts the fold again from the first game."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._reset({})
+
+    def _reset(self, aliases: Mapping[str, str]) -> None:
+        self.aliases = dict(aliases)
+        self.ladder = Ladder(aliases)
+        self.last: tuple[float, str] | None = None
+        self.folded = 0
+        self.history: dict[str, list[dict[str, Any]]] = {}
+
+    def of(self, reader: Reader, name: str) -> list[dict[str, Any]]:
+        with self._lock:
+            aliases = reader.aliases()
+            if aliases != self.aliases or (self.last is not None and reader.verified_up_to(self.last) != self.folded):
+                self._reset(aliases)
+            for game in reader.verified_after(self.last):
+                self._fold(game)
+            return list(self.history.get(name, []))
+
+    def _fold(self, game: dict[str, Any]) -> None:
+        names = {canonical(p, self.aliases) for p in game["players"]}
+        played = {n: s.played for n, s in self.ladder.games.get(game["game"], {}).items() if n in names}
+        self.ladder.add(Result(game["game"], game["players"], game["scores"], game["winners"]))
+        self.last, self.folded = (game["ended"], game["game_uid"]), self.folded + 1
+        board = self.ladder.games.get(game["game"], {})
+        for name in names:  # a game that seats one person twice after a merge is not rated: nobody moved
+            standing = board.get(name)
+            if standing is not None and standing.played > played.get(name, 0):
+                self.history.setdefault(name, []).append({
+                    "game": game["game"], "game_uid": game["game_uid"], "cafe": game["cafe"],
+                    "table": game["table"], "url": game["url"], "ended": game["ended"],
+                    "rating": round(standing.rating, 2), "played": standing.played})
 
 
 def result_of(name: str, game: dict[str, Any], aliases: Mapping[str, str]) -> dict[str, Any]:

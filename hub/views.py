@@ -20,6 +20,7 @@ from hub.describe import describe, verdict
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
+from hub.standings import RatingHistory
 from hub.texts import LANGUAGES, pick_language, tr
 from referee import games as referee_games
 
@@ -43,6 +44,7 @@ class Hub:
     timezone: str = "Europe/Berlin"  # the café's: pages show the hub's receive times in it
     table_names: dict[str, str] = field(default_factory=dict)  # "t1" or "cafe/t1" → "Fenster"
     announcements: dict[str, dict[str, Any]] = field(default_factory=dict)  # café → the last one sent
+    ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
 
     def __post_init__(self) -> None:
         self.zone = ZoneInfo(self.timezone)

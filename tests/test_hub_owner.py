@@ -272,3 +272,20 @@ def test_no_function_of_the_pages_is_longer_than_50_lines(name):
     from tests.test_function_length import long_functions
 
     assert long_functions(Path(__file__).resolve().parents[1] / "hub" / f"{name}.py") == []
+
+
+def test_the_rating_over_time_follows_new_games_and_merges(owner):
+    hub = owner.hub
+    before = owner.get("/api/players/Ben").json()["ratings"]
+    feed(hub.ingest, SimTable("t9"), *renamed("magische-7", 5, {}), EVENING + 90000)
+    after = owner.get("/api/players/Ben").json()["ratings"]
+    assert after[:-1] == before and len(after) == len(before) + 1
+    board = owner.get("/api/leaderboard/magische-7").json()["players"]
+    assert after[-1]["rating"] == next(p["rating"] for p in board if p["player"] == "Ben")
+    hub.ingest.merge_player("+49 171", "Ben")  # t3's second seat was Ben all along
+    merged = owner.get("/api/players/Ben").json()
+    assert "+49 171" in merged["spellings"] and len(merged["ratings"]) == len(after) + 1
+    assert any(g["table"] == "t3" and g["result"]["as"] == "+49 171" for g in merged["games"])
+    board = owner.get("/api/leaderboard/magische-7").json()["players"]
+    assert merged["ratings"][-1]["rating"] == next(p["rating"] for p in board if p["player"] == "Ben")
+    assert owner.get("/api/players/%2B49%20171").json()["player"] == "Ben"
