@@ -54,8 +54,10 @@ class Reader:
             f"(SELECT body FROM records r WHERE r.cafe=t.cafe AND r.tbl=t.tbl AND r.kind='event' "
             f" ORDER BY n DESC LIMIT 1), "
             f"(SELECT received FROM records r WHERE r.cafe=t.cafe AND r.tbl=t.tbl ORDER BY n DESC LIMIT 1), "
+            # the last finished game: the game of the table's newest end record (a few dozen records back)
             f"(SELECT json_array(g.uid, g.status, json(COALESCE(g.winners, '[]'))) FROM games g "
-            f" WHERE g.cafe=t.cafe AND g.tbl=t.tbl AND g.ended IS NOT NULL ORDER BY g.ended DESC LIMIT 1) "
+            f" WHERE g.cafe=t.cafe AND g.tbl=t.tbl AND g.uid=(SELECT r.game_uid FROM records r "
+            f"  WHERE r.cafe=t.cafe AND r.tbl=t.tbl AND r.kind='end' ORDER BY r.n DESC LIMIT 1)) "
             f"FROM tables t {where} ORDER BY t.cafe, t.tbl", args).fetchall()
         out = []
         for cafe_id, tbl, status, online, seen, last, last_received, ended in rows:
@@ -97,9 +99,12 @@ class Reader:
             clauses.append("g.checked=?")
             args.append(status)
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        rows = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games g {where} "
-                               f"ORDER BY COALESCE(g.ended, {STARTED}) DESC, g.cafe, g.tbl, g.uid LIMIT ?",
-                               (*args, limit))
+        # sort on the receive time alone (the start's only for games without an end: COALESCE stops at the
+        # first value), then read the columns of the few rows shown
+        rows = self.db.execute(
+            f"SELECT {GAME_COLUMNS} FROM (SELECT g.rowid AS id, COALESCE(g.ended, {STARTED}) AS latest FROM games g "
+            f"{where} ORDER BY latest DESC, g.cafe, g.tbl, g.uid LIMIT ?) AS top JOIN games g ON g.rowid = top.id "
+            f"ORDER BY top.latest DESC, g.cafe, g.tbl, g.uid", (*args, limit))
         return [_game(r) for r in rows]
 
     def game(self, cafe: str, table: str, uid: str) -> dict[str, Any] | None:
