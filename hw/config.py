@@ -9,6 +9,7 @@
     [kiosk]        data_dir, language ("de" | "en"), admin_pin_hash, demo_after_s, idle_pause_s, admin_hold_s,
                    screen_size, rotate, volume, mute
     [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
+    [camera]       (optional) the overhead camera and its zones: `hw.camera.zones`
 
 This is the one validator of the whole file (the kiosk's `[kiosk]` table included, as plain values:
 `hw` does not import the kiosk): every unknown key, wrong type and invalid value is an error with its
@@ -32,6 +33,7 @@ from typing import Any
 from cafe.contract import is_id
 from cafe.settings import CafeLinkConfig, parse_broker
 from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
+from hw.camera.zones import CameraConfig, check_camera
 from hw.lights import LightPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
 
@@ -114,6 +116,8 @@ class TableConfig:
     kiosk: KioskSection = field(default_factory=KioskSection)
     cafe: CafeLinkConfig | None = None
     """The café broker this table publishes to; None: not in a café."""
+    camera: CameraConfig | None = None
+    """The overhead camera and its zones; None: no camera."""
 
     def seat(self, name: str) -> SeatConfig:
         for s in self.seats:
@@ -277,7 +281,7 @@ class _Checker:
 
     def run(self) -> TableConfig | None:
         data = self.data
-        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk", "cafe"))
+        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk", "cafe", "camera"))
         table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
         name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
         factory = None
@@ -294,10 +298,11 @@ class _Checker:
         self.coverage(seats, scanners)
         kiosk = self.kiosk(data.get("kiosk", {}))
         cafe = self.cafe(data["cafe"]) if "cafe" in data else None
+        camera = check_camera(self, data["camera"], {s.name for s in seats}) if "camera" in data else None
         if any(not p.warning for p in self.problems):
             return None
         return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), kiosk=kiosk,
-                           cafe=cafe)
+                           cafe=cafe, camera=camera)
 
     def kiosk(self, value: Any) -> KioskSection:
         """The `[kiosk]` table: each key checked the way the kiosk will use it."""
@@ -604,6 +609,8 @@ class _Checker:
         return result
 
     def coverage(self, seats: list[SeatConfig], scanners: list[ScannerConfig]) -> None:
+        if not scanners and "camera" in self.data:
+            return  # the camera reads the cards
         if not scanners:
             self.warn(("scanners",), "no scanners: cards can only be entered on the touchscreen")
             return

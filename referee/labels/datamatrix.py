@@ -16,6 +16,21 @@ CAMERA_SIDE_MM = (12.0, 15.0)
 """The printed symbol's side, without its quiet zone: what the camera reads at 0.15 mm per pixel."""
 QUIET_MODULES = 1
 """ISO/IEC 16022's quiet zone: one module on every side (a label's blank padding may hold it)."""
+PRINTER_DOT_MM = 25.4 / 203
+"""A 203-dpi label printer's dot: modules are whole dots."""
+
+
+def camera_module_mm(modules: int, room_mm: float) -> float:
+    """The module (whole printer dots) of the biggest camera symbol of `modules` modules that is at most 15 mm
+    and fits `room_mm`; LabelError if the symbol would be under 12 mm."""
+    low, high = CAMERA_SIDE_MM
+    module = int(min(high, room_mm) / modules / PRINTER_DOT_MM + 1e-9) * PRINTER_DOT_MM
+    if module * modules < low - 1e-9:
+        raise LabelError(
+            f"the camera's DataMatrix must be {low:g}-{high:g} mm wide, but a label with {room_mm:.1f} mm "
+            f"inside its padding leaves {module * modules:.1f} mm: choose taller labels or a smaller padding"
+        )
+    return module
 
 
 def datamatrix(code: str) -> tuple[tuple[bool, ...], ...]:

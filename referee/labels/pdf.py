@@ -26,7 +26,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from referee.labels import Label, SheetCode
-from referee.labels.datamatrix import CAMERA_SIDE_MM, QUIET_MODULES, datamatrix
+from referee.labels.datamatrix import PRINTER_DOT_MM, QUIET_MODULES, camera_module_mm, datamatrix
 from referee.labels.errors import LabelError
 from referee.labels.layouts import PAGES, Layout
 
@@ -38,7 +38,7 @@ MIN_MODULE = {"code128": 0.25, "qr": 0.25}
 MAX_MODULE = {"code128": 0.5, "qr": 1.0}
 # A 203-dpi printer's dot: modules are whole dots and symbols start on the dot grid (from the page's top-left),
 # so a thermal printer prints every bar exactly as wide as meant (a bar of 2.3 dots prints as 2 or 3).
-DOT = 25.4 / 203
+DOT = PRINTER_DOT_MM
 # Bar width reduction: each dark module is drawn this much inside its cell on every side, so an edge that
 # falls exactly on a dot boundary does not blacken the next dot too (dot gain; rasterisers fill touched dots).
 BWR = DOT / 10
@@ -75,17 +75,8 @@ def camera_symbol(code: str) -> Symbol:
 
 
 def camera_module(symbol: Symbol, room_mm: float) -> float:
-    """The module (whole printer dots) of the biggest camera symbol of at most 15 mm that fits `room_mm`
-    (its quiet zone may lie in the label's blank padding); LabelError if it would be under 12 mm."""
-    low, high = CAMERA_SIDE_MM
-    n = len(symbol.matrix)
-    module = int(min(high, room_mm) / n / DOT + 1e-9) * DOT
-    if module * n < low - 1e-9:
-        raise LabelError(
-            f"the camera's DataMatrix must be {low:g}-{high:g} mm wide, but a label with {room_mm:.1f} mm "
-            f"inside its padding leaves {module * n:.1f} mm: choose taller labels or a smaller padding"
-        )
-    return module
+    """The module (mm) of the camera's symbol in `room_mm` (its quiet zone may lie in the label's padding)."""
+    return camera_module_mm(len(symbol.matrix), room_mm)
 
 
 def make_symbol(kind: str, code: str) -> Symbol:
