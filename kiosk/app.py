@@ -102,6 +102,9 @@ class App:
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
         self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
+        self.camera: Any = None  # hw.camera.reader.CameraReader when the table has an overhead camera
+        self.camera_config_path: Path | None = None  # where the calibration screen saves the camera's zones
+        self.pile_seats: Any = None  # kiosk.camera_seat.PileSeats: whose card the camera saw on the pile
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
@@ -442,6 +445,11 @@ class App:
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
             return
+        if self.pile_seats is not None:
+            item = self.pile_seats.route(item, self.screen)
+            if item is None:  # taken by its question ("who laid this card?")
+                self.dirty = True
+                return
         self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
@@ -463,6 +471,8 @@ class App:
             if self.lights is not None:  # as they are after the inputs handled so far in this step
                 self.lights.follow(self.screen)
                 model["lights"] = self.lights.reported()
+            if self.pile_seats is not None:
+                model["camera"] = self.pile_seats.report()
             return model
         if command.name == "screenshot_window":  # the whole --sim window, its light strip included
             self.draw()

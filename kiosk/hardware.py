@@ -2,7 +2,8 @@
 
 Hardware threads only hand inputs to `App.post`. In simulation the kiosk also
 answers on the simulated table's control socket: `screenshot PATH`, `state`,
-`touch ACTION` and `view`, run on the display thread.
+`touch ACTION` and `view`, run on the display thread. `--sim --camera` adds the simulated
+overhead camera over the pile (`hw.camera.sim`), driven by the socket's `lay`, `cover` and `take`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hw import config as hw_config
+from hw.camera.zones import seat_reader
 from hw.sim import SimTable
 from hw.table import Table
 from kiosk import seat_lights
@@ -31,7 +33,11 @@ class Hardware:
     def reader_seats(self) -> dict[str, str]:
         if self.config is None:
             return {}
-        return {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+        seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+        if self.config.camera is not None:  # a seat's own zone, and pile scans once their seat is known
+            seats.update({z.reader: z.seat for z in self.config.camera.zones if z.seat})
+            seats.update({seat_reader(s.name): s.name for s in self.config.seats})
+        return seats
 
     def key(self, char: str) -> bool:
         """A typed key that is a seat button in simulation: tap it (press and release)."""
@@ -46,11 +52,19 @@ class Hardware:
             self.table.close()
 
 
-def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool, control: Path | None) -> Hardware:
-    """Open the real adapters (a config is needed) or the simulated table, all feeding `app.post`."""
+def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool, control: Path | None,
+                  camera: bool = False) -> Hardware:
+    """Open the real adapters (a config is needed) or the simulated table, all feeding `app.post`;
+    `camera`: the simulated table gets the simulated overhead camera."""
     if simulate:
         config = config or hw_config.load_default_sim()
+        own_camera = config.camera is not None  # the config file's own [camera], where zones can be saved
+        if camera:
+            from hw.camera.sim import with_sim_camera
+
+            config = with_sim_camera(config)
         sim = SimTable(config, sink=app.post).open()
+        _attach_camera(app, config, sim.table, own_camera)
         seat_lights.attach(app, sim.table, sim=True)
         hardware = Hardware(config, sim, sim, control)
         if control is not None:
@@ -65,7 +79,19 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
         return Hardware(None)
     table = Table(config, app.post).open()
     seat_lights.attach(app, table)
+    _attach_camera(app, config, table, True)
     return Hardware(config, table)
+
+
+def _attach_camera(app: Any, config: hw_config.TableConfig, table: Table, own: bool) -> None:
+    """The camera reader for the calibration screen, and the pile zones' seat routing."""
+    if config.camera is None:
+        return
+    from kiosk.camera_seat import PileSeats
+
+    app.camera = table.camera
+    app.camera_config_path = Path(config.path) if own and config.path else None
+    app.pile_seats = PileSeats({z.reader for z in config.camera.zones if z.seat is None})
 
 
 def _command(app: Any, name: str):

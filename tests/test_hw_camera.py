@@ -48,6 +48,20 @@ def test_a_flicker_does_not_count_and_a_cleared_zone_counts_again() -> None:
     assert memory.frame(["B"], 22 * S // 10) == ["B"]  # laid again later in the game: counts again
 
 
+def test_a_buried_card_peeking_out_does_not_count_and_one_laid_again_does() -> None:
+    memory = ZoneMemory(confirm_frames=2, forget_s=1.0, recount_s=1.5)
+    assert memory.frame(["D"], 0) == [] and memory.frame(["D"], S // 10) == ["D"]
+    for i in range(2, 40):  # the next cards cover it; the pile keeps showing codes
+        assert memory.frame(["E"], i * S // 10) == (["E"] if i == 3 else [])
+    assert memory.frame(["E", "D"], 40 * S // 10) == []  # straightening the pile: D peeks out …
+    assert memory.frame(["E", "D"], 45 * S // 10) == []
+    for i in range(50, 60):
+        assert memory.frame(["E"], i * S // 10) == []  # … for half a second: not a card laid
+    # D drawn from the pile and laid on top again: in view without a break for recount_s
+    laid = [memory.frame(["E", "D"], (60 + i) * S // 10) for i in range(17)]
+    assert laid[:15] == [[]] * 15 and laid[15] == ["D"] and laid[16] == []
+
+
 def test_three_frame_confirmation() -> None:
     memory = ZoneMemory(confirm_frames=3)
     assert [memory.frame(["X"], i * S // 10) for i in range(4)] == [[], [], ["X"], []]

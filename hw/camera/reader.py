@@ -57,7 +57,7 @@ class CameraReader:
         self.sink = as_sink(sink)
         self.retry_min, self.retry_max = retry_s
         self.zones: tuple[Zone, ...] = config.zones
-        self.memories = {z.name: ZoneMemory(config.confirm_frames, config.forget_s) for z in self.zones}
+        self.memories = {z.name: self._memory() for z in self.zones}
         self._stop = threading.Event()
         self._slot: Frame | None = None
         self._slot_lock = threading.Condition()
@@ -91,7 +91,10 @@ class CameraReader:
     def set_zones(self, zones: tuple[Zone, ...]) -> None:
         """New zone areas (calibration): their memories start afresh. The ISP crop stays until a reopen."""
         self.zones = tuple(zones)
-        self.memories = {z.name: ZoneMemory(self.config.confirm_frames, self.config.forget_s) for z in self.zones}
+        self.memories = {z.name: self._memory() for z in self.zones}
+
+    def _memory(self) -> ZoneMemory:
+        return ZoneMemory(self.config.confirm_frames, self.config.forget_s, self.config.recount_s)
 
     def live(self) -> Live:
         with self._live_lock:

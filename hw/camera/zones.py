@@ -1,7 +1,8 @@
 """The `[camera]` section of the table config: where frames come from and which zones are read.
 
     [camera]             source ("picamera2" | "v4l2" | "sim"), device (v4l2: /dev/video…), fps,
-                         confirm_frames, forget_s, stall_s, size = [width, height] (the full view in pixels)
+                         confirm_frames, forget_s, recount_s, stall_s, size = [width, height] (the full
+                         view in pixels)
     [camera.zones.NAME]  area = [x0, y0, x1, y1] (fractions of the camera's full view, left/top to
                          right/bottom), seat = "NAME" (a seat's own zone; without: a pile or trick zone,
                          whose card belongs to the seat that may act now)
@@ -14,10 +15,11 @@ the table config's own checker (`hw.config`), so every problem comes with its li
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 SOURCES = ("picamera2", "v4l2", "sim")
-CAMERA_KEYS = ("source", "device", "fps", "confirm_frames", "forget_s", "stall_s", "size", "zones")
+CAMERA_KEYS = ("source", "device", "fps", "confirm_frames", "forget_s", "recount_s", "stall_s", "size", "zones")
 ZONE_KEYS = ("area", "seat")
 READER = "camera"
 """The reader name of the camera as a whole (its "disconnected" / "reconnected" errors)."""
@@ -61,7 +63,9 @@ class CameraConfig:
     confirm_frames: int = 2
     """A code counts once it was seen in this many consecutive frames after it was not there."""
     forget_s: float = 4.0
-    """A zone that shows no code for this long has been cleared: its cards may count again."""
+    """A counted card not seen for this long is gone (a zone showing no code this long was cleared)."""
+    recount_s: float = 1.5
+    """A card that was gone counts again only after this long in view without a break (`presence`)."""
     stall_s: float = 2.0
     """No frame for this long: the camera is reported disconnected (and reconnected when frames come back)."""
     size: tuple[int, int] = (4608, 2592)
@@ -96,7 +100,8 @@ def check_camera(checker: Any, value: Any, seat_names: set[str]) -> CameraConfig
         checker.err(path, 'a v4l2 camera needs a device (e.g. device = "/dev/video0")')
     found: dict[str, Any] = {}
     for key, lo, hi, integer in (("fps", 1, 60, False), ("confirm_frames", 1, 10, True),
-                                 ("forget_s", 0.5, 600, False), ("stall_s", 0.5, 60, False)):
+                                 ("forget_s", 0.2, 600, False), ("recount_s", 0.1, 60, False),
+                                 ("stall_s", 0.5, 60, False)):
         if key in section:
             found[key] = checker.number((*path, key), section[key], lo, hi, integer=integer)
     if "size" in section:
@@ -153,3 +158,47 @@ def _area(checker: Any, path: tuple[str, ...], value: Any) -> tuple[float, float
         checker.err(path, f"{'.'.join(path)}: x1 must exceed x0 and y1 exceed y0 (by at least {MIN_ZONE})")
         return None
     return x0, y0, x1, y1
+
+
+def save_areas(path: str | Path, zones: tuple[Zone, ...]) -> None:
+    """Write the zones' areas into the config file's `[camera.zones.NAME]` tables, leaving every other line
+    as it is; the new file is checked by the config's own validation before it replaces the old one
+    (ValueError when a zone has no table there, OSError when the file cannot be written)."""
+    import os
+    import re
+    import tempfile
+
+    from hw.config import loads
+
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
+    area = re.compile(r"^(\s*area\s*=\s*)\[[^\]]*\](.*)$")
+    current = None
+    written: set[str] = set()
+    wanted = {f"camera.zones.{z.name}": z for z in zones}
+    for i, line in enumerate(lines):
+        m = header.match(line)
+        if m:
+            current = re.sub(r"\s*\.\s*", ".", m.group(1)).replace('"', "")
+            continue
+        zone = wanted.get(current or "")
+        m = area.match(line.rstrip("\n"))
+        if zone is not None and m:
+            values = ", ".join(f"{v:.4f}" for v in zone.area)
+            lines[i] = f"{m.group(1)}[{values}]{m.group(2)}\n"
+            written.add(zone.name)
+    missing = sorted(set(z.name for z in zones) - written)
+    if missing:
+        raise ValueError(f"{path} has no area line for the zone(s) {', '.join(missing)}")
+    text = "".join(lines)
+    loads(text, str(path))  # ConfigError (a ValueError) rather than a file the kiosk cannot start with
+    fd, tmp = tempfile.mkstemp(prefix=".camera-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -28,6 +28,8 @@ class Host(Protocol):
     reader_seats: dict[str, str]
     seats: list[str]
     lights: Any  # None, or the seat lights with `hold(seat, on)`
+    camera: Any  # None, or the overhead camera's reader (`hw.camera.reader.CameraReader`)
+    camera_config_path: Any  # the config file the camera's zones are saved to, or None
 
     @property
     def lang(self) -> str: ...
