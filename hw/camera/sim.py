@@ -232,8 +232,9 @@ class TableScene:
             mat = self._mats[size] = felt.point(lambda v: 40 + v // 3)
         return mat
 
-    def render(self, view: tuple[float, float, float, float], size: tuple[int, int]) -> Any:
-        """The part `view` (fractions) of the camera's full view as a grey picture of `size` pixels."""
+    def render(self, view: tuple[float, float, float, float], size: tuple[int, int], noise: bool = True) -> Any:
+        """The part `view` (fractions) of the camera's full view as a grey picture of `size` pixels (`noise`:
+        with this frame's sensor noise; without, `noisy()` adds it to many frames of a still table)."""
         from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
         vw, vh = self.view_mm
@@ -274,9 +275,15 @@ class TableScene:
                 fx = cx - rx + (i + 0.5) * rx / 2
                 draw.rounded_rectangle((fx - rx / 10, cy - ry * 1.9, fx + rx / 10, cy), radius=rx / 10, fill=255)
             frame.paste(Image.new("L", size, 165), (0, 0), hand.filter(ImageFilter.GaussianBlur(6)))
-        if self.noise > 0:
-            frame = ImageChops.add(frame, self._noise(size), 1.0, -128)
-        return frame
+        return self.noisy(frame) if noise else frame
+
+    def noisy(self, picture: Any) -> Any:
+        """A picture with one frame's sensor noise added."""
+        from PIL import ImageChops
+
+        if self.noise <= 0:
+            return picture
+        return ImageChops.add(picture, self._noise(picture.size), 1.0, -128)
 
     def _noise(self, size: tuple[int, int]) -> Any:
         """Sensor noise for one frame: a window at a random place in a larger noise field made once (making
