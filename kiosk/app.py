@@ -19,6 +19,7 @@ from typing import Any
 
 import pygame
 
+from hw.camera.zones import seat_of_reader as camera_seat_of
 from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
 from kiosk import i18n, idle, staff
@@ -295,7 +296,7 @@ class App:
             self.log.set_status(game_id, "abandoned")
 
     def seat_of_reader(self, reader: str) -> str | None:
-        return self.reader_seats.get(reader)
+        return self.reader_seats.get(reader) or camera_seat_of(reader)  # a pile scan once its seat is known
 
     def save_prefs(self) -> None:
         self.prefs.save(self.settings.data_dir)

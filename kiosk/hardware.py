@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from hw import config as hw_config
-from hw.camera.zones import seat_reader
 from hw.sim import SimTable
 from hw.table import Table
 from kiosk import seat_lights
@@ -34,9 +33,8 @@ class Hardware:
         if self.config is None:
             return {}
         seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
-        if self.config.camera is not None:  # a seat's own zone, and pile scans once their seat is known
+        if self.config.camera is not None:  # a seat's own zone (a pile's scans name their seat themselves)
             seats.update({z.reader: z.seat for z in self.config.camera.zones if z.seat})
-            seats.update({seat_reader(s.name): s.name for s in self.config.seats})
         return seats
 
     def key(self, char: str) -> bool:

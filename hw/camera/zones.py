@@ -36,6 +36,12 @@ def seat_reader(seat: str) -> str:
     return f"{READER}@{seat}"
 
 
+def seat_of_reader(reader: str) -> str | None:
+    """The seat a `seat_reader` name carries, else None."""
+    prefix = f"{READER}@"
+    return reader[len(prefix):] or None if reader.startswith(prefix) else None
+
+
 @dataclass(frozen=True, slots=True)
 class Zone:
     name: str

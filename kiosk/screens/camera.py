@@ -68,7 +68,7 @@ class CameraScreen(Screen):
         v.text(g.r(0.03, 0.02, 0.5, 0.1), tr("Camera set-up"), size=1.0, color=ACCENT, tag="title")
         v.button(g.r(0.56, 0.02, 0.2, 0.1), tr("Save"), "save", fill=GOOD)
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
-        area = g.r(0.03, 0.14, 0.6, 0.7)
+        area = g.r(0.03, 0.17, 0.6, 0.66)  # far enough from the buttons above for the corners' handles
         live = self._live()
         camera = self.app.camera
         picture = self._picture(live, area[2], area[3])
@@ -79,7 +79,7 @@ class CameraScreen(Screen):
             self._draw_picture(v, area, picture, live)
         self._draw_controls(v, g, live)
         if self.message:
-            v.text(g.r(0.03, 0.87, 0.94, 0.11), self.message, size=0.75, color=INK, tag="message")
+            v.text(g.r(0.03, 0.9, 0.94, 0.09), self.message, size=0.75, color=INK, tag="message")
         return v
 
     def _draw_picture(self, v: View, area: tuple[int, int, int, int], picture: Any, live: Any) -> None:
