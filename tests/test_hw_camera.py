@@ -253,3 +253,18 @@ def test_the_control_socket_lays_covers_and_takes(tmp_path) -> None:
             reply = client.send("lay", code="AC:FEUER#1", zone="table")
             assert not reply["ok"] and "no camera zone 'table'" in reply["error"]
             assert "lay" in client.send("help")["commands"]
+
+
+def test_a_webcam_that_is_not_there_is_reported_and_retried() -> None:
+    from hw.table import camera_source_for
+
+    camera = replace(SIM_CAMERA, source="v4l2", device="/dev/video-absent-h28")
+    inputs: queue.Queue = queue.Queue()
+    reader = CameraReader(camera, camera_source_for(camera), inputs, retry_s=(0.05, 0.1)).start()
+    try:
+        error = wait_for(inputs, ReaderError, reader=READER, reason="disconnected")
+        assert "/dev/video-absent-h28" in error.detail
+        time.sleep(0.5)  # it keeps trying, and says so once
+        assert not any(isinstance(i, ReaderError) for i in list(inputs.queue))
+    finally:
+        reader.stop()
