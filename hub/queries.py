@@ -89,11 +89,6 @@ class Reader:
                                (cafe, table, uid))
         return [json.loads(body) | {"received": received} for body, received in rows]
 
-    def recent_events(self, cafe: str, table: str, limit: int = 30) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT body, received FROM records WHERE cafe=? AND tbl=? AND kind='event' "
-                               "ORDER BY n DESC LIMIT ?", (cafe, table, limit))
-        return [json.loads(body) | {"received": received} for body, received in rows][::-1]
-
     def errors(self, cafe: str, table: str, limit: int = 50) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT body, received FROM records WHERE cafe=? AND tbl=? AND ok=0 "
                                "ORDER BY n DESC LIMIT ?", (cafe, table, limit))

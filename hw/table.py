@@ -29,13 +29,13 @@ def pin_factory_named(name: str) -> Any:
 
 
 def camera_source_for(camera: Any) -> Any:
-    """The frame source `[camera]` names (picamera2 or a V4L2 webcam); nothing is opened yet."""
-    from hw.camera.sources import Picamera2Source, WebcamSource
+    """The frame source `[camera]` names when hw makes it (picamera2); nothing is opened yet."""
+    from hw.camera.sources import Picamera2Source
 
     if camera.source == "picamera2":
         return Picamera2Source(camera.fps)
     if camera.source == "v4l2":
-        return WebcamSource(camera.device)
+        raise ValueError("a V4L2 webcam's frame source is the kiosk's (kiosk.webcam): pass it as camera_source")
     raise ValueError('the camera is simulated (source = "sim"): run it with hw.sim')
 
 

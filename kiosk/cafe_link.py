@@ -3,7 +3,7 @@
 `cafe.publisher.Publisher` runs on its own thread; everything here runs on the
 display thread, called by `App` at four points (item, tick, draw, stop). What
 the café says (online or not, an announcement) arrives as a `CafeNews` item
-through `App.post`; the table screen then shows a small "café offline" mark and
+through the kiosk's inbox; the table screen then shows a small "café offline" mark and
 the announcement as a one-line banner, in a strip at the bottom edge that every
 screen leaves free while there is something to show.
 """
@@ -11,6 +11,7 @@ screen leaves free while there is something to show.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from cafe import contract
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.i18n import language, tr
+from kiosk.store import EventLog, outbox
 from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
 
 log = logging.getLogger("cafe")
@@ -40,15 +42,18 @@ class CafeNews:
 
 
 class CafeLink:
-    def __init__(self, app: Any, config: CafeLinkConfig, **publisher_options: Any):
-        self.app = app
+    """The publisher over the kiosk's event log, its news posted to the display thread (`post`)."""
+
+    def __init__(self, config: CafeLinkConfig, log: EventLog, post: Callable[[object], None],
+                 **publisher_options: Any):
+        self.post = post
         self.config = config
         self.online = False
         self.announcement: dict[str, Any] | None = None
         self._uids: dict[int, str | None] = {}
-        self.publisher = Publisher(config, app.log.path, on_online=self._heard_online,
+        self.publisher = Publisher(config, outbox(log.path), on_online=self._heard_online,
                                    on_announce=self._heard_announce, **publisher_options)
-        app.log.on_record(self.publisher.notify)
+        log.on_record(self.publisher.notify)
 
     def start(self) -> CafeLink:
         self.publisher.start()
@@ -60,10 +65,10 @@ class CafeLink:
     # --- the publisher's thread: only post
 
     def _heard_online(self, online: bool) -> None:
-        self.app.post(CafeNews(online=online))
+        self.post(CafeNews(online=online))
 
     def _heard_announce(self, payload: dict[str, Any] | None) -> None:
-        self.app.post(CafeNews(announcement=payload, announced=True))
+        self.post(CafeNews(announcement=payload, announced=True))
 
     # --- the display thread
 
@@ -138,9 +143,9 @@ class CafeLink:
                               if isinstance(v, int | float) and not isinstance(v, bool)},
                       finished=bool(state.get("finished")))
         row = controller.game_row
-        if row is not None:
+        if row is not None and controller.log is not None:
             if row not in self._uids:
-                self._uids[row] = self.app.log.game_uid(row)
+                self._uids[row] = controller.log.game_uid(row)
             fields["game_uid"] = self._uids[row]
         return fields
 

@@ -10,6 +10,8 @@ on without a seat and the game's own rules decide, as for a shared scanner.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hw.camera.zones import READER as CAMERA
@@ -73,3 +75,13 @@ def _seat_of(controller: Any, player: str) -> str | None:
         if name == player:
             return seat
     return player if player in controller.referee.players else None
+
+
+@dataclass
+class TableCamera:
+    """The overhead camera as the kiosk holds it: its reader (calibration), the config file its zones are saved
+    to (None: the camera is not the file's own), and the pile zones' seat routing."""
+
+    reader: Any  # hw.camera.reader.CameraReader
+    config_path: Path | None
+    pile_seats: PileSeats

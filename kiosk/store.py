@@ -16,6 +16,7 @@ record the broker has not acknowledged (`shared/cafe-protocol.md`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -112,7 +113,8 @@ def iso_time(at: float) -> str:
 
 
 class EventLog:
-    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection.
+    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection
+    (the log is the café's `cafe.outbox.Outbox`: `records`, `last_n`, `acked`, `set_acked`; see `outbox`).
 
     `durable=False` is for the publisher: its only write, the acknowledged `n`,
     may be lost in a power cut (the records are then simply sent again), so its
@@ -146,11 +148,14 @@ class EventLog:
     # --- games
 
     def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> int:
-        """Start a game (with the seats its players claimed); a game still playing is abandoned."""
+        """Start a game (with the seats its players claimed); a game still playing is abandoned — or finished, when
+        its events finish it (its end did not reach the log: the table controller writes it after the last event)."""
         now = time.time()
         with self._tx():
             for (old,) in self.db.execute("SELECT id FROM games WHERE status='playing'").fetchall():
-                self._end(old, "abandoned", self._outcome(old), now)
+                state = self._replayed_state(old)
+                outcome = dict(state.get("scores", {})), list(state.get("winners", []))
+                self._end(old, "finished" if state.get("finished") else "abandoned", outcome, now)
             cur = self.db.execute("INSERT INTO games (header, started, seats, uid) VALUES (?, ?, ?, ?)",
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
                                    uuid.uuid4().hex))
@@ -166,8 +171,8 @@ class EventLog:
     def append(self, game_id: int, event: Mapping[str, Any], status: str | None = None,
                scores: Mapping[str, Any] | None = None, winners: list[str] | None = None) -> int:
         """Durably record one accepted event; returns its 1-based position among the game's accepted events.
-        With `status`, the game's status moves in the same transaction (the last event finishes the game, an
-        undo reopens it): a kill between the two can never leave a finished game ending in an undo."""
+        With `status`, the game's status moves in the same transaction (an undo reopens the game): a kill between
+        the two can never leave a finished game ending in an undo."""
         now = time.time()
         text = json.dumps(event, ensure_ascii=False)
         with self._tx():
@@ -307,6 +312,11 @@ class EventLog:
 
     def _outcome(self, game_id: int) -> tuple[dict[str, Any], list[str]]:
         """Scores and winners of a logged game, by replaying it (for an end nobody handed them to)."""
+        state = self._replayed_state(game_id)
+        return dict(state.get("scores", {})), list(state.get("winners", []))
+
+    def _replayed_state(self, game_id: int) -> dict[str, Any]:
+        """A logged game's public state, by replaying its events ({} for a log no referee of this version reads)."""
         from referee.table import Referee
 
         row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
@@ -314,10 +324,9 @@ class EventLog:
             referee = Referee(json.loads(row[0]))
             for event in effective_events(self.events(game_id)):
                 referee.apply(event)
-            state = referee.state()
-        except Exception:  # a log no referee of this version reads: the end record still goes out
-            return {}, []
-        return dict(state.get("scores", {})), list(state.get("winners", []))
+            return referee.state()
+        except Exception:  # the end record still goes out, without scores
+            return {}
 
     def _notify(self) -> None:
         if self._listeners:
@@ -384,6 +393,12 @@ class _Transaction:
         if self.db.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
+
+
+def outbox(path: Path | str) -> Callable[[], EventLog]:
+    """How the café publisher opens this log as its outbox (`cafe.outbox.OpenOutbox`): a connection of its own,
+    whose commits (only the acknowledged n) skip the fsync."""
+    return functools.partial(EventLog, Path(path), durable=False)
 
 
 def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -37,7 +37,6 @@ BAD_FILL: Color = (150, 24, 24)  # the filled rejection panel (light text on it:
 TURN_FILL: Color = (250, 200, 60)  # the seat on turn: a light fill, dark text, a thick frame and a badge
 MUTED: Color = (160, 180, 170)
 BUTTON: Color = (52, 96, 150)
-BUTTON_HOT: Color = (80, 140, 210)
 
 Role = Literal["", "key"]  # "key": whose turn it is, and the scores (KEY_CAP)
 Icon = Literal["", "ok", "no", "turn", "warn"]

@@ -256,11 +256,11 @@ def test_the_control_socket_lays_covers_and_takes(tmp_path) -> None:
 
 
 def test_a_webcam_that_is_not_there_is_reported_and_retried() -> None:
-    from hw.table import camera_source_for
+    from kiosk.webcam import WebcamSource  # the kiosk's source (pygame.camera), read by hw's reader
 
     camera = replace(SIM_CAMERA, source="v4l2", device="/dev/video-absent-h28")
     inputs: queue.Queue = queue.Queue()
-    reader = CameraReader(camera, camera_source_for(camera), inputs, retry_s=(0.05, 0.1)).start()
+    reader = CameraReader(camera, WebcamSource(camera.device), inputs, retry_s=(0.05, 0.1)).start()
     try:
         error = wait_for(inputs, ReaderError, reader=READER, reason="disconnected")
         assert "/dev/video-absent-h28" in error.detail

@@ -15,7 +15,6 @@ the table config's own checker (`hw.config`), so every problem comes with its li
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 SOURCES = ("picamera2", "v4l2", "sim")
@@ -111,12 +110,20 @@ def check_camera(checker: Any, value: Any, seat_names: set[str]) -> CameraConfig
         if key in section:
             found[key] = checker.number((*path, key), section[key], lo, hi, integer=integer)
     if "size" in section:
-        found["size"] = checker.screen_size((*path, "size"), section["size"])
+        found["size"] = _size(checker, (*path, "size"), section["size"])
     zones = _zones(checker, section.get("zones"), seat_names)
     if len(checker.problems) > before:
         return None
     values = {k: float(v) if k.endswith("_s") or k == "fps" else v for k, v in found.items()}
     return CameraConfig(source or "picamera2", tuple(zones), device, **values)
+
+
+def _size(checker: Any, path: tuple[str, ...], value: Any) -> tuple[int, int] | None:
+    if not isinstance(value, list) or len(value) != 2:
+        checker.err(path, f"{'.'.join(path)} must be [width, height] in pixels")
+        return None
+    sides = [checker.number(path, side, 64, 20_000, integer=True) for side in value]
+    return None if None in sides else (sides[0], sides[1])
 
 
 def _zones(checker: Any, value: Any, seat_names: set[str]) -> list[Zone]:
@@ -165,46 +172,3 @@ def _area(checker: Any, path: tuple[str, ...], value: Any) -> tuple[float, float
         return None
     return x0, y0, x1, y1
 
-
-def save_areas(path: str | Path, zones: tuple[Zone, ...]) -> None:
-    """Write the zones' areas into the config file's `[camera.zones.NAME]` tables, leaving every other line
-    as it is; the new file is checked by the config's own validation before it replaces the old one
-    (ValueError when a zone has no table there, OSError when the file cannot be written)."""
-    import os
-    import re
-    import tempfile
-
-    from hw.config import loads
-
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    header = re.compile(r"^\s*\[\s*([^\]]+?)\s*\]\s*(#.*)?$")
-    area = re.compile(r"^(\s*area\s*=\s*)\[[^\]]*\](.*)$")
-    current = None
-    written: set[str] = set()
-    wanted = {f"camera.zones.{z.name}": z for z in zones}
-    for i, line in enumerate(lines):
-        m = header.match(line)
-        if m:
-            current = re.sub(r"\s*\.\s*", ".", m.group(1)).replace('"', "")
-            continue
-        zone = wanted.get(current or "")
-        m = area.match(line.rstrip("\n"))
-        if zone is not None and m:
-            values = ", ".join(f"{v:.4f}" for v in zone.area)
-            lines[i] = f"{m.group(1)}[{values}]{m.group(2)}\n"
-            written.add(zone.name)
-    missing = sorted(set(z.name for z in zones) - written)
-    if missing:
-        raise ValueError(f"{path} has no area line for the zone(s) {', '.join(missing)}")
-    text = "".join(lines)
-    loads(text, str(path))  # ConfigError (a ValueError) rather than a file the kiosk cannot start with
-    fd, tmp = tempfile.mkstemp(prefix=".camera-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

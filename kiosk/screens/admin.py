@@ -37,10 +37,6 @@ class AdminScreen(Screen):
         self.new_pin = ""
         self.message = ""
 
-    @property
-    def unlocked(self) -> bool:
-        return self.mode != ENTER
-
     # --- what the entries affect
 
     def table(self) -> TableScreen | None:

@@ -14,7 +14,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from hw.camera.zones import Zone, save_areas
+from hw.camera.save import save_areas
+from hw.camera.zones import Zone
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
@@ -38,7 +39,7 @@ class CameraScreen(Screen):
     def __init__(self, app: Host, back: Screen):
         super().__init__(app)
         self.back = back
-        camera = app.camera
+        camera = app.camera.reader if app.camera is not None else None
         self.zones: list[Zone] = list(camera.zones) if camera is not None else []
         self.selected: tuple[int, int] | None = (0, 0) if self.zones else None  # (zone, corner)
         self.step = 0
@@ -48,8 +49,11 @@ class CameraScreen(Screen):
 
     # --- the picture
 
+    def _reader(self) -> Any:
+        return self.app.camera.reader if self.app.camera is not None else None
+
     def _live(self) -> Any:
-        camera = self.app.camera
+        camera = self._reader()
         return camera.live() if camera is not None else None
 
     def _picture(self, live: Any, width: int, height: int) -> Any:
@@ -70,7 +74,7 @@ class CameraScreen(Screen):
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
         area = g.r(0.03, 0.17, 0.6, 0.66)  # far enough from the buttons above for the corners' handles
         live = self._live()
-        camera = self.app.camera
+        camera = self._reader()
         picture = self._picture(live, area[2], area[3])
         if picture is None or camera is None or not camera.connected.is_set():
             v.text(area, tr("The camera sends no pictures – check its cable. It comes back by itself."),
@@ -154,11 +158,11 @@ class CameraScreen(Screen):
         else:
             y1 = max(min(1.0, y1 + dy * step), y0 + 0.05)
         self.zones[index] = replace(zone, area=(round(x0, 4), round(y0, 4), round(x1, 4), round(y1, 4)))
-        self.app.camera.set_zones(tuple(self.zones))  # read with the moved zone at once
+        self._reader().set_zones(tuple(self.zones))  # read with the moved zone at once
         self.message = ""
 
     def _save(self) -> None:
-        path = self.app.camera_config_path
+        path = self.app.camera.config_path
         if path is None:
             self.message = tr("No config file to save to: the zones hold until the kiosk restarts.")
             return
