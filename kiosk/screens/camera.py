@@ -4,7 +4,7 @@ The picture is what the camera delivers (the ISP's crop around the zones, `hw.ca
 zone's corner is chosen by touching its handle, then moved with the arrow buttons (1 % of the view a
 touch, 5 % with the wide step); the reader uses the moved zones at once, so the codes read and their
 zone show whether a card on the table lands where it should. Save writes the areas into the table
-config (`hw.camera.zones.save_areas`). A camera that sends no pictures says so here, as on the table
+config (`hw.camera.save.save_areas`). A camera that sends no pictures says so here, as on the table
 screen's banner, and the picture comes back when the camera does.
 """
 
