@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from hw.camera.zones import seat_of_reader as camera_seat_of
 from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
 from kiosk import i18n, idle, staff
@@ -97,7 +98,7 @@ class App:
             settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe = cafe  # when the table is in a café
-        self.lights = hardware.lights if hardware else None  # when the table has seat lights
+        self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
@@ -290,7 +291,7 @@ class App:
             self.log.set_status(game_id, "abandoned")
 
     def seat_of_reader(self, reader: str) -> str | None:
-        return self.reader_seats.get(reader)
+        return self.reader_seats.get(reader) or camera_seat_of(reader)  # a pile scan once its seat is known
 
     def save_prefs(self) -> None:
         self.prefs.save(self.settings.data_dir)
@@ -433,6 +434,11 @@ class App:
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
             return
+        if self.camera is not None:
+            item = self.camera.pile_seats.route(item, self.screen)
+            if item is None:  # taken by its question ("who laid this card?")
+                self.dirty = True
+                return
         self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
@@ -454,6 +460,8 @@ class App:
             if self.lights is not None:  # as they are after the inputs handled so far in this step
                 self.lights.follow(self.screen)
                 model["lights"] = self.lights.reported()
+            if self.camera is not None:
+                model["camera"] = self.camera.pile_seats.report()
             return model
         if command.name == "screenshot_window":  # the whole --sim window, its light strip included
             self.draw()

@@ -28,6 +28,7 @@ class Host(Protocol):
     reader_seats: dict[str, str]
     seats: list[str]
     lights: Any  # None, or the seat lights with `hold(seat, on)`
+    camera: Any  # None, or the overhead camera (`kiosk.camera_seat.TableCamera`: reader, config path, pile seats)
 
     @property
     def lang(self) -> str: ...
