@@ -358,11 +358,14 @@ def validate_assignment_ref(value: object) -> dict[str, Any]:
 
 def assignment_header(assignment: Mapping[str, Any]) -> dict[str, Any]:
     """The transcript header a table starts an assigned game with: exactly the assignment's game, seats,
-    dealer and options (no dealer key when the hub drew none, so the game's default applies)."""
+    dealer and options (no `dealer` when the hub drew none, so the game's default applies; no `options` when
+    there are none — as the kiosk writes a header)."""
     header: dict[str, Any] = {"format": TRANSCRIPT_FORMAT, "game": assignment["game"],
-                              "players": list(assignment["players"]), "options": dict(assignment["options"])}
+                              "players": list(assignment["players"])}
     if assignment.get("dealer") is not None:
         header["dealer"] = assignment["dealer"]
+    if assignment.get("options"):
+        header["options"] = dict(assignment["options"])
     return header
 
 

@@ -43,7 +43,8 @@ def test_the_header_is_exactly_the_assignment_and_the_start_record_names_it() ->
     assignment = _assignment()
     header = c.assignment_header(assignment)
     assert header == {"format": c.TRANSCRIPT_FORMAT, "game": "alles-klar", "players": ["Anna", "Ben", "Cleo"],
-                      "options": {}, "dealer": "Ben"}
+                      "dealer": "Ben"}
+    assert c.assignment_header({**assignment, "options": {"x": 1}})["options"] == {"x": 1}
     assert "dealer" not in c.assignment_header({**assignment, "dealer": None})
     start = {"v": 1, "table": "t3", "n": 7, "at": c.now_iso(), "game_uid": "g1", "kind": "start", "header": header,
              "assignment": c.assignment_ref(assignment)}
