@@ -37,6 +37,7 @@ class Hub:
     announce: Announce
     cafe: str  # the café this hub serves, or "+" for a central hub of several
     staff_hash: str | None
+    evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
 
 
 def game_title(game_id: str | None) -> str:

@@ -37,6 +37,8 @@ def test_the_issues_examples() -> None:
     assert table_sizes(12, (3, 4, 5)) == [4, 4, 4]
     assert table_sizes(1, (2, 3)) == []
     assert table_sizes(13, (3, 4), max_tables=2) == [4, 4]  # not enough tables: more sit out
+    assert table_sizes(12, GAME_COUNTS["alles-klar"], max_tables=4) == [3, 3, 3, 3]  # the café's tables all busy
+    assert table_sizes(12, GAME_COUNTS["alles-klar"], max_tables=3) == [4, 4, 4]
 
 
 @settings(max_examples=300, deadline=None)

@@ -42,52 +42,56 @@ def table_sizes(players: int, counts: Iterable[int], max_tables: int | None = No
     """The sizes of the tables for `players` people at a game for `counts` players, largest first.
 
     Fewest byes first (none whenever a split exists), then the smallest difference
-    between the largest and the smallest table, then the fewest tables. With
-    `max_tables` the split uses at most that many tables (more byes if it must).
-    An empty list when not even one table can be filled.
+    between the largest and the smallest table. Then, when the evening names its
+    tables (`max_tables`), as many of them as the split allows (every kiosk busy,
+    shorter games); without a limit, the fewest tables. With too few tables more
+    sit out. An empty list when not even one table can be filled.
     """
     allowed = sorted({c for c in counts if c >= 1})
     if not allowed or players < 0:
         raise ValueError("a game needs at least one allowed table size")
     limit = players if max_tables is None else max_tables
     for seated in range(players, 0, -1):
-        best = _even_split(seated, allowed, limit)
+        best = _even_split(seated, allowed, limit, most=max_tables is not None)
         if best is not None:
             return best
     return []
 
 
-def _even_split(total: int, allowed: list[int], limit: int) -> list[int] | None:
-    """`total` as a sum of at most `limit` allowed sizes with the smallest spread, then the fewest tables."""
+def _even_split(total: int, allowed: list[int], limit: int, most: bool) -> list[int] | None:
+    """`total` as a sum of at most `limit` allowed sizes with the smallest spread, then the most or fewest tables."""
     spreads = sorted({hi - lo for lo in allowed for hi in allowed if hi >= lo})
     for spread in spreads:
         found: list[list[int]] = []
         for lo in allowed:
             window = [s for s in allowed if lo <= s <= lo + spread]
-            split = _fewest_parts(total, window, limit)
+            split = _parts(total, window, limit, most)
             if split is not None:
                 found.append(split)
         if found:
-            return min(found, key=lambda split: (len(split), [-s for s in split]))
+            return min(found, key=lambda split: (-len(split) if most else len(split), [-s for s in split]))
     return None
 
 
-def _fewest_parts(total: int, sizes: list[int], limit: int) -> list[int] | None:
-    """The sum `total` from `sizes` (repeats allowed) with the fewest parts, at most `limit`; largest parts first."""
-    fewest: list[int | None] = [0] + [None] * total
-    last: list[int] = [0] * (total + 1)
-    for value in range(1, total + 1):
-        for size in sizes:
-            before = fewest[value - size] if size <= value else None
-            if before is not None and (fewest[value] is None or before + 1 < fewest[value]):  # type: ignore[operator]
-                fewest[value], last[value] = before + 1, size
-    if fewest[total] is None or fewest[total] > limit:  # type: ignore[operator]
+def _parts(total: int, sizes: list[int], limit: int, most: bool) -> list[int] | None:
+    """The sum `total` from `sizes` (repeats allowed) in at most `limit` parts, the most or the fewest parts;
+    largest parts first. A table of reachable (sum, parts) with the last size taken, then walked back."""
+    last: dict[tuple[int, int], int] = {(0, 0): 0}
+    for parts in range(1, limit + 1):
+        for value in range(1, total + 1):
+            for size in sizes:
+                if size <= value and (value - size, parts - 1) in last and (value, parts) not in last:
+                    last[(value, parts)] = size
+    options = [k for k in range(1, limit + 1) if (total, k) in last]
+    if not options:
         return None
-    parts, value = [], total
-    while value:
-        parts.append(last[value])
-        value -= last[value]
-    return sorted(parts, reverse=True)
+    k = max(options) if most else min(options)
+    split, value = [], total
+    while k:
+        size = last[(value, k)]
+        split.append(size)
+        value, k = value - size, k - 1
+    return sorted(split, reverse=True)
 
 
 def choose_byes(players: Sequence[str], count: int, byes_had: Mapping[str, int], rng: random.Random,
