@@ -214,9 +214,9 @@ def routes(desk: Desk, broadcaster: Any, known_players: Callable[[], list[str]],
 
     return [
         Route("/evenings", index),
-        Route("/evening/{evening}", page),
-        Route("/evening/{evening}.json", as_json),
+        Route("/evening/{evening}.json", as_json),  # before the page: its {evening} would take "x.json" too
         Route("/evening/{evening}.csv", as_csv),
+        Route("/evening/{evening}", page),
         Route("/evening/{evening}/join", join, methods=["GET", "POST"], name="join"),
         Route("/evening/{evening}/events", events),
         Route("/staff/evenings", staff_index, methods=["GET", "POST"]),
