@@ -73,7 +73,23 @@ _DE: dict[str, str] = {
     "Not possible now.": "Das geht gerade nicht.",
     "Staff": "Personal",
     "live": "live",
+    "created": "angelegt",
+    "checked in": "angemeldet",
+    "removed": "entfernt",
+    "check-in opened or closed": "Anmeldung geöffnet oder geschlossen",
+    "round started": "Runde gestartet",
+    "round closed": "Runde geschlossen",
+    "accepted by staff": "vom Personal angenommen",
+    "result entered": "Ergebnis eingetragen",
+    "to be played again": "wird neu gespielt",
+    "evening ended": "Abend beendet",
 }
+
+# A staff action in the desk's log, as the actions list names it.
+ACTION_WORDS = {"create": "created", "check_in": "checked in", "remove": "removed", "drop": "dropped out",
+                "checkin": "check-in opened or closed", "start_round": "round started", "close_round": "round closed",
+                "accept": "accepted by staff", "enter": "result entered", "replay": "to be played again",
+                "end": "evening ended"}
 
 
 def tr(text: str, lang: str) -> str:

@@ -23,7 +23,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from hub.evenings.desk import SEATINGS, Desk, DeskError, Evening
-from hub.evenings.texts import tr
+from hub.evenings.texts import ACTION_WORDS, tr
 from hub.texts import LANGUAGES, pick_language
 from referee import games as referee_games
 
@@ -69,7 +69,8 @@ def routes(desk: Desk, broadcaster: Any, known_players: Callable[[], list[str]],
         lang = lang_of(request)
         context |= {"lang": lang, "t": lambda text: tr(text, lang), "languages": LANGUAGES, "now": time.time(),
                     "staff": bool(request.session.get("staff")), "path": request.url.path,
-                    "game_title": lambda g: getattr(referee_games.get(g), "title", g)}
+                    "game_title": lambda g: getattr(referee_games.get(g), "title", g),
+                    "action_words": ACTION_WORDS}
         response = TEMPLATES.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
