@@ -35,8 +35,9 @@ def post(opener: urllib.request.OpenerDirector, url: str, **fields: str) -> None
         assert response.status == 200, response.status
 
 
-def play_assigned(kiosk: KioskProcess, table: dict, round_no: int, seed: int) -> None:
-    """The table's players claim their seats in the order drawn and play their game to its end."""
+def play_assigned(kiosk: KioskProcess, table: dict, round_no: int, seed: int, midway=None) -> None:
+    """The table's players claim their seats in the order drawn and play their game to its end (`midway()` is
+    called halfway through)."""
     state = kiosk.wait(lambda s: s["screen"] == "assignment" and s.get("round") == round_no, timeout=30)
     assert state["players"] == table["players"]
     for seat in SEATS[:len(table["players"])]:
@@ -47,6 +48,8 @@ def play_assigned(kiosk: KioskProcess, table: dict, round_no: int, seed: int) ->
     seat_of = dict(zip(table["players"], SEATS, strict=False))
     for count, event in enumerate(plan, 1):
         play_event(kiosk, event, seat_of, count)
+        if midway is not None and count == len(plan) // 2:
+            midway()
     assert kiosk.state()["state"]["finished"]
     kiosk.touch("menu")
 
@@ -90,7 +93,17 @@ def test_an_evening_of_twelve_players_on_four_tables(tmp_path) -> None:
                     hub.kill()
                     hub.start()
                 seed += 1
-                play_assigned(kiosks[TABLES.index(table["table"])], table, round_no, seed)
+
+                def progress(table: dict = table) -> None:  # staff see the table's game going on, live
+                    def shown() -> bool:
+                        with staff.open(desk + "?lang=en") as response:
+                            page = response.read().decode()
+                        card = page.split(f'data-table="{table["table"]}"', 1)[1].split("</div>", 1)[0]
+                        return "playing" in card and 'class="muted progress"' in card and "Turn:" in card
+                    wait_for(shown, timeout=20, what="the table's progress on the staff page")
+
+                play_assigned(kiosks[TABLES.index(table["table"])], table, round_no, seed,
+                              midway=progress if (round_no, i) == (1, 0) else None)
 
             def counted(number: int = round_no) -> list[dict] | None:
                 tables = get_json(hub.url + "/evening/dienstag.json")["played"][number - 1]["tables"]

@@ -73,6 +73,8 @@ _DE: dict[str, str] = {
     "Not possible now.": "Das geht gerade nicht.",
     "Staff": "Personal",
     "live": "live",
+    "offline": "offline",
+    "Turn": "Am Zug",
     "created": "angelegt",
     "checked in": "angemeldet",
     "removed": "entfernt",

@@ -64,7 +64,8 @@ def evening_json(evening: Evening) -> dict[str, Any]:
     }
 
 
-def routes(desk: Desk, broadcaster: Any, known_players: Callable[[], list[str]], cafe: str) -> list[Route]:
+def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
+    """The pages over the desk; `reader` is the hub's store reader (known players, the tables' live status)."""
     def render(request: Request, name: str, **context: Any) -> Response:
         lang = lang_of(request)
         context |= {"lang": lang, "t": lambda text: tr(text, lang), "languages": LANGUAGES, "now": time.time(),
@@ -208,8 +209,10 @@ def routes(desk: Desk, broadcaster: Any, known_players: Callable[[], list[str]],
             except (DeskError, ValueError, KeyError):
                 message, status = "Not possible now.", 400
             evening = desk.evening(evening.id)
+        live = {row["table"]: row for row in reader.tables(evening.cafe)}
         response = render(request, "staff_evening.html", evening=evening, rows=standings_rows(evening),
-                          known=[p for p in known_players() if p not in evening.entrants], message=message)
+                          known=[p for p in reader.players() if p not in evening.entrants], message=message,
+                          live=live)
         response.status_code = status
         return response
 
