@@ -1,8 +1,9 @@
 """Club nights at the table (#27), on a real kiosk process and the real Mosquitto: the hub's retained assignment
 shows "Runde 2 · Tisch t1: …", the named players claim their seats with their own buttons, the game starts with
 exactly the assigned header and its `start` record carries the assignment; a table offline plays the round to
-its end and its whole log arrives when the broker is back; a played assignment is not offered again, a new one
-is, and a cleared one leaves the screen."""
+its end and its whole log arrives when the broker is back; the next assignment waits until the game is over, a
+played one is not offered again, "other game" leaves it for the menu until the kiosk next goes there, and a
+cleared one leaves the screen."""
 
 from __future__ import annotations
 
@@ -72,6 +73,9 @@ def test_a_table_takes_its_assignment_plays_offline_and_delivers(tmp_path) -> No
         start = next(r for r in heard if r.get("kind") == "start")
         assert start["header"] == contract.assignment_header(assignment)
         assert start["assignment"] == {"evening": "dienstag", "round": 2}
+        _assign(hub, {**assignment, "round": 3, "players": ["Xu", "Zoe", "Yan"], "at": contract.now_iso()})
+        time.sleep(1.0)
+        assert kiosk.state()["screen"] == "table"  # the next round's assignment never interrupts a game
 
         broker.stop()  # the café's network goes down; the table plays on
         table = sim.get("alles-klar")(random.Random(7), PLAYERS, dealer="Yan")
@@ -87,11 +91,14 @@ def test_a_table_takes_its_assignment_plays_offline_and_delivers(tmp_path) -> No
         assert numbers == list(range(1, numbers[-1] + 1))
         assert next(r for r in heard if r.get("kind") == "end")["status"] == "finished"
 
-        kiosk.touch("menu")  # the game's end: back to the menu, the played assignment is not offered again
-        assert kiosk.state()["screen"] == "menu"
-        _assign(hub, {**assignment, "round": 3, "players": ["Xu", "Zoe", "Yan"], "at": contract.now_iso()})
+        kiosk.touch("menu")  # the game's end: on the way to the menu the waiting round-3 assignment shows
         state = kiosk.wait(lambda s: s["screen"] == "assignment")
         assert state["round"] == 3 and state["players"] == ["Xu", "Zoe", "Yan"]
+        assert kiosk.touch("other")["screen"] == "menu"  # a game of their own instead: the menu
+        kiosk.touch("lang")  # any screen change; the assignment comes back when the kiosk next goes to the menu
+        kiosk.touch("game:alles-klar")
+        kiosk.touch("back")
+        assert kiosk.wait(lambda s: s["screen"] == "assignment")["round"] == 3
         _assign(hub, None)  # the hub clears it (the round closed)
         kiosk.wait(lambda s: s["screen"] == "menu")
     finally:
