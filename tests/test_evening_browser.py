@@ -65,7 +65,7 @@ def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
             staff.goto(hub.url + "/staff?lang=de")
             staff.fill("input[name=password]", PASSWORD)
             staff.click("form.login button")
-            staff.goto(hub.url + "/staff/evenings?lang=de")
+            staff.goto(hub.url + "/staff/club-nights?lang=de")
             staff.fill("#create input[name=evening]", "dienstag")
             staff.fill("#create input[name=title_de]", "Dienstagsturnier")
             staff.fill("#create input[name=title_en]", "Tuesday tournament")
@@ -73,7 +73,7 @@ def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
             staff.fill("#create input[name=rounds]", "2")
             staff.fill("#create input[name=tables]", "t1 t2")
             staff.click("#create button")
-            staff.wait_for_url("**/staff/evening/dienstag")
+            staff.wait_for_url("**/staff/club/dienstag")
             for name in NAMES:
                 staff.fill("#checkin input[name=name]", name)
                 staff.click("#checkin button")
@@ -99,17 +99,17 @@ def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
             for lang, heading in (("de", "Tabelle"), ("en", "Standings")):
                 for width, height in ((1366, 768), (360, 740)):
                     guest = chromium.new_page(viewport={"width": width, "height": height})
-                    guest.goto(f"{hub.url}/evening/dienstag?lang={lang}")
+                    guest.goto(f"{hub.url}/club/dienstag?lang={lang}")
                     assert guest.locator("h2").first.inner_text() == heading
                     assert guest.locator("#standings tbody tr").count() == 6
                     _no_overflow(guest)
                     guest.close()
 
             watcher = chromium.new_page(viewport={"width": 360, "height": 740})
-            watcher.goto(f"{hub.url}/evening/dienstag?lang=de")
+            watcher.goto(f"{hub.url}/club/dienstag?lang=de")
             watcher.wait_for_timeout(500)  # the page's event stream is open
             phone = chromium.new_page(viewport={"width": 360, "height": 740})
-            phone.goto(f"{hub.url}/evening/dienstag/join?lang=de")
+            phone.goto(f"{hub.url}/club/dienstag/join?lang=de")
             _no_overflow(phone)
             phone.fill("input[name=name]", "Fritz")
             phone.click("button[type=submit]")
@@ -117,14 +117,14 @@ def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
             watcher.wait_for_selector("#standings >> text=Fritz", timeout=10_000)  # live, no reload
 
             tv = chromium.new_page(viewport={"width": 1366, "height": 768})
-            tv.goto(f"{hub.url}/evening/dienstag?view=tv&lang=en")
+            tv.goto(f"{hub.url}/club/dienstag?view=tv&lang=en")
             assert tv.locator(".qr svg").count() == 1 and "Scan to check in" in tv.inner_text(".qr")
-            tv.goto(f"{hub.url}/evening/dienstag?view=print&lang=en")
+            tv.goto(f"{hub.url}/club/dienstag?view=print&lang=en")
             assert "Round 1" in tv.inner_text("#rounds")
 
             staff.click("button[data-action=end]")
             staff.wait_for_selector("text=beendet")
-            ended = json.loads(chromium.new_page().goto(f"{hub.url}/evening/dienstag.json").text())
+            ended = json.loads(chromium.new_page().goto(f"{hub.url}/club/dienstag.json").text())
             assert ended["ended"] and len(ended["entrants"]) == 7
     finally:
         heard.close()

@@ -75,16 +75,16 @@ def test_an_evening_of_twelve_players_on_four_tables(tmp_path) -> None:
     try:
         kiosks = [KioskProcess(tmp_path / t, cafe_args(broker.address, "nord", t)) for t in TABLES]
         staff = staff_session(hub.url)
-        post(staff, hub.url + "/staff/evenings", evening="dienstag", cafe="nord", game="alles-klar", rounds="3",
+        post(staff, hub.url + "/staff/club-nights", evening="dienstag", cafe="nord", game="alles-klar", rounds="3",
              tables=" ".join(TABLES), seating="mixing", scoring="places", title_de="Dienstag", title_en="Tuesday")
-        desk = hub.url + "/staff/evening/dienstag"
+        desk = hub.url + "/staff/club/dienstag"
         for name in NAMES:
             post(staff, desk, action="check_in", name=name)
         seed = 0
         uids: list[str] = []
         for round_no in (1, 2, 3):
             post(staff, desk, action="start")
-            evening = get_json(hub.url + "/evening/dienstag.json")
+            evening = get_json(hub.url + "/club/dienstag.json")
             tables = evening["played"][-1]["tables"]
             assert sorted(len(t["players"]) for t in tables) == [3, 3, 3, 3]
             assert sorted(p for t in tables for p in t["players"]) == sorted(NAMES)
@@ -106,14 +106,14 @@ def test_an_evening_of_twelve_players_on_four_tables(tmp_path) -> None:
                               midway=progress if (round_no, i) == (1, 0) else None)
 
             def counted(number: int = round_no) -> list[dict] | None:
-                tables = get_json(hub.url + "/evening/dienstag.json")["played"][number - 1]["tables"]
+                tables = get_json(hub.url + "/club/dienstag.json")["played"][number - 1]["tables"]
                 return tables if all(t["state"] == "verified" for t in tables) else None
 
             done = wait_for(counted, timeout=60, what=f"round {round_no} verified")
             uids += [t["game_uid"] for t in done]
             post(staff, desk, action="close_round")
         post(staff, desk, action="end")
-        final = get_json(hub.url + "/evening/dienstag.json")
+        final = get_json(hub.url + "/club/dienstag.json")
         games = [g for g in get_json(hub.url + "/api/games?cafe=nord") if g["game_uid"] in uids]
         assert len(games) == 9 + 3 and all(g["check"] == "verified" for g in games)
         expected = independent(games)

@@ -97,7 +97,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
             return PlainTextResponse("no such evening", status_code=404)
         view = request.query_params.get("view", "")
         template = {"tv": "evening_tv.html", "print": "evening_print.html"}.get(view, "evening.html")
-        join_url = str(request.url_for("join", evening=evening.id))
+        join_url = str(request.url_for("club-join", evening=evening.id))
         qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
         return render(request, template, evening=evening, rows=standings_rows(evening), qr=qr, join_url=join_url)
 
@@ -185,7 +185,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
                     tables=str(form.get("tables", "")).split(), seating=str(form.get("seating", "")),
                     scoring=str(form.get("scoring", "")),
                     title={"de": str(form.get("title_de", "")).strip(), "en": str(form.get("title_en", "")).strip()})
-                return RedirectResponse(f"/staff/evening/{evening.id}", status_code=303)
+                return RedirectResponse(f"/staff/club/{evening.id}", status_code=303)
             except (DeskError, ValueError):
                 message, status = "Not possible now.", 400
         response = render(request, "staff_evenings.html", evenings=[desk.evening(i) for i in desk.ids()],
@@ -217,14 +217,14 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
         return response
 
     return [
-        Route("/evenings", index),
-        Route("/evening/{evening}.json", as_json),  # before the page: its {evening} would take "x.json" too
-        Route("/evening/{evening}.csv", as_csv),
-        Route("/evening/{evening}", page),
-        Route("/evening/{evening}/join", join, methods=["GET", "POST"], name="join"),
-        Route("/evening/{evening}/events", events),
-        Route("/staff/evenings", staff_index, methods=["GET", "POST"]),
-        Route("/staff/evening/{evening}", staff_evening, methods=["GET", "POST"]),
+        Route("/club-nights", index),
+        Route("/club/{evening}.json", as_json),  # before the page: its {evening} would take "x.json" too
+        Route("/club/{evening}.csv", as_csv),
+        Route("/club/{evening}", page),
+        Route("/club/{evening}/join", join, methods=["GET", "POST"], name="club-join"),
+        Route("/club/{evening}/events", events),
+        Route("/staff/club-nights", staff_index, methods=["GET", "POST"]),
+        Route("/staff/club/{evening}", staff_evening, methods=["GET", "POST"]),
     ]
 
 
