@@ -384,7 +384,9 @@ class Desk:
         """The writer thread's news: a game of the current round ended at a table, so its assignment is cleared."""
         if news.get("type") != "record" or news.get("kind") != "end":
             return
-        for evening_id in self.ids():
+        with self.lock:
+            ended = {row[0] for row in self.db.execute("SELECT evening FROM actions WHERE what='end' AND undone=0")}
+        for evening_id in (i for i in self.ids() if i not in ended):  # months of evenings: only the open ones
             try:
                 evening = self.evening(evening_id)
             except KeyError:
