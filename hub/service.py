@@ -59,7 +59,8 @@ class Service:
         self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign)  # club nights
         self.ingest.listeners.append(self.desk.on_news)
         self.hub = Hub(Reader(self.data_dir / DB_NAME), self.ingest, self.broadcaster, self.announce,
-                       config.cafe, config.staff_password_hash, self.desk)
+                       config.cafe, config.staff_password_hash, config.timezone, config.table_names,
+                       evenings=self.desk)
 
     def app(self) -> Any:
         return create_app(self.hub, session_secret(self.data_dir))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk import games as game_uis
+from kiosk import games
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
 from kiosk.storage import StorageFault, fault_of
@@ -69,7 +69,7 @@ class TableController:
         self._state = self.referee.state()
         self._hints = self.referee.hints()
         # The game's panel asks this controller what the referee says (`kiosk.games.Ruling`).
-        self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}), self)
+        self.ui = games.get(header["game"])(tuple(header["players"]), header.get("options", {}), self)
         self._arm_timers()
 
     # --- construction

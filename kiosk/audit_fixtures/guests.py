@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
-from kiosk import games as game_uis
-from kiosk import help_texts
+from kiosk import games, help_texts
 from kiosk.audit import scene
 from kiosk.audit_fixtures.table import NAMES, played, show
 from kiosk.controller import TableController
@@ -25,7 +24,7 @@ from kiosk.screens.setup import SetupScreen
 from kiosk.store import EventLog
 from referee.table import Referee
 
-for _game in game_uis.available():
+for _game in games.available():
     for _page in range(len(help_texts.pages(_game))):
         def _help(app, game_id: str = _game, page: int = _page) -> None:
             screen = HelpScreen(app, SetupScreen(app, game_id), game_id)

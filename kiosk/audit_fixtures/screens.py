@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk import games as game_uis
+from kiosk import games
 from kiosk.audit import scene
 from kiosk.audit_fixtures.table import played, show
 from kiosk.screens.admin import AdminScreen
@@ -17,7 +17,7 @@ def menu(app) -> None:
     app.show(MenuScreen(app))
 
 
-for _game in game_uis.available():
+for _game in games.available():
     def _setup(app, game_id: str = _game) -> None:
         app.show(SetupScreen(app, game_id))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from kiosk import games as game_uis
+import kiosk.games
 from kiosk.audit import scene
 from kiosk.controller import TableController
 from kiosk.screens.demo import DemoScreen
@@ -71,7 +71,7 @@ def _register(game_id: str) -> None:
         show(app, played(game_id, None))
 
 
-for _game in [g for g in game_uis.available() if g in sim.registered()]:
+for _game in [g for g in kiosk.games.available() if g in sim.registered()]:
     _register(_game)
 
 
