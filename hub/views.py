@@ -45,6 +45,7 @@ class Hub:
     table_names: dict[str, str] = field(default_factory=dict)  # "t1" or "cafe/t1" → "Fenster"
     announcements: dict[str, dict[str, Any]] = field(default_factory=dict)  # café → the last one sent
     ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
+    evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
 
     def __post_init__(self) -> None:
         self.zone = ZoneInfo(self.timezone)

@@ -31,6 +31,7 @@ from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
+from kiosk.screens.assignment import offer as offer_assignment
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
@@ -179,6 +180,7 @@ class App:
 
     def go_menu(self) -> None:
         self.show(MenuScreen(self))
+        offer_assignment(self)  # club nights: the café's assignment for this table, if one waits
 
     def resume(self) -> None:
         if self.log is None:
@@ -192,10 +194,11 @@ class App:
         if controller is not None:
             self._show_table(controller)
 
-    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
-                   seat_players: dict[str, str]) -> None:
+    def start_game(self, game_id: str, players: list[str], dealer: str | None, options: dict,
+                   seat_players: dict[str, str], assignment: dict | None = None) -> None:
         try:
-            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players,
+                                                  assignment)
         except Exception as error:
             if not self._storage_error(error):
                 raise
@@ -433,6 +436,7 @@ class App:
             return
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
+            offer_assignment(self)
             return
         if self.camera is not None:
             item = self.camera.pile_seats.route(item, self.screen)
