@@ -54,11 +54,13 @@ class Publisher:
     def __init__(self, config: CafeLinkConfig, open_outbox: OpenOutbox, *,
                  on_online: Callable[[bool], None] | None = None,
                  on_announce: Callable[[dict[str, Any] | None], None] | None = None,
+                 on_assign: Callable[[dict[str, Any] | None], None] | None = None,
                  window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S):
         self.config = config
         self.open_outbox = open_outbox
         self.on_online = on_online or (lambda online: None)
         self.on_announce = on_announce or (lambda payload: None)
+        self.on_assign = on_assign or (lambda payload: None)  # club nights: this table's assignment, or None
         self.window = window
         self.backoff = backoff
         self.keepalive = keepalive
@@ -66,6 +68,7 @@ class Publisher:
         self.topic_log = contract.log_topic(config.cafe, config.table)
         self.topic_replay = contract.replay_topic(config.cafe, config.table)
         self.topic_announce = contract.announce_topic(config.cafe)
+        self.topic_assign = contract.assign_topic(config.cafe, config.table)
         self.online = False
         self.acked = 0
         self.connections = 0  # successful connections so far (tests and drills read it)
@@ -207,7 +210,8 @@ class Publisher:
         cursor = self.acked + 1
         pending: dict[int, int] = {}  # mid → n of log records in flight
         self._status_sent = None
-        client.subscribe([(self.topic_replay, contract.QOS), (self.topic_announce, contract.QOS)])
+        client.subscribe([(self.topic_replay, contract.QOS), (self.topic_announce, contract.QOS),
+                          (self.topic_assign, contract.QOS)])
         self._set_online(True)
         remembered = self.acked
         while not self._stopping.is_set():
@@ -362,3 +366,8 @@ class Publisher:
                 self.on_announce(payload)
             except Exception:
                 log.exception("café: on_announce failed")
+        elif parsed.kind == "assign" and parsed.table == self.config.table:
+            try:
+                self.on_assign(payload)
+            except Exception:
+                log.exception("café: on_assign failed")

@@ -6,6 +6,7 @@
                    optional led = BCM pin (the seat's light), active_high (the LED's level, default true)
     [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
                    terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
+    [camera]       (optional) the overhead camera and its zones: `hw.camera.zones`
 
 The same file holds other layers' tables (the kiosk's `[kiosk]`, the café link's `[cafe]`): hw checks only
 its own and leaves the rest to their owners. Whoever composes the whole file (the kiosk, `kiosk.config`)
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
+from hw.camera.zones import CameraConfig, check_camera
 from hw.lights import LightPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
 
@@ -37,7 +39,7 @@ PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SCANNER_TYPES = ("serial", "wedge", "sim")
 BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
-HW_TABLES = ("table", "buttons", "seats", "scanners")  # the top-level tables hw owns
+HW_TABLES = ("table", "buttons", "seats", "scanners", "camera")  # the top-level tables hw owns
 SCANNER_KEYS = ("type", "seat", "port", "device", "baud", "terminator", "prefix", "suffix", "dedupe_ms", "max_line")
 LIGHT_KEYS = ("led", "active_high")  # a seat's light: its BCM pin and the level that lights it
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$")
@@ -88,6 +90,8 @@ class TableConfig:
     pin_factory: str | None = None
     debounce_ms: float = DEFAULT_DEBOUNCE_MS
     path: str | None = None
+    camera: CameraConfig | None = None
+    """The overhead camera and its zones; None: no camera."""
 
     def seat(self, name: str) -> SeatConfig:
         for s in self.seats:
@@ -269,7 +273,8 @@ class Checker:
         seats = self.seat_lights(data.get("seats"), seats)
         scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
         self.coverage(seats, scanners)
-        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce))
+        camera = check_camera(self, data["camera"], {s.name for s in seats}) if "camera" in data else None
+        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), camera=camera)
 
     def polarity(self, path: tuple[str, ...], section: dict[str, Any],
                  default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
@@ -489,6 +494,8 @@ class Checker:
         return Framing(term, prefix, suffix, max_line)
 
     def coverage(self, seats: list[SeatConfig], scanners: list[ScannerConfig]) -> None:
+        if not scanners and "camera" in self.data:
+            return  # the camera reads the cards
         if not scanners:
             self.warn(("scanners",), "no scanners: cards can only be entered on the touchscreen")
             return

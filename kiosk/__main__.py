@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sim", action="store_true",
                         help="simulated hardware: keys 1-4/q-r are seat buttons, typed codes + Enter are scans")
     parser.add_argument("--control", type=Path, help="with --sim: the control socket (default DATA_DIR/control.sock)")
+    parser.add_argument("--camera", action="store_true",
+                        help="with --sim: the simulated overhead camera reads cards laid on the pile (lay, cover, "
+                             "take on the control socket)")
     parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
     parser.add_argument("--headless", action="store_true",
                         help="no screen: render with SDL's dummy driver (see it with --screenshot or the control "
@@ -80,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
     backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
     sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
+    sub.add_parser("camera", help="read card codes in still images as the camera would (camera read --help)")
     return parser
 
 
@@ -92,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         from kiosk.audit import main as audit_main
 
         return audit_main(argv[1:])
+    if argv[:1] == ["camera"]:  # the camera reader on still images (kiosk/camera_cli.py has its own options)
+        from kiosk.camera_cli import main as camera_main
+
+        return camera_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     from kiosk import logs
@@ -157,7 +165,7 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
     try:
         kiosk = compose(settings, config, cafe, notifier, simulate=args.sim, control=control,
-                        kiosk_mode=args.kiosk, headless=headless)
+                        kiosk_mode=args.kiosk, headless=headless, camera=args.camera)
     except DisplayError as error:
         log.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
                      "for a run without a screen: --headless or SDL_VIDEODRIVER=dummy", error)

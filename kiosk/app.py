@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from hw.camera.zones import seat_of_reader as camera_seat_of
 from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
 from kiosk import i18n, idle, staff
@@ -30,6 +31,7 @@ from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
+from kiosk.screens.assignment import offer as offer_assignment
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
@@ -97,7 +99,7 @@ class App:
             settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe = cafe  # when the table is in a café
-        self.lights = hardware.lights if hardware else None  # when the table has seat lights
+        self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
@@ -178,6 +180,7 @@ class App:
 
     def go_menu(self) -> None:
         self.show(MenuScreen(self))
+        offer_assignment(self)  # club nights: the café's assignment for this table, if one waits
 
     def resume(self) -> None:
         if self.log is None:
@@ -191,10 +194,11 @@ class App:
         if controller is not None:
             self._show_table(controller)
 
-    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
-                   seat_players: dict[str, str]) -> None:
+    def start_game(self, game_id: str, players: list[str], dealer: str | None, options: dict,
+                   seat_players: dict[str, str], assignment: dict | None = None) -> None:
         try:
-            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players,
+                                                  assignment)
         except Exception as error:
             if not self._storage_error(error):
                 raise
@@ -290,7 +294,7 @@ class App:
             self.log.set_status(game_id, "abandoned")
 
     def seat_of_reader(self, reader: str) -> str | None:
-        return self.reader_seats.get(reader)
+        return self.reader_seats.get(reader) or camera_seat_of(reader)  # a pile scan once its seat is known
 
     def save_prefs(self) -> None:
         self.prefs.save(self.settings.data_dir)
@@ -432,7 +436,13 @@ class App:
             return
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
+            offer_assignment(self)
             return
+        if self.camera is not None:
+            item = self.camera.pile_seats.route(item, self.screen)
+            if item is None:  # taken by its question ("who laid this card?")
+                self.dirty = True
+                return
         self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
@@ -454,6 +464,8 @@ class App:
             if self.lights is not None:  # as they are after the inputs handled so far in this step
                 self.lights.follow(self.screen)
                 model["lights"] = self.lights.reported()
+            if self.camera is not None:
+                model["camera"] = self.camera.pile_seats.report()
             return model
         if command.name == "screenshot_window":  # the whole --sim window, its light strip included
             self.draw()

@@ -28,7 +28,7 @@ STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
 # The contract knows six screens; every other screen is reported as the one guests would say they see.
 SCREEN_OF = {"history": "table", "keyboard": "setup", "games": "menu", "scanner-test": "admin",
-             "button-test": "admin", "storage-fault": "error"}
+             "button-test": "admin", "storage-fault": "error", "assignment": "setup"}
 OVERLAYS = ("help", "confirm")  # drawn over another screen: reported as the screen underneath
 
 
@@ -39,6 +39,8 @@ class CafeNews:
     online: bool | None = None
     announcement: dict[str, Any] | None = None
     announced: bool = False  # True: `announcement` is news (None = cleared)
+    assignment: dict[str, Any] | None = None
+    assigned: bool = False  # True: `assignment` (club nights) is news (None = cleared)
 
 
 class CafeLink:
@@ -50,9 +52,11 @@ class CafeLink:
         self.config = config
         self.online = False
         self.announcement: dict[str, Any] | None = None
+        self.assignment: dict[str, Any] | None = None  # club nights: who plays here next (kiosk/screens/assignment.py)
         self._uids: dict[int, str | None] = {}
         self.publisher = Publisher(config, outbox(log.path), on_online=self._heard_online,
-                                   on_announce=self._heard_announce, **publisher_options)
+                                   on_announce=self._heard_announce, on_assign=self._heard_assign,
+                                   **publisher_options)
         log.on_record(self.publisher.notify)
 
     def start(self) -> CafeLink:
@@ -70,6 +74,9 @@ class CafeLink:
     def _heard_announce(self, payload: dict[str, Any] | None) -> None:
         self.post(CafeNews(announcement=payload, announced=True))
 
+    def _heard_assign(self, payload: dict[str, Any] | None) -> None:
+        self.post(CafeNews(assignment=payload, assigned=True))
+
     # --- the display thread
 
     def receive(self, item: object) -> bool:
@@ -80,6 +87,8 @@ class CafeLink:
             self.online = item.online
         if item.announced:
             self.announcement = item.announcement
+        if item.assigned:
+            self.assignment = item.assignment
         return True
 
     def tick(self) -> bool:

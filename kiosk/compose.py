@@ -46,14 +46,14 @@ class Kiosk:
 
 def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig | None, notifier: Notifier, *,
             simulate: bool = False, control: Path | None = None, kiosk_mode: bool = False,
-            headless: bool = False) -> Kiosk:
+            headless: bool = False, camera: bool = False) -> Kiosk:
     """Open the log (a fault is a screen, never a crash), the hardware (real, or simulated with `control` as its
     socket) and the café link, and make the App over them. `kiosk.app.DisplayError` when there is no screen
     (everything opened so far is closed again)."""
     opened = open_log(settings.log_path)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
-                             window=simulate and not kiosk_mode)
+                             window=simulate and not kiosk_mode, camera=camera)
     link = _cafe_link(cafe, opened.log, inbox) if cafe is not None else None
     try:
         app = App(settings, opened.log, kiosk_mode=kiosk_mode, headless=headless, heartbeat=notifier.beat,

@@ -76,15 +76,15 @@ class TableController:
 
     @classmethod
     def new_game(cls, log: EventLog | None, game_id: str, players: list[str], dealer: str | None = None,
-                 options: Mapping[str, Any] | None = None, seat_players: dict[str, str] | None = None
-                 ) -> TableController:
+                 options: Mapping[str, Any] | None = None, seat_players: dict[str, str] | None = None,
+                 assignment: Mapping[str, Any] | None = None) -> TableController:
         header: dict[str, Any] = {"format": FORMAT, "game": game_id, "players": list(players)}
         if dealer:
             header["dealer"] = dealer
         if options:
             header["options"] = dict(options)
         referee = Referee(header)  # HeaderError for a bad set-up, before anything is logged
-        row = log.new_game(header, seat_players) if log else None
+        row = log.new_game(header, seat_players, assignment) if log else None
         return cls(referee, log, row, dict(seat_players or {}))
 
     @classmethod

@@ -2,7 +2,9 @@
 
 Hardware threads only hand inputs to the kiosk's inbox (`kiosk.inbox.Inbox`). In
 simulation the kiosk also answers on the simulated table's control socket:
-`screenshot PATH`, `state`, `touch ACTION` and `view`, run on the display thread.
+`screenshot PATH`, `state`, `touch ACTION` and `view`, run on the display thread. `--sim --camera`
+adds the simulated overhead camera over the pile (`hw.camera.sim`), driven by the socket's `lay`,
+`cover` and `take`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class Hardware:
     sim: SimTable | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
+    camera: Any = None  # kiosk.camera_seat.TableCamera when the table has an overhead camera
 
     @property
     def table_name(self) -> str:
@@ -42,7 +45,10 @@ class Hardware:
     def reader_seats(self) -> dict[str, str]:
         if self.config is None:
             return {}
-        return {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+        seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+        if self.config.camera is not None:  # a seat's own zone (a pile's scans name their seat themselves)
+            seats.update({z.reader: z.seat for z in self.config.camera.zones if z.seat})
+        return seats
 
     def key(self, char: str) -> bool:
         """A typed key that is a seat button in simulation: tap it (press and release)."""
@@ -58,13 +64,20 @@ class Hardware:
 
 
 def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: bool, control: Path | None,
-                  window: bool = False) -> Hardware:
+                  window: bool = False, camera: bool = False) -> Hardware:
     """Open the real adapters (a config is needed) or the simulated table, all posting to `inbox`. `window`: the
-    simulation runs in a desktop window, which shows the seat lights in a strip under the screen."""
+    simulation runs in a desktop window, which shows the seat lights in a strip under the screen. `camera`: the
+    simulated table gets the simulated overhead camera."""
     if simulate:
         config = config or hw_config.load_default_sim()
+        own_camera = config.camera is not None  # the config file's own [camera], where zones can be saved
+        if camera:
+            from hw.camera.sim import with_sim_camera
+
+            config = with_sim_camera(config)
         sim = SimTable(config, sink=inbox.post).open()
-        hardware = Hardware(config, sim, sim, control, seat_lights.follower(sim.table, window))
+        hardware = Hardware(config, sim, sim, control, seat_lights.follower(sim.table, window),
+                            _camera(config, sim.table, own_camera))
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
@@ -75,8 +88,24 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
         return hardware
     if config is None:
         return Hardware(None)
-    table = Table(config, inbox.post).open()
-    return Hardware(config, table, lights=seat_lights.follower(table))
+    webcam = None
+    if config.camera is not None and config.camera.source == "v4l2":
+        from kiosk.webcam import WebcamSource
+
+        webcam = WebcamSource(config.camera.device)
+    table = Table(config, inbox.post, camera_source=webcam).open()
+    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True))
+
+
+def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> Any:
+    """The camera reader for the calibration screen, and the pile zones' seat routing (own: the config file's own
+    [camera], where the zones can be saved)."""
+    if config.camera is None:
+        return None
+    from kiosk.camera_seat import PileSeats, TableCamera
+
+    return TableCamera(table.camera, Path(config.path) if own and config.path else None,
+                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}))
 
 
 def _command(inbox: Inbox, name: str):

@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from cafe.contract import assignment_ref
 from referee.transcript import write_transcript
 
 SCHEMA = """
@@ -37,7 +38,8 @@ CREATE TABLE IF NOT EXISTS games (
     seats TEXT NOT NULL DEFAULT '{}',         -- config seat id -> player, as claimed at set-up
     started REAL NOT NULL,
     ended REAL,
-    uid TEXT                                  -- the game's id in the café (game_uid)
+    uid TEXT,                                 -- the game's id in the café (game_uid)
+    assignment TEXT                           -- club nights: the café's assignment the game was started from
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -135,6 +137,8 @@ class EventLog:
             self.db.execute("ALTER TABLE games ADD COLUMN seats TEXT NOT NULL DEFAULT '{}'")
         if "uid" not in columns:  # a log written before the café
             self.db.execute("ALTER TABLE games ADD COLUMN uid TEXT")
+        if "assignment" not in columns:  # a log written before club nights
+            self.db.execute("ALTER TABLE games ADD COLUMN assignment TEXT")
         self._listeners: list[Callable[[int], None]] = []
         self._migrate_records()
 
@@ -147,8 +151,10 @@ class EventLog:
 
     # --- games
 
-    def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> int:
-        """Start a game (with the seats its players claimed); a game still playing is abandoned — or finished, when
+    def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None,
+                 assignment: Mapping[str, Any] | None = None) -> int:
+        """Start a game (with the seats its players claimed, and the café's assignment it was started from, whose
+        `{evening, round}` its start record carries); a game still playing is abandoned — or finished, when
         its events finish it (its end did not reach the log: the table controller writes it after the last event)."""
         now = time.time()
         with self._tx():
@@ -156,13 +162,23 @@ class EventLog:
                 state = self._replayed_state(old)
                 outcome = dict(state.get("scores", {})), list(state.get("winners", []))
                 self._end(old, "finished" if state.get("finished") else "abandoned", outcome, now)
-            cur = self.db.execute("INSERT INTO games (header, started, seats, uid) VALUES (?, ?, ?, ?)",
+            cur = self.db.execute("INSERT INTO games (header, started, seats, uid, assignment) VALUES (?, ?, ?, ?, ?)",
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
-                                   uuid.uuid4().hex))
+                                   uuid.uuid4().hex,
+                                   None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
             game_id = int(cur.lastrowid)
             self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
         return game_id
+
+    def played_assignment(self, assignment: Mapping[str, Any]) -> bool:
+        """Whether a game was started from this assignment (the same evening, round and time the hub set it)."""
+        key = (assignment.get("evening"), assignment.get("round"), assignment.get("at"))
+        for (text,) in self.db.execute("SELECT assignment FROM games WHERE assignment IS NOT NULL"):
+            old = json.loads(text)
+            if (old.get("evening"), old.get("round"), old.get("at")) == key:
+                return True
+        return False
 
     def seats(self, game_id: int) -> dict[str, str]:
         row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_id,)).fetchone()
@@ -266,7 +282,7 @@ class EventLog:
     def records(self, after_n: int = 0, limit: int | None = None) -> list[LogRecord]:
         """The café log records with n > after_n, in order of n (at most `limit`)."""
         rows = self.db.execute(
-            "SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at FROM records r "
+            "SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at, g.assignment FROM records r "
             "JOIN games g ON g.id = r.game_id WHERE r.n > ? ORDER BY r.n LIMIT ?",
             (after_n, -1 if limit is None else limit))
         return [_log_record(*row) for row in rows]
@@ -358,10 +374,12 @@ class EventLog:
 
 
 def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: int | None, error: str | None,
-                body: str, at: float) -> LogRecord:
+                body: str, at: float, assignment: str | None = None) -> LogRecord:
     data = json.loads(body)
     if kind == "start":
         fields: dict[str, Any] = {"header": data}
+        if assignment is not None:
+            fields["assignment"] = assignment_ref(json.loads(assignment))
     elif kind == "event":
         fields = {"event": data, "answer": {"seq": seq, "ok": bool(ok), "error": error}}
     else:

@@ -13,7 +13,7 @@ renderer can keep them and `referee-kiosk audit` can check what it drew.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Rect = tuple[int, int, int, int]  # x, y, w, h
 Color = tuple[int, int, int]
@@ -66,7 +66,7 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class Element:
-    kind: Literal["box", "text", "button", "card", "icon"]
+    kind: Literal["box", "text", "button", "card", "icon", "picture"]
     rect: Rect
     text: str = ""
     color: Color = INK
@@ -80,6 +80,7 @@ class Element:
     outline_px: int = 0
     icon: Icon = ""
     lines: int = 0  # texts: at most this many wrapped lines (0: as many as the box holds)
+    picture: Any = None  # pictures: a grey PIL image, scaled into the rect (the camera's calibration view)
 
 
 @dataclass
@@ -106,6 +107,13 @@ class View:
 
     def icon(self, rect: Rect, icon: Icon, color: Color, tag: str = "") -> Element:
         return self.add(Element("icon", rect, color=color, icon=icon, tag=tag))
+
+    def picture(self, rect: Rect, picture: Any, tag: str = "") -> Element:
+        return self.add(Element("picture", rect, picture=picture, tag=tag))
+
+    def frame(self, rect: Rect, color: Color, width: int = 2, tag: str = "") -> Element:
+        """An outline only (a camera zone drawn over its picture)."""
+        return self.add(Element("box", rect, tag=tag, outline=color, outline_px=width))
 
     def button(self, rect: Rect, label: str, action: str, fill: Color = BUTTON, tag: str = "") -> Element:
         x, y, w, h = rect
