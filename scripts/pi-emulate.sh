@@ -9,6 +9,8 @@
 #                    (default: $PI_EMULATE_CACHE or /var/cache/tabletop-referee-pi-emulate)
 #   --no-pip-cache   no pip cache from earlier runs (every source build happens again)
 #   --prepare        only build (or find) the cached root, and stop
+#   --boot           then boot the installed root with systemd-nspawn --boot: the kiosk service reaches
+#                    READY=1, watchdog pings arrive, it writes its log, a SIGKILL restarts it
 #
 # How: `debootstrap` builds a root of that release and architecture once (cached as RELEASE-ARCH.base);
 # every run copies it, clones this project's committed HEAD into /home/pi/tabletop-referee (owned by the
@@ -35,6 +37,7 @@ release=bookworm
 arch=arm64
 pip_cache=yes
 prepare=no
+boot_too=no
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -44,7 +47,8 @@ while [ $# -gt 0 ]; do
         --cache=*) CACHE=${1#--cache=} ;;
         --no-pip-cache) pip_cache=no ;;
         --prepare) prepare=yes ;;
-        -h | --help) sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+        --boot) boot_too=yes ;;
+        -h | --help) sed -n '2,27s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
         *) echo "$PROG: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -92,6 +96,8 @@ table=$CACHE/runs/$release-$arch-$stamp.table
 : >"$log"
 results=()
 failed=0
+HOST_CA=/usr/local/share/pi-emulate/host-ca-bundle.crt
+pip_env=()
 
 # Every process whose root is below DIR, then every mount below DIR (deepest first).
 release_root() {
@@ -111,6 +117,7 @@ release_root() {
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
+    stop_boot
     release_root "$root"
     release_root "$base.tmp"
     exit "$status"
@@ -202,6 +209,13 @@ fresh_root() {
     cp -a "$base" "$root"
     put_interpreter "$root"
     cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+    # A machine whose HTTPS goes through a proxy with its own CA says so with PIP_CERT or SSL_CERT_FILE:
+    # pip in the root gets that bundle too (a Pi on a normal network needs nothing of the kind).
+    local bundle=${PIP_CERT:-${SSL_CERT_FILE:-}}
+    if [ -n "$bundle" ] && [ -f "$bundle" ]; then
+        install -D -m 0644 "$bundle" "$root$HOST_CA"
+        pip_env=(PIP_CERT="$HOST_CA")
+    fi
     mount_root "$root"
 }
 
@@ -235,7 +249,7 @@ EOF
     fi
     chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 TERM=dumb QEMU_CPU="$QEMU_CPU" SUDO_USER=pi SUDO_UID=1000 SUDO_GID=1000 \
-        "${fake[@]}" sh -c 'cd /home/pi && tabletop-referee/scripts/install-pi.sh'
+        "${pip_env[@]}" "${fake[@]}" sh -c 'cd /home/pi && tabletop-referee/scripts/install-pi.sh'
 }
 
 clone_is_the_users() {
@@ -327,6 +341,118 @@ transcripts() {
         --cmd '$VENV/bin/python -m referee replay' /home/pi/shared/transcripts"
 }
 
+# --- booting the installed root (--boot)
+
+nspawn=
+leader=
+
+# in_boot COMMAND...: run COMMAND inside the booted container (its namespaces, its root).
+in_boot() {
+    nsenter --target "$leader" --mount --uts --ipc --net --pid -- /usr/bin/env -i \
+        PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 QEMU_CPU="$QEMU_CPU" "$@"
+}
+
+# until_true SECONDS COMMAND...: retry COMMAND every 2 s until it succeeds or SECONDS have passed.
+until_true() {
+    local deadline=$(($(date +%s) + $1))
+    shift
+    until "$@" >/dev/null 2>&1; do
+        [ "$(date +%s)" -lt "$deadline" ] || return 1
+        sleep 2
+    done
+}
+
+kiosk_property() {
+    in_boot systemctl show --property="$1" --value referee-kiosk.service
+}
+
+kiosk_active() {
+    [ "$(kiosk_property ActiveState)" = active ]
+}
+
+system_up() {
+    case $(in_boot systemctl is-system-running 2>/dev/null) in
+        running | degraded) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
+boot() {
+    release_root "$root"  # the chroot's mounts: nspawn makes its own
+    # No screen and no GPIO under emulation: SDL's dummy driver and gpiozero's mock pins, in a drop-in
+    # (everything else is the unit as installed: Type=notify, the watchdog, the sandbox).
+    mkdir -p "$root/etc/systemd/system/referee-kiosk.service.d"
+    printf '[Service]\nEnvironment=SDL_VIDEODRIVER=dummy GPIOZERO_PIN_FACTORY=mock\n' \
+        >"$root/etc/systemd/system/referee-kiosk.service.d/emulated.conf"
+    # --keep-unit --register=no: this machine's PID 1 is not systemd (no bus, no machined).
+    systemd-nspawn --quiet --keep-unit --register=no --directory="$root" --boot >"$log.boot" 2>&1 &
+    nspawn=$!
+    until_true 60 pgrep --parent "$nspawn"
+    leader=$(pgrep --parent "$nspawn" | head -1)
+    echo "nspawn $nspawn, container PID 1 is $leader on the host; console: $log.boot"
+    until_true 300 system_up
+    in_boot systemctl is-system-running || true
+    in_boot systemctl --failed --no-legend || true
+}
+
+kiosk_ready() {
+    # Type=notify: "active" only after the kiosk's READY=1 (sent after its first frame).
+    until_true 300 kiosk_active
+    in_boot systemctl status --no-pager --lines=20 referee-kiosk.service || true
+    kiosk_property StatusText
+}
+
+watchdog_pings() {
+    local pid before after
+    pid=$(kiosk_property MainPID)
+    before=$(kiosk_property WatchdogTimestampMonotonic)
+    sleep 45  # WatchdogSec=20: without pings systemd would have killed it twice over
+    after=$(kiosk_property WatchdogTimestampMonotonic)
+    echo "MainPID $pid -> $(kiosk_property MainPID); last watchdog ping $before -> $after (µs)"
+    [ "$(kiosk_property MainPID)" = "$pid" ] && kiosk_active && [ "$after" -gt "$before" ]
+}
+
+sandbox_writes_and_reads() {
+    in_boot ls -la /var/lib/tabletop-referee /etc/tabletop-referee
+    in_boot journalctl --no-pager -u referee-kiosk.service | tail -n 30
+    in_boot sh -c 'ls /var/lib/tabletop-referee/*.sqlite3' >/dev/null
+    [ "$(in_boot stat -c %U /var/lib/tabletop-referee)" = referee ]
+    ! in_boot journalctl --no-pager -u referee-kiosk.service | grep -E "Traceback|Permission denied|Read-only"
+}
+
+main_pid_other_than() {
+    local now
+    now=$(kiosk_property MainPID)
+    [ "$now" != "$1" ] && [ "$now" != 0 ]
+}
+
+kill_restarts() {
+    local pid restarts
+    pid=$(kiosk_property MainPID)
+    restarts=$(kiosk_property NRestarts)
+    in_boot systemctl kill --signal=SIGKILL referee-kiosk.service
+    until_true 300 main_pid_other_than "$pid" || true
+    until_true 300 kiosk_active
+    echo "MainPID $pid -> $(kiosk_property MainPID), NRestarts $restarts -> $(kiosk_property NRestarts)"
+    [ "$(kiosk_property MainPID)" != "$pid" ] && [ "$(kiosk_property NRestarts)" -gt "$restarts" ]
+}
+
+# Power the container off (SIGTERM to nspawn), then make sure nothing of it is left.
+stop_boot() {
+    [ -n "$nspawn" ] || return 0
+    kill -TERM "$nspawn" 2>/dev/null || true
+    local waited=0
+    while kill -0 "$nspawn" 2>/dev/null && [ "$waited" -lt 60 ]; do
+        sleep 1
+        waited=$((waited + 1))
+    done
+    [ -n "$leader" ] && kill -KILL "$leader" 2>/dev/null
+    kill -KILL "$nspawn" 2>/dev/null
+    wait "$nspawn" 2>/dev/null
+    nspawn=
+    return 0
+}
+
 print_table() {
     {
         echo "pi-emulate.sh $release $arch, $(date -u '+%Y-%m-%d %H:%M UTC'), QEMU_CPU=$QEMU_CPU," \
@@ -361,6 +487,13 @@ main() {
     step "a screenshot of the kiosk (SDL dummy, mock pins)" screenshot || true
     step "SDL_VIDEODRIVER=kmsdrm without /dev/dri exits 69" kmsdrm_exits_69 || true
     step "every acceptance transcript replays (../shared/transcripts)" transcripts || true
+    [ "$boot_too" = yes ] || return 0
+    step "systemd-nspawn --boot of the installed root: system up" boot || { stop_boot; return 0; }
+    step "kiosk service active: READY=1 through Type=notify" kiosk_ready || true
+    step "watchdog pings arrive (45 s, WatchdogSec=20, same process)" watchdog_pings || true
+    step "sandbox: event log written, config read, no permission errors" sandbox_writes_and_reads || true
+    step "SIGKILL to the kiosk: systemd starts it again" kill_restarts || true
+    step "power off the container" stop_boot || true
 }
 
 main
