@@ -386,11 +386,13 @@ system_up() {
 
 boot() {
     release_root "$root"  # the chroot's mounts: nspawn makes its own
-    # No screen and no GPIO under emulation: SDL's dummy driver and gpiozero's mock pins, in a drop-in
-    # (everything else is the unit as installed: Type=notify, the watchdog, the sandbox).
+    # No screen and no GPIO under emulation: SDL's dummy driver and gpiozero's mock pins, in a drop-in.
+    # PrivateIPC=no: under qemu-user systemd cannot set up the IPC namespace ("Failed to set up IPC
+    # namespacing: Input/output error", 226/NAMESPACE). Everything else is the unit as installed.
     mkdir -p "$root/etc/systemd/system/referee-kiosk.service.d"
-    printf '[Service]\nEnvironment=SDL_VIDEODRIVER=dummy GPIOZERO_PIN_FACTORY=mock\n' \
+    printf '[Service]\nEnvironment=SDL_VIDEODRIVER=dummy GPIOZERO_PIN_FACTORY=mock\nPrivateIPC=no\n' \
         >"$root/etc/systemd/system/referee-kiosk.service.d/emulated.conf"
+    rm -f "$root/var/lib/tabletop-referee/events.sqlite3"*  # the service makes its own event log
     # --keep-unit --register=no: this machine's PID 1 is not systemd (no bus, no machined).
     systemd-nspawn --quiet --keep-unit --register=no --directory="$root" --boot >"$log.boot" 2>&1 &
     nspawn=$!
@@ -422,8 +424,10 @@ watchdog_pings() {
 sandbox_writes_and_reads() {
     in_boot ls -la /var/lib/tabletop-referee /etc/tabletop-referee
     in_boot journalctl --no-pager -u referee-kiosk.service | tail -n 30
-    in_boot sh -c 'ls /var/lib/tabletop-referee/*.sqlite3' >/dev/null
-    [ "$(in_boot stat -c %U /var/lib/tabletop-referee)" = referee ]
+    # Made by the service (removed before the boot), as referee, private (UMask=0077); the config read:
+    # ExecStartPre's --check-config said OK.
+    [ "$(in_boot stat -c '%U %a' /var/lib/tabletop-referee/events.sqlite3)" = "referee 600" ]
+    in_boot journalctl --no-pager -u referee-kiosk.service | grep -q "table.toml: OK"
     ! in_boot journalctl --no-pager -u referee-kiosk.service | grep -E "Traceback|Permission denied|Read-only"
 }
 
@@ -437,11 +441,19 @@ kill_restarts() {
     local pid restarts
     pid=$(kiosk_property MainPID)
     restarts=$(kiosk_property NRestarts)
-    in_boot systemctl kill --signal=SIGKILL referee-kiosk.service
+    in_boot systemctl kill --kill-who=main --signal=SIGKILL referee-kiosk.service
     until_true 300 main_pid_other_than "$pid" || true
     until_true 300 kiosk_active
     echo "MainPID $pid -> $(kiosk_property MainPID), NRestarts $restarts -> $(kiosk_property NRestarts)"
     [ "$(kiosk_property MainPID)" != "$pid" ] && [ "$(kiosk_property NRestarts)" -gt "$restarts" ]
+}
+
+stops_on_sigterm() {
+    local start=$SECONDS
+    in_boot systemctl stop referee-kiosk.service
+    echo "stopped after $((SECONDS - start)) s"
+    in_boot journalctl --no-pager -u referee-kiosk.service | tail -n 8
+    ! in_boot journalctl --no-pager -u referee-kiosk.service | grep -q "stop-sigterm' timed out"
 }
 
 # Power the container off (SIGTERM to nspawn), then make sure nothing of it is left.
@@ -500,6 +512,7 @@ main() {
     step "watchdog pings arrive (45 s, WatchdogSec=20, same process)" watchdog_pings || true
     step "sandbox: event log written, config read, no permission errors" sandbox_writes_and_reads || true
     step "SIGKILL to the kiosk: systemd starts it again" kill_restarts || true
+    step "systemctl stop: the kiosk ends on SIGTERM, before TimeoutStopSec=15" stops_on_sigterm || true
     step "power off the container" stop_boot || true
 }
 
