@@ -123,7 +123,9 @@ install_packages() {
         installed "$package" || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
-    sys apt-get update -qq
+    # A mirror in the middle of a sync (one index file stale: "File has unexpected size") fails the
+    # update but leaves the other lists usable: go on, the install says what is really missing.
+    sys apt-get update -qq || say "apt-get update had errors (above): installing from the package lists there are"
     sys env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
