@@ -88,6 +88,11 @@ flags=$(sed -n 's/^flags: //p' "$binfmt")
 # --- state, cleanup
 
 mkdir -p "$CACHE/runs"
+exec 9>"$CACHE/$release-$arch.lock"
+if ! flock --nonblock 9; then
+    echo "$PROG: another run of $release $arch is using $CACHE (lock $CACHE/$release-$arch.lock)" >&2
+    exit 1
+fi
 base=$CACHE/$release-$arch.base
 root=$CACHE/$release-$arch.installed
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
