@@ -280,12 +280,16 @@ CONFIG=/etc/tabletop-referee/table.toml
 imports() {
     service_dirs  # lgpio makes its notification FIFO in the current directory: the unit's working directory
     as_user referee sh -c 'cd /run/tabletop-referee && exec "$@"' sh "$VENV/bin/python" -c '
-import importlib, sys
-names = ["pygame", "serial", "gpiozero", "platformdirs", "paho.mqtt.client", "lgpio", "RPi.GPIO", "evdev",
-         "referee", "hw", "kiosk", "cafe"]
-for name in names:
-    module = importlib.import_module(name)
-    print(name, getattr(module, "__version__", getattr(module, "VERSION", "")))
+import importlib, importlib.metadata as md, importlib.util, sys
+modules = {"pygame": "pygame-ce", "serial": "pyserial", "gpiozero": "gpiozero", "platformdirs": "platformdirs",
+           "paho.mqtt.client": "paho-mqtt", "lgpio": "lgpio", "evdev": "evdev", "referee": "tabletop-referee",
+           "hw": "tabletop-referee", "kiosk": "tabletop-referee", "cafe": "tabletop-referee"}
+for name, dist in modules.items():
+    importlib.import_module(name)
+    print(name, dist, md.version(dist))
+# rpi-lgpio (RPi.GPIO) reads the board from /proc/device-tree at import: off a Pi it refuses, by design.
+assert importlib.util.find_spec("RPi.GPIO") is not None
+print("RPi.GPIO rpi-lgpio", md.version("rpi-lgpio"), "(found; imports only on a Pi)")
 print("python", sys.version.split()[0])
 import pygame; print("SDL", pygame.get_sdl_version())
 '
