@@ -101,8 +101,14 @@ table=$CACHE/runs/$release-$arch-$stamp.table
 : >"$log"
 results=()
 failed=0
+step_pid=
 HOST_CA=/usr/local/share/pi-emulate/host-ca-bundle.crt
 pip_env=()
+bundle=${PIP_CERT:-${SSL_CERT_FILE:-}}
+if [ -n "$bundle" ] && [ -f "$bundle" ]; then
+    pip_env=(PIP_CERT="$HOST_CA")  # fresh_root copies the bundle there
+fi
+boot_pids=$CACHE/runs/$release-$arch-$stamp.boot-pids
 
 # Every process whose root is below DIR, then every mount below DIR (deepest first).
 release_root() {
@@ -122,7 +128,8 @@ release_root() {
 cleanup() {
     local status=$?
     trap - EXIT INT TERM
-    stop_boot || true
+    [ -z "$step_pid" ] || kill -TERM "$step_pid" 2>/dev/null || true
+    stop_boot >/dev/null 2>&1 || true
     release_root "$root"
     release_root "$base.tmp"
     exit "$status"
@@ -137,7 +144,13 @@ step() {
     start=$(date +%s)
     printf '\n=== %s: %s\n' "$(date -u +%H:%M:%S)" "$name" >>"$log"
     echo "$PROG: $name ..."
-    if "$@" >>"$log" 2>&1; then status=pass; else status=FAIL; failed=1; fi
+    # In the background and waited for: a SIGTERM or SIGINT to this script alone is handled at once (the
+    # trap cleans up), not only after the step's command ends. So a step keeps no shell variables: what
+    # must outlive it goes into files ($boot_pids).
+    "$@" >>"$log" 2>&1 &
+    step_pid=$!
+    if wait "$step_pid"; then status=pass; else status=FAIL; failed=1; fi
+    step_pid=
     results+=("$(printf '%-64s %-5s %6s' "$name" "$status" "$(($(date +%s) - start))")")
     echo "$PROG: $name: $status ($(($(date +%s) - start)) s)"
     [ "$status" = pass ]
@@ -221,7 +234,6 @@ fresh_root() {
     local bundle=${PIP_CERT:-${SSL_CERT_FILE:-}}
     if [ -n "$bundle" ] && [ -f "$bundle" ]; then
         install -D -m 0644 "$bundle" "$root$HOST_CA"
-        pip_env=(PIP_CERT="$HOST_CA")
     fi
     mount_root "$root"
 }
@@ -359,12 +371,18 @@ transcripts() {
 
 # --- booting the installed root (--boot)
 
-nspawn=
-leader=
+# The booted container: nspawn's PID and the container's PID 1 on the host, as boot wrote them.
+boot_pid() {
+    [ -s "$boot_pids" ] || return 1
+    case $1 in
+        nspawn) cut -d' ' -f1 "$boot_pids" ;;
+        leader) cut -d' ' -f2 "$boot_pids" ;;
+    esac
+}
 
 # in_boot COMMAND...: run COMMAND inside the booted container (its namespaces, its root).
 in_boot() {
-    nsenter --target "$leader" --mount --uts --ipc --net --pid -- /usr/bin/env -i \
+    nsenter --target "$(boot_pid leader)" --mount --uts --ipc --net --pid -- /usr/bin/env -i \
         PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 QEMU_CPU="$QEMU_CPU" "$@"
 }
 
@@ -404,9 +422,10 @@ boot() {
     rm -f "$root/var/lib/tabletop-referee/events.sqlite3"*  # the service makes its own event log
     # --keep-unit --register=no: this machine's PID 1 is not systemd (no bus, no machined).
     systemd-nspawn --quiet --keep-unit --register=no --directory="$root" --boot >"$log.boot" 2>&1 &
-    nspawn=$!
+    local nspawn=$! leader
     until_true 60 pgrep --parent "$nspawn"
     leader=$(pgrep --parent "$nspawn" | head -1)
+    echo "$nspawn $leader" >"$boot_pids"
     echo "nspawn $nspawn, container PID 1 is $leader on the host; console: $log.boot"
     until_true 300 system_up
     in_boot systemctl is-system-running || true
@@ -467,20 +486,19 @@ stops_on_sigterm() {
 
 # Power the container off (SIGTERM to nspawn), then make sure nothing of it is left.
 stop_boot() {
-    [ -n "$nspawn" ] || return 0
+    local nspawn leader waited=0 powered_off=yes
+    nspawn=$(boot_pid nspawn) || return 0
+    leader=$(boot_pid leader)
     # `systemctl poweroff` inside: nspawn's own SIGTERM → SIGRTMIN+3 does not reach an emulated systemd.
-    [ -z "$leader" ] || in_boot systemctl poweroff --no-block 2>/dev/null || true
-    local waited=0
+    in_boot systemctl poweroff --no-block 2>/dev/null || true
     while kill -0 "$nspawn" 2>/dev/null && [ "$waited" -lt 90 ]; do
         sleep 1
         waited=$((waited + 1))
     done
-    local powered_off=yes
     kill -0 "$nspawn" 2>/dev/null && powered_off=no
-    [ -z "$leader" ] || kill -KILL "$leader" 2>/dev/null || true
+    kill -KILL "$leader" 2>/dev/null || true
     kill -KILL "$nspawn" 2>/dev/null || true
-    wait "$nspawn" 2>/dev/null || true
-    nspawn=
+    rm -f "$boot_pids"
     echo "powered off by itself: $powered_off (after $waited s)"
     [ "$powered_off" = yes ]
 }
