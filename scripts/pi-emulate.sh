@@ -411,6 +411,19 @@ system_up() {
     esac
 }
 
+# container_init NSPAWN_PID: the container's systemd (PID 1 inside) on the host; nspawn's first child
+# is an intermediate that exits, so look for the one running systemd.
+container_init() {
+    local pid
+    for pid in $(pgrep --parent "$1"); do
+        if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'lib/systemd/systemd'; then
+            echo "$pid"
+            return 0
+        fi
+    done
+    return 1
+}
+
 boot() {
     release_root "$root"  # the chroot's mounts: nspawn makes its own
     # No screen and no GPIO under emulation: SDL's dummy driver and gpiozero's mock pins, in a drop-in.
@@ -423,8 +436,9 @@ boot() {
     # --keep-unit --register=no: this machine's PID 1 is not systemd (no bus, no machined).
     systemd-nspawn --quiet --keep-unit --register=no --directory="$root" --boot >"$log.boot" 2>&1 &
     local nspawn=$! leader
-    until_true 60 pgrep --parent "$nspawn"
-    leader=$(pgrep --parent "$nspawn" | head -1)
+    echo "$nspawn" >"$boot_pids"  # so that cleanup finds nspawn even if the rest fails
+    until_true 60 container_init "$nspawn"
+    leader=$(container_init "$nspawn") || { echo "no container init under nspawn $nspawn"; return 1; }
     echo "$nspawn $leader" >"$boot_pids"
     echo "nspawn $nspawn, container PID 1 is $leader on the host; console: $log.boot"
     until_true 300 system_up
@@ -489,14 +503,17 @@ stop_boot() {
     local nspawn leader waited=0 powered_off=yes
     nspawn=$(boot_pid nspawn) || return 0
     leader=$(boot_pid leader)
+    if [ -z "$leader" ] && leader=$(container_init "$nspawn"); then
+        echo "$nspawn $leader" >"$boot_pids"
+    fi
     # `systemctl poweroff` inside: nspawn's own SIGTERM → SIGRTMIN+3 does not reach an emulated systemd.
-    in_boot systemctl poweroff --no-block 2>/dev/null || true
+    [ -z "$leader" ] || in_boot systemctl poweroff --no-block 2>/dev/null || true
     while kill -0 "$nspawn" 2>/dev/null && [ "$waited" -lt 90 ]; do
         sleep 1
         waited=$((waited + 1))
     done
     kill -0 "$nspawn" 2>/dev/null && powered_off=no
-    kill -KILL "$leader" 2>/dev/null || true
+    [ -z "$leader" ] || kill -KILL "$leader" 2>/dev/null || true
     kill -KILL "$nspawn" 2>/dev/null || true
     rm -f "$boot_pids"
     echo "powered off by itself: $powered_off (after $waited s)"
