@@ -555,6 +555,12 @@ main() {
     step "SDL_VIDEODRIVER=kmsdrm without /dev/dri exits 69" kmsdrm_exits_69 || true
     step "every acceptance transcript replays (../shared/transcripts)" transcripts || true
     [ "$boot_too" = yes ] || return 0
+    if [ "$release" = trixie ] && [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ]; then
+        # Seen here: every unit of the booted container fails with result 'resources', journald too.
+        results+=("$(printf '%-64s %-5s %6s' "systemd-nspawn --boot: skipped: Trixie's systemd 257 needs the" skip 0)")
+        results+=("$(printf '%-64s %-5s %6s' "  unified cgroup v2 hierarchy; this machine mounts cgroup v1" skip 0)")
+        return 0
+    fi
     step "systemd-nspawn --boot of the installed root: system up" boot || { stop_boot || true; return 0; }
     step "kiosk service active: READY=1 through Type=notify" kiosk_ready || true
     step "watchdog pings arrive (45 s, WatchdogSec=20, same process)" watchdog_pings || true
