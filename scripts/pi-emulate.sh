@@ -434,7 +434,7 @@ boot() {
         >"$root/etc/systemd/system/referee-kiosk.service.d/emulated.conf"
     rm -f "$root/var/lib/tabletop-referee/events.sqlite3"*  # the service makes its own event log
     # --keep-unit --register=no: this machine's PID 1 is not systemd (no bus, no machined).
-    systemd-nspawn --quiet --keep-unit --register=no --directory="$root" --boot >"$log.boot" 2>&1 &
+    systemd-nspawn --quiet --keep-unit --register=no --directory="$root" --boot >"$log.boot" 2>&1 9>&- &
     local nspawn=$! leader
     echo "$nspawn" >"$boot_pids"  # so that cleanup finds nspawn even if the rest fails
     until_true 60 container_init "$nspawn"
