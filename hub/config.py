@@ -8,7 +8,7 @@
     username = "hub"                 # broker user; password_file holds its password (one line)
     password_file = "/etc/tabletop-referee/hub.password"
     tls = false                      # with ca_file = "/etc/…/ca.crt"
-    client_id = "referee-hub-cafe-1" # the persistent session's name (default from the café)
+    client_id = "hub"                # the persistent session's name (default: the user name, else from the café)
     staff_password_hash = "scrypt$…" # `referee-hub hash-password` prints one
 
 Like the kiosk's config, each message names the line of the key it is about.
@@ -56,7 +56,10 @@ class HubConfig:
 
     @property
     def session_id(self) -> str:
-        return self.client_id or ("referee-hub-all" if self.cafe == "+" else f"referee-hub-{self.cafe}")
+        """The broker session's client id: the broker user's name (the café's broker ties ids to users, so
+        nobody else can take the hub's session), unless set; without a user, one named after the café."""
+        default = "referee-hub-all" if self.cafe == "+" else f"referee-hub-{self.cafe}"
+        return self.client_id or self.username or default
 
 
 def split_address(text: str) -> tuple[str, int]:

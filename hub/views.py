@@ -37,6 +37,7 @@ class Hub:
     announce: Announce
     cafe: str  # the café this hub serves, or "+" for a central hub of several
     staff_hash: str | None
+    health: Callable[[], dict[str, Any]] = dict  # the running hub's state (hub.service), for /api/health
 
 
 def game_title(game_id: str | None) -> str:
@@ -91,7 +92,8 @@ class Pages:
         lang = lang_of(request)
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
                     "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")), "now": time.time(),
-                    "path": request.url.path, "cafe": self.hub.cafe, "languages": LANGUAGES}
+                    "path": request.url.path, "cafe": self.hub.cafe, "languages": LANGUAGES,
+                    "broker_up": self.hub.health().get("broker", {}).get("connected", True)}
         response = self.templates.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")

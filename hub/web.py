@@ -20,7 +20,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from hub import api, pages, staff
+from hub import api, health, pages, staff
 from hub.views import HERE, Hub, Pages
 
 __all__ = ["Hub", "create_app"]
@@ -29,7 +29,7 @@ __all__ = ["Hub", "create_app"]
 def create_app(hub: Hub, secret_key: str) -> Starlette:
     """The ASGI app: guests' pages, the JSON API, the staff area, static files; `secret_key` signs sessions."""
     renderer = Pages(hub)
-    routes = [*pages.routes(hub, renderer), *api.routes(hub), *staff.routes(hub, renderer),
+    routes = [*pages.routes(hub, renderer), *api.routes(hub), *health.routes(hub), *staff.routes(hub, renderer),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key, session_cookie="hub_staff",
                              max_age=12 * 3600, same_site="strict")]
