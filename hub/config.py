@@ -10,6 +10,10 @@
     tls = false                      # with ca_file = "/etc/…/ca.crt"
     client_id = "hub"                # the persistent session's name (default: the user name, else from the café)
     staff_password_hash = "scrypt$…" # `referee-hub hash-password` prints one
+    https_cert = "/etc/tabletop-referee/hub.crt"  # serve the page over HTTPS (with https_key; install-hub.sh
+    https_key = "/etc/tabletop-referee/hub.key"   #   --self-signed makes both and prints the fingerprint)
+    trusted_proxy = "127.0.0.1"      # behind a reverse proxy: its address(es), comma-separated; its
+                                     #   X-Forwarded-For/-Proto then name the client and the scheme
 
 Like the kiosk's config, each message names the line of the key it is about.
 """
@@ -26,7 +30,7 @@ from hub.auth import valid_hash
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
-        "staff_password_hash")
+        "staff_password_hash", "https_cert", "https_key", "trusted_proxy")
 
 
 class ConfigError(ValueError):
@@ -45,6 +49,9 @@ class HubConfig:
     ca_file: str | None = None
     client_id: str | None = None
     staff_password_hash: str | None = field(default=None, repr=False)
+    https_cert: str | None = None
+    https_key: str | None = None
+    trusted_proxy: str | None = None
 
     @property
     def broker_host(self) -> str:
@@ -93,6 +100,8 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("cafe", "cafe is missing (the café id, or '+' for a central hub)"))
     if values.get("tls") and not values.get("ca_file"):
         out.append(("tls", "tls = true needs ca_file"))
+    if bool(values.get("https_cert")) != bool(values.get("https_key")):
+        out.append(("https_cert", "https_cert and https_key go together (the certificate and its key)"))
     return out
 
 

@@ -248,7 +248,17 @@ class Ingest:
     def merge_player(self, alias: str, name: str) -> None:
         """A staff action: `alias` is another spelling of `name`; every rating is folded again."""
         self.store.merge_player(alias, name, time.time())
-        ladder = self._fold()
+        self._refold()
+
+    def unmerge_player(self, alias: str) -> str | None:
+        """Undo a merge (the name `alias` had been merged into, or None); every rating is folded again."""
+        name = self.store.unmerge_player(alias, time.time())
+        self._refold()
+        return name
+
+    def _refold(self) -> None:
+        with self.store.lock:  # the writer's connection: read while no batch is half written
+            ladder = self._fold()
         with self.ladder_lock:
             self.ladder = ladder
 

@@ -11,7 +11,6 @@ starts a thread again that died anyway (reported on /api/health).
 from __future__ import annotations
 
 import logging
-import secrets
 import ssl
 import threading
 import time
@@ -27,6 +26,7 @@ from hub.config import HubConfig
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
+from hub.sessions import Sessions
 from hub.store import Store
 from hub.supervisor import Supervisor
 from hub.web import Hub, create_app
@@ -34,15 +34,7 @@ from hub.web import Hub, create_app
 log = logging.getLogger("hub")
 
 DB_NAME = "hub.sqlite"
-
-
-def session_secret(data_dir: Path) -> str:
-    """The key that signs staff session cookies: made once, kept in the data directory (mode 0600)."""
-    path = data_dir / "session.key"
-    if not path.exists():
-        path.touch(mode=0o600)
-        path.write_text(secrets.token_hex(32))
-    return path.read_text().strip()
+SESSIONS_NAME = "staff-sessions.sqlite"
 
 
 class Service:
@@ -66,7 +58,7 @@ class Service:
                        config.cafe, config.staff_password_hash, health=self.health)
 
     def app(self) -> Any:
-        return create_app(self.hub, session_secret(self.data_dir))
+        return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
 
     # ------------------------------------------------------------------ MQTT
 

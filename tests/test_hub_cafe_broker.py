@@ -64,6 +64,7 @@ def test_the_hub_on_a_cafe_broker_with_users_and_acl(tmp_path):
             time.sleep(0.5)
             assert announced == []
             staff = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+            staff.addheaders = [("Origin", hub.url)]  # as a browser posting the hub's own form says
             staff.open(hub.url + "/staff/login", data=urllib.parse.urlencode({"password": "pw"}).encode()).close()
             staff.open(hub.url + "/staff/announce", data=urllib.parse.urlencode(
                 {"de": "Gleich ist Schluss", "en": "Closing soon", "send": "1"}).encode()).close()
