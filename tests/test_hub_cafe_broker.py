@@ -32,6 +32,20 @@ def client(broker: Broker, user: str, password_file) -> mqtt.Client:
     return c
 
 
+def replayed_as_hub(broker: Broker, password_file, last: int) -> list[int]:
+    """Ask table t1 for its whole log with the hub's credentials; the record numbers it sends again."""
+    heard: list[dict] = []
+    watcher = client(broker, "hub", password_file)
+    watcher.on_message = lambda c, u, m: heard.append(json.loads(m.payload))
+    watcher.subscribe(contract.log_topic("nord", "t1"), qos=1)
+    time.sleep(0.3)
+    watcher.publish(contract.replay_topic("nord", "t1"), contract.encode(contract.replay_payload(1)), qos=1)
+    wait_for(lambda: len({r["n"] for r in heard}) >= last, what="the replayed log")
+    watcher.disconnect()
+    watcher.loop_stop()
+    return sorted({r["n"] for r in heard})
+
+
 def test_the_hub_on_a_cafe_broker_with_users_and_acl(tmp_path):
     files = write_broker_config(tmp_path / "broker-config", "nord", ["t1", "t2"])
     conf = files.conf.read_text().replace("listener 1883", "listener {port} 127.0.0.1")
@@ -73,18 +87,9 @@ def test_the_hub_on_a_cafe_broker_with_users_and_acl(tmp_path):
             # The hub's replay request passes the ACL to the table, which sends its log again. The probe uses the
             # hub's user, so it is the hub's client id: the hub stops first, or the two would throw each other off.
             hub.stop()
-            heard: list[dict] = []
-            watcher = client(broker, "hub", files.passwords["hub"])
-            watcher.on_message = lambda c, u, m: heard.append(json.loads(m.payload))
-            watcher.subscribe(contract.log_topic("nord", "t1"), qos=1)
-            time.sleep(0.3)
-            watcher.publish(contract.replay_topic("nord", "t1"), contract.encode(contract.replay_payload(1)), qos=1)
-            wait_for(lambda: len({r["n"] for r in heard}) >= last, what="the replayed log")
-            assert sorted({r["n"] for r in heard}) == list(range(1, last + 1))
-
-            for c in (watcher, listener):
-                c.disconnect()
-                c.loop_stop()
+            assert replayed_as_hub(broker, files.passwords["hub"], last) == list(range(1, last + 1))
+            listener.disconnect()
+            listener.loop_stop()
     finally:
         for table in tables:
             table.kill()

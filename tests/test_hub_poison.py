@@ -145,3 +145,24 @@ def test_a_dead_thread_is_started_again_and_reported(tmp_path):
     finally:
         hold.set()
         supervisor.stop()
+
+
+def test_the_live_mark_follows_the_hubs_broker_link_not_the_web_server(mosquitto, tmp_path):
+    from tests.hub_browser import browser
+
+    with HubProcess(tmp_path / "hub", mosquitto.address, CAFE) as hub, browser() as chromium:
+        wait_for(lambda: health(hub.url)["broker"]["connected"], what="the hub connected")
+        page = chromium.new_page()
+        page.goto(hub.url + "/?lang=en")
+        page.wait_for_selector("#live:not([hidden])")
+        mosquitto.stop()  # the web server still answers; the tables' news no longer arrives
+        page.wait_for_selector("#live[hidden]", state="attached", timeout=15_000)
+        assert page.is_visible("#lost")
+        state = health(hub.url)
+        assert not state["ok"] and not state["broker"]["connected"]
+        page.reload()  # a page loaded meanwhile does not claim "live" either
+        page.wait_for_timeout(1500)
+        assert not page.is_visible("#live") and page.is_visible("#lost")
+        mosquitto.start()
+        page.wait_for_selector("#live:not([hidden])", timeout=20_000)
+        assert health(hub.url)["ok"]

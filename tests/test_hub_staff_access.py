@@ -180,3 +180,35 @@ def test_the_hub_serves_https_with_secure_cookies(mosquitto, tmp_path):
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+def test_the_staff_page_shows_a_gap_the_hub_gave_up_on(tmp_path):
+    import time
+
+    from starlette.testclient import TestClient
+
+    from hub.ingest import GAP_GIVE_UP_S, Incoming, Ingest
+    from hub.live import Broadcaster
+    from hub.queries import Reader
+    from hub.store import Store
+    from hub.web import Hub, create_app
+    from tests.hub_tables import SimTable, random_records, status
+
+    store = Store(tmp_path / "hub.sqlite")
+    ingest = Ingest(store, lambda cafe, table, n: None)
+    records = random_records(SimTable("t5"), "magische-7", seed=5)
+    ingest.process([Incoming("log", "c1", "t5", r, time.time()) for r in records[:2]])
+    ingest.process([Incoming("status", "c1", "t5", status("t5", n=10**9), time.time())])
+    for step in range(0, int(GAP_GIVE_UP_S) + 120, 30):
+        ingest.tick(time.time() + step)
+    hub = Hub(Reader(tmp_path / "hub.sqlite"), ingest, Broadcaster(), lambda c, p: None, "c1",
+              hash_password(PASSWORD), health=lambda: {"gaps_given_up": ingest.gaps_given_up()})
+    try:
+        with TestClient(create_app(hub)) as client:
+            client.post("/staff/login", data={"password": PASSWORD}, headers={"Origin": "http://testserver"})
+            page = client.get("/staff?lang=de").text
+            assert "Fehlende Einträge" in page and "Tisch c1/t5: Einträge ab 3 fehlen seit" in page
+            page = client.get("/staff?lang=en").text
+            assert "Table c1/t5: records from 3 on missing since" in page
+    finally:
+        store.close()
