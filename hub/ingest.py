@@ -65,7 +65,7 @@ class Ingest:
         self.ladder = self._fold()
         self.stored = 0
         for cafe, table, uid in store.unchecked():
-            self._check(cafe, table, uid)
+            self._guarded(self._check, cafe, table, uid)
 
     # ------------------------------------------------------------------ the loop
 
@@ -115,7 +115,7 @@ class Ingest:
         for record in new:
             self.gaps.saw((record.cafe, record.table), record.n)
         for record in new:
-            self._guarded(self._tell, self._record_news(record) | {"stored": stored})
+            self._guarded(self._tell_record, record, stored)
         for status, body in zip(statuses, kept, strict=True):
             self.announced[(status.cafe, status.table)] = (int(body.get("n") or 0), status.received)
             self._guarded(self._tell, {"type": "status", "cafe": status.cafe, "table": status.table, "status": body,
@@ -123,7 +123,7 @@ class Ingest:
         for cafe, table, uid in to_check:
             self._guarded(self._check, cafe, table, uid)
         for cafe, table in {(r.cafe, r.table) for r in new}:
-            self._ask_if_missing(cafe, table, time.time(), from_status=False)
+            self._guarded(self._ask_if_missing, cafe, table, time.time(), False)
 
     def _store(self, batch: list[Incoming]) -> tuple[list[Record], list[dict], list[Status], set]:
         """Write the batch in one transaction; when that fails, item by item, dropping (and logging) each
@@ -174,7 +174,7 @@ class Ingest:
         """Ask for records a status announced that never came (the last ones before a broker restart)."""
         for (cafe, table), (_, at) in list(self.announced.items()):
             if now - at >= STATUS_GRACE_S:
-                self._ask_if_missing(cafe, table, now, from_status=True)
+                self._guarded(self._ask_if_missing, cafe, table, now, True)
 
     # ------------------------------------------------------------------ gaps
 
@@ -285,6 +285,9 @@ class Ingest:
         else:
             news |= {"status": body.get("status"), "scores": body.get("scores"), "winners": body.get("winners")}
         return news
+
+    def _tell_record(self, record: Record, stored: float) -> None:
+        self._tell(self._record_news(record) | {"stored": stored})
 
     def _tell(self, news: dict[str, Any]) -> None:
         for listener in list(self.listeners):
