@@ -8,12 +8,20 @@ form POST; a reverse proxy must pass the `Host` the browser asked for (docs/cafe
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from urllib.parse import parse_qsl, urlsplit
 
 from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from hub.ratelog import RateLimitedLog
+from hub.texts import pick_language, tr
 
 MAX_FORM_BYTES = 256 * 1024
+
+log = logging.getLogger("hub.forms")
+refusals = RateLimitedLog(log, every_s=30.0)
 
 
 class FormError(ValueError):
@@ -32,6 +40,19 @@ def same_origin(request: Request) -> bool:
         return False
     host = request.headers.get("host", "")
     return bool(host) and urlsplit(source).netloc.lower() == host.lower()
+
+
+def cross_site_refusal(request: Request) -> Response | None:
+    """None for a POST from the hub's own pages; otherwise the 403 to answer it with (logged at a limited rate).
+    Every POST of the hub goes through this: the staff area's, the club nights' desk and the guests' check-in."""
+    if same_origin(request):
+        return None
+    address = request.client.host if request.client else "unknown"
+    refusals.warning("origin", "refused a POST to %s from %s: origin %r, host %r", request.url.path, address,
+                     request.headers.get("origin"), request.headers.get("host"))
+    lang = pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
+                         request.headers.get("accept-language"))
+    return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang), status_code=403)
 
 
 async def read_form(request: Request) -> dict[str, str]:

@@ -3,7 +3,7 @@ a table's recent errors, merging two spellings of a player (asked first, undoabl
 
 Fit for a café's public Wi-Fi: a server-side session (`hub.sessions`) that logout and a password change end;
 password guessing limited per address and overall (`hub.guard`), every failure logged with address and time;
-every POST only from the hub's own pages (`hub.forms.same_origin`); every form checked on the server, a bad one
+every POST only from the hub's own pages (`hub.forms.cross_site_refusal`); every form checked on the server, a bad one
 answered 400 with a sentence saying what to fix.
 """
 
@@ -17,12 +17,12 @@ from datetime import datetime
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from cafe.contract import is_id
 from hub.auth import check_password
-from hub.forms import FormError, local_time, read_form, same_origin, text
+from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
 from hub.merges import MAX_NAME, plan
 from hub.ratelog import RateLimitedLog
@@ -62,7 +62,7 @@ class StaffArea:
             response = self.pages.render(request, "login.html", message=message, configured=bool(self.hub.staff_hash))
         else:
             lang = lang_of(request)
-            tables = [table_view(r, lang) for r in self.reader.tables()]
+            tables = [table_view(r, lang, self.hub) for r in self.reader.tables()]
             response = self.pages.render(
                 request, "staff.html", message=message, tables=tables, players=self.reader.players(),
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
@@ -92,7 +92,7 @@ class StaffArea:
         disputed = self.reader.games(cafe=cafe, table=table, status="disputed", limit=20)
         row = self.reader.table(cafe, table)
         return self.pages.render(request, "staff_table.html", errors=errors, disputed=disputed,
-                                 table=table_view(row, lang) if row else {"cafe": cafe, "table": table})
+                                 table=table_view(row, lang, self.hub) if row else {"cafe": cafe, "table": table})
 
     # ------------------------------------------------------------------ every POST
 
@@ -103,11 +103,9 @@ class StaffArea:
             lang = lang_of(request)
             if staff_only and not request.session.get("staff"):
                 return RedirectResponse("/staff", status_code=303)
-            if not same_origin(request):
-                refusals.warning("origin", "refused a staff POST to %s from %s: origin %r, host %r", request.url.path,
-                                 client_address(request), request.headers.get("origin"), request.headers.get("host"))
-                return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang),
-                                         status_code=403)
+            refusal = cross_site_refusal(request)
+            if refusal is not None:
+                return refusal
             try:
                 return await handler(request, await read_form(request))
             except FormError as error:

@@ -20,6 +20,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from hub import api, health, pages, staff
+from hub.evenings import web as evenings_web
 from hub.sessions import Sessions, StaffSessionMiddleware
 from hub.views import HERE, Hub, Pages
 
@@ -33,6 +34,8 @@ def create_app(hub: Hub, sessions: Sessions | None = None) -> Starlette:
     sessions = sessions or Sessions()
     routes = [*pages.routes(hub, renderer), *api.routes(hub), *health.routes(hub),
               *staff.routes(hub, renderer, sessions),
+              *(evenings_web.routes(hub.evenings, hub.broadcaster, hub.reader, hub.cafe)
+                if hub.evenings is not None else []),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     middleware = [Middleware(StaffSessionMiddleware, sessions=sessions, password_hash=lambda: hub.staff_hash)]
 

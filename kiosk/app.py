@@ -11,31 +11,37 @@ import contextlib
 import logging
 import os
 import queue
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from hw.camera.zones import seat_of_reader as camera_seat_of
 from hw.inputs import CardScan, ReaderError
 from kiosk import export as exporting
 from kiosk import i18n, idle, staff
 from kiosk.audio import Cue, Sounds
 from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
+from kiosk.inbox import Command, Inbox
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
+from kiosk.screens.assignment import offer as offer_assignment
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
+
+if TYPE_CHECKING:
+    from kiosk.cafe_link import CafeLink
+    from kiosk.hardware import Hardware
 
 logger = logging.getLogger(__name__)
 
@@ -51,22 +57,14 @@ class DisplayError(RuntimeError):
     """SDL could not open the screen: the kiosk must not pretend to run (black screen, unit "active")."""
 
 
-class Command:
-    """A request from another thread that must run on the display thread (screenshot, state)."""
-
-    def __init__(self, name: str, arg: Any = None):
-        self.name = name
-        self.arg = arg
-        self.result: Any = None
-        self.error: Exception | None = None
-        self.done = threading.Event()
-
-
 class App:
-    def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
-                 headless: bool = False, reader_seats: dict[str, str] | None = None,
+    """The kiosk as guests see it. What it works with is built outside and handed in (`kiosk.compose`):
+    the event log, the opened hardware (seats, scanners, lights), the café link and the inbox they post to."""
+
+    def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False, headless: bool = False,
                  heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None,
-                 fallback_headless: bool = False, on_status: Callable[[str], None] | None = None):
+                 fallback_headless: bool = False, on_status: Callable[[str], None] | None = None, *,
+                 inbox: Inbox | None = None, hardware: Hardware | None = None, cafe: CafeLink | None = None):
         self.settings = settings
         self.on_status = on_status  # systemd's STATUS= line (storage faults and their end)
         self._last_fault: str | None = None
@@ -75,12 +73,12 @@ class App:
         self.log = log
         self.kiosk_mode = kiosk_mode
         self.headless = headless
-        self.reader_seats = dict(reader_seats or {})
+        self.reader_seats = dict(hardware.reader_seats) if hardware else {}
         self.heartbeat = heartbeat
         # The loop wakes at least this often, so watchdog pings keep their pace while idle.
         self.max_idle_ms = IDLE_WAIT_MS if not wake_every_s else max(10, min(IDLE_WAIT_MS, int(wake_every_s * 1000)))
-        self.inputs: queue.Queue[Any] = queue.Queue()
-        self._wake = threading.Event()
+        self.inbox = inbox or Inbox()  # where other threads post (`post`, `call`)
+        self.inputs, self._wake = self.inbox.items, self.inbox.wake
         self.running = True
         self.exit_code = 0
         self.dirty = True
@@ -88,9 +86,9 @@ class App:
         self._press: tuple[float, tuple[int, int], Screen] | None = None  # when, where, on which screen
         self.last_activity = time.monotonic()  # a touch or a seat input: the idle pause counts from here
         self._typed = ""
-        self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
-        self.table_name = "table"  # the config's table name (CSV export)
-        self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
+        self.key_handler: Callable[[str], bool] | None = hardware.key if hardware else None  # simulation: seat keys
+        self.table_name = hardware.table_name if hardware else "table"  # the config's table name (CSV export)
+        self.seats = hardware.seat_names if hardware else []  # the config's seat ids (test screens)
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
         self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
@@ -100,13 +98,15 @@ class App:
         if self.prefs.volume is not None:  # set in the admin menu: wins over the config
             settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
-        self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
-        self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
+        self.cafe = cafe  # when the table is in a café
+        self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
         self.surface = self._canvas()
         self.renderer = Renderer(self.surface)
+        if self.lights is not None and self.lights.strip is not None:
+            self.lights.strip.attach(self)  # the --sim window: the seat lights drawn under the screen
         self.audio = Sounds(settings.volume, settings.mute)
         self.screen: Screen = MenuScreen(self)
         self.current_view = None
@@ -180,6 +180,7 @@ class App:
 
     def go_menu(self) -> None:
         self.show(MenuScreen(self))
+        offer_assignment(self)  # club nights: the café's assignment for this table, if one waits
 
     def resume(self) -> None:
         if self.log is None:
@@ -193,10 +194,11 @@ class App:
         if controller is not None:
             self._show_table(controller)
 
-    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
-                   seat_players: dict[str, str]) -> None:
+    def start_game(self, game_id: str, players: list[str], dealer: str | None, options: dict,
+                   seat_players: dict[str, str], assignment: dict | None = None) -> None:
         try:
-            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players,
+                                                  assignment)
         except Exception as error:
             if not self._storage_error(error):
                 raise
@@ -292,7 +294,7 @@ class App:
             self.log.set_status(game_id, "abandoned")
 
     def seat_of_reader(self, reader: str) -> str | None:
-        return self.reader_seats.get(reader)
+        return self.reader_seats.get(reader) or camera_seat_of(reader)  # a pile scan once its seat is known
 
     def save_prefs(self) -> None:
         self.prefs.save(self.settings.data_dir)
@@ -330,18 +332,11 @@ class App:
 
     def post(self, item: Any) -> None:
         """Thread-safe: hand an input or a Command to the display thread."""
-        self.inputs.put(item)
-        self._wake.set()
+        self.inbox.post(item)
 
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
-        command = Command(name, arg)
-        self.post(command)
-        if not command.done.wait(timeout):
-            raise TimeoutError(name)
-        if command.error is not None:
-            raise command.error
-        return command.result
+        return self.inbox.call(name, arg, timeout)
 
     # --- the loop
 
@@ -441,7 +436,13 @@ class App:
             return
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
+            offer_assignment(self)
             return
+        if self.camera is not None:
+            item = self.camera.pile_seats.route(item, self.screen)
+            if item is None:  # taken by its question ("who laid this card?")
+                self.dirty = True
+                return
         self.last_activity = time.monotonic()
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
@@ -463,6 +464,8 @@ class App:
             if self.lights is not None:  # as they are after the inputs handled so far in this step
                 self.lights.follow(self.screen)
                 model["lights"] = self.lights.reported()
+            if self.camera is not None:
+                model["camera"] = self.camera.pile_seats.report()
             return model
         if command.name == "screenshot_window":  # the whole --sim window, its light strip included
             self.draw()

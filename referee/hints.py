@@ -3,7 +3,7 @@
 The table screen's hint line, the seat lights and the simulator read these instead
 of the games' internals. Hints are named tuples: immutable, typed, and cheap enough
 to build for every event (the simulator asks before each move). Every game fills the
-common `Hints` and adds its own `detail` (a typed value per game, in the game's module);
+common `Hints` and adds its own `detail` (a typed value per game, in the game's code);
 `Hints.sentence(lang)` is the plain sentence the screen shows, in English or German.
 
 The public state is typed the same way: `PublicState` subclasses, one per game,
@@ -85,11 +85,6 @@ class Hints(NamedTuple):
         return self.detail.sentence(self, lang)
 
 
-messages.register({
-    "hint.over": ("The game is over. Won: {winners}.", "Das Spiel ist aus. Gewonnen: {winners}."),
-})
-
-
 class FinishedHints(NamedTuple):
     """The detail once the game is over: the winners, and the game's last detail (`last`)."""
 
@@ -101,7 +96,7 @@ class FinishedHints(NamedTuple):
 
 
 def say(key: str, lang: str, **params: Any) -> str:
-    """A hint sentence by message key (registered with `messages.register`) in `lang`."""
+    """A hint sentence by message key (its sentences are in the catalogues, `referee.messages`) in `lang`."""
     return messages.render(key, params, lang)
 
 

@@ -153,6 +153,40 @@ def test_staff_posts_only_from_the_hubs_own_pages_and_bad_forms_are_400(hub):
     assert staff.post("/staff/announce?lang=en", announcement)[0] == 200
 
 
+def test_club_night_posts_only_from_the_hubs_own_pages_and_the_desk_only_for_staff(hub):
+    """The club nights' desk (#27) is a staff area like the rest: its POSTs need the session and the hub's own
+    Origin; the guests' check-in stays public but is refused from a page elsewhere."""
+    import json
+
+    def entrants() -> list[str]:
+        return [e["name"] for e in json.loads(Browser(hub).get("/club/dienstag.json")[1])["entrants"]]
+
+    evening = {"evening": "dienstag", "cafe": "cafe-1", "game": "alles-klar", "rounds": "3", "tables": "t1 t2",
+               "seating": "mixing", "scoring": "places", "title_de": "Dienstag", "title_en": "Tuesday"}
+    staff = Browser(hub)
+    staff.post("/staff/login", {"password": PASSWORD})
+    assert staff.post("/staff/club-nights?lang=en", evening, origin="http://evil.example")[0] == 403
+    assert staff.post("/staff/club-nights", evening, origin=None)[0] == 403
+    assert Browser(hub).get("/club/dienstag.json")[0] == 404  # nothing was created
+    assert staff.post("/staff/club-nights", evening)[0] == 200
+    assert entrants() == []
+    status, page, _ = staff.post("/staff/club/dienstag?lang=en", {"action": "check_in", "name": "Ada"},
+                                 origin="http://evil.example")
+    assert status == 403 and "did not come from the hub's own page" in page
+    assert staff.post("/staff/club/dienstag", {"action": "check_in", "name": "Ada"}, origin="null")[0] == 403
+    stranger = Browser(hub)  # not logged in, from the hub's own origin: sent to the login
+    status, page, _ = stranger.post("/staff/club/dienstag", {"action": "check_in", "name": "Eve"})
+    assert status == 200 and 'action="/staff/login"' in page
+    assert entrants() == []
+    assert staff.post("/staff/club/dienstag", {"action": "check_in", "name": "Ada"})[0] == 200
+    guest = Browser(hub)
+    assert guest.post("/club/dienstag/join", {"name": "Bo"}, origin="http://evil.example")[0] == 403
+    assert guest.post("/club/dienstag/join", {"name": "Cem"}, origin=None)[0] == 403
+    assert entrants() == ["Ada"]
+    assert guest.post("/club/dienstag/join?lang=en", {"name": "Bo"})[0] == 200
+    assert entrants() == ["Ada", "Bo"]
+
+
 def test_the_hub_serves_https_with_secure_cookies(mosquitto, tmp_path):
     folder = tmp_path / "tls"
     folder.mkdir()

@@ -95,7 +95,7 @@ class LocalKiosk:
         self.app = make_app(tmp_path)
         self.sim = SimTable(self.config, sink=self.app.post, workdir=tmp_path).open()
         self.app.reader_seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
-        self.follower = seat_lights.attach(self.app, self.sim.table)
+        self.follower = self.app.lights = seat_lights.follower(self.sim.table)
         self.lights = self.sim.table.lights
         self._taps: dict[tuple[Any, Any], float] = {}
         self.checked: list[dict[str, str]] = []
@@ -253,7 +253,7 @@ def kiosk(tmp_path):
 
 
 def test_annaotto_game_with_races_on_the_pins(kiosk: LocalKiosk) -> None:
-    events = play_whole_game(kiosk, "annaotto", 19)
+    events = play_whole_game(kiosk, "annaotto", 22)
     assert sum(e["type"] == "race_close" for e in events) >= 1, "a race timed out too"
     assert sum(e["type"] == "press" and e["button"] == "slap" for e in events) >= 4
     modes = [m for plan in kiosk.checked for m in plan.values()]
