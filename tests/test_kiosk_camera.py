@@ -25,6 +25,8 @@ from tests.test_kiosk_e2e import GAMES, SEATS, play_event, start_game
 
 CAMERA_CONFIG = Path(__file__).parent / "data" / "table.camera.toml"
 FORGET_S = 4.0  # the camera config's forget_s
+NUDGE_S = 10.0  # a card not counted after this long is straightened by its player (a new pose)
+MAX_NUDGES_PER_CARD = 2
 
 
 class CameraTable:
@@ -34,12 +36,26 @@ class CameraTable:
         self.kiosk = kiosk
         self.laid: set[str] = set()
         self.asked = 0
+        self.nudges = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.kiosk, name)
 
     def camera_scans(self) -> int:
         return self.kiosk.state()["camera"]["scans"]
+
+    def counted_after(self, before: int, code: str) -> dict[str, Any]:
+        """Wait for the camera to count the card just laid. A card the camera has not read after NUDGE_S is
+        straightened, as a player does when the screen says nothing (a new pose: angle, tilt, place); the
+        nudges are counted, and the test allows only a few of them."""
+        for _ in range(MAX_NUDGES_PER_CARD):
+            try:
+                return self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
+            except TimeoutError:
+                self.nudges += 1
+                self.kiosk.cmd("take", zone="pile", code=code)
+                self.kiosk.cmd("lay", code=code, zone="pile")
+        return self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
 
     def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
         if cmd != "scan":
@@ -52,7 +68,7 @@ class CameraTable:
         before = self.camera_scans()
         self.kiosk.cmd("lay", code=code, zone="pile")
         self.laid.add(code)
-        state = self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=30)
+        state = self.counted_after(before, code)
         if state["camera"]["asking"]:  # several may act: the one who laid it presses confirm
             self.asked += 1
             self.kiosk.cmd("tap", seat=seat, button="confirm")
@@ -81,7 +97,9 @@ def test_a_whole_game_read_by_the_camera(tmp_path, game_id: str) -> None:
         final = kiosk.state()
         assert final["state"] == referee.state()
         assert final["state"]["finished"] is True
-        assert final["camera"]["scans"] >= sum(1 for e in events if "card" in e or "cards" in e) // 2
+        laid = sum(1 for e in events if "card" in e or "cards" in e)
+        assert final["camera"]["scans"] >= laid // 2
+        assert table.nudges <= max(1, laid // 20), f"{table.nudges} of {laid} cards needed straightening"
         if game_id == "annaotto":  # a card laid while several may act (seed 21): the kiosk asked, a seat answered
             assert table.asked >= 1
     finally:
