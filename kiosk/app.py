@@ -184,8 +184,8 @@ class App:
     def resume(self) -> None:
         if self.log is None:
             return
-        try:
-            controller = TableController.resume(self.log)
+        try:  # the game in progress, else the results of the game that ended on screen (issue #22)
+            controller = TableController.resume(self.log) or TableController.ended(self.log)
         except Exception as error:
             if not self._storage_error(error):
                 raise

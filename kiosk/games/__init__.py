@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kiosk.i18n import language, tr
-from referee.hints import Hints
+from referee.hints import FinishedHints, Hints
 from referee.labels.faces import label_text
 from referee.registry import Registry
 
@@ -108,10 +108,32 @@ class GameUI:
     hints: Hints | None = None
     # The referee's dry run (`Referee.check`): a touch is offered only when the referee would take its event.
     check: Callable[[Event], Any] | None = None
+    # The type of the game's own `hints().detail` (e.g. `Magische7Hints`): `detail()` hands it out only
+    # while play goes on, so no panel reads a field that a finished game's detail does not have.
+    detail_type: ClassVar[type] = object
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players
         self.options = options
+
+    def detail(self) -> Any | None:
+        """The referee's game detail while play goes on; None before its first answer and once the game is over.
+
+        `hints()` answers with one of these kinds, and each is handled here by type: no answer yet (None),
+        the end (`FinishedHints`, which has none of the game's fields: the issue #22 crash), or the game's
+        own `detail_type`. Anything else is a bug between referee and kiosk, said as such (the display
+        loop's guard logs it and goes on from the log)."""
+        match self.hints:
+            case None:
+                return None
+            case Hints(detail=FinishedHints()):
+                return None
+            case Hints(detail=detail) if isinstance(detail, self.detail_type):
+                return detail
+            case Hints(detail=detail):
+                raise TypeError(f"{self.game_id}: hints() detail {type(detail).__name__}, "
+                                f"expected {self.detail_type.__name__} or FinishedHints")
+        return None
 
     # --- inputs → events
 
