@@ -25,6 +25,8 @@ from kiosk import i18n, idle, staff
 from kiosk.audio import Cue, Sounds
 from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
+from kiosk.guard import EXIT_CODE as GUARD_EXIT
+from kiosk.guard import REPEAT, WINDOW_S, LoopGuard
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
 from kiosk.render import Renderer
@@ -36,6 +38,7 @@ from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
+from kiosk.view import INK, PANEL, View
 
 logger = logging.getLogger(__name__)
 
@@ -102,6 +105,7 @@ class App:
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
         self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
+        self.guard = LoopGuard()  # a screen's exception: logged, counted, the table rebuilt from the log
         i18n.set_language(settings.language)
         self.display = self._open_display()
         self.rotate = settings.rotate % 360
@@ -367,17 +371,29 @@ class App:
         wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
+        if self.guard.notice_shows(now):
+            wakeup = self.guard.notice_until if wakeup is None else min(wakeup, self.guard.notice_until)
         if self.dirty:
             wait = 0
         for event in self._wait(wait):
-            self._on_pygame(event)
+            self.guarded(self._on_pygame, event)
         while True:
             try:
                 item = self.inputs.get_nowait()
             except queue.Empty:
                 break
-            self._on_item(item)
-        if self.screen.on_tick(time.monotonic()):
+            self.guarded(self._on_item, item)
+        self.guarded(self._after_inputs)
+        if self.heartbeat is not None:
+            self.heartbeat()
+
+    def _after_inputs(self) -> None:
+        """Time, the café, the idle pause, the frame and the lights: once per turn of the loop."""
+        now = time.monotonic()
+        if self.screen.on_tick(now):
+            self.dirty = True
+        if self.guard.notice_until and now >= self.guard.notice_until:
+            self.guard.notice_until = 0.0  # the notice ran out: draw the screen without it
             self.dirty = True
         if self.cafe is not None and self.cafe.tick():
             self.dirty = True
@@ -386,8 +402,45 @@ class App:
             self.draw()
         if self.lights is not None:
             self.lights.follow(self.screen)
-        if self.heartbeat is not None:
-            self.heartbeat()
+
+    # --- the guard (kiosk/guard.py)
+
+    def guarded(self, handler: Callable[..., Any], *args: Any) -> Any:
+        """Run a piece of the loop; a screen's exception is logged, counted and answered from the log, never
+        the end of the kiosk (unless the same fault keeps coming: then exit for systemd to restart)."""
+        try:
+            return handler(*args)
+        except Exception as error:
+            self._caught(error)
+            return None
+
+    def _caught(self, error: Exception) -> None:
+        logger.error("display loop guard: %s on screen %r; the table is rebuilt from the log", error,
+                     getattr(self.screen, "name", "?"), exc_info=error)
+        if self.guard.caught(error):
+            logger.critical("display loop guard: the same fault %d times within %.0f s — exiting for a restart",
+                            REPEAT, WINDOW_S)
+            self.stop(GUARD_EXIT)
+            return
+        self._status(f"guarded error: {type(error).__name__} (the game goes on)")
+        self._press = None
+        try:
+            self.go_menu()
+            self.resume()  # the game in progress or the results on screen, from the log
+            self.draw()
+        except Exception as again:  # the log's game itself cannot be shown: the menu, and say so
+            logger.error("display loop guard: rebuilding from the log failed: %s", again, exc_info=again)
+            self.guard.caught(again)
+            self.screen = MenuScreen(self)
+            self.dirty = True
+
+    def _notice(self, view: View) -> None:
+        """The guests' calm notice after a caught error, a band across the top (over the title, like the scanner
+        banner; taps still reach the buttons under it)."""
+        w, h = view.width, view.height
+        band = (0, 0, w, round(h * (0.07 if h > w else 0.12)))
+        view.text(band, i18n.tr("A glitch – the game goes on"), size=0.9, color=INK, fill=PANEL, align="center",
+                  lines=1, tag="notice")
 
     def _wait(self, ms: int) -> list[pygame.event.Event]:
         """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline."""
@@ -417,6 +470,8 @@ class App:
         width, height = self.surface.get_width(), self.surface.get_height()
         strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
         self.current_view = self.screen.view(width, height - strip)
+        if self.guard.notice_shows(time.monotonic()):
+            self._notice(self.current_view)
         if self.cafe is not None:
             self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
@@ -455,17 +510,18 @@ class App:
 
     def _command(self, command: Command) -> Any:
         if command.name == "screenshot":
-            self.draw()
+            self.guarded(self.draw)
             pygame.image.save(self._shown(), str(command.arg))
             return {"path": str(command.arg)}
         if command.name == "state":
-            model = self.screen.model()
+            model = self.guarded(self.screen.model) or {"screen": self.screen.name}
             if self.lights is not None:  # as they are after the inputs handled so far in this step
-                self.lights.follow(self.screen)
+                self.guarded(self.lights.follow, self.screen)
                 model["lights"] = self.lights.reported()
+            model["guarded_errors"] = self.guard.count
             return model
         if command.name == "screenshot_window":  # the whole --sim window, its light strip included
-            self.draw()
+            self.guarded(self.draw)
             if self.lights is not None:
                 self.lights.follow(self.screen)
                 self.lights.draw_strip()
@@ -474,23 +530,29 @@ class App:
         if command.name == "action":
             # A script touches what a finger could: a button on the screen now, nothing else.
             action, held = command.arg if isinstance(command.arg, tuple) else (command.arg, None)
-            self.draw()
+            self.guarded(self.draw)
             if not isinstance(action, str) or action not in self.current_view.buttons():
                 shown = ", ".join(sorted(self.current_view.buttons()))
                 raise ValueError(f"no button {action!r} on this screen (buttons: {shown})")
+            # The screen's own handling is guarded: its bug is ours, not the caller's bad request.
             if held is None:
-                self.screen.on_action(action)
+                self.guarded(self.screen.on_action, action)
             else:
-                self.screen.on_touch(action, held)
+                self.guarded(self.screen.on_touch, action, held)
             self.last_activity = time.monotonic()
             self.dirty = True
-            return self.screen.model()
+            return self.guarded(self.screen.model) or {"screen": self.screen.name}
         if command.name == "admin":  # the long press on the top-left corner
             if not isinstance(self.screen, AdminScreen):
                 self.show(AdminScreen(self, self.screen))
             return self.screen.model()
+        if command.name == "fault":  # registered only under the test flag (kiosk/fault_injection.py)
+            from kiosk.fault_injection import RaisingScreen
+
+            self.show(RaisingScreen(self, self.screen, str(command.arg)))
+            return {"screen": "raising", "where": command.arg}
         if command.name == "view":
-            self.draw()
+            self.guarded(self.draw)
             return {"texts": self.current_view.texts(), "buttons": self.current_view.buttons()}
         raise ValueError(f"unknown command {command.name!r}")
 

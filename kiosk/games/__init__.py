@@ -108,9 +108,6 @@ class GameUI:
     hints: Hints | None = None
     # The referee's dry run (`Referee.check`): a touch is offered only when the referee would take its event.
     check: Callable[[Event], Any] | None = None
-    # The type of the game's own `hints().detail` (e.g. `Magische7Hints`): `detail()` hands it out only
-    # while play goes on, so no panel reads a field that a finished game's detail does not have.
-    detail_type: ClassVar[type] = object
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         self.players = players
@@ -121,18 +118,18 @@ class GameUI:
 
         `hints()` answers with one of these kinds, and each is handled here by type: no answer yet (None),
         the end (`FinishedHints`, which has none of the game's fields: the issue #22 crash), or the game's
-        own `detail_type`. Anything else is a bug between referee and kiosk, said as such (the display
-        loop's guard logs it and goes on from the log)."""
+        own detail (`Magische7Hints` …, from `referee.hints`' list; the panels read its fields, and only
+        through here). Hints of another game are a bug between controller and panel, said as such (the
+        display loop's guard logs it and goes on from the log)."""
         match self.hints:
             case None:
                 return None
             case Hints(detail=FinishedHints()):
                 return None
-            case Hints(detail=detail) if isinstance(detail, self.detail_type):
+            case Hints(game=game, detail=detail) if game == self.game_id:
                 return detail
-            case Hints(detail=detail):
-                raise TypeError(f"{self.game_id}: hints() detail {type(detail).__name__}, "
-                                f"expected {self.detail_type.__name__} or FinishedHints")
+            case Hints(game=game):
+                raise TypeError(f"hints() of {game!r} on the {self.game_id!r} panel")
         return None
 
     # --- inputs → events

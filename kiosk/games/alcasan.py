@@ -18,7 +18,6 @@ from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, register
 from kiosk.i18n import tr
-from referee.games.alcasan import AlcasanHints
 
 PREFIX = "AC:"
 LUFT = "LUFT"
@@ -47,13 +46,12 @@ def laid_cards(events: Sequence[Event]) -> list[tuple[str, str]]:
 class AlcasanUI(GameUI):
     game_id = "alcasan"
     title = "alcasan"
-    detail_type = AlcasanHints
 
     # --- inputs → events
 
     def face_down_phase(self, state: State, player: str) -> bool:
         """AC-R16, as the referee says: the player on turn lays from the face-down cards (`hints().detail`)."""
-        detail: AlcasanHints | None = self.detail()
+        detail = self.detail()
         return detail is not None and player == state.get("turn") and detail.source == "down"
 
     def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | None:
@@ -66,7 +64,7 @@ class AlcasanUI(GameUI):
 
     def actions(self, state: State) -> list[Action]:
         turn = state.get("turn")
-        detail: AlcasanHints | None = self.detail()
+        detail = self.detail()
         if detail is None or turn is None or self.face_down_phase(state, turn):
             return []  # before the referee's first answer, or the game is over
         out = []

@@ -21,7 +21,6 @@ from typing import Any
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Shown, State, register
 from kiosk.i18n import language, tr
 from referee.decks.annaotto import COLOURS
-from referee.games.annaotto import AnnaottoHints
 from referee.labels.faces import ao_colour
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
@@ -44,7 +43,6 @@ class RaceClock:
 class AnnaottoUI(GameUI):
     game_id = "annaotto"
     title = "ANNAOTTO"
-    detail_type = AnnaottoHints
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
         super().__init__(players, options)
@@ -113,7 +111,7 @@ class AnnaottoUI(GameUI):
         return {"type": "press", "player": player, "button": "confirm"}
 
     def _confirm_label(self) -> str:
-        detail: AnnaottoHints | None = self.detail()
+        detail = self.detail()
         if detail is None:
             return tr("Confirm")
         if detail.penalty:
@@ -143,7 +141,7 @@ class AnnaottoUI(GameUI):
                       lambda colour: {"type": "choose_colour", "player": player, "colour": colour})
 
     def _flip_choice(self, player: str) -> Choice:
-        detail: AnnaottoHints | None = self.detail()
+        detail = self.detail()
         following = (detail.next_player if detail is not None else None) or player  # AO-R8, as the referee says
         options = [(tr("{player} (self)", player=player), "self"), (tr("{player} (next)", player=following), "next")]
         return Choice(tr("Who turns all hand cards over? (AO-R14)"), options,

@@ -15,7 +15,6 @@ from typing import Any
 from kiosk.games import Action, Choice, GameUI, Note, Panel, Setting, State, register
 from kiosk.i18n import N_, tr
 from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASKS
-from referee.games.profi_sort import ProfiSortHints
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
 NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
@@ -55,7 +54,6 @@ def number_ranges(numbers: list[int]) -> str:
 class ProfiSortUI(GameUI):
     game_id = "profi-sort"
     title = "Profi-Sort"
-    detail_type = ProfiSortHints
     settings = (
         Setting("first_to", ((N_("Full match"), None), (N_("First to 2 tasks"), 2),
                                      (N_("First to 5 tasks"), 5), (N_("First to 10 tasks"), 10))),
@@ -94,7 +92,7 @@ class ProfiSortUI(GameUI):
 
     def _started(self, state: State) -> bool:
         """The round's first draw or skip has happened (PS-R5, as the referee's hints say)."""
-        detail: ProfiSortHints | None = self.detail()
+        detail = self.detail()
         return detail is None or not detail.may_redeal  # a finished game has started, too
 
     def _cancel(self) -> Note:
@@ -193,7 +191,7 @@ class ProfiSortUI(GameUI):
                            f"reveal:{p}")
                     for p in self.players if state["round_points"].get(p) is None]
         turn = state.get("turn")
-        detail: ProfiSortHints | None = self.detail()
+        detail = self.detail()
         if phase != "play" or turn is None or detail is None:
             return []
         if not state.get("drawn"):

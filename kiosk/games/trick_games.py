@@ -8,8 +8,6 @@ from typing import Any
 from kiosk.games import Choice, GameUI, Panel, Shown, State, register
 from kiosk.i18n import tr
 from referee.decks.alles_klar import NUMERALS
-from referee.games.alles_klar import AllesKlarHints
-from referee.games.magische_7 import Magische7Hints
 
 
 def numerals_of(code: str) -> list[str]:
@@ -22,7 +20,6 @@ def numerals_of(code: str) -> list[str]:
 class AllesKlarUI(GameUI):
     game_id = "alles-klar"
     title = "Alles klar?"
-    detail_type = AllesKlarHints
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
@@ -54,11 +51,10 @@ class AllesKlarUI(GameUI):
 class MagischeSiebenUI(GameUI):
     game_id = "magische-7"
     title = "Die magische 7"
-    detail_type = Magische7Hints
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
-        detail: Magische7Hints | None = self.detail()
+        detail = self.detail()
         targets = detail.targets if detail is not None else ()  # none once the game is over
         if event is None or not targets:
             return event
