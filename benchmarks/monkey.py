@@ -39,6 +39,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from kiosk import games as game_uis  # noqa: E402
 from referee import sim  # noqa: E402
+from referee.table import Referee  # noqa: E402
 from tests.kiosk_process import KioskProcess  # noqa: E402
 from tests.test_kiosk_e2e import SEATS, play_event, set_options  # noqa: E402
 
@@ -257,9 +258,19 @@ class Drill:
         acting = self.seat_of.get(turn) if turn else None
         if from_turn is None:
             from_turn = self.rng.random() < 0.75
-        others = [r for r in SEATS if r != acting]  # (the shared "table" reader plays for whoever may act)
+        # (the shared "table" reader and a seat nobody claimed play for whoever may act)
+        others = [self.seat_of[p] for p in self.seat_of if self.seat_of[p] != acting] or SEATS
         reader = acting if from_turn and acting else self.rng.choice(others)
         self.kiosk.send_raw({"cmd": "scan", "code": self.rng.choice(self.own_cards), "reader": reader})
+
+    def _admin_undo(self) -> None:
+        """Staff take the last event back: the admin corner, the PIN, "Undo last event", "Take back"."""
+        self.kiosk.send_raw({"cmd": "admin"})
+        for key in [*PIN, "OK"]:
+            self._touch(f"key:{key}")
+        self._touch("admin:undo")
+        self._touch("yes:0")
+        self._touch("back")
 
     def _admin(self) -> None:
         """The admin corner, then a right PIN (mostly) or a wrong one; the admin menu's own buttons follow as
@@ -301,22 +312,39 @@ class Drill:
         self.seat_of = dict(zip(self.names, SEATS, strict=False))
         table = cls(random.Random(seed), self.names)
         self.plan = list(sim.play(table))
+        self.referee = Referee(table.header)
+        self.expected = self.referee.state()
         self.done = 0
         self.synced = True
         self.free = 0
 
     def _plan_move(self, state: dict) -> None:
-        """The simulator's next move, made as players would (tests/test_kiosk_e2e.py's drivers)."""
-        if state.get("events") != self.done or state.get("pending") or self.done >= len(self.plan):
+        """The simulator's next move, made as players would (tests/test_kiosk_e2e.py's drivers). A monkey's card
+        the referee took (a legal one) is taken back by staff first: the admin menu's Undo."""
+        time.sleep(0.04)  # a scan is read by the scanner's thread: let the last one arrive before looking
+        state = self._state()
+        if state.get("pending"):
+            self._touch("cancel")
+            state = self._state()
+        if self.kiosk.send_raw({"cmd": "view"}).get("buttons", {}).get("lang") == "English":
+            self._touch("lang")  # the drivers answer questions by their English labels
+        if state.get("state") != self.expected and state.get("events") == self.done + 1:
+            self._admin_undo()
+            state = self._state()
+        if state.get("state") != self.expected or state.get("screen") != "table" or self.done >= len(self.plan):
             self.synced = False
             return
         self._replug()
         try:
             play_event(self.kiosk, self.plan[self.done], self.seat_of, self.done + 1)
-        except (Desync, AssertionError, KeyError, ValueError, IndexError):
+        except (Desync, AssertionError, KeyError, ValueError, IndexError) as error:
+            if os.environ.get("MONKEY_DEBUG"):
+                print("off the plan:", self.plan[self.done], repr(error)[-600:], file=sys.stderr)
             self.synced = False
             return
         self.done += 1
+        self.referee.apply(self.plan[self.done - 1])
+        self.expected = self.referee.state()
         self.figures.plan_moves += 1
 
     def _note_finish(self, state: dict) -> None:

@@ -1,8 +1,8 @@
 """The composition root and the one event loop: inputs queue → screen → controller → draw.
 
-Hardware threads only enqueue inputs and wake the loop with a pygame user event;
-everything else happens on this thread. The loop sleeps in `event.wait` until a
-touch, an input or a screen's next deadline: an idle kiosk draws nothing.
+Hardware threads only enqueue inputs and wake the loop (`kiosk/waiting.py`);
+everything else happens on this thread. The loop sleeps until a touch, an input
+or a screen's next deadline: an idle kiosk draws nothing and wakes about once a second.
 """
 
 from __future__ import annotations
@@ -39,15 +39,12 @@ from kiosk.settings import Settings
 from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
 from kiosk.view import INK, PANEL, View
+from kiosk.waiting import Waker, input_devices
 
 logger = logging.getLogger(__name__)
 
 WAKE = pygame.USEREVENT + 1
-IDLE_WAIT_MS = 1000
-# While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
-# wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver). 8 ms keeps a touch's
-# frame within one 60 Hz frame (poll + draw), for about 0.3 % of a core.
-TOUCH_POLL_S = 0.008
+IDLE_WAIT_MS = 1000  # the loop wakes at least this often (watchdog pings, SDL's device hotplug)
 
 
 class DisplayError(RuntimeError):
@@ -83,7 +80,6 @@ class App:
         # The loop wakes at least this often, so watchdog pings keep their pace while idle.
         self.max_idle_ms = IDLE_WAIT_MS if not wake_every_s else max(10, min(IDLE_WAIT_MS, int(wake_every_s * 1000)))
         self.inputs: queue.Queue[Any] = queue.Queue()
-        self._wake = threading.Event()
         self.running = True
         self.exit_code = 0
         self.dirty = True
@@ -107,7 +103,10 @@ class App:
         self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
         self.guard = LoopGuard()  # a screen's exception: logged, counted, the table rebuilt from the log
         i18n.set_language(settings.language)
+        devices = input_devices()
         self.display = self._open_display()
+        # The loop's sleep: woken by `post` and by the touchscreen SDL opened with the display.
+        self.waker = Waker(pygame.display.get_driver(), input_devices() - devices)
         self.rotate = settings.rotate % 360
         self.surface = self._canvas()
         self.renderer = Renderer(self.surface)
@@ -335,7 +334,13 @@ class App:
     def post(self, item: Any) -> None:
         """Thread-safe: hand an input or a Command to the display thread."""
         self.inputs.put(item)
-        self._wake.set()
+        self.waker.wake()
+
+    def post_sdl(self, event: pygame.event.Event) -> None:
+        """Thread-safe: an SDL event made by a program (a test's or benchmark's touch), waking the loop as the
+        touchscreen's own device does for a finger."""
+        pygame.event.post(event)
+        self.waker.wake()
 
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
@@ -358,6 +363,7 @@ class App:
 
     def close(self) -> None:
         """Give the display back (a second App in the same process opens it afresh)."""
+        self.waker.close()
         pygame.display.quit()
 
     def step(self, max_wait_ms: int | None = None) -> None:
@@ -373,6 +379,9 @@ class App:
             wait = min(wait, max_wait_ms)
         if self.guard.notice_shows(now):
             wakeup = self.guard.notice_until if wakeup is None else min(wakeup, self.guard.notice_until)
+        quiet_at = self.audio.sleep_due()  # the audio device closes when no cue played for a while
+        if quiet_at is not None:
+            wakeup = quiet_at if wakeup is None else min(wakeup, quiet_at)
         if self.dirty:
             wait = 0
         for event in self._wait(wait):
@@ -397,6 +406,7 @@ class App:
             self.dirty = True
         if self.cafe is not None and self.cafe.tick():
             self.dirty = True
+        self.audio.tick(now)
         self._idle_check(time.monotonic())
         if self.dirty:
             self.draw()
@@ -447,13 +457,12 @@ class App:
         end = time.monotonic() + ms / 1000
         while True:
             events = pygame.event.get()
-            if events or self._wake.is_set():
-                self._wake.clear()
+            if self.waker.woken() or events:
                 return events
             left = end - time.monotonic()
             if left <= 0:
                 return []
-            self._wake.wait(min(TOUCH_POLL_S, left))
+            self.waker.sleep(left)
 
     # --- a table left alone
 
@@ -498,6 +507,7 @@ class App:
             self.dirty = True
             return
         self.last_activity = time.monotonic()
+        self.audio.wake()  # someone is at the table: a cue may follow
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
                 self.scanners_down[item.reader] = self.seat_of_reader(item.reader)
@@ -574,6 +584,7 @@ class App:
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
             self._press = (time.monotonic(), self._point(event), self.screen)
             self.last_activity = time.monotonic()
+            self.audio.wake()
             action = self.current_view.hit(*self._press[1]) if self.current_view else None
             if action:
                 self.screen.on_press(action)  # a hold-to-confirm button starts counting
