@@ -419,14 +419,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=",".join(g for g in game_uis.available() if g in sim.registered()))
     parser.add_argument("--kill-every", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=1, help="games drilled at once, each with its own kiosk")
     args = parser.parse_args(argv)
+    from concurrent.futures import ProcessPoolExecutor
+
     from drills import print_table
 
-    rows = []
-    for i, game_id in enumerate(args.games.split(",")):
-        rows.append(monkey_drill(game_id, args.inputs, args.seed + i, args.kill_every))
-        print(f"  done: {rows[-1]}", file=sys.stderr, flush=True)
+    games = args.games.split(",")
+    began = time.monotonic()
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(monkey_drill, game_id, args.inputs, args.seed + i, args.kill_every)
+                   for i, game_id in enumerate(games)]
+        rows = []
+        for future in futures:
+            rows.append(future.result())
+            print(f"  done: {rows[-1]}", file=sys.stderr, flush=True)
     print_table(rows)
+    print(f"({time.monotonic() - began:.0f} s, {args.jobs} at once)")
     return 0
 
 
