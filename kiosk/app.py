@@ -20,8 +20,8 @@ from typing import Any
 import pygame
 
 from hw.inputs import CardScan, ReaderError
+from kiosk import control_commands, i18n, idle, staff
 from kiosk import export as exporting
-from kiosk import i18n, idle, staff
 from kiosk.audio import Cue, Sounds
 from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
@@ -519,52 +519,8 @@ class App:
         self.dirty = True
 
     def _command(self, command: Command) -> Any:
-        if command.name == "screenshot":
-            self.guarded(self.draw)
-            pygame.image.save(self._shown(), str(command.arg))
-            return {"path": str(command.arg)}
-        if command.name == "state":
-            model = self.guarded(self.screen.model) or {"screen": self.screen.name}
-            if self.lights is not None:  # as they are after the inputs handled so far in this step
-                self.guarded(self.lights.follow, self.screen)
-                model["lights"] = self.lights.reported()
-            model["guarded_errors"] = self.guard.count
-            return model
-        if command.name == "screenshot_window":  # the whole --sim window, its light strip included
-            self.guarded(self.draw)
-            if self.lights is not None:
-                self.lights.follow(self.screen)
-                self.lights.draw_strip()
-            pygame.image.save(pygame.display.get_surface(), str(command.arg))
-            return {"path": str(command.arg)}
-        if command.name == "action":
-            # A script touches what a finger could: a button on the screen now, nothing else.
-            action, held = command.arg if isinstance(command.arg, tuple) else (command.arg, None)
-            self.guarded(self.draw)
-            if not isinstance(action, str) or action not in self.current_view.buttons():
-                shown = ", ".join(sorted(self.current_view.buttons()))
-                raise ValueError(f"no button {action!r} on this screen (buttons: {shown})")
-            # The screen's own handling is guarded: its bug is ours, not the caller's bad request.
-            if held is None:
-                self.guarded(self.screen.on_action, action)
-            else:
-                self.guarded(self.screen.on_touch, action, held)
-            self.last_activity = time.monotonic()
-            self.dirty = True
-            return self.guarded(self.screen.model) or {"screen": self.screen.name}
-        if command.name == "admin":  # the long press on the top-left corner
-            if not isinstance(self.screen, AdminScreen):
-                self.show(AdminScreen(self, self.screen))
-            return self.screen.model()
-        if command.name == "fault":  # registered only under the test flag (kiosk/fault_injection.py)
-            from kiosk.fault_injection import RaisingScreen
-
-            self.show(RaisingScreen(self, self.screen, str(command.arg)))
-            return {"screen": "raising", "where": command.arg}
-        if command.name == "view":
-            self.guarded(self.draw)
-            return {"texts": self.current_view.texts(), "buttons": self.current_view.buttons()}
-        raise ValueError(f"unknown command {command.name!r}")
+        """A control-socket command, on this thread (`kiosk/control_commands.py`)."""
+        return control_commands.run(self, command.name, command.arg)
 
     def _on_pygame(self, event: pygame.event.Event) -> None:
         kind = event.type
@@ -639,8 +595,8 @@ class App:
     def screenshot(self, path: Path) -> None:
         """What the display shows (rotated as it is mounted)."""
         self.draw()
-        pygame.image.save(self._shown(), str(path))
+        pygame.image.save(self.shown(), str(path))
 
-    def _shown(self) -> pygame.Surface:
+    def shown(self) -> pygame.Surface:
         """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
         return self.display if self.rotate else self.surface
