@@ -185,3 +185,25 @@ def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
         assert app.screen.controller.referee.history == events[:middle]
 
     inputs_at(app, resumed, "resumed", header, events, middle)
+
+
+@pytest.mark.parametrize("game_id", game_uis.available())
+def test_each_panel_itself_takes_inputs_once_the_game_is_over(game_id: str) -> None:
+    """The panels (not only the controller in front of them) handle `FinishedHints`: a scan, each seat button,
+    the touches and the drawing of a finished game read nothing a finished game's detail lacks."""
+    header, events, _ = moments(game_id)
+    referee = Referee(header)
+    for event in events:
+        referee.apply(event)
+    ui = game_uis.get(game_id)(tuple(header["players"]), header.get("options", {}))
+    ui.events, ui.hints, ui.check = referee.history, referee.hints(), referee.check
+    state = referee.state()
+    assert isinstance(ui.hints.detail, FinishedHints) and ui.detail() is None
+    player = header["players"][0]
+    for seat in (player, None):
+        ui.scan(state, events[-1].get("card", "XYZ"), seat)
+    for button in ("confirm", "slap"):
+        ui.button(state, player, button, 0)
+    for action in ui.actions(state):
+        action.make()
+    ui.panel(state), ui.race(state), ui.timers(state), ui.result_lines(state), ui.turn_text(state)
