@@ -140,7 +140,7 @@ class Drill:
         """SIGKILL; start again (another rotation every other time); the screen must be the log's replay."""
         kiosk = self.kiosk
         assert kiosk is not None
-        shown = self._state()
+        shown = self._settled_state()
         kiosk.proc.send_signal(signal.SIGKILL)
         kiosk.proc.wait()
         self.figures.kills += 1
@@ -366,6 +366,17 @@ class Drill:
             self.figures.errors += reply["guarded_errors"] - getattr(self, "_guarded_seen", 0)
             self._guarded_seen = reply["guarded_errors"]
         return reply
+
+    def _settled_state(self) -> dict:
+        """What the kiosk shows once the inputs still on their way (a scan in its reader's thread) arrived."""
+        shown = self._state()
+        for _ in range(20):
+            time.sleep(0.1)
+            again = self._state()
+            if _untimed({**again, "at": 0}) == _untimed({**shown, "at": 0}):
+                return again
+            shown = again
+        return shown
 
     def _buttons(self) -> list[str]:
         reply = self.kiosk.send_raw({"cmd": "view"})
