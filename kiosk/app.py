@@ -440,7 +440,8 @@ class App:
             self.draw()
         except Exception as again:  # the log's game itself cannot be shown: the menu, and say so
             logger.error("display loop guard: rebuilding from the log failed: %s", again, exc_info=again)
-            self.guard.caught(again)
+            if self.guard.caught(again):
+                self.stop(GUARD_EXIT)
             self.screen = MenuScreen(self)
             self.dirty = True
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
+import weakref
 from pathlib import Path
 
 SELECT_DRIVERS = frozenset({"kmsdrm", "KMSDRM", "dummy", "offscreen", "evdev"})  # input through evdev or none
@@ -52,6 +53,8 @@ class Waker:
         for fd in self.devices:
             with contextlib.suppress(OSError, ValueError):
                 self._selector.register(fd, selectors.EVENT_READ)
+        # An app dropped without close() (tests make hundreds) gives its pipe back when collected.
+        self._finalizer = weakref.finalize(self, _release, self._selector, (self._read, self._write))
 
     def wake(self) -> None:
         """Thread-safe: end the loop's sleep now (a full pipe already says so)."""
@@ -74,7 +77,11 @@ class Waker:
             self._selector.select(seconds)
 
     def close(self) -> None:
-        self._selector.close()
-        for fd in (self._read, self._write):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        self._finalizer()
+
+
+def _release(selector: selectors.BaseSelector, fds: tuple[int, int]) -> None:
+    selector.close()
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
