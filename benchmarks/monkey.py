@@ -63,9 +63,12 @@ class Monkey(KioskProcess):
 
     def wait(self, predicate, timeout: float = 3.0) -> dict[str, Any]:
         try:
-            return super().wait(predicate, min(timeout, 3.0))
+            return super().wait(predicate, timeout)
         except TimeoutError as error:
             raise Desync(str(error)) from error
+
+    def wait_events(self, count: int, timeout: float = 3.0) -> dict[str, Any]:
+        return self.wait(lambda s: s.get("events") == count, timeout)  # (a race's own timer is waited longer)
 
 
 @dataclass
@@ -173,7 +176,7 @@ class Drill:
             return
         racing = bool((state.get("race") or {}).get("open"))  # a race runs against the clock: slaps only
         if playing and self.synced and (r < 0.5 or racing):
-            self._plan_move(state)
+            self._plan_move(state, racing)
             return
         self.figures.inputs += 1
         if screen != "table" and r < 0.4:
@@ -321,21 +324,14 @@ class Drill:
         self.synced = True
         self.free = 0
 
-    def _plan_move(self, state: dict) -> None:
+    def _plan_move(self, state: dict, racing: bool = False) -> None:
         """The simulator's next move, made as players would (tests/test_kiosk_e2e.py's drivers). A monkey's card
-        the referee took (a legal one) is taken back by staff first: the admin menu's Undo."""
-        time.sleep(0.04)  # a scan is read by the scanner's thread: let the last one arrive before looking
-        state = self._state()
-        if state.get("pending"):
-            self._touch("cancel")
-            state = self._state()
-        if self.kiosk.send_raw({"cmd": "view"}).get("buttons", {}).get("lang") == "English":
-            self._touch("lang")  # the drivers answer questions by their English labels
-        if not same(state.get("state"), self.expected) and state.get("events") == self.done + 1:
-            self._admin_undo()
-            state = self._state()
-        if not same(state.get("state"), self.expected) or state.get("screen") != "table" \
-                or self.done >= len(self.plan):
+        the referee took (a legal one) is taken back by staff first: the admin menu's Undo. In a race the slaps
+        go at once: the kiosk's race timer runs in real time."""
+        if not racing and not self._on_plan():
+            self.synced = False
+            return
+        if self.done >= len(self.plan):
             self.synced = False
             return
         self._replug()
@@ -350,6 +346,22 @@ class Drill:
         self.referee.apply(self.plan[self.done - 1])
         self.expected = self.referee.state()
         self.figures.plan_moves += 1
+
+    def _on_plan(self) -> bool:
+        """Whether the kiosk shows the plan's state (after staff took back up to three monkey moves)."""
+        time.sleep(0.04)  # a scan is read by the scanner's thread: let the last one arrive before looking
+        state = self._state()
+        if state.get("pending"):
+            self._touch("cancel")
+            state = self._state()
+        if self.kiosk.send_raw({"cmd": "view"}).get("buttons", {}).get("lang") == "English":
+            self._touch("lang")  # the drivers answer questions by their English labels
+        for _ in range(3):  # the monkey's legal cards since the last move, taken back one by one
+            if same(state.get("state"), self.expected) or not self.done < (state.get("events") or 0) <= self.done + 3:
+                break
+            self._admin_undo()
+            state = self._state()
+        return same(state.get("state"), self.expected) and state.get("screen") == "table"
 
     def _note_finish(self, state: dict) -> None:
         if state.get("screen") == "table" and (state.get("state") or {}).get("finished"):
