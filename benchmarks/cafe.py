@@ -51,7 +51,7 @@ class Bench:
         self.app = App(settings, EventLog(settings.log_path), headless=True)
         if broker is not None:
             config = CafeLinkConfig(broker.host, broker.port, "bench", data_dir.name)
-            self.app.cafe = CafeLink(self.app, config).start()
+            self.app.cafe = CafeLink(config, self.app.log, self.app.post).start()
         self.seed = 0
         self.plan: list[dict] = []
         self.done = 0

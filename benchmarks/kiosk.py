@@ -45,7 +45,7 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pygame  # noqa: E402
 
 from hw.inputs import CardScan  # noqa: E402
-from kiosk import games as game_uis  # noqa: E402
+from kiosk import games  # noqa: E402
 from kiosk.app import App  # noqa: E402
 from kiosk.controller import TableController  # noqa: E402
 from kiosk.screens.table import TableScreen  # noqa: E402
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"- idle CPU over {args.idle_seconds:g} s: menu {menu:.2f} %, table mid-game {table:.2f} % of one core")
         return 0
     print("| screen | size | frame p50 ms | frame p99 ms |\n| --- | --- | --- | --- |")
-    for game_id in [g for g in game_uis.available() if g in sim.registered()]:
+    for game_id in [g for g in games.available() if g in sim.registered()]:
         for size in [(800, 480), (1280, 720)]:
             p50, p99 = frame_times(game_id, size, args.frames)
             print(f"| {game_id} table | {size[0]}×{size[1]} | {p50:.2f} | {p99:.2f} |", flush=True)

@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from kiosk import games as game_uis  # noqa: E402
+from kiosk import games  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from tests.kiosk_process import KioskProcess  # noqa: E402
@@ -456,7 +456,7 @@ def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="monkey", description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=20_000, help="random inputs per game")
-    parser.add_argument("--games", default=",".join(g for g in game_uis.available() if g in sim.registered()))
+    parser.add_argument("--games", default=",".join(g for g in games.available() if g in sim.registered()))
     parser.add_argument("--kill-every", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=1, help="games drilled at once, each with its own kiosk")
@@ -465,11 +465,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from drills import print_table
 
-    games = args.games.split(",")
+    game_ids = args.games.split(",")
     began = time.monotonic()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(monkey_drill, game_id, args.inputs, args.seed + i, args.kill_every)
-                   for i, game_id in enumerate(games)]
+                   for i, game_id in enumerate(game_ids)]
         rows = []
         for future in futures:
             rows.append(future.result())

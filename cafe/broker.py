@@ -52,14 +52,23 @@ def acl_text(cafe: str, tables: Sequence[str]) -> str:
              f"user {HUB_USER}",
              f"topic read {root}/#",
              f"topic write {root}/table/+/replay",
-             f"topic write {root}/announce", ""]
+             f"topic write {root}/announce",
+             *assign_acl(cafe, None), ""]
     for table in tables:
         lines += [f"user {table_user(table)}",
                   f"topic write {contract.status_topic(cafe, table)}",
                   f"topic write {contract.log_topic(cafe, table)}",
                   f"topic read {contract.replay_topic(cafe, table)}",
-                  f"topic read {contract.announce_topic(cafe)}", ""]
+                  f"topic read {contract.announce_topic(cafe)}",
+                  *assign_acl(cafe, table), ""]
     return "\n".join(lines)
+
+
+def assign_acl(cafe: str, table: str | None) -> list[str]:
+    """The club nights' ACL lines: the hub (`table` None) publishes every table's `assign`, a table reads its own."""
+    if table is None:
+        return [f"topic write {contract.ROOT}/{contract.check_id(cafe, 'café')}/table/+/assign"]
+    return [f"topic read {contract.assign_topic(cafe, table)}"]
 
 
 def conf_text(folder: Path, port: int = DEFAULT_PORT, bind: str | None = None, conf_d: bool = False,

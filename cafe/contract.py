@@ -25,10 +25,12 @@ KINDS = ("start", "event", "end")
 END_STATUSES = ("finished", "abandoned")
 LANGUAGES = ("de", "en")
 TRANSCRIPT_FORMAT = "tabletop-referee/1"
+MAX_INT = 2**53 - 1  # JSON integers both sides read exactly
 STATUS_MAX_PER_S = 10
+TABLE_TOPICS = ("status", "log", "replay", "assign")
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
-_TOPIC = re.compile(r"tabletop-referee/v1/(?P<cafe>[^/]+)/(?:table/(?P<table>[^/]+)/(?P<kind>status|log|replay)"
+_TOPIC = re.compile(r"tabletop-referee/v1/(?P<cafe>[^/]+)/(?:table/(?P<table>[^/]+)/(?P<kind>status|log|replay|assign)"
                     r"|(?P<announce>announce))")
 
 
@@ -51,7 +53,7 @@ def check_id(value: object, what: str = "id") -> str:
 
 
 def table_topic(cafe: str, table: str, kind: str) -> str:
-    if kind not in ("status", "log", "replay"):
+    if kind not in TABLE_TOPICS:
         raise ContractError(f"no table topic {kind!r}")
     return f"{ROOT}/{check_id(cafe, 'café')}/table/{check_id(table, 'table')}/{kind}"
 
@@ -84,7 +86,7 @@ def table_filter(cafe: str, kind: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Topic:
-    """A parsed topic: `kind` is status | log | replay | announce; `table` is None for announce."""
+    """A parsed topic: `kind` is status | log | replay | assign | announce; `table` is None for announce."""
 
     cafe: str
     table: str | None
@@ -234,6 +236,8 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
         _need(isinstance(header, dict) and header.get("format") == TRANSCRIPT_FORMAT,
               f"header must be a transcript header ({TRANSCRIPT_FORMAT})")
         _names(header.get("players"), "header players")  # type: ignore[union-attr]
+        if "assignment" in p:
+            validate_assignment_ref(p["assignment"])
     elif kind == "event":
         _need(isinstance(p.get("event"), dict), "event must be a JSON object")
         answer = p.get("answer")
@@ -272,10 +276,10 @@ def validate(topic: str, data: bytes, retained: bool | None = None) -> tuple[Top
     """Check one MQTT message against the contract: its topic, its payload and (when given) its retain flag.
 
     Returns the parsed topic and payload; the payload is None for an empty
-    `announce` (which clears it) — the one message that may be empty.
+    `announce` or `assign` (which clears it) — the messages that may be empty.
     """
     parsed = parse_topic(topic)
-    if parsed.kind == "announce" and data == b"":
+    if parsed.kind in ("announce", "assign") and data == b"":
         return parsed, None
     payload = decode(data)
     if parsed.kind == "status":
@@ -284,6 +288,8 @@ def validate(topic: str, data: bytes, retained: bool | None = None) -> tuple[Top
         validate_log_record(payload, parsed.table)
     elif parsed.kind == "replay":
         validate_replay(payload)
+    elif parsed.kind == "assign":
+        validate_assign(payload)
     else:
         validate_announce(payload)
     if retained is not None and parsed.kind == "log":
@@ -306,3 +312,72 @@ def announce_expired(payload: Mapping[str, Any], now: datetime | None = None) ->
     if until is None:
         return False
     return parse_time(until, "until") <= (now or datetime.now().astimezone())
+
+
+# ---------------------------------------------------------------- assignments (club nights)
+
+
+def assign_topic(cafe: str, table: str) -> str:
+    """Where the hub tells one table who plays there next (retained; an empty payload clears it)."""
+    return table_topic(cafe, table, "assign")
+
+
+def assign_payload(evening: str, round_no: int, game: str, players: list[str], *, options: Mapping[str, Any] | None
+                   = None, dealer: str | None = None, title: Mapping[str, str] | None = None,
+                   at: str | None = None) -> dict[str, Any]:
+    """An assignment as the contract's "Assignments" section has it; `players` in the seat order drawn."""
+    return validate_assign({"v": VERSION, "evening": evening, "round": round_no, "game": game,
+                            "options": dict(options or {}), "players": list(players), "dealer": dealer,
+                            "title": dict(title or {}), "at": at or now_iso()})
+
+
+def validate_assign(payload: object) -> dict[str, Any]:
+    p = _base(payload, None)
+    _need(is_id(p.get("evening")), f"evening {p.get('evening')!r} is not an id")
+    _need(_is_int(p.get("round")) and 1 <= p["round"] <= MAX_INT, "round must be an integer >= 1")
+    _need(isinstance(p.get("game"), str) and p["game"] != "", "game must be a game id")
+    _need(isinstance(p.get("options"), dict), "options must be a JSON object")
+    players = _names(p.get("players"), "players")
+    _need(bool(players) and len(set(players)) == len(players), "players must be unique names")
+    _need(p.get("dealer") is None or p["dealer"] in players, "dealer must be one of the players or null")
+    title = p.get("title")
+    _need(isinstance(title, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in title.items()),
+          "title must map languages to text")
+    parse_time(p.get("at"))
+    return p
+
+
+def validate_assignment_ref(value: object) -> dict[str, Any]:
+    """The `assignment` of a `start` record: which evening and round the game was played for."""
+    _need(isinstance(value, dict), "assignment must be a JSON object")
+    assert isinstance(value, dict)
+    _need(is_id(value.get("evening")), f"assignment evening {value.get('evening')!r} is not an id")
+    _need(_is_int(value.get("round")) and 1 <= value["round"] <= MAX_INT, "assignment round must be an integer >= 1")
+    return value
+
+
+def assignment_header(assignment: Mapping[str, Any]) -> dict[str, Any]:
+    """The transcript header a table starts an assigned game with: exactly the assignment's game, seats,
+    dealer and options (no `dealer` when the hub drew none, so the game's default applies; no `options` when
+    there are none — as the kiosk writes a header)."""
+    header: dict[str, Any] = {"format": TRANSCRIPT_FORMAT, "game": assignment["game"],
+                              "players": list(assignment["players"])}
+    if assignment.get("dealer") is not None:
+        header["dealer"] = assignment["dealer"]
+    if assignment.get("options"):
+        header["options"] = dict(assignment["options"])
+    return header
+
+
+def assignment_ref(assignment: Mapping[str, Any]) -> dict[str, Any]:
+    """What a `start` record carries for an assigned game."""
+    return {"evening": assignment["evening"], "round": assignment["round"]}
+
+
+def assignment_title(assignment: Mapping[str, Any], lang: str) -> str:
+    """The evening's title in `lang`, else in the other language the hub wrote, else empty."""
+    title = assignment.get("title") or {}
+    for choice in (lang, *LANGUAGES):
+        if isinstance(title.get(choice), str) and title[choice].strip():
+            return title[choice].strip()
+    return ""

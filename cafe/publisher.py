@@ -4,10 +4,11 @@ Runs in its own thread (plus paho's network thread per connection) and never
 blocks the display loop or the referee: the kiosk only hands it a status dict
 (`set_status`) and the number of the last log record (`notify`), both O(1).
 
-The event log is the outbox. The publisher reads records from its own SQLite
-connection and keeps at most `window` of them in flight; `acked` advances only
-on the broker's PUBACK, to just below the lowest record still unacknowledged,
-and is remembered in the log (`EventLog.set_acked`). Every connection is a fresh
+The publisher sends from an outbox (`cafe.outbox.Outbox`; the kiosk's event log
+is one), opened on its own thread through the `open_outbox` it is given, and keeps
+at most `window` records in flight; `acked` advances only on the broker's PUBACK,
+to just below the lowest record still unacknowledged, and is remembered in the
+outbox (`Outbox.set_acked`). Every connection is a fresh
 paho client that starts publishing at `acked + 1`, so after a broker restart, a
 network loss or a kill of the kiosk the broker may see a record twice but never
 out of order, and nothing is lost. Reconnects back off from `backoff[0]` to
@@ -23,7 +24,6 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -32,8 +32,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
+from cafe.outbox import OpenOutbox, Outbox, OutboxRecord
 from cafe.settings import CafeLinkConfig
-from kiosk.store import EventLog, LogRecord
 
 log = logging.getLogger("cafe")
 
@@ -51,14 +51,16 @@ UNSUPPORTED_PROTOCOL = 0x84  # MQTT 5 CONNACK reason: the broker speaks only 3.1
 class Publisher:
     """One table's MQTT publisher thread. `start()`, then feed `set_status`/`notify`; `stop()` at exit."""
 
-    def __init__(self, config: CafeLinkConfig, log_path: Path | str, *,
+    def __init__(self, config: CafeLinkConfig, open_outbox: OpenOutbox, *,
                  on_online: Callable[[bool], None] | None = None,
                  on_announce: Callable[[dict[str, Any] | None], None] | None = None,
+                 on_assign: Callable[[dict[str, Any] | None], None] | None = None,
                  window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S):
         self.config = config
-        self.log_path = Path(log_path)
+        self.open_outbox = open_outbox
         self.on_online = on_online or (lambda online: None)
         self.on_announce = on_announce or (lambda payload: None)
+        self.on_assign = on_assign or (lambda payload: None)  # club nights: this table's assignment, or None
         self.window = window
         self.backoff = backoff
         self.keepalive = keepalive
@@ -66,6 +68,7 @@ class Publisher:
         self.topic_log = contract.log_topic(config.cafe, config.table)
         self.topic_replay = contract.replay_topic(config.cafe, config.table)
         self.topic_announce = contract.announce_topic(config.cafe)
+        self.topic_assign = contract.assign_topic(config.cafe, config.table)
         self.online = False
         self.acked = 0
         self.connections = 0  # successful connections so far (tests and drills read it)
@@ -79,7 +82,7 @@ class Publisher:
         self._events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()  # from paho's thread
         self._thread: threading.Thread | None = None
         self._protocol = mqtt.MQTTv5
-        self._db: EventLog | None = None
+        self._outbox: Outbox | None = None
 
     # --- the kiosk's side (display thread): O(1), never blocks
 
@@ -111,15 +114,15 @@ class Publisher:
     def _run(self) -> None:
         while not self._stopping.is_set():
             try:
-                self._db = EventLog(self.log_path, durable=False)
+                self._outbox = self.open_outbox()
                 break
             except Exception:  # the log cannot be opened now (a storage fault): the game goes on, we retry
-                log.exception("café: cannot open the event log %s", self.log_path)
+                log.exception("café: cannot open the outbox")
                 self._stopping.wait(self.backoff[1])
         else:
             return
-        self.acked = self._db.acked(self.config.destination)
-        self._latest_n = max(self._latest_n, self._db.last_n())
+        self.acked = self._outbox.acked(self.config.destination)
+        self._latest_n = max(self._latest_n, self._outbox.last_n())
         delay = self.backoff[0]
         try:
             while not self._stopping.is_set():
@@ -139,7 +142,7 @@ class Publisher:
                 if not self._stopping.is_set():
                     self._stopping.wait(delay)
         finally:
-            self._db.close()
+            self._outbox.close()
 
     def _client(self) -> mqtt.Client:
         cfg = self.config
@@ -207,7 +210,8 @@ class Publisher:
         cursor = self.acked + 1
         pending: dict[int, int] = {}  # mid → n of log records in flight
         self._status_sent = None
-        client.subscribe([(self.topic_replay, contract.QOS), (self.topic_announce, contract.QOS)])
+        client.subscribe([(self.topic_replay, contract.QOS), (self.topic_announce, contract.QOS),
+                          (self.topic_assign, contract.QOS)])
         self._set_online(True)
         remembered = self.acked
         while not self._stopping.is_set():
@@ -230,7 +234,7 @@ class Publisher:
             lowest = min(pending.values()) if pending else cursor
             self.acked = max(self.acked, lowest - 1)
             if self.acked != remembered:
-                self._db.set_acked(self.config.destination, self.acked)
+                self._outbox.set_acked(self.config.destination, self.acked)
                 remembered = self.acked
             cursor = self._pump(client, cursor, pending)
             if cursor is None:
@@ -243,9 +247,9 @@ class Publisher:
     def _pump(self, client: mqtt.Client, cursor: int, pending: dict[int, int]) -> int | None:
         """Hand the next records to paho while the window has room; the new cursor, or None if the link broke."""
         if cursor > self._latest_n:
-            self._latest_n = max(self._latest_n, self._db.last_n())
+            self._latest_n = max(self._latest_n, self._outbox.last_n())
         while len(pending) < self.window and cursor <= self._latest_n:
-            records = self._db.records(after_n=cursor - 1, limit=self.window - len(pending))
+            records = self._outbox.records(after_n=cursor - 1, limit=self.window - len(pending))
             if not records:
                 break
             for record in records:
@@ -257,7 +261,7 @@ class Publisher:
                 cursor = record.n + 1
         return cursor
 
-    def _encode(self, record: LogRecord) -> bytes:
+    def _encode(self, record: OutboxRecord) -> bytes:
         payload = record.payload(self.config.table)
         try:
             return contract.encode(payload)
@@ -362,3 +366,8 @@ class Publisher:
                 self.on_announce(payload)
             except Exception:
                 log.exception("café: on_announce failed")
+        elif parsed.kind == "assign" and parsed.table == self.config.table:
+            try:
+                self.on_assign(payload)
+            except Exception:
+                log.exception("café: on_assign failed")

@@ -10,6 +10,9 @@
     tls = false                      # with ca_file = "/etc/…/ca.crt"
     client_id = "referee-hub-cafe-1" # the persistent session's name (default from the café)
     staff_password_hash = "scrypt$…" # `referee-hub hash-password` prints one
+    timezone = "Europe/Berlin"       # the café's zone: the pages show times in it
+    [hub.table_names]                # shown beside the ids; "cafe/t1" on a central hub
+    t1 = "Fenster"
 
 Like the kiosk's config, each message names the line of the key it is about.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import zoneinfo
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -26,7 +30,7 @@ from hub.auth import valid_hash
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
-        "staff_password_hash")
+        "staff_password_hash", "timezone", "table_names")
 
 
 class ConfigError(ValueError):
@@ -45,6 +49,8 @@ class HubConfig:
     ca_file: str | None = None
     client_id: str | None = None
     staff_password_hash: str | None = field(default=None, repr=False)
+    timezone: str = "Europe/Berlin"
+    table_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def broker_host(self) -> str:
@@ -66,6 +72,14 @@ def split_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _known_zone(name: str) -> bool:
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
 def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
     """(key, message) for every value that is wrong."""
     out: list[tuple[str, str]] = []
@@ -75,6 +89,9 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
         elif key == "tls":
             if not isinstance(value, bool):
                 out.append((key, "tls must be true or false"))
+        elif key == "table_names":
+            if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+                out.append((key, 'table_names must be a table of id = "name" (e.g. t1 = "Fenster")'))
         elif value is not None and not isinstance(value, str):
             out.append((key, f"{key} must be a string"))
         elif key in ("broker", "listen"):
@@ -84,6 +101,8 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
                 out.append((key, f"{key}: {error}"))
         elif key == "cafe" and value != "+" and not ID.match(value):
             out.append((key, "cafe must be 1–32 of a-z, 0-9, '-' (starting with a letter or digit), or '+' for all"))
+        elif key == "timezone" and not _known_zone(value):
+            out.append((key, f"timezone {value!r} is not a zone of the tz database (e.g. Europe/Berlin)"))
         elif key == "staff_password_hash" and not valid_hash(value):
             out.append((key, "staff_password_hash is not a hash from `referee-hub hash-password`"))
     if not values.get("cafe"):

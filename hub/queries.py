@@ -8,23 +8,28 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from hub.store import connect
 
-GAME_COLUMNS = ("uid, cafe, tbl, game, players, start_n, end_n, status, checked, dispute, scores, winners, "
-                "started_at, ended_at")
+# `started` and `ended` are the hub's receive times of the start and the (last) end record: the hub's own clock.
+# `started_at` and `ended_at` are the table's clock as it wrote them, which may be wrong (cafe-protocol.md).
+STARTED = "(SELECT r.received FROM records r WHERE r.cafe=g.cafe AND r.tbl=g.tbl AND r.n=g.start_n)"
+GAME_COLUMNS = ("g.uid, g.cafe, g.tbl, g.game, g.players, g.start_n, g.end_n, g.status, g.checked, g.dispute, "
+                f"g.scores, g.winners, g.started_at, g.ended_at, {STARTED}, g.ended")
 
 
 def _game(row: tuple) -> dict[str, Any]:
     (uid, cafe, tbl, game, players, start_n, end_n, status, checked, dispute, scores, winners,
-     started_at, ended_at) = row
+     started_at, ended_at, started, ended) = row
     return {"game_uid": uid, "cafe": cafe, "table": tbl, "game": game, "players": json.loads(players),
             "start_n": start_n, "end_n": end_n, "status": status, "check": checked,
             "dispute": json.loads(dispute) if dispute else None,
             "scores": json.loads(scores) if scores else None, "winners": json.loads(winners) if winners else [],
-            "started_at": started_at, "ended_at": ended_at}
+            "started_at": started_at, "ended_at": ended_at, "started": started, "ended": ended,
+            "url": f"/games/{cafe}/{tbl}/{uid}", "api": f"/api/games/{cafe}/{tbl}/{uid}"}
 
 
 class Reader:
@@ -48,13 +53,20 @@ class Reader:
             f"SELECT t.cafe, t.tbl, t.status, t.online, t.seen, "
             f"(SELECT body FROM records r WHERE r.cafe=t.cafe AND r.tbl=t.tbl AND r.kind='event' "
             f" ORDER BY n DESC LIMIT 1), "
-            f"(SELECT received FROM records r WHERE r.cafe=t.cafe AND r.tbl=t.tbl ORDER BY n DESC LIMIT 1) "
+            f"(SELECT received FROM records r WHERE r.cafe=t.cafe AND r.tbl=t.tbl ORDER BY n DESC LIMIT 1), "
+            # the last finished game: the game of the table's newest end record (a few dozen records back)
+            f"(SELECT json_array(g.uid, g.status, json(COALESCE(g.winners, '[]'))) FROM games g "
+            f" WHERE g.cafe=t.cafe AND g.tbl=t.tbl AND g.uid=(SELECT r.game_uid FROM records r "
+            f"  WHERE r.cafe=t.cafe AND r.tbl=t.tbl AND r.kind='end' ORDER BY r.n DESC LIMIT 1)) "
             f"FROM tables t {where} ORDER BY t.cafe, t.tbl", args).fetchall()
         out = []
-        for cafe_id, tbl, status, online, seen, last, last_received in rows:
+        for cafe_id, tbl, status, online, seen, last, last_received, ended in rows:
+            uid, how, winners = json.loads(ended) if ended else (None, None, [])
             out.append({"cafe": cafe_id, "table": tbl, "online": bool(online), "seen": seen,
                         "status": json.loads(status), "last": json.loads(last) if last else None,
-                        "last_received": last_received})
+                        "last_received": last_received,
+                        "last_game": None if uid is None else {"game_uid": uid, "status": how, "winners": winners,
+                                                               "url": f"/games/{cafe_id}/{tbl}/{uid}"}})
         return out
 
     def cafes(self) -> list[str]:
@@ -62,37 +74,68 @@ class Reader:
         return [c for (c,) in rows]
 
     def games(self, cafe: str | None = None, table: str | None = None, game: str | None = None,
-              status: str | None = None, limit: int = 500) -> list[dict[str, Any]]:
-        """Games newest first; `status` filters by how they ended or by their check (verified, disputed …)."""
-        clauses, args = [], []
-        for column, value in (("cafe", cafe), ("tbl", table), ("game", game)):
+              status: str | None = None, limit: int = 500, uid: str | None = None,
+              players: Iterable[str] = (), received: tuple[float, float] | None = None) -> list[dict[str, Any]]:
+        """Games newest first by the hub's receive time; `status` filters by how they ended or by their check
+        (verified, disputed …); `players`: games any of these names played; `received`: ended in [from, to)."""
+        clauses: list[str] = []
+        args: list[Any] = []
+        for column, value in (("g.cafe", cafe), ("g.tbl", table), ("g.game", game), ("g.uid", uid)):
             if value:
                 clauses.append(f"{column}=?")
                 args.append(value)
+        names = list(players)
+        if names:
+            marks = ", ".join("?" * len(names))
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each(g.players) WHERE value IN ({marks}))")
+            args += names
+        if received:
+            clauses.append("g.ended >= ? AND g.ended < ?")
+            args += received
         if status in ("playing", "finished", "abandoned"):
-            clauses.append("status=?")
+            clauses.append("g.status=?")
             args.append(status)
         elif status in ("verified", "disputed", "pending"):
-            clauses.append("checked=?")
+            clauses.append("g.checked=?")
             args.append(status)
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        rows = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games {where} "
-                               f"ORDER BY COALESCE(ended_at, started_at) DESC, uid LIMIT ?", (*args, limit))
+        # sort on the receive time alone (the start's only for games without an end: COALESCE stops at the
+        # first value), then read the columns of the few rows shown
+        rows = self.db.execute(
+            f"SELECT {GAME_COLUMNS} FROM (SELECT g.rowid AS id, COALESCE(g.ended, {STARTED}) AS latest FROM games g "
+            f"{where} ORDER BY latest DESC, g.cafe, g.tbl, g.uid LIMIT ?) AS top JOIN games g ON g.rowid = top.id "
+            f"ORDER BY top.latest DESC, g.cafe, g.tbl, g.uid", (*args, limit))
         return [_game(r) for r in rows]
 
-    def game(self, uid: str) -> dict[str, Any] | None:
-        row = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE uid=? LIMIT 1", (uid,)).fetchone()
+    def game(self, cafe: str, table: str, uid: str) -> dict[str, Any] | None:
+        """One game: a uid is a table's own, so the same uid may name a game at another table."""
+        row = self.db.execute(f"SELECT {GAME_COLUMNS} FROM games g WHERE g.cafe=? AND g.tbl=? AND g.uid=?",
+                              (cafe, table, uid)).fetchone()
         return _game(row) if row else None
+
+    def verified_after(self, after: tuple[float, str] | None) -> list[dict[str, Any]]:
+        """The verified finished games in the order the leaderboards fold them (`Store.verified_results`: ended,
+        uid), after `after` (such a key) or from the first; what a rating needs and where the game is."""
+        where, args = ("AND (ended, uid) > (?, ?)", after) if after else ("", ())
+        rows = self.db.execute("SELECT ended, cafe, tbl, uid, game, players, scores, winners FROM games "
+                               f"WHERE checked='verified' AND status='finished' AND ended IS NOT NULL {where} "
+                               "ORDER BY ended, uid", args)
+        return [{"ended": ended, "cafe": cafe, "table": tbl, "game_uid": uid, "game": game,
+                 "players": json.loads(players), "scores": json.loads(scores or "{}"),
+                 "winners": json.loads(winners or "[]"), "url": f"/games/{cafe}/{tbl}/{uid}"}
+                for ended, cafe, tbl, uid, game, players, scores, winners in rows]
+
+    def verified_up_to(self, key: tuple[float, str]) -> int:
+        """How many verified finished games sort at or before `key`: a game verified late (its records came
+        after a gap) lands before the last one folded, and the count shows it."""
+        (count,) = self.db.execute("SELECT COUNT(*) FROM games WHERE checked='verified' AND status='finished' "
+                                   "AND ended IS NOT NULL AND (ended, uid) <= (?, ?)", key).fetchone()
+        return int(count)
 
     def records(self, cafe: str, table: str, uid: str) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT body, received FROM records WHERE cafe=? AND tbl=? AND game_uid=? ORDER BY n",
                                (cafe, table, uid))
         return [json.loads(body) | {"received": received} for body, received in rows]
-
-    def recent_events(self, cafe: str, table: str, limit: int = 30) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT body, received FROM records WHERE cafe=? AND tbl=? AND kind='event' "
-                               "ORDER BY n DESC LIMIT ?", (cafe, table, limit))
-        return [json.loads(body) | {"received": received} for body, received in rows][::-1]
 
     def errors(self, cafe: str, table: str, limit: int = 50) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT body, received FROM records WHERE cafe=? AND tbl=? AND ok=0 "

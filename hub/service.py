@@ -19,8 +19,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
+from cafe import contract
 from hub import topics
 from hub.config import HubConfig
+from hub.evenings.desk import Desk
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
@@ -54,8 +56,11 @@ class Service:
         self.connected = threading.Event()
         self.generation = 0  # counts connections: an ack belongs to the one its message came on
         self.writer = threading.Thread(target=self.ingest.run, name="hub-writer", daemon=True)
+        self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign)  # club nights
+        self.ingest.listeners.append(self.desk.on_news)
         self.hub = Hub(Reader(self.data_dir / DB_NAME), self.ingest, self.broadcaster, self.announce,
-                       config.cafe, config.staff_password_hash)
+                       config.cafe, config.staff_password_hash, config.timezone, config.table_names,
+                       evenings=self.desk)
 
     def app(self) -> Any:
         return create_app(self.hub, session_secret(self.data_dir))
@@ -120,6 +125,11 @@ class Service:
         """Retained on the café's announce topic; None clears it (an empty retained payload)."""
         body = b"" if payload is None else topics.encode(payload)
         self.client.publish(topics.announce_topic(cafe), body, qos=1, retain=True)
+
+    def assign(self, cafe: str, table: str, payload: dict[str, Any] | None) -> None:
+        """Club nights: a table's assignment, retained on its `assign` topic; None clears it."""
+        body = b"" if payload is None else topics.encode(payload)
+        self.client.publish(contract.assign_topic(cafe, table), body, qos=1, retain=True)
 
     # ------------------------------------------------------------------ life
 

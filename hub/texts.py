@@ -1,8 +1,8 @@
-"""Every sentence the hub's web pages say, in German and English, keyed by its English text.
+"""The sentences of the hub's web pages, in German and English, keyed by their English text.
 
-The same shape as `referee.messages`: a small table, no catalog build step, and a
-page renders in either language in the same process (the kiosk's gettext state is
-one language per process, a web server serves both at once).
+A small table; a page renders in either language in the same process. Moves, cards and verdicts are not
+here: they come from the shared catalogue (`hub.describe`, `referee.words`), which the page sentences are
+to join next (issue #23).
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ _DE: dict[str, str] = {
     "Last event": "Letztes Ereignis",
     "No tables yet.": "Noch keine Tische.",
     "No game": "Kein Spiel",
-    "accepted": "angenommen",
-    "rejected": "abgelehnt",
     "ago": "her",
     "just now": "gerade eben",
     "Moves": "Züge",
@@ -97,38 +95,6 @@ _DE: dict[str, str] = {
     "The game is over.": "Das Spiel ist vorbei.",
     "Waiting…": "Warten …",
     "{player} to play": "{player} ist am Zug",
-    "{player} plays {card}": "{player} spielt {card}",
-    "(from {owner}'s hand)": "(aus der Hand von {owner})",
-    "against {target}": "gegen {target}",
-    "The operator took back the last event": "Die Spielleitung hat das letzte Ereignis zurückgenommen",
-    "{player} presses {button}": "{player} drückt {button}",
-    "{player} draws": "{player} zieht",
-    "{player} draws {count}": "{player} zieht {count}",
-    "{player} discards {card}": "{player} legt {card} ab",
-    "{player} adds {card} to meld {meld}": "{player} legt {card} an Auslage {meld} an",
-    "{player} calls {word}": "{player} ruft {word}",
-    "{player} catches {target}": "{player} erwischt {target}",
-    "{player} chooses {colour}": "{player} wählt {colour}",
-    "{player} reveals": "{player} deckt auf",
-    "{player} takes the pile": "{player} nimmt den Stapel",
-    "{player}: {kind}": "{player}: {kind}",
-    "Start card: {card}": "Startkarte: {card}",
-    "A new round is dealt": "Eine neue Runde wird gegeben",
-    "The race is closed": "Das Rennen ist geschlossen",
-    "{player} turns over their own cards": "{player} dreht die eigenen Karten um",
-    "{player} lets the next player turn over": "{player} lässt den nächsten Spieler umdrehen",
-    "{player} gives {card} to {target}": "{player} gibt {card} an {target}",
-    "{player} lays a task: {card}": "{player} legt eine Aufgabe aus: {card}",
-    "{player} skips with an ace": "{player} setzt mit einem Ass aus",
-    "not their turn": "nicht am Zug",
-    "card already on the table (scanned twice?)": "Karte liegt schon (doppelt gescannt?)",
-    "not a card of this game": "keine Karte dieses Spiels",
-    "not seated at this table": "sitzt nicht an diesem Tisch",
-    "the game is over": "das Spiel ist vorbei",
-    "not a valid move": "kein gültiger Zug",
-    "nothing to undo": "nichts zurückzunehmen",
-    "Confirm": "Bestätigen",
-    "Slap": "Schlagen",
     "screen": "Bildschirm",
     "Announcements go to café {cafe}.": "Durchsagen gehen an das Café {cafe}.",
     "Language": "Sprache",
@@ -137,6 +103,32 @@ _DE: dict[str, str] = {
     "Rejected moves and disputed games of this table.": "Abgelehnte Züge und strittige Spiele dieses Tisches.",
     "not logged in": "nicht angemeldet",
     "Everything at every table, live.": "Alles an jedem Tisch, live.",
+    "Last game": "Letztes Spiel",
+    "Length": "Dauer",
+    "Table clock": "Uhr des Tisches",
+    "Moves as CSV": "Züge als CSV",
+    "Print view": "Druckansicht",
+    "Print": "Drucken",
+    "Standings of the evening": "Stand des Abends",
+    "QR code for guests": "QR-Code für Gäste",
+    "Scan to follow every table live": "Scannen und jeden Tisch live verfolgen",
+    "Evening": "Abend",
+    "Evening of {day}": "Abend vom {day}",
+    "Evening before": "Abend davor",
+    "Evening after": "Abend danach",
+    "Finished games from 6 a.m. to 6 a.m. the next day; disputed games do not count.":
+        "Beendete Spiele von 6 Uhr bis 6 Uhr am nächsten Tag; strittige Spiele zählen nicht.",
+    "No finished games this evening.": "Noch keine beendeten Spiele an diesem Abend.",
+    "Also spelled": "Auch geschrieben",
+    "Ratings": "Wertungen",
+    "Rating over time": "Wertung im Verlauf",
+    "Result": "Ergebnis",
+    "won": "gewonnen",
+    "lost": "verloren",
+    "points": "Punkte",
+    "Showing now": "Läuft gerade",
+    "until": "bis",
+    "No announcement is showing.": "Gerade läuft keine Durchsage.",
 }
 
 

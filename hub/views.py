@@ -3,20 +3,24 @@ and rendering a template with the page's language and the words it needs."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
+from hub import formats
 from hub.describe import describe, verdict
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
+from hub.standings import RatingHistory
 from hub.texts import LANGUAGES, pick_language, tr
 from referee import games as referee_games
 
@@ -37,6 +41,34 @@ class Hub:
     announce: Announce
     cafe: str  # the café this hub serves, or "+" for a central hub of several
     staff_hash: str | None
+    timezone: str = "Europe/Berlin"  # the café's: pages show the hub's receive times in it
+    table_names: dict[str, str] = field(default_factory=dict)  # "t1" or "cafe/t1" → "Fenster"
+    announcements: dict[str, dict[str, Any]] = field(default_factory=dict)  # café → the last one sent
+    ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
+    evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
+
+    def __post_init__(self) -> None:
+        self.zone = ZoneInfo(self.timezone)
+        send = self.announce
+
+        def announce_and_keep(cafe: str, payload: dict[str, Any] | None) -> None:
+            send(cafe, payload)
+            if payload is None:
+                self.announcements.pop(cafe, None)
+            else:
+                self.announcements[cafe] = payload | {"sent": time.time()}
+
+        self.announce = announce_and_keep
+
+    def table_name(self, cafe: str, table: str) -> str:
+        """The name the owner gave a table in the hub's config ("Fenster"), or ""."""
+        return self.table_names.get(f"{cafe}/{table}") or self.table_names.get(table) or ""
+
+    def current_announcements(self) -> dict[str, dict[str, Any]]:
+        """The announcements this hub sent that are still showing (not cleared, `until` not passed)."""
+        now = dt.datetime.now(dt.UTC)
+        return {cafe: a for cafe, a in self.announcements.items()
+                if not a.get("until") or dt.datetime.fromisoformat(a["until"]) > now}
 
 
 def game_title(game_id: str | None) -> str:
@@ -64,12 +96,14 @@ def dispute_words(answer: dict[str, Any], lang: str) -> str:
     return verdict(answer, lang)
 
 
-def table_view(row: dict[str, Any], lang: str) -> dict[str, Any]:
-    """A table as the overview card and /api/tables show it."""
+def table_view(row: dict[str, Any], lang: str, hub: Hub | None = None) -> dict[str, Any]:
+    """A table as the overview card and /api/tables show it: its game now, its last move, the last game it
+    finished (winners and a link)."""
     status = row["status"]
     last = row.get("last")
     return {
         "cafe": row["cafe"], "table": row["table"], "online": row["online"],
+        "name": hub.table_name(row["cafe"], row["table"]) if hub else "", "last_game": row.get("last_game"),
         "screen": status.get("screen"), "game": status.get("game"), "game_title": game_title(status.get("game")),
         "game_uid": status.get("game_uid"), "players": status.get("players") or [], "turn": status.get("turn"),
         "scores": status.get("scores") or {}, "finished": bool(status.get("finished")), "n": status.get("n"),
@@ -78,6 +112,29 @@ def table_view(row: dict[str, Any], lang: str) -> dict[str, Any]:
                                            "verdict": verdict(last.get("answer"), lang, last.get("event"))},
         "last_received": row.get("last_received"), "seen": row.get("seen"),
     }
+
+
+def _clock_seconds(at: str | None) -> float | None:
+    try:
+        return dt.datetime.fromisoformat(at).timestamp() if at else None
+    except ValueError:
+        return None
+
+
+def game_view(game: dict[str, Any], hub: Hub) -> dict[str, Any]:
+    """A game as the pages and the API show it: the table's name, the hub's receive times in the café's zone
+    (ISO), and its length. The length is the table's own clock from start to end (a wrong clock is off by the
+    same at both ends), else the hub's receive times."""
+    start, end = _clock_seconds(game["started_at"]), _clock_seconds(game["ended_at"])
+    length = end - start if start is not None and end is not None and end >= start else None
+    if length is None and game["started"] is not None and game["ended"] is not None:
+        length = game["ended"] - game["started"]
+
+    def iso(received: float | None) -> str | None:
+        return None if received is None else formats.local(received, hub.zone).isoformat(timespec="seconds")
+
+    return game | {"table_name": hub.table_name(game["cafe"], game["table"]), "length_s": length,
+                   "started_local": iso(game["started"]), "ended_local": iso(game["ended"])}
 
 
 class Pages:
@@ -89,9 +146,14 @@ class Pages:
 
     def render(self, request: Request, name: str, **context: Any) -> Response:
         lang = lang_of(request)
+        hub = self.hub
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
                     "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")), "now": time.time(),
-                    "path": request.url.path, "cafe": self.hub.cafe, "languages": LANGUAGES}
+                    "path": request.url.path, "cafe": hub.cafe, "languages": LANGUAGES,
+                    "num": lambda value, places=1: formats.number(value, lang, places),
+                    "when": lambda received: formats.when(received, hub.zone, lang),
+                    "clock": formats.clock_text, "length": formats.duration, "table_name": hub.table_name,
+                    "announcements": hub.current_announcements()}
         response = self.templates.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")

@@ -21,6 +21,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from hub import api, pages, staff
+from hub.evenings import web as evenings_web
 from hub.views import HERE, Hub, Pages
 
 __all__ = ["Hub", "create_app"]
@@ -30,6 +31,8 @@ def create_app(hub: Hub, secret_key: str) -> Starlette:
     """The ASGI app: guests' pages, the JSON API, the staff area, static files; `secret_key` signs sessions."""
     renderer = Pages(hub)
     routes = [*pages.routes(hub, renderer), *api.routes(hub), *staff.routes(hub, renderer),
+              *(evenings_web.routes(hub.evenings, hub.broadcaster, hub.reader, hub.cafe)
+                if hub.evenings is not None else []),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     middleware = [Middleware(SessionMiddleware, secret_key=secret_key, session_cookie="hub_staff",
                              max_age=12 * 3600, same_site="strict")]

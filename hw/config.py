@@ -1,4 +1,4 @@
-"""The table's TOML configuration: seats, their button pins, scanners and which seat each scanner serves.
+"""The table's TOML configuration, hw's part: seats, their button pins, scanners and which seat each scanner serves.
 
     [table]        name, pin_factory (optional: lgpio | rpigpio | pigpio | native | mock)
     [buttons]      pull ("up" | "down" | "none"), active ("low" | "high"), debounce_ms
@@ -6,32 +6,32 @@
                    optional led = BCM pin (the seat's light), active_high (the LED's level, default true)
     [scanners.ID]  type ("serial" | "wedge" | "sim"), seat (omit: shared by the table), port, baud,
                    terminator ("CR" | "LF" | "CRLF"), prefix, suffix, dedupe_ms, max_line, device (wedge)
-    [kiosk]        data_dir, language ("de" | "en"), admin_pin_hash, demo_after_s, idle_pause_s, admin_hold_s,
-                   screen_size, rotate, volume, mute
-    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
+    [camera]       (optional) the overhead camera and its zones: `hw.camera.zones`
 
-This is the one validator of the whole file (the kiosk's `[kiosk]` table included, as plain values:
-`hw` does not import the kiosk): every unknown key, wrong type and invalid value is an error with its
-line, so whatever `referee-kiosk --check-config` passes also starts.
+The same file holds other layers' tables (the kiosk's `[kiosk]`, the café link's `[cafe]`): hw checks only
+its own and leaves the rest to their owners. Whoever composes the whole file (the kiosk, `kiosk.config`)
+hands `parse` the other tables' checks; then a table nobody owns is an error too, and every problem of
+every table comes out the same way, "FILE:LINE: message", sorted by line. The checks use `Checker`'s
+primitives, so they find their lines as hw's do.
 
 `load(path)` returns a `TableConfig` or raises `ConfigError` listing every problem
 as "FILE:LINE: message". tomllib gives no positions for values, so `_KeyLines`
 finds the line of each key by reading the file's table headers and `key =` lines.
-`check_config(path)` → (ok, messages) is what `referee-kiosk --check-config` prints.
+`check_config(path)` → (ok, messages) is the printout of a check.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from cafe.contract import is_id
-from cafe.settings import CafeLinkConfig, parse_broker
 from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
+from hw.camera.zones import CameraConfig, check_camera
 from hw.lights import LightPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
 
@@ -39,13 +39,8 @@ PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SCANNER_TYPES = ("serial", "wedge", "sim")
 BAUD_RATES = (1200, 2400, 4800, 9600, 14400, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 BCM_PINS = range(28)  # GPIO0..GPIO27 on the 40-pin header
-LANGUAGES = ("de", "en")
-KIOSK_KEYS = ("data_dir", "language", "admin_pin_hash", "demo_after_s", "idle_pause_s", "admin_hold_s", "screen_size",
-              "rotate", "volume", "mute")
-ROTATIONS = (0, 90, 180, 270)
-# kiosk.pin.hash_pin's format: pbkdf2_sha256$ITERATIONS$SALT$HEX-DIGEST (make one: `referee-kiosk --hash-pin`)
-PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d{4,8})\$([^$\s]{1,64})\$([0-9a-f]{64})$")
-SCREEN_SIDE = (240, 8192)
+HW_TABLES = ("table", "buttons", "seats", "scanners", "camera")  # the top-level tables hw owns
+SCANNER_KEYS = ("type", "seat", "port", "device", "baud", "terminator", "prefix", "suffix", "dedupe_ms", "max_line")
 LIGHT_KEYS = ("led", "active_high")  # a seat's light: its BCM pin and the level that lights it
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.-]{0,31}$")
 
@@ -88,22 +83,6 @@ class ScannerConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class KioskSection:
-    """The `[kiosk]` table, checked; None means "not set" (the kiosk's own default applies)."""
-
-    data_dir: str | None = None
-    language: str | None = None
-    admin_pin_hash: str | None = None
-    demo_after_s: float | None = None
-    idle_pause_s: float | None = None
-    admin_hold_s: float | None = None
-    screen_size: tuple[int, int] | None = None
-    rotate: int | None = None
-    volume: int | None = None
-    mute: bool | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class TableConfig:
     name: str
     seats: tuple[SeatConfig, ...]
@@ -111,9 +90,8 @@ class TableConfig:
     pin_factory: str | None = None
     debounce_ms: float = DEFAULT_DEBOUNCE_MS
     path: str | None = None
-    kiosk: KioskSection = field(default_factory=KioskSection)
-    cafe: CafeLinkConfig | None = None
-    """The café broker this table publishes to; None: not in a café."""
+    camera: CameraConfig | None = None
+    """The overhead camera and its zones; None: no camera."""
 
     def seat(self, name: str) -> SeatConfig:
         for s in self.seats:
@@ -206,7 +184,10 @@ class _KeyLines:
 # ---------------------------------------------------------------- validation
 
 
-class _Checker:
+class Checker:
+    """Checks a parsed file's values and collects every problem with its line: the primitives (`table`,
+    `string`, `number`, `boolean`, `path_string`) for any layer's tables, and hw's own tables (`hw`)."""
+
     def __init__(self, data: dict[str, Any], lines: _KeyLines, base: Path | None = None):
         self.data = data
         self.lines = lines
@@ -235,7 +216,7 @@ class _Checker:
 
     def string(self, path: tuple[str, ...], value: Any, choices: tuple[str, ...] | None = None) -> str | None:
         if not isinstance(value, str):
-            self.err(path, f"{self.dotted(path)} must be a string, not {_toml_type(value)}")
+            self.err(path, f"{self.dotted(path)} must be a string, not {toml_type(value)}")
             return None
         if choices is not None and value not in choices:
             self.err(path, f"{self.dotted(path)} = {value!r} is not one of {', '.join(choices)}")
@@ -246,7 +227,7 @@ class _Checker:
         ok_type = isinstance(value, int) if integer else isinstance(value, int | float)
         if isinstance(value, bool) or not ok_type:
             kind = "an integer" if integer else "a number"
-            self.err(path, f"{self.dotted(path)} must be {kind}, not {_toml_type(value)}")
+            self.err(path, f"{self.dotted(path)} must be {kind}, not {toml_type(value)}")
             return None
         if not lo <= value <= hi:
             self.err(path, f"{self.dotted(path)} = {value} is out of range ({lo}..{hi})")
@@ -256,7 +237,7 @@ class _Checker:
     # -- sections
     def boolean(self, path: tuple[str, ...], value: Any) -> bool | None:
         if not isinstance(value, bool):
-            self.err(path, f"{self.dotted(path)} must be true or false, not {_toml_type(value)}")
+            self.err(path, f"{self.dotted(path)} must be true or false, not {toml_type(value)}")
             return None
         return value
 
@@ -275,9 +256,9 @@ class _Checker:
             return None
         return text
 
-    def run(self) -> TableConfig | None:
+    def hw(self) -> TableConfig:
+        """hw's own tables; whatever they lack is in `problems` (the result is only used when there are none)."""
         data = self.data
-        self.table((), data, ("table", "buttons", "seats", "scanners", "kiosk", "cafe"))
         table = self.table(("table",), data.get("table", {}), ("name", "pin_factory"))
         name = self.string(("table", "name"), table["name"]) if "name" in table else "table"
         factory = None
@@ -292,121 +273,8 @@ class _Checker:
         seats = self.seat_lights(data.get("seats"), seats)
         scanners = self.scanners(data.get("scanners", {}), {s.name for s in seats})
         self.coverage(seats, scanners)
-        kiosk = self.kiosk(data.get("kiosk", {}))
-        cafe = self.cafe(data["cafe"]) if "cafe" in data else None
-        if any(not p.warning for p in self.problems):
-            return None
-        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), kiosk=kiosk,
-                           cafe=cafe)
-
-    def kiosk(self, value: Any) -> KioskSection:
-        """The `[kiosk]` table: each key checked the way the kiosk will use it."""
-        path = ("kiosk",)
-        section = self.table(path, value, KIOSK_KEYS)
-        found: dict[str, Any] = {}
-        if "data_dir" in section:
-            found["data_dir"] = self.path_string((*path, "data_dir"), section["data_dir"], absolute=False)
-        if "language" in section:
-            found["language"] = self.string((*path, "language"), section["language"], LANGUAGES)
-        if "admin_pin_hash" in section:
-            pin = self.string((*path, "admin_pin_hash"), section["admin_pin_hash"])
-            if pin is not None and not PIN_HASH.match(pin):
-                self.err((*path, "admin_pin_hash"), "admin_pin_hash is not a PIN hash (pbkdf2_sha256$ITERATIONS$SALT$"
-                         "DIGEST): write the hash, never the PIN; make one with `referee-kiosk --hash-pin`")
-                pin = None
-            found["admin_pin_hash"] = pin
-        if "demo_after_s" in section:
-            found["demo_after_s"] = self.number((*path, "demo_after_s"), section["demo_after_s"], 0, 86_400)
-        if "idle_pause_s" in section:
-            found["idle_pause_s"] = self.number((*path, "idle_pause_s"), section["idle_pause_s"], 0, 7 * 86_400)
-        if "admin_hold_s" in section:
-            found["admin_hold_s"] = self.number((*path, "admin_hold_s"), section["admin_hold_s"], 0.5, 30)
-        if "rotate" in section:
-            rotate = self.number((*path, "rotate"), section["rotate"], 0, 270, integer=True)
-            if rotate is not None and rotate not in ROTATIONS:
-                self.err((*path, "rotate"), f"kiosk.rotate = {rotate} is not one of 0, 90, 180, 270")
-                rotate = None
-            found["rotate"] = rotate
-        if "volume" in section:
-            found["volume"] = self.number((*path, "volume"), section["volume"], 0, 100, integer=True)
-        if "mute" in section:
-            found["mute"] = self.boolean((*path, "mute"), section["mute"])
-        if "screen_size" in section:
-            found["screen_size"] = self.screen_size((*path, "screen_size"), section["screen_size"])
-        return KioskSection(**{k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
-                               for k, v in found.items() if v is not None})
-
-    def screen_size(self, path: tuple[str, ...], value: Any) -> tuple[int, int] | None:
-        lo, hi = SCREEN_SIDE
-        if not isinstance(value, list) or len(value) != 2:
-            self.err(path, f"{self.dotted(path)} must be [width, height], not {_toml_type(value)}")
-            return None
-        sides = [self.number(path, side, lo, hi, integer=True) for side in value]
-        if None in sides:
-            return None
-        return sides[0], sides[1]
-
-    def cafe(self, value: Any) -> CafeLinkConfig | None:
-        """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md)."""
-        path = ("cafe",)
-        section = self.table(path, value, ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file"))
-        if not isinstance(value, dict):
-            return None
-        problems = len(self.problems)
-        ids: dict[str, str] = {}
-        for key in ("broker", "cafe", "table"):
-            if key not in section:
-                example = '"cafe.local:1883"' if key == "broker" else '"nord"' if key == "cafe" else '"t1"'
-                self.err(path, f"[cafe] has no {key} (e.g. {key} = {example})")
-                continue
-            text = self.string((*path, key), section[key])
-            if text is None:
-                continue
-            if key != "broker" and not is_id(text):
-                self.err((*path, key), f"cafe.{key} = {text!r}: use 1-32 characters a-z, 0-9, '-', "
-                         "starting with a letter or digit")
-                continue
-            ids[key] = text
-        tls = False
-        if "tls" in section:
-            if isinstance(section["tls"], bool):
-                tls = section["tls"]
-            else:
-                self.err((*path, "tls"), f"cafe.tls must be true or false, not {_toml_type(section['tls'])}")
-        host, port = "", 0
-        if "broker" in ids:
-            try:
-                host, port = parse_broker(ids["broker"], tls)
-            except ValueError as error:
-                self.err((*path, "broker"), f"cafe.{error}")
-        username = None
-        if "username" in section:
-            username = self.string((*path, "username"), section["username"])
-            if username == "":
-                self.err((*path, "username"), "cafe.username is empty")
-        files: dict[str, Path | None] = {"password_file": None, "ca_file": None}
-        for key in files:
-            if key not in section:
-                continue
-            text = self.string((*path, key), section[key])
-            if not text:
-                if text == "":
-                    self.err((*path, key), f"cafe.{key} is empty")
-                continue
-            file = Path(text).expanduser()
-            file = file if file.is_absolute() else self.base / file
-            if not file.is_file():
-                self.err((*path, key), f"cafe.{key} = {text!r}: no such file ({file})")
-                continue
-            files[key] = file
-        if files["ca_file"] is not None and not tls:
-            self.err((*path, "ca_file"), "cafe.ca_file is for tls = true")
-        if files["password_file"] is not None and username is None and "table" in ids:
-            username = f"table-{ids['table']}"  # the broker user the café's broker config makes per table
-        if len(self.problems) > problems:
-            return None
-        return CafeLinkConfig(host, port, ids["cafe"], ids["table"], username, files["password_file"], tls,
-                              files["ca_file"])
+        camera = check_camera(self, data["camera"], {s.name for s in seats}) if "camera" in data else None
+        return TableConfig(name or "table", tuple(seats), tuple(scanners), factory, float(debounce), camera=camera)
 
     def polarity(self, path: tuple[str, ...], section: dict[str, Any],
                  default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
@@ -494,7 +362,7 @@ class _Checker:
             if "active_high" in raw:
                 if not isinstance(raw["active_high"], bool):
                     self.err((*path, "active_high"), f"{self.dotted((*path, 'active_high'))} must be true or false, "
-                             f"not {_toml_type(raw['active_high'])}")
+                             f"not {toml_type(raw['active_high'])}")
                 elif "led" not in raw:
                     self.err((*path, "active_high"), f"active_high is the light's level, but seat {name!r} has no led")
                 else:
@@ -538,72 +406,96 @@ class _Checker:
             self.err(("scanners",), "scanners must be tables [scanners.ID]")
             return []
         result: list[ScannerConfig] = []
-        ports: dict[str, tuple[str, ...]] = {}
-        seat_of: dict[str | None, tuple[str, ...]] = {}
-        known = ("type", "seat", "port", "device", "baud", "terminator", "prefix", "suffix", "dedupe_ms", "max_line")
+        ports: dict[str, tuple[str, ...]] = {}  # port → where it was first written
+        seat_of: dict[str | None, tuple[str, ...]] = {}  # seat → where a scanner first claimed it
         for name, raw in value.items():
             path = ("scanners", name)
             if not _NAME.match(name):
                 self.err(path, f"scanner id {name!r}: use letters, digits, space, '_', '-' or '.' (at most 32)")
-            section = self.table(path, raw, known)
+            section = self.table(path, raw, SCANNER_KEYS)
             if not isinstance(raw, dict):
                 continue
             kind = self.string((*path, "type"), section.get("type", "serial"), SCANNER_TYPES)
-            seat = None
-            if "seat" in section:
-                seat = self.string((*path, "seat"), section["seat"])
-                if seat is not None and seat not in seat_names:
-                    known_seats = ", ".join(sorted(seat_names)) or "none"
-                    self.err((*path, "seat"), f"unknown seat {seat!r} (seats: {known_seats})")
-                    seat = None
-                elif seat is not None and seat in seat_of:
-                    other = seat_of[seat]
-                    self.err((*path, "seat"), f"seat {seat!r} already has scanner {other[1]!r} "
-                             f"(line {self.lines.line(*other)})")
-                elif seat is not None:
-                    seat_of[seat] = (*path, "seat")
-            port = device = None
-            if kind == "serial":
-                if "port" not in section:
-                    self.err(path, f"serial scanner {name!r} has no port (e.g. port = \"/dev/serial/by-path/…\")")
-                else:
-                    port = self.path_string((*path, "port"), section["port"])
-                    if port is not None and port in ports:
-                        self.err((*path, "port"), f"port {port!r} is used twice: {self.dotted(path)} and "
-                                 f"{self.dotted(ports[port][:-1])} (line {self.lines.line(*ports[port])})")
-                    elif port is not None:
-                        ports[port] = (*path, "port")
-            elif kind == "wedge":
-                if "device" not in section:
-                    self.err(path, f"wedge scanner {name!r} has no device (e.g. device = \"/dev/input/by-id/…-kbd\")")
-                else:
-                    device = self.path_string((*path, "device"), section["device"])
-            for key, wanted in (("port", "serial"), ("baud", "serial"), ("device", "wedge")):
-                if key in section and kind is not None and kind != wanted:
-                    self.err((*path, key), f"{key} is for {wanted} scanners, not type = {kind!r}")
-            baud = 9600
-            if "baud" in section:
-                b = section["baud"]
-                if isinstance(b, bool) or not isinstance(b, int) or b not in BAUD_RATES:
-                    self.err((*path, "baud"), f"bad baud rate {b!r} (one of {', '.join(map(str, BAUD_RATES))})")
-                else:
-                    baud = b
-            term = self.string((*path, "terminator"), section.get("terminator", "CR"), tuple(TERMINATORS))
-            prefix = self.string((*path, "prefix"), section.get("prefix", "")) or ""
-            suffix = self.string((*path, "suffix"), section.get("suffix", "")) or ""
-            for key, text in (("prefix", prefix), ("suffix", suffix)):
-                if text and (not text.isascii() or not text.isprintable()):
-                    self.err((*path, key), f"{key} {text!r} must be printable ASCII")
+            seat = self.scanner_seat(path, section, seat_names, seat_of)
+            port, device = self.scanner_device(path, section, kind, ports)
+            baud = self.baud(path, section)
+            framing = self.framing(path, section)
             dedupe = self.number((*path, "dedupe_ms"), section.get("dedupe_ms", DEFAULT_DEDUPE_MS), 0, 60_000)
-            max_line = self.number((*path, "max_line"), section.get("max_line", DEFAULT_MAX_LINE), 8, 4096,
-                                   integer=True)
-            if kind is None or term is None or dedupe is None or max_line is None:
+            if kind is None or framing is None or dedupe is None:
                 continue
-            result.append(ScannerConfig(name, kind, seat, port, device, baud,
-                                        Framing(term, prefix, suffix, max_line), float(dedupe)))
+            result.append(ScannerConfig(name, kind, seat, port, device, baud, framing, float(dedupe)))
         return result
 
+    def scanner_seat(self, path: tuple[str, ...], section: dict[str, Any], seat_names: set[str],
+                     seat_of: dict[str | None, tuple[str, ...]]) -> str | None:
+        """The seat a scanner serves (None: shared): a known seat that no other scanner serves."""
+        if "seat" not in section:
+            return None
+        seat = self.string((*path, "seat"), section["seat"])
+        if seat is None:
+            return None
+        if seat not in seat_names:
+            known_seats = ", ".join(sorted(seat_names)) or "none"
+            self.err((*path, "seat"), f"unknown seat {seat!r} (seats: {known_seats})")
+            return None
+        if seat in seat_of:
+            other = seat_of[seat]
+            self.err((*path, "seat"), f"seat {seat!r} already has scanner {other[1]!r} "
+                     f"(line {self.lines.line(*other)})")
+        else:
+            seat_of[seat] = (*path, "seat")
+        return seat
+
+    def scanner_device(self, path: tuple[str, ...], section: dict[str, Any], kind: str | None,
+                       ports: dict[str, tuple[str, ...]]) -> tuple[str | None, str | None]:
+        """(port, device): a serial scanner's port (used once), a wedge's input device; each only for its type."""
+        name = path[-1]
+        port = device = None
+        if kind == "serial":
+            if "port" not in section:
+                self.err(path, f"serial scanner {name!r} has no port (e.g. port = \"/dev/serial/by-path/…\")")
+            else:
+                port = self.path_string((*path, "port"), section["port"])
+                if port is not None and port in ports:
+                    self.err((*path, "port"), f"port {port!r} is used twice: {self.dotted(path)} and "
+                             f"{self.dotted(ports[port][:-1])} (line {self.lines.line(*ports[port])})")
+                elif port is not None:
+                    ports[port] = (*path, "port")
+        elif kind == "wedge":
+            if "device" not in section:
+                self.err(path, f"wedge scanner {name!r} has no device (e.g. device = \"/dev/input/by-id/…-kbd\")")
+            else:
+                device = self.path_string((*path, "device"), section["device"])
+        for key, wanted in (("port", "serial"), ("baud", "serial"), ("device", "wedge")):
+            if key in section and kind is not None and kind != wanted:
+                self.err((*path, key), f"{key} is for {wanted} scanners, not type = {kind!r}")
+        return port, device
+
+    def baud(self, path: tuple[str, ...], section: dict[str, Any]) -> int:
+        if "baud" not in section:
+            return 9600
+        b = section["baud"]
+        if isinstance(b, bool) or not isinstance(b, int) or b not in BAUD_RATES:
+            self.err((*path, "baud"), f"bad baud rate {b!r} (one of {', '.join(map(str, BAUD_RATES))})")
+            return 9600
+        return b
+
+    def framing(self, path: tuple[str, ...], section: dict[str, Any]) -> Framing | None:
+        """How a scanner's lines end and what wraps them; None when a value is wrong (reported)."""
+        term = self.string((*path, "terminator"), section.get("terminator", "CR"), tuple(TERMINATORS))
+        prefix = self.string((*path, "prefix"), section.get("prefix", "")) or ""
+        suffix = self.string((*path, "suffix"), section.get("suffix", "")) or ""
+        for key, text in (("prefix", prefix), ("suffix", suffix)):
+            if text and (not text.isascii() or not text.isprintable()):
+                self.err((*path, key), f"{key} {text!r} must be printable ASCII")
+        max_line = self.number((*path, "max_line"), section.get("max_line", DEFAULT_MAX_LINE), 8, 4096, integer=True)
+        if term is None or max_line is None:
+            return None
+        return Framing(term, prefix, suffix, max_line)
+
     def coverage(self, seats: list[SeatConfig], scanners: list[ScannerConfig]) -> None:
+        if not scanners and "camera" in self.data:
+            return  # the camera reads the cards
         if not scanners:
             self.warn(("scanners",), "no scanners: cards can only be entered on the touchscreen")
             return
@@ -615,7 +507,7 @@ class _Checker:
                 self.warn(("seats", seat.name), f"seat {seat.name!r} has no scanner and there is no shared scanner")
 
 
-def _toml_type(value: Any) -> str:
+def toml_type(value: Any) -> str:
     return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array",
             dict: "a table"}.get(type(value), type(value).__name__)
 
@@ -623,7 +515,26 @@ def _toml_type(value: Any) -> str:
 # ---------------------------------------------------------------- entry points
 
 
-def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
+Section = Callable[[Checker, Any], Any]
+"""Another layer's table check: (checker, the table's value) → its value, problems added to the checker."""
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A checked file: hw's tables (None when anything is wrong), the other tables' values, every problem."""
+
+    table: TableConfig | None
+    sections: dict[str, Any]
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if not p.warning]
+
+
+def parse(text: str, path: str = "<config>", sections: Mapping[str, Section] | None = None) -> Parsed:
+    """Check a config's text. Without `sections` only hw's tables are checked and the others left alone; with
+    them (the whole file's other tables, name → check) each is checked and an unknown table is an error."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -631,39 +542,43 @@ def _parse(text: str, path: str) -> tuple[TableConfig | None, list[Problem]]:
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(exc))
         line = int(m.group(1)) if m else max(1, text.count("\n") + (not text.endswith("\n")))
         col = f" (column {m.group(2)})" if m else ""
-        return None, [Problem(line, f"not valid TOML: {message}{col}")]
-    checker = _Checker(data, _KeyLines(text), Path(path).parent)
-    config = checker.run()
-    if config is not None:
-        config = replace(config, path=path)
-    return config, sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
+        return Parsed(None, {}, [Problem(line, f"not valid TOML: {message}{col}")])
+    checker = Checker(data, _KeyLines(text), Path(path).parent)
+    if sections is not None:
+        checker.table((), data, (*HW_TABLES, *sections))
+    table = checker.hw()
+    found = {name: check(checker, data[name]) for name, check in (sections or {}).items() if name in data}
+    problems = sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
+    ok = not any(not p.warning for p in problems)
+    return Parsed(replace(table, path=path) if ok else None, found if ok else {}, problems)
 
 
 def loads(text: str, path: str = "<config>") -> TableConfig:
-    config, problems = _parse(text, path)
-    if config is None:
-        raise ConfigError(path, [p for p in problems if not p.warning])
-    return config
+    """hw's tables of a config's text; ConfigError (every problem, with its line) if they are wrong."""
+    parsed = parse(text, path)
+    if parsed.table is None:
+        raise ConfigError(path, parsed.errors)
+    return parsed.table
 
 
 def load(path: str | Path) -> TableConfig:
-    """Read and validate a table config; ConfigError (every problem, with its line) if it is wrong."""
+    """Read and validate a table config's hw tables; ConfigError (every problem, with its line) if it is wrong."""
     path = Path(path)
     return loads(path.read_text(encoding="utf-8"), str(path))
 
 
-def check_config(path: str | Path) -> tuple[bool, list[str]]:
-    """(ok, messages): errors and warnings as "FILE:LINE: message", ready to print."""
+def check_config(path: str | Path, sections: Mapping[str, Section] | None = None) -> tuple[bool, list[str]]:
+    """(ok, messages): errors and warnings as "FILE:LINE: message", ready to print (`sections` as for `parse`)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return False, [f"{path}: cannot read: {exc}"]
-    config, problems = _parse(text, str(path))
-    messages = [p.format(str(path)) for p in problems]
-    if config is not None:
-        messages.append(f"{path}: ok: {len(config.seats)} seats, {len(config.scanners)} scanners")
-    return config is not None, messages
+    parsed = parse(text, str(path), sections)
+    messages = [p.format(str(path)) for p in parsed.problems]
+    if parsed.table is not None:
+        messages.append(f"{path}: ok: {len(parsed.table.seats)} seats, {len(parsed.table.scanners)} scanners")
+    return parsed.table is not None, messages
 
 
 def default_sim_path() -> Path:

@@ -22,6 +22,9 @@ Drive it from
       {"cmd": "unplug", "reader": "Anna"}   {"cmd": "replug", "reader": "Anna"}
       {"cmd": "ping"}  {"cmd": "seats"}  {"cmd": "readers"}  {"cmd": "help"}
 
+  With a `[camera]` in the config, the simulated overhead camera (`hw.camera.sim`) adds
+  `lay`, `cover`, `uncover`, `take` and `camera` (unplug / replug / stall / resume).
+
   → {"ok": true, ...} or {"ok": false, "error": "..."}. The kiosk adds commands
   (`screenshot`, `state`) with `add_command(name, handler)`; a handler gets the
   request dict, runs on the socket's thread and returns a dict (merged into the
@@ -133,6 +136,12 @@ class SimTable:
         self.commands: dict[str, Handler] = {}
         self._servers: list[ControlServer] = []
         self.table: Table | None = None
+        self.camera_scene: Any = None  # hw.camera.sim.TableScene when the config has [camera]
+        if self.config.camera is not None:
+            from hw.camera import sim as camera_sim
+
+            self.camera_scene = camera_sim.TableScene(self.config.camera)
+            self.commands.update(camera_sim.commands(self.camera_scene))
 
     # -- lifecycle
     def open(self) -> SimTable:
@@ -144,7 +153,13 @@ class SimTable:
                 device = SimSerialDevice(self.workdir / f"scanner-{sc.name}")
                 self.devices[sc.name] = device
                 ports[sc.name] = str(device.link)
-        self.table = Table(self.config, self.sink, pin_factory=self.factory, ports=ports, typed_wedges=True).open()
+        camera_source = None
+        if self.camera_scene is not None:
+            from hw.camera.sim import sim_source
+
+            camera_source = sim_source(self.camera_scene)
+        self.table = Table(self.config, self.sink, pin_factory=self.factory, ports=ports, typed_wedges=True,
+                           camera_source=camera_source).open()
         self.wait_connected()
         return self
 

@@ -1,4 +1,4 @@
-"""The table's hardware from its config: one `ButtonBank`, the seat lights and a reader per scanner.
+"""The table's hardware from its config: one `ButtonBank`, the seat lights, a reader per scanner, the camera.
 
 Nothing is opened until `open()`. The kiosk (composition root) builds one `Table`
 with a `queue.Queue` as sink and reads typed inputs from it; the simulator builds
@@ -28,17 +28,29 @@ def pin_factory_named(name: str) -> Any:
     raise ValueError(f"no gpiozero pin factory named {name!r}")
 
 
+def camera_source_for(camera: Any) -> Any:
+    """The frame source `[camera]` names when hw makes it (picamera2); nothing is opened yet."""
+    from hw.camera.sources import Picamera2Source
+
+    if camera.source == "picamera2":
+        return Picamera2Source(camera.fps)
+    if camera.source == "v4l2":
+        raise ValueError("a V4L2 webcam's frame source is the kiosk's (kiosk.webcam): pass it as camera_source")
+    raise ValueError('the camera is simulated (source = "sim"): run it with hw.sim')
+
+
 class Table:
     """Buttons and scanners of one table.
 
     `pin_factory`: a gpiozero factory; default: the config's `pin_factory`, else
     gpiozero's own choice. `ports`: scanner id → port path overriding the config
     (the simulator's pseudo-terminals). `typed_wedges`: wedge scanners become
-    `TypedScanner`s fed with text (simulation).
+    `TypedScanner`s fed with text (simulation). `camera_source`: the overhead camera's frame source
+    (the simulated camera's); default: the one `[camera]` names.
     """
 
     def __init__(self, config: TableConfig, sink: Any, *, pin_factory: Any = None,
-                 ports: Mapping[str, str] | None = None, typed_wedges: bool = False):
+                 ports: Mapping[str, str] | None = None, typed_wedges: bool = False, camera_source: Any = None):
         self.config = config
         self.sink = as_sink(sink)
         self.pin_factory = pin_factory
@@ -47,6 +59,8 @@ class Table:
         self.buttons: ButtonBank | None = None
         self.lights: SeatLights | None = None
         self.scanners: dict[str, Any] = {}
+        self.camera_source = camera_source
+        self.camera: Any = None  # hw.camera.reader.CameraReader when the config has [camera]
         self.seat_of_reader = {sc.name: sc.seat for sc in config.scanners}
 
     def open(self) -> Table:
@@ -64,6 +78,11 @@ class Table:
             self.lights = SeatLights(self.config.light_pins(), pin_factory=factory, buttons=buttons).open()
             for sc in self.config.scanners:
                 self.scanners[sc.name] = self._scanner(sc).start()
+            if self.config.camera is not None:
+                from hw.camera.reader import CameraReader
+
+                source = self.camera_source or camera_source_for(self.config.camera)
+                self.camera = CameraReader(self.config.camera, source, self.sink).start()
         except BaseException:
             self.close()
             raise
@@ -80,6 +99,9 @@ class Table:
         return SerialScanner(sc.name, port, self.sink, baudrate=sc.baud, framing=sc.framing, dedupe_ms=sc.dedupe_ms)
 
     def close(self) -> None:
+        if self.camera is not None:
+            self.camera.stop()
+            self.camera = None
         for scanner in self.scanners.values():
             scanner.stop()
         self.scanners.clear()

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cafe.settings import CafeLinkConfig
+    from kiosk.config import KioskConfig
+    from kiosk.notify import Notifier
+    from kiosk.settings import Settings
 
 log = logging.getLogger("referee-kiosk")
 
@@ -51,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sim", action="store_true",
                         help="simulated hardware: keys 1-4/q-r are seat buttons, typed codes + Enter are scans")
     parser.add_argument("--control", type=Path, help="with --sim: the control socket (default DATA_DIR/control.sock)")
+    parser.add_argument("--camera", action="store_true",
+                        help="with --sim: the simulated overhead camera reads cards laid on the pile (lay, cover, "
+                             "take on the control socket)")
     parser.add_argument("--kiosk", action="store_true", help="fullscreen, no way out for guests")
     parser.add_argument("--headless", action="store_true",
                         help="no screen: render with SDL's dummy driver (see it with --screenshot or the control "
@@ -77,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
     backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
     sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
+    sub.add_parser("camera", help="read card codes in still images as the camera would (camera read --help)")
     return parser
 
 
@@ -89,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         from kiosk.audit import main as audit_main
 
         return audit_main(argv[1:])
+    if argv[:1] == ["camera"]:  # the camera reader on still images (kiosk/camera_cli.py has its own options)
+        from kiosk.camera_cli import main as camera_main
+
+        return camera_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     from kiosk import logs
@@ -98,18 +109,34 @@ def main(argv: list[str] | None = None) -> int:
         return _check_config(args.check_config)
     if args.hash_pin:
         return _hash_pin()
-    from hw import config as hw_config
-    from kiosk import settings as settings_mod
+    from hw.config import ConfigError
+    from kiosk import config as kiosk_config
     from kiosk.notify import Notifier
 
     notifier = Notifier()
     try:
-        config = hw_config.load(args.config) if args.config else None
-    except (hw_config.ConfigError, OSError, UnicodeDecodeError) as error:
+        config = kiosk_config.load(args.config) if args.config else None
+    except (ConfigError, OSError, UnicodeDecodeError) as error:
         for line in str(error).splitlines():
             log.error("config: %s", line)
         notifier.status(f"config error in {args.config}: referee-kiosk --check-config {args.config}")
         return EX_CONFIG
+    settings = _settings(config, args)
+    if args.command == "export":
+        return _export(settings, args, config.table.name if config else "table")
+    if args.command == "backup":
+        return _backup(settings, args.out)
+    try:
+        cafe = _cafe_config(args, config.cafe if config else None)
+    except ValueError as error:
+        parser.error(str(error))
+    return _run(args, settings, config, cafe, notifier)
+
+
+def _settings(config: KioskConfig | None, args: argparse.Namespace) -> Settings:
+    """The config's [kiosk] settings with the command line's on top."""
+    from kiosk import settings as settings_mod
+
     settings = settings_mod.from_config(config)
     if args.data_dir:
         settings.data_dir = args.data_dir
@@ -121,63 +148,30 @@ def main(argv: list[str] | None = None) -> int:
         settings.demo_after_s = args.demo_after
     if args.size:
         settings.width, settings.height = args.size
-    if args.command == "export":
-        return _export(settings, args)
-    if args.command == "backup":
-        from kiosk.export import backup
+    return settings
 
-        if not settings.log_path.exists():
-            print(f"referee-kiosk backup: no event log at {settings.log_path}", file=sys.stderr)
-            return 1
-        print(backup(settings.log_path, args.out))
-        return 0
+
+def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig | None,
+         notifier: Notifier) -> int:
+    """Compose the kiosk and run its loop (or `--frames` steps of it) until it stops; its exit status."""
     headless = _headless_needed(args.kiosk, args.sim, args.headless)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         log.info("no screen found — rendering headless (SDL dummy driver); "
                  "use --screenshot FILE or the control socket to see it")
-    from kiosk.app import App, DisplayError
-    from kiosk.hardware import open_hardware
-    from kiosk.storage import open_log
+    from kiosk.app import DisplayError
+    from kiosk.compose import compose
 
-    opened = open_log(settings.log_path)  # a fault (full, read-only, damaged) is a screen, never a crash
+    control = (args.control or settings.data_dir / "control.sock") if args.sim else None
     try:
-        app = App(settings, opened.log, kiosk_mode=args.kiosk, headless=headless, heartbeat=notifier.beat,
-                  wake_every_s=notifier.interval, fallback_headless=args.sim, on_status=notifier.status)
+        kiosk = compose(settings, config, cafe, notifier, simulate=args.sim, control=control,
+                        kiosk_mode=args.kiosk, headless=headless, camera=args.camera)
     except DisplayError as error:
         log.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
                      "for a run without a screen: --headless or SDL_VIDEODRIVER=dummy", error)
         notifier.status(str(error))
-        if opened.log is not None:
-            opened.log.close()
         return EX_UNAVAILABLE
-    if opened.fault is not None:
-        app.storage_fault(opened.fault)
-    elif opened.notice:
-        from kiosk.screens.fault import FaultScreen
-
-        app.show(FaultScreen(app, notice=opened.notice))
-    log.info("event log %s", settings.log_path)
-    control = (args.control or settings.data_dir / "control.sock") if args.sim else None
-    hardware = open_hardware(app, config, args.sim, control)
-    app.reader_seats = hardware.reader_seats
-    app.key_handler = hardware.key
-    if hardware.config is not None:  # the admin test screens and the CSV export name the config's seats and table
-        app.seats = [seat.name for seat in hardware.config.seats]
-        app.table_name = hardware.config.name
-    try:
-        cafe_config = _cafe_config(args, hardware.config.cafe if hardware.config else None)
-    except ValueError as error:
-        hardware.close()
-        parser.error(str(error))
-    if cafe_config is not None:
-        from kiosk.cafe_link import CafeLink
-
-        app.cafe = CafeLink(app, cafe_config).start()
-        log.info("café %r, table %r, broker %s:%s", cafe_config.cafe, cafe_config.table, cafe_config.host,
-                 cafe_config.port)
-    if control is not None:
-        log.info("simulated table; control socket %s", control)
+    app = kiosk.app
     try:
         if not args.frames:
             return app.run()
@@ -189,12 +183,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     finally:
         notifier.stopping()
-        if app.cafe is not None:
-            app.cafe.stop()
-        hardware.close()
-        app.close()
-        if app.log is not None:
-            app.log.close()
+        kiosk.close()
+
+
+def _backup(settings: Settings, out: Path) -> int:
+    from kiosk.export import backup
+
+    if not settings.log_path.exists():
+        print(f"referee-kiosk backup: no event log at {settings.log_path}", file=sys.stderr)
+        return 1
+    print(backup(settings.log_path, out))
+    return 0
 
 
 def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) -> CafeLinkConfig | None:
@@ -220,8 +219,8 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
 
 
 def _check_config(path: Path) -> int:
-    """Print the verdict on the whole table config (hardware and [kiosk]); exit 0 when the kiosk will start."""
-    from hw.config import check_config, load
+    """Print the verdict on the whole table config (hardware, [kiosk], [cafe]); exit 0 when the kiosk will start."""
+    from kiosk.config import check_config, load
 
     ok, messages = check_config(path)
     for line in messages:
@@ -258,7 +257,7 @@ def _size(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def _export(settings, args) -> int:
+def _export(settings: Settings, args: argparse.Namespace, table: str) -> int:
     from kiosk.storage import fault_of
     from kiosk.store import EventLog
 
@@ -273,10 +272,8 @@ def _export(settings, args) -> int:
         print(f"referee-kiosk export: {settings.log_path}: {fault}", file=sys.stderr)
         return 1
     if args.csv:
-        from hw.config import load as load_table
         from kiosk.export import export
 
-        table = load_table(args.config).name if args.config else "table"
         path, _ = export(event_log, args.out, table)
         print(path)
     count = 0

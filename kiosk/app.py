@@ -1,6 +1,6 @@
-"""The composition root and the one event loop: inputs queue → screen → controller → draw.
+"""The one event loop: inputs queue → screen → controller → draw (built by `kiosk.compose`).
 
-Hardware threads only enqueue inputs and wake the loop (`kiosk/waiting.py`);
+Hardware threads only post inputs to the inbox (`kiosk/inbox.py`), which wakes the loop (`kiosk/waiting.py`);
 everything else happens on this thread. The loop sleeps until a touch, an input
 or a screen's next deadline: an idle kiosk draws nothing and wakes about once a second.
 """
@@ -11,14 +11,14 @@ import contextlib
 import logging
 import os
 import queue
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from hw.camera.zones import seat_of_reader as camera_seat_of
 from hw.inputs import CardScan, ReaderError
 from kiosk import control_commands, i18n, idle, staff
 from kiosk import export as exporting
@@ -27,11 +27,13 @@ from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
 from kiosk.guard import EXIT_CODE as GUARD_EXIT
 from kiosk.guard import REPEAT, WINDOW_S, LoopGuard
+from kiosk.inbox import Command, Inbox
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
 from kiosk.render import Renderer
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
+from kiosk.screens.assignment import offer as offer_assignment
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
@@ -40,6 +42,10 @@ from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
 from kiosk.view import INK, PANEL, View
 from kiosk.waiting import Waker, input_devices
+
+if TYPE_CHECKING:
+    from kiosk.cafe_link import CafeLink
+    from kiosk.hardware import Hardware
 
 logger = logging.getLogger(__name__)
 
@@ -51,22 +57,14 @@ class DisplayError(RuntimeError):
     """SDL could not open the screen: the kiosk must not pretend to run (black screen, unit "active")."""
 
 
-class Command:
-    """A request from another thread that must run on the display thread (screenshot, state)."""
-
-    def __init__(self, name: str, arg: Any = None):
-        self.name = name
-        self.arg = arg
-        self.result: Any = None
-        self.error: Exception | None = None
-        self.done = threading.Event()
-
-
 class App:
-    def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False,
-                 headless: bool = False, reader_seats: dict[str, str] | None = None,
+    """The kiosk as guests see it. What it works with is built outside and handed in (`kiosk.compose`):
+    the event log, the opened hardware (seats, scanners, lights), the café link and the inbox they post to."""
+
+    def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False, headless: bool = False,
                  heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None,
-                 fallback_headless: bool = False, on_status: Callable[[str], None] | None = None):
+                 fallback_headless: bool = False, on_status: Callable[[str], None] | None = None, *,
+                 inbox: Inbox | None = None, hardware: Hardware | None = None, cafe: CafeLink | None = None):
         self.settings = settings
         self.on_status = on_status  # systemd's STATUS= line (storage faults and their end)
         self._last_fault: str | None = None
@@ -75,45 +73,58 @@ class App:
         self.log = log
         self.kiosk_mode = kiosk_mode
         self.headless = headless
-        self.reader_seats = dict(reader_seats or {})
+        self.reader_seats = dict(hardware.reader_seats) if hardware else {}
         self.heartbeat = heartbeat
         # The loop wakes at least this often, so watchdog pings keep their pace while idle.
         self.max_idle_ms = IDLE_WAIT_MS if not wake_every_s else max(10, min(IDLE_WAIT_MS, int(wake_every_s * 1000)))
-        self.inputs: queue.Queue[Any] = queue.Queue()
-        self.running = True
-        self.exit_code = 0
-        self.dirty = True
-        self.frames = 0
+        self.inbox = inbox or Inbox()  # where other threads post (`post`, `call`); it wakes `self.waker`
+        self.inputs = self.inbox.items
+        self.running, self.exit_code = True, 0
+        self.dirty, self.frames = True, 0
         self._press: tuple[float, tuple[int, int], Screen] | None = None  # when, where, on which screen
         self.last_activity = time.monotonic()  # a touch or a seat input: the idle pause counts from here
         self._typed = ""
-        self.key_handler: Callable[[str], bool] | None = None  # simulation: keys that are seat buttons
-        self.table_name = "table"  # the config's table name (CSV export)
-        self.seats: list[str] = sorted(set(self.reader_seats.values()))  # the config's seat ids (test screens)
+        self.key_handler: Callable[[str], bool] | None = hardware.key if hardware else None  # simulation: seat keys
+        self.table_name = hardware.table_name if hardware else "table"  # the config's table name (CSV export)
+        self.seats = hardware.seat_names if hardware else []  # the config's seat ids (test screens)
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
         self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
-        self.prefs = Prefs.load(settings.data_dir)
-        if self.prefs.language:
-            settings.language = self.prefs.language
-        if self.prefs.volume is not None:  # set in the admin menu: wins over the config
-            settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
+        self.prefs = self._prefs_over(settings)
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
-        self.cafe: Any = None  # kiosk.cafe_link.CafeLink when the table is in a café
-        self.lights: Any = None  # kiosk.seat_lights.LightFollower when the table has seat lights
+        self.cafe = cafe  # when the table is in a café
+        self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
         self.guard = LoopGuard()  # a screen's exception: logged, counted, the table rebuilt from the log
         i18n.set_language(settings.language)
         devices = input_devices()
         self.display = self._open_display()
-        # The loop's sleep: woken by `post` and by the touchscreen SDL opened with the display.
-        self.waker = Waker(pygame.display.get_driver(), input_devices() - devices)
+        self.waker = self._waker(input_devices() - devices)
         self.rotate = settings.rotate % 360
         self.surface = self._canvas()
         self.renderer = Renderer(self.surface)
+        if self.lights is not None and self.lights.strip is not None:
+            self.lights.strip.attach(self)  # the --sim window: the seat lights drawn under the screen
         self.audio = Sounds(settings.volume, settings.mute)
         self.screen: Screen = MenuScreen(self)
         self.current_view = None
         self.resume()
+
+    @staticmethod
+    def _prefs_over(settings: Settings) -> Prefs:
+        """The admin menu's saved choices, which win over the config's language and volume."""
+        prefs = Prefs.load(settings.data_dir)
+        if prefs.language:
+            settings.language = prefs.language
+        if prefs.volume is not None:
+            settings.volume, settings.mute = prefs.volume, prefs.volume == 0
+        return prefs
+
+    def _waker(self, touch_devices: set[int]) -> Waker:
+        """The loop's sleep (decision H23-Q): woken by the touchscreen SDL opened with the display, and by every
+        post to the inbox, the hardware threads' included (they post there directly, not through `post`)."""
+        waker = Waker(pygame.display.get_driver(), touch_devices)
+        self.inbox.wake_with(waker.wake)
+        return waker
 
     # --- display
 
@@ -183,6 +194,7 @@ class App:
 
     def go_menu(self) -> None:
         self.show(MenuScreen(self))
+        offer_assignment(self)  # club nights: the café's assignment for this table, if one waits
 
     def resume(self) -> None:
         if self.log is None:
@@ -196,10 +208,11 @@ class App:
         if controller is not None:
             self._show_table(controller)
 
-    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
-                   seat_players: dict[str, str]) -> None:
+    def start_game(self, game_id: str, players: list[str], dealer: str | None, options: dict,
+                   seat_players: dict[str, str], assignment: dict | None = None) -> None:
         try:
-            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players)
+            controller = TableController.new_game(self.log, game_id, players, dealer, options, seat_players,
+                                                  assignment)
         except Exception as error:
             if not self._storage_error(error):
                 raise
@@ -295,7 +308,7 @@ class App:
             self.log.set_status(game_id, "abandoned")
 
     def seat_of_reader(self, reader: str) -> str | None:
-        return self.reader_seats.get(reader)
+        return self.reader_seats.get(reader) or camera_seat_of(reader)  # a pile scan once its seat is known
 
     def save_prefs(self) -> None:
         self.prefs.save(self.settings.data_dir)
@@ -333,8 +346,7 @@ class App:
 
     def post(self, item: Any) -> None:
         """Thread-safe: hand an input or a Command to the display thread."""
-        self.inputs.put(item)
-        self.waker.wake()
+        self.inbox.post(item)
 
     def post_sdl(self, event: pygame.event.Event) -> None:
         """Thread-safe: an SDL event made by a program (a test's or benchmark's touch), waking the loop as the
@@ -344,13 +356,7 @@ class App:
 
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
-        command = Command(name, arg)
-        self.post(command)
-        if not command.done.wait(timeout):
-            raise TimeoutError(name)
-        if command.error is not None:
-            raise command.error
-        return command.result
+        return self.inbox.call(name, arg, timeout)
 
     # --- the loop
 
@@ -374,14 +380,14 @@ class App:
         idle_at = self._idle_deadline()
         if idle_at is not None:
             wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
-        wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
-        if max_wait_ms is not None:
-            wait = min(wait, max_wait_ms)
         if self.guard.notice_shows(now):
             wakeup = self.guard.notice_until if wakeup is None else min(wakeup, self.guard.notice_until)
         quiet_at = self.audio.sleep_due()  # the audio device closes when no cue played for a while
         if quiet_at is not None:
             wakeup = quiet_at if wakeup is None else min(wakeup, quiet_at)
+        wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
+        if max_wait_ms is not None:
+            wait = min(wait, max_wait_ms)
         if self.dirty:
             wait = 0
         for event in self._wait(wait):
@@ -506,7 +512,13 @@ class App:
             return
         if self.cafe is not None and self.cafe.receive(item):
             self.dirty = True
+            offer_assignment(self)
             return
+        if self.camera is not None:
+            item = self.camera.pile_seats.route(item, self.screen)
+            if item is None:  # taken by its question ("who laid this card?")
+                self.dirty = True
+                return
         self.last_activity = time.monotonic()
         self.audio.wake()  # someone is at the table: a cue may follow
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):

@@ -1,7 +1,7 @@
 """`referee-kiosk audit`: draw every screen of every game at three sizes and check what was drawn.
 
 Scenes (a screen in one state) come from a registry filled by the modules of
-`kiosk/scenes/`: a module there registers functions with `@scene("name")`, each
+`kiosk/audit_fixtures/`: a module there registers functions with `@scene("name")`, each
 putting a headless app onto one screen in one state. For every scene and size the
 renderer records each text's capital height and colours and each touch target as
 drawn (`Renderer.record`); the audit reports per size the smallest capital height
@@ -44,14 +44,14 @@ def scene(name: str) -> Callable[[Scene], Scene]:
 
 
 def scenes() -> dict[str, Scene]:
-    """Every registered scene (the modules of kiosk/scenes are imported on first use)."""
+    """Every registered scene (the modules of kiosk/audit_fixtures are imported on first use)."""
     global _loaded
     if not _loaded:
         _loaded = True
-        import kiosk.scenes as package
+        import kiosk.audit_fixtures as package
 
         for module in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"kiosk.scenes.{module.name}")
+            importlib.import_module(f"kiosk.audit_fixtures.{module.name}")
     return dict(_SCENES)
 
 

@@ -3,7 +3,7 @@
 `cafe.publisher.Publisher` runs on its own thread; everything here runs on the
 display thread, called by `App` at four points (item, tick, draw, stop). What
 the café says (online or not, an announcement) arrives as a `CafeNews` item
-through `App.post`; the table screen then shows a small "café offline" mark and
+through the kiosk's inbox; the table screen then shows a small "café offline" mark and
 the announcement as a one-line banner, in a strip at the bottom edge that every
 screen leaves free while there is something to show.
 """
@@ -11,6 +11,7 @@ screen leaves free while there is something to show.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from cafe import contract
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.i18n import language, tr
+from kiosk.store import EventLog, outbox
 from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
 
 log = logging.getLogger("cafe")
@@ -26,7 +28,7 @@ STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
 # The contract knows six screens; every other screen is reported as the one guests would say they see.
 SCREEN_OF = {"history": "table", "keyboard": "setup", "games": "menu", "scanner-test": "admin",
-             "button-test": "admin", "storage-fault": "error"}
+             "button-test": "admin", "storage-fault": "error", "assignment": "setup"}
 OVERLAYS = ("help", "confirm")  # drawn over another screen: reported as the screen underneath
 
 
@@ -37,18 +39,25 @@ class CafeNews:
     online: bool | None = None
     announcement: dict[str, Any] | None = None
     announced: bool = False  # True: `announcement` is news (None = cleared)
+    assignment: dict[str, Any] | None = None
+    assigned: bool = False  # True: `assignment` (club nights) is news (None = cleared)
 
 
 class CafeLink:
-    def __init__(self, app: Any, config: CafeLinkConfig, **publisher_options: Any):
-        self.app = app
+    """The publisher over the kiosk's event log, its news posted to the display thread (`post`)."""
+
+    def __init__(self, config: CafeLinkConfig, log: EventLog, post: Callable[[object], None],
+                 **publisher_options: Any):
+        self.post = post
         self.config = config
         self.online = False
         self.announcement: dict[str, Any] | None = None
+        self.assignment: dict[str, Any] | None = None  # club nights: who plays here next (kiosk/screens/assignment.py)
         self._uids: dict[int, str | None] = {}
-        self.publisher = Publisher(config, app.log.path, on_online=self._heard_online,
-                                   on_announce=self._heard_announce, **publisher_options)
-        app.log.on_record(self.publisher.notify)
+        self.publisher = Publisher(config, outbox(log.path), on_online=self._heard_online,
+                                   on_announce=self._heard_announce, on_assign=self._heard_assign,
+                                   **publisher_options)
+        log.on_record(self.publisher.notify)
 
     def start(self) -> CafeLink:
         self.publisher.start()
@@ -60,10 +69,13 @@ class CafeLink:
     # --- the publisher's thread: only post
 
     def _heard_online(self, online: bool) -> None:
-        self.app.post(CafeNews(online=online))
+        self.post(CafeNews(online=online))
 
     def _heard_announce(self, payload: dict[str, Any] | None) -> None:
-        self.app.post(CafeNews(announcement=payload, announced=True))
+        self.post(CafeNews(announcement=payload, announced=True))
+
+    def _heard_assign(self, payload: dict[str, Any] | None) -> None:
+        self.post(CafeNews(assignment=payload, assigned=True))
 
     # --- the display thread
 
@@ -75,6 +87,8 @@ class CafeLink:
             self.online = item.online
         if item.announced:
             self.announcement = item.announcement
+        if item.assigned:
+            self.assignment = item.assignment
         return True
 
     def tick(self) -> bool:
@@ -138,9 +152,9 @@ class CafeLink:
                               if isinstance(v, int | float) and not isinstance(v, bool)},
                       finished=bool(state.get("finished")))
         row = controller.game_row
-        if row is not None:
+        if row is not None and controller.log is not None:
             if row not in self._uids:
-                self._uids[row] = self.app.log.game_uid(row)
+                self._uids[row] = controller.log.game_uid(row)
             fields["game_uid"] = self._uids[row]
         return fields
 

@@ -22,6 +22,7 @@ class AdminCommand(Enum):
     CHANGE_PIN = "pin"
     SCANNER_TEST = "scanners"
     BUTTON_TEST = "buttons"
+    CAMERA = "camera"
     RESTART = "restart"
     SHUTDOWN = "shutdown"
     QUIT = "quit"

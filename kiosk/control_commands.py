@@ -1,7 +1,7 @@
 """The control socket's commands as the display thread runs them: one function each, one table.
 
-The simulated table's control socket (`kiosk/hardware.py`) hands a request to `App.call(name, arg)`,
-which queues it for the display thread; there `run` looks the name up in `COMMANDS`. A command only
+The simulated table's control socket (`kiosk/hardware.py`) hands a request to `Inbox.call(name, arg)`
+(`kiosk/inbox.py`), which queues it for the display thread; there `run` looks the name up in `COMMANDS`. A command only
 touches what a finger or the admin corner could; a screen's own exception on the way is the display
 loop's guard's (`App.guarded`), a bad request (no such button, an unwritable path) the caller's.
 `fault` is in the table but reachable only when `kiosk/hardware.py` registers it on the socket, under
@@ -39,11 +39,14 @@ def screenshot_window(app: App, path: Any) -> dict[str, Any]:
 
 
 def state(app: App, _arg: Any = None) -> dict[str, Any]:
-    """The screen's model, the seat lights as they are now, and the errors the guard caught."""
+    """The screen's model, the seat lights as they are now, the camera's pile seats, and the errors the guard
+    caught."""
     model = app.guarded(app.screen.model) or {"screen": app.screen.name}
     if app.lights is not None:  # as they are after the inputs handled so far in this step
         app.guarded(app.lights.follow, app.screen)
         model["lights"] = app.lights.reported()
+    if app.camera is not None:  # the camera's pile scans and the seats they went to
+        model["camera"] = app.guarded(app.camera.pile_seats.report)
     model["guarded_errors"] = app.guard.count
     return model
 

@@ -2,23 +2,27 @@
 
 Every event the referee answers reaches the log: an accepted one is committed
 before the screen hears "accepted" (resume replays these), a rejected one with
-its error code (the café log holds both). Questions a scan raises (which numeral, which opponent) are
+its error code (the café log holds both). The referee is asked first (`check`),
+the log written second, the event applied last: `check` gives the verdict
+`apply` will give (decision C15), so a write that fails leaves the referee as it
+was and nothing has to be taken back. Questions a scan raises (which numeral, which opponent) are
 asked by touch first; the event goes to the referee once answered.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk import games as game_uis
+from kiosk import games
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
 from kiosk.storage import StorageFault, fault_of
 from kiosk.store import EventLog, effective_events
-from referee.protocol import Rejection
+from referee.hints import Hints
+from referee.protocol import Answer, Rejection
 from referee.table import FORMAT, Referee
 
 
@@ -62,26 +66,25 @@ class TableController:
 
     def __post_init__(self) -> None:
         header = self.referee.header
-        self.ui = game_uis.get(header["game"])(tuple(header["players"]), header.get("options", {}))
         self._state = self.referee.state()
-        self.ui.events = self.referee.history
-        self.ui.hints = self.referee.hints()
-        self.ui.check = self.referee.check
+        self._hints = self.referee.hints()
+        # The game's panel asks this controller what the referee says (`kiosk.games.Ruling`).
+        self.ui = games.get(header["game"])(tuple(header["players"]), header.get("options", {}), self)
         self._arm_timers()
 
     # --- construction
 
     @classmethod
     def new_game(cls, log: EventLog | None, game_id: str, players: list[str], dealer: str | None = None,
-                 options: Mapping[str, Any] | None = None, seat_players: dict[str, str] | None = None
-                 ) -> TableController:
+                 options: Mapping[str, Any] | None = None, seat_players: dict[str, str] | None = None,
+                 assignment: Mapping[str, Any] | None = None) -> TableController:
         header: dict[str, Any] = {"format": FORMAT, "game": game_id, "players": list(players)}
         if dealer:
             header["dealer"] = dealer
         if options:
             header["options"] = dict(options)
         referee = Referee(header)  # HeaderError for a bad set-up, before anything is logged
-        row = log.new_game(header, seat_players) if log else None
+        row = log.new_game(header, seat_players, assignment) if log else None
         return cls(referee, log, row, dict(seat_players or {}))
 
     @classmethod
@@ -108,7 +111,8 @@ class TableController:
         """A paused game taken up again (from the history): replayed exactly, marked playing once more."""
         header, events = log.load(game_id)
         controller = cls._replayed(log, game_id, header, events, None)
-        log.set_status(game_id, "playing")
+        if not controller.finished:
+            log.set_status(game_id, "playing")
         return controller
 
     @classmethod
@@ -122,6 +126,8 @@ class TableController:
         seats = log.seats(row) if seat_players is None else dict(seat_players)
         controller = cls(referee, log, row, seats)
         controller.history = [Logged(e, 0.0) for e in events[-50:]]
+        if referee.finished:  # a kill between a game's last event and its end (`submit`): end it now
+            controller._end_game()
         return controller
 
     # --- reading
@@ -133,6 +139,22 @@ class TableController:
     @property
     def finished(self) -> bool:
         return bool(self._state.get("finished"))
+
+    # --- what the game's panel may ask (kiosk.games.Ruling)
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """The accepted events so far (read only)."""
+        return self.referee.history
+
+    @property
+    def hints(self) -> Hints:
+        """What the referee says may come next, as of the last accepted event."""
+        return self._hints
+
+    def check(self, event: Event) -> Answer:
+        """The referee's dry run: the answer `apply` would give, changing nothing."""
+        return self.referee.check(event)
 
     def player_for_seat(self, seat: str | None) -> str | None:
         if seat is None:
@@ -209,8 +231,10 @@ class TableController:
         return self.submit(made)
 
     def submit(self, event: Event) -> Feedback:
-        before = (self.referee.game, self.referee.history)  # an undo replaces both, an event mutates the game
-        answer = self.referee.apply(event)
+        """Check, log, apply. A rejected event is logged with its code; an accepted one is committed before the
+        referee applies it (an undo with the game's reopening, in one transaction), so a failed write changes
+        nothing in the game and needs no taking back."""
+        answer = self.referee.check(event)
         logged = self.log is not None and self.game_row is not None
         if not answer.ok:
             if logged:
@@ -220,35 +244,50 @@ class TableController:
                     return self._storage_failed(error, event)
             self.feedback = Feedback(False, answer.rejection, event=event)  # type: ignore[arg-type]
             return self.feedback
-        state = self.referee.state()
         if logged:
-            # The event and the status it leads to (finished; an undo reopens) in one transaction.
-            status = "finished" if state.get("finished") else "playing" if event.get("type") == "undo" else None
             try:
-                self.log.append(self.game_row, event, status, state.get("scores", {}), state.get("winners"))
+                self.log.append(self.game_row, event, "playing" if event.get("type") == "undo" else None)
             except Exception as error:
-                # Not durable, so not accepted: take it back in memory too.
-                if event.get("type") == "undo":
-                    self.referee.game, self.referee.history = before
-                else:
-                    self.referee.apply({"type": "undo"})
-                return self._storage_failed(error, event)
+                return self._storage_failed(error, event)  # not durable, so not accepted: the referee never heard it
             self._storage_ok()
-        self.history.append(Logged(event, time.time()))
-        del self.history[:-200]
-        self._state = state
-        self.ui.events = self.referee.history  # undo replaces the list
-        self.ui.hints = self.referee.hints()
-        self.ui.accepted(event, self._state)
-        self._arm_timers()
+        applied = self.referee.apply(event)
+        if not applied.ok:  # C15 broken: the log now holds an event the referee refuses, which no resume replays
+            raise RuntimeError(f"check accepted {event} but apply rejects it: {applied.error}")
+        self._accepted(event)
+        if self.finished:
+            self._end_game()
         self.feedback = Feedback(True, note=tr("Accepted"), event=event)
         return self.feedback
 
+    def _accepted(self, event: Event) -> None:
+        """What follows an applied event: the history line, the state, the hints, the game's panel, its timers."""
+        self.history.append(Logged(event, time.time()))
+        del self.history[:-200]
+        self._state = self.referee.state()
+        self._hints = self.referee.hints()
+        self.ui.accepted(event, self._state)
+        self._arm_timers()
+
+    def _end_game(self) -> None:
+        """The game is over: its status and outcome to the log (the café's `end` record). A transaction of its own
+        after the last event's; if it fails (or the kiosk dies in between), the log still holds every event, and the
+        next resume, abandon or new game ends the game as finished from them."""
+        if self.log is None or self.game_row is None:
+            return
+        try:
+            self.log.set_status(self.game_row, "finished", self._state.get("scores", {}), self._state.get("winners"))
+        except Exception as error:
+            fault = fault_of(error)
+            if fault is None:
+                raise
+            self._fault(fault)
+
     def abandon(self) -> None:
+        """Staff end the game: abandoned, or finished if it is (its end may not have reached the log yet)."""
         if self.log is not None and self.game_row is not None:
             try:
-                self.log.set_status(self.game_row, "abandoned", self._state.get("scores", {}),
-                                    self._state.get("winners"))
+                self.log.set_status(self.game_row, "finished" if self.finished else "abandoned",
+                                    self._state.get("scores", {}), self._state.get("winners"))
             except Exception as error:
                 self._storage_failed(error, None)
 
@@ -257,11 +296,14 @@ class TableController:
         fault = fault_of(error)
         if fault is None:
             raise error
+        self._fault(fault)
+        self.feedback = Feedback(False, note=fault.sentence(), event=event)
+        return self.feedback
+
+    def _fault(self, fault: StorageFault) -> None:
         self.storage_fault = fault
         if self.on_fault is not None:
             self.on_fault(fault)
-        self.feedback = Feedback(False, note=fault.sentence(), event=event)
-        return self.feedback
 
     def _storage_ok(self) -> None:
         if self.storage_fault is not None:

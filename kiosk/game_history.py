@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kiosk import games as game_uis
-from kiosk.event_words import describe
+from kiosk import games
 from kiosk.i18n import language
 from kiosk.store import EventLog
+from referee.event_words import describe
 from referee.table import Referee
 
 
@@ -28,7 +28,7 @@ class Line:
 
 def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
     """The game's card words (as its labels print them); an unknown code is shown as scanned."""
-    ui = game_uis.get(game_id)(players, options) if game_id in game_uis.available() else None
+    ui = games.get(game_id)(players, options) if game_id in games.available() else None
 
     def face(code: str) -> str:
         if ui is None:
@@ -43,7 +43,8 @@ def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callabl
 
 def lines(log: EventLog, game_id: int) -> list[Line]:
     header, accepted = log.load(game_id)
-    face = face_words(str(header.get("game")), tuple(header.get("players", ())), header.get("options") or {})
+    game = str(header.get("game"))
+    face = face_words(game, tuple(header.get("players", ())), header.get("options") or {})
     attempts = [(a.seq, a.at, a.event) for a in log.attempts(game_id)]
     if not attempts and accepted:  # a log written before rejected attempts were kept
         attempts = [(i, 0.0, event) for i, event in enumerate(accepted, start=1)]
@@ -61,5 +62,5 @@ def lines(log: EventLog, game_id: int) -> list[Line]:
                 reason = answer.rejection.message(language())
             elif not ok:
                 reason = str(answer.error)
-        out.append(Line(seq, at, describe(event, face), ok, reason))
+        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason))
     return out

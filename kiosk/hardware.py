@@ -1,8 +1,10 @@
 """Opening the table's hardware for the kiosk: real adapters from the config, or the simulated table.
 
-Hardware threads only hand inputs to `App.post`. In simulation the kiosk also
-answers on the simulated table's control socket: `screenshot PATH`, `state`,
-`touch ACTION` and `view`, run on the display thread.
+Hardware threads only hand inputs to the kiosk's inbox (`kiosk.inbox.Inbox`). In
+simulation the kiosk also answers on the simulated table's control socket:
+`screenshot PATH`, `state`, `touch ACTION` and `view`, run on the display thread. `--sim --camera`
+adds the simulated overhead camera over the pile (`hw.camera.sim`), driven by the socket's `lay`,
+`cover` and `take`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
 from kiosk import fault_injection, seat_lights
+from kiosk.inbox import Inbox
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +29,26 @@ class Hardware:
     table: Any = None  # hw.table.Table or hw.sim.SimTable
     sim: SimTable | None = None
     control: Path | None = None
+    lights: seat_lights.LightFollower | None = None  # when a seat has a light
+    camera: Any = None  # kiosk.camera_seat.TableCamera when the table has an overhead camera
+
+    @property
+    def table_name(self) -> str:
+        return self.config.name if self.config is not None else "table"
+
+    @property
+    def seat_names(self) -> list[str]:
+        """The config's seat ids (the admin's test screens)."""
+        return [seat.name for seat in self.config.seats] if self.config is not None else []
 
     @property
     def reader_seats(self) -> dict[str, str]:
         if self.config is None:
             return {}
-        return {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+        seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
+        if self.config.camera is not None:  # a seat's own zone (a pile's scans name their seat themselves)
+            seats.update({z.reader: z.seat for z in self.config.camera.zones if z.seat})
+        return seats
 
     def key(self, char: str) -> bool:
         """A typed key that is a seat button in simulation: tap it (press and release)."""
@@ -46,20 +63,28 @@ class Hardware:
             self.table.close()
 
 
-def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool, control: Path | None) -> Hardware:
-    """Open the real adapters (a config is needed) or the simulated table, all feeding `app.post`."""
+def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: bool, control: Path | None,
+                  window: bool = False, camera: bool = False) -> Hardware:
+    """Open the real adapters (a config is needed) or the simulated table, all posting to `inbox`. `window`: the
+    simulation runs in a desktop window, which shows the seat lights in a strip under the screen. `camera`: the
+    simulated table gets the simulated overhead camera."""
     if simulate:
         config = config or hw_config.load_default_sim()
-        sim = SimTable(config, sink=app.post).open()
-        seat_lights.attach(app, sim.table, sim=True)
-        hardware = Hardware(config, sim, sim, control)
+        own_camera = config.camera is not None  # the config file's own [camera], where zones can be saved
+        if camera:
+            from hw.camera.sim import with_sim_camera
+
+            config = with_sim_camera(config)
+        sim = SimTable(config, sink=inbox.post).open()
+        hardware = Hardware(config, sim, sim, control, seat_lights.follower(sim.table, window),
+                            _camera(config, sim.table, own_camera))
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
-                sim.add_command(name, _command(app, name))
+                sim.add_command(name, _command(inbox, name))
             if fault_injection.enabled():  # tests of the display loop's guard only (decision H22-2)
                 log.warning("%s=1: the control socket's `fault` command can make screens raise",
                             fault_injection.ENV)
-                sim.add_command("fault", lambda request: app.call("fault", request.get("where")))
+                sim.add_command("fault", lambda request: inbox.call("fault", request.get("where")))
             try:
                 sim.serve(control)
             except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard
@@ -67,21 +92,36 @@ def open_hardware(app: Any, config: hw_config.TableConfig | None, simulate: bool
         return hardware
     if config is None:
         return Hardware(None)
-    table = Table(config, app.post).open()
-    seat_lights.attach(app, table)
-    return Hardware(config, table)
+    webcam = None
+    if config.camera is not None and config.camera.source == "v4l2":
+        from kiosk.webcam import WebcamSource
+
+        webcam = WebcamSource(config.camera.device)
+    table = Table(config, inbox.post, camera_source=webcam).open()
+    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True))
 
 
-def _command(app: Any, name: str):
+def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> Any:
+    """The camera reader for the calibration screen, and the pile zones' seat routing (own: the config file's own
+    [camera], where the zones can be saved)."""
+    if config.camera is None:
+        return None
+    from kiosk.camera_seat import PileSeats, TableCamera
+
+    return TableCamera(table.camera, Path(config.path) if own and config.path else None,
+                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}))
+
+
+def _command(inbox: Inbox, name: str):
     def handler(request: dict[str, Any]) -> dict[str, Any]:
         if name == "screenshot":  # "window": true → the whole --sim window, light strip included
             path = request.get("path")
             if not isinstance(path, str) or not path.startswith("/"):
                 raise ValueError('screenshot needs an absolute "path" (the kiosk\'s working directory is no '
                                  "place for it)")
-            return app.call("screenshot_window" if request.get("window") else "screenshot", Path(path))
+            return inbox.call("screenshot_window" if request.get("window") else "screenshot", Path(path))
         if name == "touch":  # "held": seconds the finger stays down (a hold-to-confirm button)
-            return {"screen": app.call("action", (request["action"], float(request.get("held", 0.0))))}
-        return app.call(name)
+            return {"screen": inbox.call("action", (request["action"], float(request.get("held", 0.0))))}
+        return inbox.call(name)
 
     return handler

@@ -1,51 +1,37 @@
-"""Languages: German first, English one touch away (gettext catalogs in kiosk/locale, Babel to extract).
+"""Languages: German first, English one touch away, from the shared catalogue (`referee.words`).
 
 Source strings are English and marked with `tr()` (translated now), `trn()` (with a plural) or `N_()`
-(marked, translated later). The referee's own sentences come in both languages
-from `referee.messages`.
+(marked, translated later); `scripts/i18n.sh` extracts them. The kiosk speaks one language at a time: the
+one the guests chose.
 """
 
 from __future__ import annotations
 
-import gettext
-from pathlib import Path
+from referee import words
+from referee.words import DOMAIN, LANGUAGES, LOCALE_DIR, N_
 
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-DOMAIN = "kiosk"
-LANGUAGES = ("de", "en")
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "language", "set_language", "tr", "trn"]
 
 
 class _State:
     lang = "de"
-    translation: gettext.NullTranslations = gettext.NullTranslations()
 
 
 def set_language(lang: str) -> None:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}")
     _State.lang = lang
-    _State.translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
 
 
 def language() -> str:
     return _State.lang
 
 
-def tr(message: str, **values: object) -> str:
+def tr(message: str, /, **values: object) -> str:
     """The message in the current language, with `{name}` values filled in."""
-    text = _State.translation.gettext(message)
-    return text.format(**values) if values else text
+    return words.tr(message, _State.lang, **values)
 
 
-def trn(singular: str, plural: str, n: int, **values: object) -> str:
+def trn(singular: str, plural: str, n: int, /, **values: object) -> str:
     """`tr` for a sentence about `n` things ("1 game" / "2 games"; German the same), with `{n}` filled in."""
-    text = _State.translation.ngettext(singular, plural, n)
-    return text.format(n=n, **values)
-
-
-def N_(message: str) -> str:
-    """Mark a string for extraction without translating it yet."""
-    return message
-
-
-set_language("de")
+    return words.trn(singular, plural, n, _State.lang, **values)

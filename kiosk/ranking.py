@@ -1,8 +1,8 @@
 """The end of a game as a ranking: who came first, second, third … with their scores, ties sharing a place.
 
-How a game's `scores` read differs (the specs say so): points where more is better (Alles klar?,
-Die magische 7), penalty points where fewer is better (Profi-Sort; its beginner game counts tasks done),
-and finishing places where `scores` already is the place (alcasan, ANNAOTTO; 0 = not out = last).
+How a game's `scores` read differs (its rules file says so, its definition declares it): points where more
+is better, penalty points where fewer is better (a beginner game may count tasks done), and finishing places
+where `scores` already is the place (0 = not out = last).
 Places are "standard competition" ranks: two players tied for first are both 1st, the next is 3rd.
 """
 
@@ -12,13 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-MORE_WINS = "points"
-FEWER_WINS = "penalty"
-PLACES = "places"
-TASKS = "tasks"
+from referee.registry import DEFINITIONS, FEWER_WINS, MORE_WINS, PLACES, TASKS
 
-SCORE_KIND = {"alles-klar": MORE_WINS, "magische-7": MORE_WINS, "profi-sort": FEWER_WINS,
-              "alcasan": PLACES, "annaotto": PLACES}
+__all__ = ["FEWER_WINS", "MORE_WINS", "PLACES", "TASKS", "Place", "rank", "score_kind"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +26,8 @@ class Place:
 
 
 def score_kind(game_id: str, options: Mapping[str, Any]) -> str:
-    if game_id == "profi-sort" and options.get("first_to"):
-        return TASKS
-    return SCORE_KIND.get(game_id, MORE_WINS)
+    """As the game declares it (`GameDefinition.score`); KeyError for a game nobody declared."""
+    return DEFINITIONS[game_id].score_kind(options)
 
 
 def rank(game_id: str, options: Mapping[str, Any], players: Sequence[str], state: Mapping[str, Any]) -> list[Place]:

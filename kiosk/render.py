@@ -132,6 +132,9 @@ class Renderer:
             if e.kind == "icon":
                 self._icon(e, rect)
                 continue
+            if e.kind == "picture":
+                self._picture(e, rect)
+                continue
             radius = 10 if e.kind in ("button", "card") else 8 if e.kind == "box" else 6
             if e.fill is not None:
                 pygame.draw.rect(surface, e.fill, rect, border_radius=radius)
@@ -144,6 +147,12 @@ class Renderer:
             if e.text:
                 color = ink_for(e.fill) if e.kind == "button" and e.fill is not None else e.color
                 self._text(e, rect, color)
+
+    def _picture(self, e: Element, rect: pygame.Rect) -> None:
+        """A grey picture (PIL, mode "L") scaled into its rect."""
+        picture = e.picture.convert("RGB")
+        surface = pygame.image.frombytes(picture.tobytes(), picture.size, "RGB")
+        self.surface.blit(pygame.transform.smoothscale(surface, rect.size), rect.topleft)
 
     def _floor_cap(self, e: Element) -> float:
         return self.limits.key_cap if e.role == "key" else self.limits.cap

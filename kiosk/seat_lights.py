@@ -194,17 +194,15 @@ class LightFollower:
                 for seat, mode in self.plan.items()}
 
 
-def attach(app: Any, table: Any, sim: bool = False) -> LightFollower | None:
-    """Give the app a follower for the table's lights (`hw.table.Table.lights`); in simulation with a window,
-    the light strip under the screen too. None when no seat has a light."""
+def follower(table: Any, window: bool = False) -> LightFollower | None:
+    """A follower for the table's lights (`hw.table.Table.lights`), or None when no seat has a light. `window`: a
+    simulation in a desktop window, whose light strip (drawn under the screen) the app attaches to its display."""
     lights = getattr(table, "lights", None)
     if lights is None or not lights.pins:
         return None
     strip = None
-    if sim and not app.kiosk_mode:
+    if window:
         from kiosk.sim_strip import SimStrip
 
         strip = SimStrip(lights, {s.name: s.keys for s in table.config.seats})
-        strip.attach(app)
-    app.lights = LightFollower(lights, strip)
-    return app.lights
+    return LightFollower(lights, strip)

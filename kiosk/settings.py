@@ -1,4 +1,5 @@
-"""The kiosk's own settings: the `[kiosk]` table of the table's TOML config (all optional, checked by hw.config)."""
+"""The kiosk's own settings: defaults, then the `[kiosk]` table of the table's config (all optional; checked by
+`kiosk.config`), then the command line."""
 
 from __future__ import annotations
 
@@ -7,13 +8,12 @@ from pathlib import Path
 
 import platformdirs
 
-from hw import config as hw_config
-from hw.config import KioskSection, TableConfig
+from kiosk.config import KioskConfig, KioskSection
+from kiosk.config import load as load_config
 from kiosk.pin import hash_pin
 
 # PIN 1234: good enough for a laptop; `--check-config` warns when a kiosk keeps it.
 DEFAULT_PIN_HASH = hash_pin("1234", salt="tabletop-referee", iterations=1000)
-ROTATIONS = (0, 90, 180, 270)
 # `[kiosk]` keys that set the Settings field of the same name when given.
 SAME_NAMED = ("language", "demo_after_s", "admin_hold_s", "idle_pause_s", "rotate", "volume", "mute")
 
@@ -38,7 +38,7 @@ class Settings:
 
 
 def from_section(section: KioskSection, base: Path | None = None) -> Settings:
-    """Settings from a checked `[kiosk]` table (hw.config validates it; nothing here can fail)."""
+    """Settings from a checked `[kiosk]` table (`check_section` made it; nothing here can fail)."""
     s = Settings()
     if section.data_dir is not None:
         path = Path(section.data_dir).expanduser()
@@ -54,12 +54,12 @@ def from_section(section: KioskSection, base: Path | None = None) -> Settings:
     return s
 
 
-def from_config(config: TableConfig | None) -> Settings:
+def from_config(config: KioskConfig | None) -> Settings:
     if config is None:
         return Settings()
-    return from_section(config.kiosk, Path(config.path).parent if config.path else None)
+    return from_section(config.kiosk, Path(config.table.path).parent if config.table.path else None)
 
 
 def load(path: Path | None) -> Settings:
     """The kiosk's settings from the table's config; hw.config.ConfigError (with lines) if the file is wrong."""
-    return from_config(None if path is None else hw_config.load(path))
+    return from_config(None if path is None else load_config(path))

@@ -5,24 +5,35 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from kiosk import export as exporting
 from kiosk import i18n
 from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
 from kiosk.event_words import describe
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
 from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.table import TableScreen
 
-if TYPE_CHECKING:
-    from kiosk.app import App
-
 logger = logging.getLogger(__name__)
 
 
-def run(app: App, command: AdminCommand, back: Screen) -> str | None:
+class StaffHost(Host, Protocol):
+    """What the admin entries ask of the kiosk beyond a screen's host (the App implements it; this module never
+    imports the app, which imports it)."""
+
+    table_name: str  # the config's table name (the CSV export)
+    mounts: Path  # where Export looks for a USB stick …
+    usb_roots: tuple[str, ...]  # … mounted below one of these
+
+    def abandon_game(self, game_id: int) -> None: ...
+
+    def stop(self, code: int = 0) -> None: ...
+
+
+def run(app: StaffHost, command: AdminCommand, back: Screen) -> str | None:
     """Run one admin entry for the screen the admin menu was opened over; returns a sentence to show."""
     table = back if isinstance(back, TableScreen) else None
     if command is AdminCommand.UNDO and table is not None:
@@ -52,7 +63,7 @@ def run(app: App, command: AdminCommand, back: Screen) -> str | None:
     return None
 
 
-def undo(app: App, table: TableScreen) -> str:
+def undo(app: StaffHost, table: TableScreen) -> str:
     """Take back the last event; the table's verdict panel then says what was taken back."""
     history = table.controller.referee.history
     what = describe(history[-1], table.controller.ui.face) if history else ""
@@ -65,7 +76,7 @@ def undo(app: App, table: TableScreen) -> str:
     return said
 
 
-def export_all(app: App) -> str:
+def export_all(app: StaffHost) -> str:
     """CSV, transcripts and a backup to a USB stick when one is mounted, else into the data directory."""
     if app.log is None:
         return i18n.tr("Nothing to export: no event log.")

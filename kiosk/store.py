@@ -16,6 +16,7 @@ record the broker has not acknowledged (`shared/cafe-protocol.md`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -26,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from cafe.contract import assignment_ref
 from referee.transcript import write_transcript
 
 SCHEMA = """
@@ -36,7 +38,8 @@ CREATE TABLE IF NOT EXISTS games (
     seats TEXT NOT NULL DEFAULT '{}',         -- config seat id -> player, as claimed at set-up
     started REAL NOT NULL,
     ended REAL,
-    uid TEXT                                  -- the game's id in the café (game_uid)
+    uid TEXT,                                 -- the game's id in the café (game_uid)
+    assignment TEXT                           -- club nights: the café's assignment the game was started from
 );
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -115,7 +118,8 @@ def iso_time(at: float) -> str:
 
 
 class EventLog:
-    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection.
+    """One SQLite file per kiosk; one writer of games (the kiosk's loop), plus the café publisher's own connection
+    (the log is the café's `cafe.outbox.Outbox`: `records`, `last_n`, `acked`, `set_acked`; see `outbox`).
 
     `durable=False` is for the publisher: its only write, the acknowledged `n`,
     may be lost in a power cut (the records are then simply sent again), so its
@@ -136,6 +140,8 @@ class EventLog:
             self.db.execute("ALTER TABLE games ADD COLUMN seats TEXT NOT NULL DEFAULT '{}'")
         if "uid" not in columns:  # a log written before the café
             self.db.execute("ALTER TABLE games ADD COLUMN uid TEXT")
+        if "assignment" not in columns:  # a log written before club nights
+            self.db.execute("ALTER TABLE games ADD COLUMN assignment TEXT")
         self._listeners: list[Callable[[int], None]] = []
         self._migrate_records()
 
@@ -148,19 +154,34 @@ class EventLog:
 
     # --- games
 
-    def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None) -> int:
-        """Start a game (with the seats its players claimed); a game still playing is abandoned."""
+    def new_game(self, header: Mapping[str, Any], seats: Mapping[str, str] | None = None,
+                 assignment: Mapping[str, Any] | None = None) -> int:
+        """Start a game (with the seats its players claimed, and the café's assignment it was started from, whose
+        `{evening, round}` its start record carries); a game still playing is abandoned — or finished, when
+        its events finish it (its end did not reach the log: the table controller writes it after the last event)."""
         now = time.time()
         with self._tx():
             for (old,) in self.db.execute("SELECT id FROM games WHERE status='playing'").fetchall():
-                self._end(old, "abandoned", self._outcome(old), now)
-            cur = self.db.execute("INSERT INTO games (header, started, seats, uid) VALUES (?, ?, ?, ?)",
+                state = self._replayed_state(old)
+                outcome = dict(state.get("scores", {})), list(state.get("winners", []))
+                self._end(old, "finished" if state.get("finished") else "abandoned", outcome, now)
+            cur = self.db.execute("INSERT INTO games (header, started, seats, uid, assignment) VALUES (?, ?, ?, ?, ?)",
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
-                                   uuid.uuid4().hex))
+                                   uuid.uuid4().hex,
+                                   None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
             game_id = int(cur.lastrowid)
             self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
         return game_id
+
+    def played_assignment(self, assignment: Mapping[str, Any]) -> bool:
+        """Whether a game was started from this assignment (the same evening, round and time the hub set it)."""
+        key = (assignment.get("evening"), assignment.get("round"), assignment.get("at"))
+        for (text,) in self.db.execute("SELECT assignment FROM games WHERE assignment IS NOT NULL"):
+            old = json.loads(text)
+            if (old.get("evening"), old.get("round"), old.get("at")) == key:
+                return True
+        return False
 
     def seats(self, game_id: int) -> dict[str, str]:
         row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_id,)).fetchone()
@@ -169,8 +190,8 @@ class EventLog:
     def append(self, game_id: int, event: Mapping[str, Any], status: str | None = None,
                scores: Mapping[str, Any] | None = None, winners: list[str] | None = None) -> int:
         """Durably record one accepted event; returns its 1-based position among the game's accepted events.
-        With `status`, the game's status moves in the same transaction (the last event finishes the game, an
-        undo reopens it): a kill between the two can never leave a finished game ending in an undo."""
+        With `status`, the game's status moves in the same transaction (an undo reopens the game): a kill between
+        the two can never leave a finished game ending in an undo."""
         now = time.time()
         text = json.dumps(event, ensure_ascii=False)
         with self._tx():
@@ -278,7 +299,7 @@ class EventLog:
     def records(self, after_n: int = 0, limit: int | None = None) -> list[LogRecord]:
         """The café log records with n > after_n, in order of n (at most `limit`)."""
         rows = self.db.execute(
-            "SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at FROM records r "
+            "SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at, g.assignment FROM records r "
             "JOIN games g ON g.id = r.game_id WHERE r.n > ? ORDER BY r.n LIMIT ?",
             (after_n, -1 if limit is None else limit))
         return [_log_record(*row) for row in rows]
@@ -324,6 +345,11 @@ class EventLog:
 
     def _outcome(self, game_id: int) -> tuple[dict[str, Any], list[str]]:
         """Scores and winners of a logged game, by replaying it (for an end nobody handed them to)."""
+        state = self._replayed_state(game_id)
+        return dict(state.get("scores", {})), list(state.get("winners", []))
+
+    def _replayed_state(self, game_id: int) -> dict[str, Any]:
+        """A logged game's public state, by replaying its events ({} for a log no referee of this version reads)."""
         from referee.table import Referee
 
         row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
@@ -331,10 +357,9 @@ class EventLog:
             referee = Referee(json.loads(row[0]))
             for event in effective_events(self.events(game_id)):
                 referee.apply(event)
-            state = referee.state()
-        except Exception:  # a log no referee of this version reads: the end record still goes out
-            return {}, []
-        return dict(state.get("scores", {})), list(state.get("winners", []))
+            return referee.state()
+        except Exception:  # the end record still goes out, without scores
+            return {}
 
     def _notify(self) -> None:
         if self._listeners:
@@ -366,10 +391,12 @@ class EventLog:
 
 
 def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: int | None, error: str | None,
-                body: str, at: float) -> LogRecord:
+                body: str, at: float, assignment: str | None = None) -> LogRecord:
     data = json.loads(body)
     if kind == "start":
         fields: dict[str, Any] = {"header": data}
+        if assignment is not None:
+            fields["assignment"] = assignment_ref(json.loads(assignment))
     elif kind == "event":
         fields = {"event": data, "answer": {"seq": seq, "ok": bool(ok), "error": error}}
     else:
@@ -401,6 +428,12 @@ class _Transaction:
         if self.db.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
+
+
+def outbox(path: Path | str) -> Callable[[], EventLog]:
+    """How the café publisher opens this log as its outbox (`cafe.outbox.OpenOutbox`): a connection of its own,
+    whose commits (only the acknowledged n) skip the fsync."""
+    return functools.partial(EventLog, Path(path), durable=False)
 
 
 def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -13,7 +13,7 @@ renderer can keep them and `referee-kiosk audit` can check what it drew.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Rect = tuple[int, int, int, int]  # x, y, w, h
 Color = tuple[int, int, int]
@@ -37,7 +37,6 @@ BAD_FILL: Color = (150, 24, 24)  # the filled rejection panel (light text on it:
 TURN_FILL: Color = (250, 200, 60)  # the seat on turn: a light fill, dark text, a thick frame and a badge
 MUTED: Color = (160, 180, 170)
 BUTTON: Color = (52, 96, 150)
-BUTTON_HOT: Color = (80, 140, 210)
 
 Role = Literal["", "key"]  # "key": whose turn it is, and the scores (KEY_CAP)
 Icon = Literal["", "ok", "no", "turn", "warn"]
@@ -67,7 +66,7 @@ class Limits:
 
 @dataclass(frozen=True, slots=True)
 class Element:
-    kind: Literal["box", "text", "button", "card", "icon"]
+    kind: Literal["box", "text", "button", "card", "icon", "picture"]
     rect: Rect
     text: str = ""
     color: Color = INK
@@ -81,6 +80,7 @@ class Element:
     outline_px: int = 0
     icon: Icon = ""
     lines: int = 0  # texts: at most this many wrapped lines (0: as many as the box holds)
+    picture: Any = None  # pictures: a grey PIL image, scaled into the rect (the camera's calibration view)
 
 
 @dataclass
@@ -107,6 +107,13 @@ class View:
 
     def icon(self, rect: Rect, icon: Icon, color: Color, tag: str = "") -> Element:
         return self.add(Element("icon", rect, color=color, icon=icon, tag=tag))
+
+    def picture(self, rect: Rect, picture: Any, tag: str = "") -> Element:
+        return self.add(Element("picture", rect, picture=picture, tag=tag))
+
+    def frame(self, rect: Rect, color: Color, width: int = 2, tag: str = "") -> Element:
+        """An outline only (a camera zone drawn over its picture)."""
+        return self.add(Element("box", rect, tag=tag, outline=color, outline_px=width))
 
     def button(self, rect: Rect, label: str, action: str, fill: Color = BUTTON, tag: str = "") -> Element:
         x, y, w, h = rect

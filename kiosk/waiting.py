@@ -6,7 +6,7 @@ and dummy (tests, headless) SDL_WaitEventTimeout polls every millisecond (1.3 % 
 here), and pygame-ce's `event.wait` always does. So the loop sleeps in `select()` on
 
 - a wake pipe: every other thread (scanners, seat buttons, the café link, the control socket) that
-  hands the loop something writes one byte to it (`Waker.wake`, called by `App.post`);
+  hands the loop something writes one byte to it (`Waker.wake`, called by `kiosk.inbox.Inbox.post`);
 - the touchscreen: the evdev devices (`/dev/input/event*`) SDL opened with the display. A touch makes
   one readable; the loop wakes and pumps SDL, which reads it (touch → frame stays one 60 Hz frame);
 
@@ -57,7 +57,10 @@ class Waker:
         self._finalizer = weakref.finalize(self, _release, self._selector, (self._read, self._write))
 
     def wake(self) -> None:
-        """Thread-safe: end the loop's sleep now (a full pipe already says so)."""
+        """Thread-safe: end the loop's sleep now (a full pipe already says so). After `close` nothing: the pipe's
+        numbers may belong to another file by then (the inbox may still be posted to)."""
+        if not self._finalizer.alive:
+            return
         with contextlib.suppress(BlockingIOError, OSError):
             os.write(self._write, b"\0")
 

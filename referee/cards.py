@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from referee.registry import known_prefixes
+
 # No deck holds a billion copies of a face: a longer copy number is out of range without converting it.
 _MAX_COPY_DIGITS = 9
 
@@ -175,21 +177,20 @@ class CardTally:
         return sum(self.counts.values())
 
 
-# The deck prefixes of the five games (transcript format, "Card codes").
-KNOWN_PREFIXES = frozenset({"AK", "AC", "PS", "M7", "AO"})
 _PLAUSIBLE_FACE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
 
 
 def plausible_code(code: str) -> bool:
     """Could this text be a card code of any game (known prefix, face characters, copy suffix)?
 
-    A first, deck-independent filter for scanners: noise and foreign barcodes become
+    The prefixes are those of the declared games (`referee.registry`). A first, deck-independent filter for
+    scanners: noise and foreign barcodes become
     reader errors; whether the face is in the deck in use is the referee's call.
     """
     if not code.isascii() or len(code) > 40:
         return False
     prefix, sep, rest = code.partition(":")
-    if not sep or prefix not in KNOWN_PREFIXES:
+    if not sep or prefix not in known_prefixes():
         return False
     face, hash_sep, copy_text = rest.partition("#")
     if not face or not set(face) <= _PLAUSIBLE_FACE:

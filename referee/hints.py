@@ -85,11 +85,6 @@ class Hints(NamedTuple):
         return self.detail.sentence(self, lang)
 
 
-messages.register({
-    "hint.over": ("The game is over. Won: {winners}.", "Das Spiel ist aus. Gewonnen: {winners}."),
-})
-
-
 class FinishedHints(NamedTuple):
     """The detail once the game is over: the winners, and the game's last detail (`last`)."""
 
@@ -101,7 +96,7 @@ class FinishedHints(NamedTuple):
 
 
 def say(key: str, lang: str, **params: Any) -> str:
-    """A hint sentence by message key (registered with `messages.register`) in `lang`."""
+    """A hint sentence by message key (its sentences are in the catalogues, `referee.messages`) in `lang`."""
     return messages.render(key, params, lang)
 
 

@@ -1,16 +1,29 @@
-"""A trace a person reads at the table: one line per event, who did what, the verdict, the key state."""
+"""A trace a person reads at the table: one line per event, who did what, the verdict, the key state.
+
+The event reads in the words the kiosk and the hub use (`referee.event_words`), then, in brackets, as
+logged (codes included, for whoever debugs a transcript).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from referee.event_words import describe
 from referee.transcript import NotJSON, Step
 
 _COMMON = ("turn", "finished", "scores", "winners")
 _SKIP_FIELDS = {"type", "player"}
 
 
-def describe_event(event: Any) -> str:
+def describe_event(event: Any, lang: str = "en") -> str:
+    """The event's sentence, then the event as logged: `Anna spielt 8 · II [Anna play AK:8.II]`."""
+    if isinstance(event, dict):
+        return f"{describe(event, lang)} [{logged(event)}]"
+    return logged(event)
+
+
+def logged(event: Any) -> str:
+    """The event as logged, in one line: who, type, fields."""
     if isinstance(event, NotJSON):
         return f"(not JSON) {event.text[:40]}"
     if not isinstance(event, dict):
@@ -55,7 +68,7 @@ def format_step(step: Step, previous: dict[str, Any] | None, lang: str = "en") -
     if step.seq == 0:
         return f"  0  HEADER REJECTED  {step.answer.error}: {step.answer.message(lang)}"
     verdict = "ok " if step.answer.ok else f"NO  {step.answer.error}: {step.answer.message(lang)}"
-    line = f"{step.seq:4d}  {describe_event(step.event):<44} {verdict}"
+    line = f"{step.seq:4d}  {describe_event(step.event, lang):<44} {verdict}"
     if step.answer.ok:
         line += "\n        " + describe_state(step.state, previous)
     return line

@@ -1,20 +1,84 @@
-"""A registry of classes by id, filled by the modules of one package on first use.
+"""What a game is, declared once by the game, and the registries that collect games by id.
 
-The games, their simulated tables and their kiosk screens each register here by
-game id, so adding a game is adding modules; nothing else names the games. A
-module that fails to import raises: it never silently drops a game.
+A game is one definition (`GameDefinition`, declared in its deck module `referee/decks/<game>.py`) plus the
+classes that register by its id: its rules (`referee.games`), its simulated table (`referee.sim`) and its
+kiosk panel (`kiosk.games`). Everything that lists games (menus, the scanners' known prefixes, ranking,
+history words, the hub's descriptions, labels, help) reads them from here; nothing else names the games.
+A module that fails to import raises: it never silently drops a game.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Generic, TypeVar
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
-# The transcript format's list of games, in its order (menus and listings follow it).
-GAME_IDS = ("alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto")
+import referee.decks
+from referee.words import N_
 
 T = TypeVar("T")
+
+# How a game's `scores` rank its players (the specs say which): more wins, fewer wins, or the score is
+# already the finishing place (0 = not out = last). TASKS: Profi-Sort's beginner game counts tasks done.
+MORE_WINS = "points"
+FEWER_WINS = "penalty"
+PLACES = "places"
+TASKS = "tasks"
+SCORE_KINDS = (MORE_WINS, FEWER_WINS, PLACES, TASKS)
+
+
+@dataclass(frozen=True)
+class HelpPage:
+    """One page of a game's short rules for guests: a title and a few short paragraphs (English msgids)."""
+
+    title: str
+    paragraphs: tuple[str, ...]
+
+
+# What a label prints between a card's words ("Rot · Punkte", "8 · II").
+SEP = " · "
+
+# The help pages' two sentences every game ends with.
+SCANNING = N_("Scan every card you lay, when you lay it: hold its barcode under your seat's scanner until it beeps.")
+MISTAKE = N_("Something went wrong? Take a rejected card back and follow the screen. Staff can undo the last step.")
+
+# A card face without its prefix (`RED.DOTS`) → its words in one language; `say` translates one English word.
+CardWords = Callable[[str, Callable[[str], str]], str]
+# An event → its sentence; `w` is a `referee.event_words.Words` (the language and the game's card words).
+EventWords = Callable[[Mapping[str, Any], str, Any], str]
+
+
+@dataclass(frozen=True)
+class GameDefinition:
+    """Everything about a game that is not its rules, declared in one place by the game.
+
+    - `id`: the game id of the transcript header; `order`: its place in menus and listings;
+    - `prefix`: the deck prefix of its card codes (`AO` in `AO:RED.DOTS`);
+    - `rules`: its rules file in `../shared/rules/`;
+    - `card_words`: a face in words as its label prints it (`RED.DOTS` → "Rot · Punkte"); raises ValueError
+      for a face that is not in the deck's syntax;
+    - `events`: event type → its words (`referee.event_words`);
+    - `score`: how `scores` rank (one of `SCORE_KINDS`), or a function of the options that says it;
+    - `help`: the guests' short rules;
+    - `value_words`: the words of other codes the rules' sentences name (ANNAOTTO's colours and signs).
+    The words themselves are English msgids of the shared catalogue (`referee.words`).
+    """
+
+    id: str
+    order: int
+    prefix: str
+    rules: str
+    card_words: CardWords
+    events: Mapping[str, EventWords]
+    score: str | Callable[[Mapping[str, Any]], str]
+    help: tuple[HelpPage, ...]
+    # Codes a rejection's sentence may name beside cards, by parameter: {"colour": {"RED": N_("Red")}}.
+    value_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def score_kind(self, options: Mapping[str, Any]) -> str:
+        return self.score(options) if callable(self.score) else self.score
 
 
 class Registry(Generic[T]):
@@ -24,13 +88,20 @@ class Registry(Generic[T]):
         self.key = key
         self._items: dict[str, T] = {}
         self._loaded = False
+        self.changes = 0  # counts registrations, for what is derived from the registry and kept
 
     def register(self, cls: T) -> T:
         ident = getattr(cls, self.key)
         if self._items.get(ident, cls) is not cls:
             raise ValueError(f"{ident!r} registered twice in {self.package}")
         self._items[ident] = cls
+        self.changes += 1
         return cls
+
+    def unregister(self, ident: str) -> None:
+        """Take a game out again (the test suite's toy game, after its tests)."""
+        self._items.pop(ident, None)
+        self.changes += 1
 
     def _load(self) -> None:
         if not self._loaded:
@@ -46,8 +117,51 @@ class Registry(Generic[T]):
         self._load()
         return self._items[ident]
 
-    def ids(self) -> list[str]:
-        """Every registered id, in the transcript format's order of games."""
+    def __contains__(self, ident: object) -> bool:
         self._load()
-        rank = {g: i for i, g in enumerate(GAME_IDS)}
-        return sorted(self._items, key=lambda g: (rank.get(g, len(rank)), g))
+        return ident in self._items
+
+    def ids(self) -> list[str]:
+        """Every registered id, in the games' order (`GameDefinition.order`; undeclared ids last)."""
+        self._load()
+        return sorted(self._items, key=_order)
+
+
+DEFINITIONS: Registry[GameDefinition] = Registry(referee.decks.__name__, referee.decks.__path__, "id")
+define = DEFINITIONS.register
+
+
+def _order(game_id: str) -> tuple[int, str]:
+    found = DEFINITIONS.get(game_id)
+    return (found.order if found is not None else 1 << 30, game_id)
+
+
+def game_ids() -> list[str]:
+    """Every declared game, in menu order."""
+    return DEFINITIONS.ids()
+
+
+def definition(game_id: str) -> GameDefinition | None:
+    return DEFINITIONS.get(game_id)
+
+
+def by_prefix(prefix: str) -> GameDefinition | None:
+    """The game whose deck prefix this is."""
+    for game_id in DEFINITIONS.ids():
+        found = DEFINITIONS[game_id]
+        if found.prefix == prefix:
+            return found
+    return None
+
+
+_prefixes: tuple[int, frozenset[str]] = (-1, frozenset())
+
+
+def known_prefixes() -> frozenset[str]:
+    """The deck prefixes of every declared game (the scanners' first filter, on every scan: kept until a
+    game registers or leaves)."""
+    global _prefixes
+    DEFINITIONS._load()
+    if _prefixes[0] != DEFINITIONS.changes:
+        _prefixes = (DEFINITIONS.changes, frozenset(DEFINITIONS[g].prefix for g in DEFINITIONS.ids()))
+    return _prefixes[1]

@@ -25,7 +25,8 @@ from tests.mosquitto import Broker  # noqa: E402
 from tests.test_hub_live import get_json  # noqa: E402
 
 TABLES = [("t1", "magische-7", "0"), ("t2", "alles-klar", "0.4"), ("t3", "annaotto", "0.5"), ("t4", "alcasan", "0.6")]
-SIZES = {"desk": (1280, 800), "phone": (390, 844)}
+SIZES = {"desk": (1366, 768), "phone": (360, 740)}
+LONG = "Maximiliane-Charlotte von Hohenzollern"
 
 
 def main(out: Path) -> int:
@@ -34,11 +35,12 @@ def main(out: Path) -> int:
         tmp_path = Path(tmp)
         broker = Broker(tmp_path / "broker").start()
         config = tmp_path / "hub.toml"
-        config.write_text(f'[hub]\nstaff_password_hash = "{hash_password("screens")}"\n')
+        config.write_text(f'[hub]\nstaff_password_hash = "{hash_password("screens")}"\n'
+                          '[hub.table_names]\nt1 = "Fenster"\nt3 = "Ecke am Kamin"\n')
         hub = HubProcess(tmp_path / "hub", broker.address, "cafe-1", config=config).start()
         tables = []
         for table, game, pace in TABLES:
-            extra = ["--rename", "Anna=anna"] if table == "t1" else []
+            extra = {"t1": ["--rename", "Anna=anna"], "t2": ["--rename", f"Anna={LONG}"]}.get(table, [])
             tables.append(subprocess.Popen(
                 [sys.executable, "-m", "tests.hub_table_proc", "--broker", broker.address, "--cafe", "cafe-1",
                  "--table", table, "--data-dir", str(tmp_path / table), "--game", game, "--pace", pace,
@@ -51,21 +53,27 @@ def main(out: Path) -> int:
         disputed.kill()  # t5 goes offline (its last will)
         time.sleep(1)
         games = get_json(f"{hub.url}/api/games")
-        finished = next(g["game_uid"] for g in games if g["check"] == "disputed")
+        finished = next(g["url"] for g in games if g["check"] == "disputed")
         try:
             with browser() as chromium:
                 for size, (width, height) in SIZES.items():
                     page = chromium.new_page(viewport={"width": width, "height": height})
                     for lang in ("de", "en"):
                         for name, path in [("overview", "/"), ("table", "/table/cafe-1/t3"), ("games", "/games"),
-                                           ("game", f"/games/{finished}"), ("leaderboard", "/leaderboard/magische-7"),
-                                           ("login", "/staff")]:
+                                           ("game", finished), ("leaderboard", "/leaderboard/magische-7"),
+                                           ("player", "/players/Ben"), ("evening", "/evening"),
+                                           ("print", "/print"), ("login", "/staff")]:
                             page.goto(f"{hub.url}{path}?lang={lang}")
                             time.sleep(0.3)
                             page.screenshot(path=str(out / f"{name}-{size}-{lang}.png"))
                     page.fill("input[name=password]", "screens")
                     page.click("form.login button")
                     page.wait_for_selector("form[action='/staff/announce']")
+                    page.fill("input[name=de]", "Letzte Runde um 23 Uhr")
+                    page.fill("input[name=en]", "Last round at 11 pm")
+                    page.click("button[name=send]")
+                    page.wait_for_selector(".current:not(.none)")
+                    page.goto(f"{hub.url}/staff?lang=en")
                     page.screenshot(path=str(out / f"staff-{size}-en.png"), full_page=True)
                     page.goto(f"{hub.url}/staff/table/cafe-1/t2?lang=de")
                     page.screenshot(path=str(out / f"errors-{size}-de.png"))

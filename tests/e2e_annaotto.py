@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.games.annaotto import DEFAULT_RACE_TIMEOUT_MS
-from referee.labels.faces import ao_colour
+from referee.decks.annaotto import COLOUR_NAMES
+from referee.words import tr
 
 
 def _choose(kiosk: Any, label: str) -> None:
@@ -45,7 +46,7 @@ def drive(kiosk: Any, event: dict[str, Any], seat_of: dict[str, str], count: int
         _choose(kiosk, event["player"])
     elif kind == "choose_colour":
         kiosk.touch("act:colour")
-        _choose(kiosk, ao_colour(event["colour"], "en"))  # the kiosk runs in English
+        _choose(kiosk, tr(COLOUR_NAMES[event["colour"]], "en"))  # the kiosk runs in English
     elif kind == "flip_choice":
         kiosk.touch("act:flip")
         index = {"self": 0, "next": 1}[event["who"]]

@@ -24,7 +24,7 @@ from typing import Any
 
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig, parse_broker
-from kiosk.store import EventLog
+from kiosk.store import EventLog, outbox
 from referee.sim import random_game
 from referee.table import Referee
 
@@ -51,7 +51,7 @@ class KioskTable:
         extra = {"window": window} if window else {}
         link = CafeLinkConfig(host, port, cafe, table, username=username, password_file=password_file,
                               tls=ca_file is not None, ca_file=ca_file)
-        self.publisher = Publisher(link, self.log.path, **extra)
+        self.publisher = Publisher(link, outbox(self.log.path), **extra)
         self.log.on_record(self.publisher.notify)
         self.on_event: Callable[[int], None] = lambda n: None  # called with each event record's n once logged
 

@@ -10,7 +10,9 @@ import itertools
 import subprocess
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -20,7 +22,7 @@ from cafe import contract
 from cafe.broker import HUB_USER, table_user, write_broker_config
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
-from kiosk.store import EventLog
+from kiosk.store import EventLog, outbox
 from tests.cafe_table import CafeTable, games_of, replay_answers
 from tests.cafe_watch import Watcher, retained
 from tests.mosquitto import Broker
@@ -148,7 +150,7 @@ def test_the_publisher_sends_from_the_acked_n_and_answers_replay(tmp_path, mosqu
     mosquitto.stop()
     online: list[bool] = []
     config = CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)
-    publisher = Publisher(config, path, on_online=online.append, backoff=(0.05, 0.2)).start()
+    publisher = Publisher(config, outbox(path), on_online=online.append, backoff=(0.05, 0.2)).start()
     log.on_record(publisher.notify)
     try:
         time.sleep(0.5)
@@ -308,7 +310,7 @@ def test_a_table_publishes_over_tls_with_its_password(tmp_path) -> None:
     watcher = Watcher(broker.host, broker.port, CAFE, username=HUB_USER, password=hub_password, ca_file=str(ca))
     config = CafeLinkConfig(broker.host, broker.port, CAFE, "t1", table_user("t1"), files.passwords["table-t1"],
                             tls=True, ca_file=ca)
-    publisher = Publisher(config, log.path).start()
+    publisher = Publisher(config, outbox(log.path)).start()
     try:
         watcher.wait(lambda: watcher.has_records("t1", 1), 30, "nothing arrived over TLS")
         assert watcher.records("t1")[0]["kind"] == "start" and watcher.violations == []
@@ -357,7 +359,7 @@ def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosq
     log.append_rejected(game, {"type": "play", "player": "Anna", "card": "AK:" + "9" * 70_000}, "unknown-card")
     log.append_rejected(game, {"type": "play", "player": "Ben", "card": "AK:1"}, "not-your-turn")
     watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
-    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), log.path).start()
+    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), outbox(log.path)).start()
     try:
         watcher.wait(lambda: watcher.has_records(TABLE, 3), 30)
         _start, big, small = watcher.records(TABLE)
@@ -368,6 +370,68 @@ def test_a_record_over_64_kib_goes_out_shortened_and_in_its_place(tmp_path, mosq
         publisher.stop()
         watcher.close()
         log.close()
+
+
+@dataclass(frozen=True)
+class KeptRecord:
+    """A log record as a plain value (`cafe.outbox.OutboxRecord`)."""
+
+    n: int
+    kind: str
+    fields: dict[str, Any]
+
+    def payload(self, table: str) -> dict[str, Any]:
+        return {"v": 1, "table": table, "n": self.n, "at": contract.now_iso(), "game_uid": "g1", "kind": self.kind,
+                **self.fields}
+
+
+class ListOutbox:
+    """A second outbox beside the kiosk's event log: records in a list, acknowledgements in a dict."""
+
+    def __init__(self, records: list[KeptRecord]):
+        self.kept = records
+        self.acks: dict[str, int] = {}
+        self.closed = False
+
+    def records(self, after_n: int = 0, limit: int | None = None) -> list[KeptRecord]:
+        later = [r for r in self.kept if r.n > after_n]
+        return later if limit is None else later[:limit]
+
+    def last_n(self) -> int:
+        return max((r.n for r in self.kept), default=0)
+
+    def acked(self, destination: str) -> int:
+        return self.acks.get(destination, 0)
+
+    def set_acked(self, destination: str, n: int) -> None:
+        self.acks[destination] = max(self.acks.get(destination, 0), n)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_the_publisher_sends_from_any_outbox(mosquitto) -> None:
+    """cafe/ knows the outbox only by its interface (cafe.outbox): records kept in a list, no kiosk and no SQLite,
+    go out in order, and what the broker acknowledged is remembered in that outbox."""
+    header = {"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]}
+    box = ListOutbox([
+        KeptRecord(1, "start", {"header": header}),
+        KeptRecord(2, "event", {"event": {"type": "play", "player": "Ben", "card": "AK:1"},
+                                "answer": {"seq": 1, "ok": False, "error": "not-your-turn"}}),
+        KeptRecord(3, "end", {"status": "abandoned", "scores": {"Anna": 0, "Ben": 0}, "winners": []}),
+    ])
+    config = CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    publisher = Publisher(config, lambda: box).start()
+    try:
+        watcher.wait(lambda: watcher.has_records(TABLE, 3), 30)
+        assert [(r["n"], r["kind"]) for r in watcher.records(TABLE)] == [(1, "start"), (2, "event"), (3, "end")]
+        assert watcher.violations == []
+        wait_until(lambda: box.acked(config.destination) == 3, what="the broker's PUBACKs never reached the outbox")
+    finally:
+        publisher.stop()
+        watcher.close()
+    assert box.closed
 
 
 def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
@@ -382,7 +446,7 @@ def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
     log = EventLog(tmp_path / "events.sqlite3")
     log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
     watcher = Watcher(broker.host, broker.port, CAFE)
-    publisher = Publisher(CafeLinkConfig(broker.host, broker.port, CAFE, TABLE), log.path,
+    publisher = Publisher(CafeLinkConfig(broker.host, broker.port, CAFE, TABLE), outbox(log.path),
                           backoff=(0.05, 0.1)).start()
     try:
         wait_until(lambda: publisher.connections >= 3, 30, "the table did not try again")

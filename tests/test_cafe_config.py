@@ -8,8 +8,9 @@ import textwrap
 import pytest
 
 from cafe.settings import CafeLinkConfig, parse_broker
-from hw.config import ConfigError, check_config, load, loads
+from hw.config import ConfigError
 from kiosk.__main__ import _cafe_config, build_parser
+from kiosk.config import check_config, load, loads
 
 SEATS = """
 [seats.north]

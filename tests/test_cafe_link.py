@@ -34,7 +34,7 @@ def wait_status(app, watcher: Watcher, **wanted) -> dict:
 def test_the_status_follows_the_screens(tmp_path, mosquitto) -> None:
     watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
     app = make_app(tmp_path)
-    app.cafe = CafeLink(app, CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)).start()
+    app.cafe = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.log, app.post).start()
     try:
         menu = wait_status(app, watcher, screen="menu", online=True)
         assert menu["game"] is None and menu["n"] == 0
@@ -58,7 +58,7 @@ def test_the_status_follows_the_screens(tmp_path, mosquitto) -> None:
 
 def test_news_from_the_cafe_reaches_the_screen_only_through_the_loop(tmp_path, mosquitto) -> None:
     app = make_app(tmp_path)
-    link = CafeLink(app, CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE))
+    link = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.log, app.post)
     app.cafe = link  # not started: the news items are posted by hand, as the publisher's thread does
     settle(app)
     assert app.current_view.tagged("cafe-offline")  # not connected yet

@@ -15,7 +15,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.controller import TableController
-from kiosk.store import EventLog
+from kiosk.store import EventLog, outbox
 from referee import sim
 from tests.broker311 import Broker311
 from tests.cafe_watch import Watcher
@@ -61,7 +61,7 @@ def test_a_table_falls_back_to_mqtt_311_and_publishes_every_record(tmp_path, bro
         assert controller.submit(event).ok
     watcher = Watcher(broker311.host, broker311.port, CAFE)
     online: list[bool] = []
-    publisher = Publisher(CafeLinkConfig(broker311.host, broker311.port, CAFE, TABLE), path,
+    publisher = Publisher(CafeLinkConfig(broker311.host, broker311.port, CAFE, TABLE), outbox(path),
                           on_online=online.append, backoff=(0.05, 0.2)).start()
     log.on_record(publisher.notify)
     try:

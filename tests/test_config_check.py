@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hw.config import check_config, loads
 from kiosk import settings as settings_mod
 from kiosk.__main__ import EX_CONFIG, main
+from kiosk.config import check_config, loads
 from kiosk.pin import check_pin
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "config" / "table.example.toml").read_text()
@@ -63,6 +63,7 @@ def check(tmp_path: Path, text: str) -> tuple[int, list[str]]:
     (EXAMPLE.replace('device = "/dev/input/by-id/usb-Barcode_Scanner-event-kbd"', 'device = "kbd"'),
      'device = "kbd"', "must be an absolute path"),
     ("kiosk = 5\n" + EXAMPLE.replace("[kiosk]", "[kiosk_old]"), "kiosk = 5", "kiosk must be a table"),
+    (EXAMPLE + "[extras]\nx = 1\n", "[extras]", "unknown key 'extras'"),
 ])
 def test_a_mistake_is_refused_with_its_line_by_the_check_and_at_start(tmp_path, text, fragment, message):
     code, lines = check(tmp_path, text)

@@ -143,10 +143,17 @@ def test_not_toml_at_all_gives_the_parser_line():
     ('[buttons]\npull = "up"\nactive = "high"\n', "active =", "would read pressed while released"),
     ('[buttons]\ndebounce_ms = 5000\n', "debounce_ms", "out of range"),
     ('[table]\npin_factory = "arduino"\n', "pin_factory", "not one of lgpio, rpigpio, pigpio, native, mock"),
-    ('[extras]\nx = 1\n', "[extras]", "unknown key 'extras'"),
 ])
 def test_each_kind_of_mistake_names_its_line(extra, needle, fragment):
     mistake(SEATS + extra, needle, fragment)
+
+
+def test_hw_checks_its_own_tables_and_leaves_the_others_to_their_owners():
+    """`[kiosk]`, `[cafe]` (or any other table) are not hw's: hw alone neither checks nor refuses them; the kiosk,
+    which composes the whole file, does (tests/test_config_check.py)."""
+    config = loads(SEATS + '[kiosk]\nlanguage = 5\n[cafe]\nbroker = 1\n[extras]\nx = 1\n', "t.toml")
+    assert [s.name for s in config.seats] == ["north", "south"]
+    assert not hasattr(config, "kiosk") and not hasattr(config, "cafe")
 
 
 def test_two_scanners_for_one_seat_and_one_port_twice():

@@ -1,4 +1,5 @@
-"""Every sentence the kiosk shows is in the German catalog, and the compiled catalogs match their sources."""
+"""Every marked sentence (referee words, kiosk, hub's event words) is in the one German catalogue, and the
+compiled catalogues match their sources."""
 
 from __future__ import annotations
 
@@ -6,17 +7,29 @@ import gettext
 import subprocess
 import sys
 
-from babel.messages.extract import extract_from_dir
+import pytest
+from babel.messages.extract import extract_from_dir, extract_python
 from babel.messages.pofile import read_po
 
-from kiosk.i18n import DOMAIN, LOCALE_DIR
+from referee.words import DOMAIN, LOCALE_DIR, REASONS
+
+ROOT = LOCALE_DIR.parent.parent
+SOURCES = ("referee", "kiosk", "hub/describe.py")  # as scripts/i18n.sh extracts them
 
 
 def source_messages() -> set[str | tuple[str, str]]:
     """Every marked sentence: a string (`tr`, `N_`), or (singular, plural) for `trn`."""
     keywords = {"tr": None, "N_": None, "trn": (1, 2)}
-    found = extract_from_dir(str(LOCALE_DIR.parent), method_map=[("**.py", "python")], keywords=keywords)
-    return {message if isinstance(message, str) else tuple(message) for _, _, message, _, _ in found
+    found = []
+    for source in SOURCES:
+        path = ROOT / source
+        if path.is_dir():
+            found += [m for _, _, m, _, _ in extract_from_dir(str(path), method_map=[("**.py", "python")],
+                                                                 keywords=keywords)]
+        else:
+            with open(path, "rb") as handle:
+                found += [m for _, _, m, _ in extract_python(handle, keywords, [], {})]
+    return {message if isinstance(message, str) else tuple(message) for message in found
             if isinstance(message, str) or all(isinstance(m, str) for m in message)}
 
 
@@ -33,10 +46,11 @@ def test_every_marked_sentence_has_a_german_translation() -> None:
     assert any(isinstance(m, tuple) for m in source_messages()), "no trn() sentence found: the plural check is idle"
 
 
-def test_compiled_catalog_matches_the_po_file() -> None:
-    with open(LOCALE_DIR / "de" / "LC_MESSAGES" / f"{DOMAIN}.po", "rb") as handle:
+@pytest.mark.parametrize(("domain", "lang"), [(DOMAIN, "de"), (REASONS, "de"), (REASONS, "en")])
+def test_compiled_catalog_matches_the_po_file(domain: str, lang: str) -> None:
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as handle:
         catalog = read_po(handle)
-    compiled = gettext.translation(DOMAIN, LOCALE_DIR, languages=["de"])
+    compiled = gettext.translation(domain, LOCALE_DIR, languages=[lang])
     stale = []
     for m in catalog:
         if not m.id or not _translated(m.string):
@@ -46,7 +60,7 @@ def test_compiled_catalog_matches_the_po_file() -> None:
                 stale.append(m.id)
         elif compiled.gettext(m.id) != m.string:
             stale.append(m.id)
-    assert not stale, f"kiosk.mo is older than kiosk.po (run scripts/i18n.sh): {stale[:5]}"
+    assert not stale, f"{domain}.mo is older than {domain}.po (run scripts/i18n.sh): {stale[:5]}"
 
 
 def test_german_is_the_default_language() -> None:

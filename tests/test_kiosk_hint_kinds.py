@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from kiosk import games as game_uis
+from kiosk import games
 from kiosk.app import App
 from kiosk.games import Choice
 from kiosk.settings import Settings
@@ -147,7 +148,7 @@ def inputs_at(app, rebuild, what: str, header: dict, events: list[dict], n: int)
     return fed
 
 
-@pytest.mark.parametrize("game_id", game_uis.available())
+@pytest.mark.parametrize("game_id", games.available())
 def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
     """Each game through every kind its hints() show (per-game detail, owed, race open, finished), plus the
     kiosk's own moments (a question pending, the game paused, the game resumed): a scan, a touch of every
@@ -187,7 +188,25 @@ def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
     inputs_at(app, resumed, "resumed", header, events, middle)
 
 
-@pytest.mark.parametrize("game_id", game_uis.available())
+class RefereeRuling:
+    """The panel's `kiosk.games.Ruling` straight from a referee (what the table controller answers in play)."""
+
+    def __init__(self, referee: Referee):
+        self.referee = referee
+
+    @property
+    def events(self) -> list[dict]:
+        return self.referee.history
+
+    @property
+    def hints(self) -> Any:
+        return self.referee.hints()
+
+    def check(self, event: dict) -> Any:
+        return self.referee.check(event)
+
+
+@pytest.mark.parametrize("game_id", games.available())
 def test_each_panel_itself_takes_inputs_once_the_game_is_over(game_id: str) -> None:
     """The panels (not only the controller in front of them) handle `FinishedHints`: a scan, each seat button,
     the touches and the drawing of a finished game read nothing a finished game's detail lacks."""
@@ -195,8 +214,7 @@ def test_each_panel_itself_takes_inputs_once_the_game_is_over(game_id: str) -> N
     referee = Referee(header)
     for event in events:
         referee.apply(event)
-    ui = game_uis.get(game_id)(tuple(header["players"]), header.get("options", {}))
-    ui.events, ui.hints, ui.check = referee.history, referee.hints(), referee.check
+    ui = games.get(game_id)(tuple(header["players"]), header.get("options", {}), RefereeRuling(referee))
     state = referee.state()
     assert isinstance(ui.hints.detail, FinishedHints) and ui.detail() is None
     player = header["players"][0]

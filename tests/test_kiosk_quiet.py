@@ -14,9 +14,13 @@ from pathlib import Path
 import pygame
 
 from hw.inputs import CardScan
+from kiosk.app import App
 from kiosk.audio import SLEEP_AFTER_S, Sounds
+from kiosk.inbox import Inbox
+from kiosk.settings import Settings
+from kiosk.store import EventLog
 from kiosk.waiting import Waker, input_devices
-from tests.kiosk_helpers import make_app, settle
+from tests.kiosk_helpers import MADE, make_app, settle
 from tests.kiosk_process import KioskProcess
 
 
@@ -45,6 +49,22 @@ def test_an_input_from_another_thread_wakes_the_sleeping_loop(tmp_path) -> None:
     settle(app)
     assert app.waker.blocking and app.waker.devices == set(), "the dummy driver has no input devices to watch"
     threading.Timer(0.2, app.post, [CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns())]).start()
+    frames = app.frames
+    app.step(max_wait_ms=60_000)  # returns because of the scan, not the minute
+    assert app.frames == frames + 1 and app.inputs.empty()
+
+
+def test_a_hardware_thread_posting_to_the_inbox_wakes_the_sleeping_loop(tmp_path) -> None:
+    """Hardware threads post to the composition's inbox (`kiosk.compose`), not through the App: an item posted
+    there, even before the App exists, is taken, and a later one ends the loop's sleep at once."""
+    inbox = Inbox()
+    inbox.post(CardScan("XX:BEFORE-THE-APP", "keyboard", time.monotonic_ns()))  # the hardware opens first
+    settings = Settings(data_dir=tmp_path, language="en", demo_after_s=0)
+    app = App(settings, EventLog(settings.log_path), headless=True, inbox=inbox)
+    MADE.append(app)
+    settle(app)
+    assert app.inputs.empty(), "the early scan was taken on the loop's first turns"
+    threading.Timer(0.2, inbox.post, [CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns())]).start()
     frames = app.frames
     app.step(max_wait_ms=60_000)  # returns because of the scan, not the minute
     assert app.frames == frames + 1 and app.inputs.empty()

@@ -298,7 +298,8 @@ def test_the_kiosk_install_has_no_labels_extra_and_labels_say_how_to_get_it():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert not any(d.startswith(("reportlab", "pillow")) for d in project["dependencies"])
-    assert project["optional-dependencies"]["labels"] == ["reportlab>=4.0"]
+    # reportlab draws the sheets; zxing-cpp writes the camera labels' DataMatrix symbols (`--camera`)
+    assert project["optional-dependencies"]["labels"] == ["reportlab>=4.0", "zxing-cpp>=3.0"]
     assert "[pi,hid]" in INSTALL.read_text() and "[labels]" not in INSTALL.read_text()
 
 

@@ -132,6 +132,6 @@ def test_pretty_trace_in_german(tmp_path) -> None:
                     '{"type": "play", "player": "Anna", "card": "AK:9.I"}\n')
     out = subprocess.run([sys.executable, "-m", "referee", "replay", "--pretty", "--lang", "de", str(path)],
                          capture_output=True, text=True, check=True).stdout
-    assert "Anna play AK:8.II" in out
+    assert "Anna spielt 8 · II [Anna play AK:8.II]" in out
     assert "turn Ben" in out
     assert "NO  not-your-turn: Ben ist am Zug, nicht Anna." in out

@@ -11,6 +11,7 @@ import importlib
 import inspect
 import pathlib
 import re
+import sys
 from collections import Counter
 from types import ModuleType
 from typing import Any
@@ -19,16 +20,24 @@ import pytest
 
 from referee import games
 from referee.protocol import rule_ids
+from referee.registry import DEFINITIONS, game_ids
 
 RULES = pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 
-# game id → (rules file, its prefix, the modules holding its code)
-GAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "alles-klar": ("alles-klar.md", "AK", ("referee.games.alles_klar",)),
-    "magische-7": ("magische-7.md", "M7", ("referee.games.magische_7",)),
-    "annaotto": ("annaotto.md", "AO", ("referee.games.annaotto",)),
-    "alcasan": ("alcasan.md", "AC", ("referee.games.alcasan",)),
-    "profi-sort": ("profi-sort.md", "PS", ("referee.games.profi_sort", "referee.games.profi_sort_tasks")),
+
+
+def game_modules(game_id: str) -> list[str]:
+    """The modules holding a game's code: its class's module, and its siblings named after it
+    (`profi_sort_tasks`) or beside it in the game's own package."""
+    base = games.get(game_id).__module__
+    if base.count(".") > 2:  # referee.games.<game>.<part>: the whole package
+        base = base.rsplit(".", 1)[0]
+    return sorted(name for name in sys.modules if name == base or name.startswith((base + ".", base + "_")))
+
+
+# game id → (rules file, its prefix, the modules holding its code), from each game's definition
+GAMES: dict[str, tuple[str, str, list[str]]] = {
+    game_id: (DEFINITIONS[game_id].rules, DEFINITIONS[game_id].prefix, game_modules(game_id)) for game_id in game_ids()
 }
 
 # Rule ids that are not code, and why.

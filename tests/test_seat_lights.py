@@ -95,7 +95,7 @@ class LocalKiosk:
         self.app = make_app(tmp_path)
         self.sim = SimTable(self.config, sink=self.app.post, workdir=tmp_path).open()
         self.app.reader_seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
-        self.follower = seat_lights.attach(self.app, self.sim.table)
+        self.follower = self.app.lights = seat_lights.follower(self.sim.table)
         self.lights = self.sim.table.lights
         self._taps: dict[tuple[Any, Any], float] = {}
         self.checked: list[dict[str, str]] = []

@@ -63,7 +63,7 @@ def test_the_wheel_carries_every_file_of_the_packages(wheel):
         names = set(archive.namelist())
     missing = package_files() - names
     assert not missing, f"not in the wheel: {sorted(missing)}"
-    assert "kiosk/locale/de/LC_MESSAGES/kiosk.mo" in names
+    assert "referee/locale/de/LC_MESSAGES/tabletop.mo" in names
 
 
 def test_the_installed_kiosk_knows_its_version_and_speaks_german(fresh_venv, tmp_path):

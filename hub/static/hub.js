@@ -3,6 +3,8 @@
   "use strict";
   const body = document.body;
   const page = body.dataset.page;
+  const printButton = document.querySelector("[data-print]");
+  if (printButton) printButton.addEventListener("click", function () { window.print(); });
   if (page !== "overview" && page !== "table") return;
   const lang = body.dataset.lang;
   const words = JSON.parse(document.getElementById("words").textContent);
@@ -61,10 +63,30 @@
     }
   }
 
+  function showResult(el, news) {
+    // the card's last finished game: its winners and a link to it, as the server renders them
+    const out = el.querySelector(".result");
+    if (!out) return;
+    out.replaceChildren();
+    const winners = news.winners || [];
+    if (winners.length) {
+      const b = document.createElement("b");
+      b.className = "winners";
+      b.textContent = winners.join(", ");
+      out.append(words.winners + ": ", b, " · ");
+    }
+    const link = document.createElement("a");
+    link.className = "gamelink";
+    link.href = "/games/" + [news.cafe, news.table, news.game_uid].map(encodeURIComponent).join("/");
+    link.textContent = words.lastgame;
+    out.append(link);
+  }
+
   function onRecord(news) {
     const el = card(news.cafe + "/" + news.table) || newCard(news);
     if (!el) return;
     el.dataset.received = news.received;
+    if (news.kind === "end") showResult(el, news);
     if (news.kind !== "event") return;
     const last = el.querySelector(".last");
     if (last) {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from kiosk.i18n import language, tr
 from referee.hints import FinishedHints, Hints
@@ -95,23 +95,49 @@ class RaceShown:
     key: tuple = ()  # tells one race from the next (the screen shows each result full-screen once)
 
 
+class Ruling(Protocol):
+    """What a game's panel may ask about the game in progress (the table controller answers): the screens read
+    the rules from here, never from the games' internals."""
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """The accepted events so far, for screens that show more than the state keeps (e.g. the cards under
+        the top of a pile). Read only."""
+        ...
+
+    @property
+    def hints(self) -> Hints:
+        """What the referee says may come next (`Referee.hints()` as of the last accepted event)."""
+        ...
+
+    def check(self, event: Event) -> Any:
+        """The referee's dry run (`Referee.check`): a touch is offered only when the referee would take its event."""
+        ...
+
+
 class GameUI:
     game_id: ClassVar[str]
     title: ClassVar[str]
     players: tuple[str, ...]
     settings: ClassVar[tuple[Setting, ...]] = ()  # options the set-up screen offers
-    # The accepted events so far (set by the controller), for screens that show more than the state keeps,
-    # e.g. the cards under the top of a pile. Read only.
-    events: Sequence[Event] = ()
-    # What the referee says may come next (`Referee.hints()`, set by the controller after every accepted event):
-    # the screens read rules from here, never from the games' internals.
-    hints: Hints | None = None
-    # The referee's dry run (`Referee.check`): a touch is offered only when the referee would take its event.
-    check: Callable[[Event], Any] | None = None
 
-    def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
+    def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
+        """`ruling`: the game in progress; None for a panel that only names things (card words, history)."""
         self.players = players
         self.options = options
+        self.ruling = ruling
+
+    @property
+    def events(self) -> Sequence[Event]:
+        return self.ruling.events if self.ruling is not None else ()
+
+    @property
+    def hints(self) -> Hints | None:
+        return self.ruling.hints if self.ruling is not None else None
+
+    @property
+    def check(self) -> Callable[[Event], Any] | None:
+        return self.ruling.check if self.ruling is not None else None
 
     def detail(self) -> Any | None:
         """The referee's game detail while play goes on; None before its first answer and once the game is over.

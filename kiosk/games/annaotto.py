@@ -18,10 +18,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Shown, State, register
-from kiosk.i18n import language, tr
-from referee.decks.annaotto import COLOURS
-from referee.labels.faces import ao_colour
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
+from kiosk.i18n import tr
+from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
 
@@ -44,8 +43,8 @@ class AnnaottoUI(GameUI):
     game_id = "annaotto"
     title = "ANNAOTTO"
 
-    def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
-        super().__init__(players, options)
+    def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
+        super().__init__(players, options, ruling)
         self.race_timeout_ms = int(options.get("race_timeout_ms", DEFAULT_RACE_TIMEOUT_MS))
         self.source: tuple[str, str] | None = None  # (actor, other player): the next scan comes from that hand
         self.clock: RaceClock | None = None
@@ -137,7 +136,7 @@ class AnnaottoUI(GameUI):
         return Choice(tr("Lay a card from whose hand? (AO-R6)"), [*others, (tr("Own hand"), None)], complete)
 
     def _colour_choice(self, player: str) -> Choice:
-        return Choice(tr("Which colour? (AO-R14)"), [(ao_colour(c, language()), c) for c in COLOURS],
+        return Choice(tr("Which colour? (AO-R14)"), [(tr(COLOUR_NAMES[c]), c) for c in COLOURS],
                       lambda colour: {"type": "choose_colour", "player": player, "colour": colour})
 
     def _flip_choice(self, player: str) -> Choice:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games import Action, Choice, GameUI, Note, Panel, Setting, State, register
+from kiosk.games import Action, Choice, GameUI, Note, Panel, Ruling, Setting, State, register
 from kiosk.i18n import N_, tr
 from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASKS
 
@@ -63,8 +63,8 @@ class ProfiSortUI(GameUI):
         Setting("bonus", ((N_("Bonus points"), True), (N_("No bonus points"), False))),
     )
 
-    def __init__(self, players: tuple[str, ...], options: dict[str, Any]):
-        super().__init__(players, options)
+    def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
+        super().__init__(players, options, ruling)
         self.collect: Collect | None = None
 
     # --- the collection in progress

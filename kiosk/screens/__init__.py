@@ -28,6 +28,7 @@ class Host(Protocol):
     reader_seats: dict[str, str]
     seats: list[str]
     lights: Any  # None, or the seat lights with `hold(seat, on)`
+    camera: Any  # None, or the overhead camera (`kiosk.camera_seat.TableCamera`: reader, config path, pile seats)
 
     @property
     def lang(self) -> str: ...
@@ -41,8 +42,8 @@ class Host(Protocol):
 
     def toggle_language(self) -> None: ...
 
-    def start_game(self, game_id: str, players: list[str], dealer: str, options: dict,
-                   seat_players: dict[str, str]) -> None: ...
+    def start_game(self, game_id: str, players: list[str], dealer: str | None, options: dict,
+                   seat_players: dict[str, str], assignment: dict | None = None) -> None: ...
 
     def rematch(self, old: TableController) -> None: ...
 

@@ -16,6 +16,7 @@ from kiosk.i18n import tr
 from kiosk.pin import MAX_LENGTH, MIN_LENGTH
 from kiosk.prefs import next_volume
 from kiosk.screens import Host, Screen, cells
+from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
 from kiosk.screens.history import HistoryScreen
@@ -35,10 +36,6 @@ class AdminScreen(Screen):
         self.mode = ENTER
         self.new_pin = ""
         self.message = ""
-
-    @property
-    def unlocked(self) -> bool:
-        return self.mode != ENTER
 
     # --- what the entries affect
 
@@ -78,6 +75,8 @@ class AdminScreen(Screen):
                  (AdminCommand.CHANGE_PIN, tr("Change PIN")),
                  (AdminCommand.SCANNER_TEST, tr("Scanner test")), (AdminCommand.BUTTON_TEST, tr("Button test")),
                  (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
+        if getattr(self.app, "camera", None) is not None:  # a table with an overhead camera
+            items.insert(9, (AdminCommand.CAMERA, tr("Camera set-up")))
         if not self.app.kiosk_mode:
             items.append((AdminCommand.QUIT, tr("Quit (development)")))
         return items
@@ -146,6 +145,8 @@ class AdminScreen(Screen):
             self.app.show(ScannerTestScreen(self.app, self))
         elif command is AdminCommand.BUTTON_TEST:
             self.app.show(ButtonTestScreen(self.app, self))
+        elif command is AdminCommand.CAMERA:
+            self.app.show(CameraScreen(self.app, self))
         elif command is AdminCommand.VOLUME:
             self.app.set_volume(next_volume(self.app.volume))
         elif command is AdminCommand.LANGUAGE:

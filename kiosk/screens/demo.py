@@ -6,7 +6,7 @@ import itertools
 import time
 from dataclasses import replace
 
-from kiosk import games as game_uis
+from kiosk import games
 from kiosk.controller import TableController
 from kiosk.i18n import tr
 from kiosk.render import ink_for
@@ -26,7 +26,7 @@ class DemoScreen(Screen):
     def __init__(self, app: Host, seed: int | None = None):
         super().__init__(app)
         self.seed = int(time.time()) if seed is None else seed
-        playable = [g for g in game_uis.available() if g in sim.registered()]
+        playable = [g for g in games.available() if g in sim.registered()]
         self.games = itertools.cycle(playable)
         self._new_game()
 

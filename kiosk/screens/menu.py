@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from kiosk import games as game_uis
+import kiosk.games
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.demo import DemoScreen
@@ -28,7 +28,7 @@ class MenuScreen(Screen):
         v.button(g.r(0.52, 0.04, 0.24, 0.11), tr("Earlier games"), "games", tag="games")
         v.button(g.r(0.78, 0.04, 0.18, 0.11), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
         v.text(g.r(0.04, 0.17, 0.9, 0.08), tr("Choose a game"), size=0.9, color=MUTED)
-        ids = game_uis.available()
+        ids = kiosk.games.available()
         rows = max(1, len(ids))
         for i, game_id in enumerate(ids):
             cls = games.get(game_id)

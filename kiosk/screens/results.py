@@ -16,16 +16,6 @@ from kiosk.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, PANEL, Grid, View
 PODIUM = ((250, 200, 60), (200, 205, 210), (215, 150, 90))  # gold, silver, bronze: dark text on all three
 
 
-def score_text(place: Place) -> str:
-    if place.kind == PLACES:
-        return tr("out as no. {n}", n=place.score) if place.score else tr("still holding cards")
-    if place.kind == TASKS:
-        return tr("{n} tasks", n=place.score)
-    if place.kind == FEWER_WINS:
-        return tr("{n} penalty points", n=place.score)
-    return tr("{n} points", n=place.score)
-
-
 def big_number(place: Place) -> str:
     """The number drawn large: the score, or for a game scored by finishing order the place."""
     return f"{place.place}." if place.kind == PLACES else str(place.score)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk import games as game_uis
+import kiosk.games
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
@@ -29,7 +29,7 @@ class SetupScreen(Screen):
         self.claimed: dict[str, int] = {}  # seat id → player index
         self.dealer = None  # index; default: the last player
         self.error = ""
-        self.settings = game_uis.get(game_id).settings if game_id in game_uis.available() else ()
+        self.settings = kiosk.games.get(game_id).settings if game_id in kiosk.games.available() else ()
         self.picked = dict.fromkeys((s.option for s in self.settings), 0)  # option → index of its value
 
     def view(self, width: int, height: int) -> View:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import time
 
+from hw.camera.zones import READER as CAMERA
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.audio import Cue
 from kiosk.controller import Feedback, TableController
@@ -345,8 +346,12 @@ class TableScreen(Screen):
         down = self.app.scanners_down
         if not down:
             return
-        names = [self.controller.player_for_seat(seat) or seat or reader for reader, seat in sorted(down.items())]
-        text = tr("Scanner {seat} disconnected – check the cable", seat=", ".join(names))
+        names = [self.controller.player_for_seat(seat) or seat or reader for reader, seat in sorted(down.items())
+                 if reader != CAMERA]
+        texts = [tr("Scanner {seat} disconnected – check the cable", seat=", ".join(names))] if names else []
+        if CAMERA in down:  # the overhead camera is missing or sends no pictures; it comes back by itself
+            texts.append(tr("Camera sends no pictures – check its cable"))
+        text = " · ".join(texts)
         rect = g.r(0.0, 0.0, 1.0, 0.12) if not g.portrait else g.r(0.0, 0.0, 1.0, 0.07)
         v.text(rect, text, size=0.9, color=DARK_INK, fill=TURN_FILL, align="center", lines=1, tag="banner")
         h = rect[3]

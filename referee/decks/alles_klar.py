@@ -4,6 +4,14 @@ Values 1–11; per value one face without numeral, one with each single numeral,
 and one two-numeral face from the table below.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from referee.event_words import common
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEP, GameDefinition, HelpPage, define
+from referee.words import N_
+
 NUMERALS = ("I", "II", "III", "IV", "V")
 VALUES = range(1, 12)
 
@@ -30,3 +38,45 @@ def default_faces() -> list[str]:
         faces.extend(f"AK:{value}.{numeral}" for numeral in NUMERALS)
         faces.append(f"AK:{value}." + ".".join(TWO_NUMERALS[value]))
     return faces
+
+
+# --- the game's definition: everything about it that is not its rules (referee.registry)
+
+
+def card_words(short: str, say: Callable[[str], str]) -> str:
+    """`8.II` → "8 · II": the value, then its numerals in ascending order (rules section 1)."""
+    value, *numerals = short.split(".")
+    if not value.isdigit() or value[0] == "0" or int(value) not in VALUES:
+        raise ValueError(f"AK value {value!r}")
+    if len(numerals) > 2 or any(n not in NUMERALS for n in numerals):
+        raise ValueError(f"AK numerals {numerals!r}")
+    if len(numerals) == 2 and NUMERALS.index(numerals[0]) >= NUMERALS.index(numerals[1]):
+        raise ValueError("AK numerals must be distinct and ascending")
+    return SEP.join([value, *numerals])
+
+
+HELP = (
+    HelpPage(N_("Goal and your turn"), (
+        N_("Goal: win the most cards in tricks. Everyone holds 4 cards; the five ranking cards I–V lie face up."),
+        N_("On your turn lay one card face up in front of you and scan it. Then take one card from the stock: "
+           "the referee counts it for you."),
+        N_("A card with two numerals: touch the numeral you use."),
+    )),
+    HelpPage(N_("How a trick ends"), (
+        N_("A numeral turns that ranking card face down. A second card of the same value turns the earlier one "
+           "face down."),
+        N_("When one ranking card N is left open and N cards lie face up, the N-th highest value wins all cards "
+           "of the trick. Its owner starts the next trick."),
+        N_("No ranking card open: a blind trick. Its cards leave the game; whoever caused it starts next."),
+    )),
+    HelpPage(N_("End, buttons, mistakes"), (
+        N_("When the stock is empty, the trick being played is the last one. Most cards won wins."),
+        N_("The seat buttons are not used in this game."),
+        SCANNING, MISTAKE,
+    )),
+)
+
+define(GameDefinition(
+    id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
+    events=common("play"), score=MORE_WINS, help=HELP,
+))

@@ -8,7 +8,12 @@ default deck every special or wild side has a plain side on its back.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from referee.event_words import common
+from referee.registry import MISTAKE, PLACES, SCANNING, SEP, GameDefinition, HelpPage, define
+from referee.words import N_
 
 PREFIX = "AO"
 COLOURS = ("RED", "ORANGE", "YELLOW", "GREEN", "BLUE", "PURPLE", "PINK", "BROWN")
@@ -25,17 +30,14 @@ SPECIAL_PATTERN = {
 }
 SIGNS = ("ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN")
 WILD = "ANNAOTTO"
-# The German words the card labels print and the screen says (public: the kiosk and the labels use them).
-COLOUR_WORDS = {
-    "RED": "Rot", "ORANGE": "Orange", "YELLOW": "Gelb", "GREEN": "Grün",
-    "BLUE": "Blau", "PURPLE": "Lila", "PINK": "Rosa", "BROWN": "Braun",
+# The words the card labels print and the screen says (English msgids of the shared catalogue, referee.words).
+COLOUR_NAMES = {
+    "RED": N_("Red"), "ORANGE": N_("Orange"), "YELLOW": N_("Yellow"), "GREEN": N_("Green"),
+    "BLUE": N_("Blue"), "PURPLE": N_("Purple"), "PINK": N_("Pink"), "BROWN": N_("Brown"),
 }
-PATTERN_WORDS = {"DOTS": "Punkte", "STRIPES": "Streifen", "CHECKS": "Karos", "WAVES": "Wellen"}
-SIGN_WORDS = {"ANNA": "ANNA", "OTTO": "OTTO", "ALLE": "ALLE", "PLUS": "PLUS", "RETOUR": "RETOUR", "HUERDEN": "HÜRDEN"}
-# The English words of the signs, as the English labels print them.
-SIGN_WORDS_EN = {
-    "ANNA": "ANNA", "OTTO": "OTTO", "ALLE": "ALLE", "PLUS": "PLUS", "RETOUR": "RETURN", "HUERDEN": "HURDLES",
-}
+PATTERN_NAMES = {"DOTS": N_("Dots"), "STRIPES": N_("Stripes"), "CHECKS": N_("Checks"), "WAVES": N_("Waves")}
+SIGN_NAMES = {"ANNA": N_("ANNA"), "OTTO": N_("OTTO"), "ALLE": N_("ALLE"), "PLUS": N_("PLUS"), "RETOUR": N_("RETURN"),
+              "HUERDEN": N_("HURDLES")}
 DEFAULT_COPIES = {"plain": 3, "special": 1, "wild": 8}
 
 
@@ -84,3 +86,65 @@ def side_info(face: str) -> Side:
         return Side(name, None, None, None)
     parts = name.split(".")
     return Side(name, parts[0], parts[1], parts[2] if len(parts) == 3 else None)
+
+
+# --- the game's definition: everything about it that is not its rules (referee.registry)
+
+
+def card_words(short: str, say: Callable[[str], str]) -> str:
+    """One side as its label prints it: "Rot · Punkte", "Blau · Punkte · PLUS", "ANNAOTTO"."""
+    if short == WILD:
+        return WILD
+    parts = short.split(".")
+    if (len(parts) not in (2, 3) or parts[0] not in COLOUR_NAMES or parts[1] not in PATTERN_NAMES
+            or (len(parts) == 3 and parts[2] not in SIGN_NAMES)):
+        raise ValueError(f"AO face {short!r}")
+    words = [say(COLOUR_NAMES[parts[0]]), say(PATTERN_NAMES[parts[1]])]
+    if len(parts) == 3:
+        words.append(say(SIGN_NAMES[parts[2]]))
+    return SEP.join(words)
+
+
+def _flip(e: Mapping[str, Any], p: str, w: Any) -> str:
+    if e.get("who") == "self":
+        return w.tr("{player} turns over all own hand cards", player=p)
+    return w.tr("{player} chooses: the next player turns over all hand cards", player=p)
+
+
+def _colour(e: Mapping[str, Any], p: str, w: Any) -> str:
+    name = COLOUR_NAMES[e["colour"]]
+    return w.tr("{player} chooses the colour {colour}", player=p, colour=w.tr(name))
+
+
+EVENTS = common("play", "draw", "press", "start", "call", "catch", "race_close") | {
+    "flip_choice": _flip,
+    "choose_colour": _colour,
+}
+
+HELP = (
+    HelpPage(N_("Goal and your turn"), (
+        N_("Goal: be the first with no cards left. The first card of the pile is scanned to start."),
+        N_("On your turn lay a card of the same colour or pattern as the top card and scan it, or touch Draw."),
+        N_("You may lay a card from another player's hand (touch the source first), never their last card."),
+        N_("Drew a card? Lay it at once, or press your seat button to keep it."),
+    )),
+    HelpPage(N_("Special cards"), (
+        N_("ANNA and OTTO must alternate. The next player continues the chain or presses their seat button: "
+           "2 cards per OTTO, 2 flipped per ANNA."),
+        N_("PLUS: the next player lays a PLUS or takes the cards. RETOUR turns the direction. HÜRDEN skips the "
+           "next player."),
+        N_("ANNAOTTO is wild: choose a colour and who turns their cards over."),
+    )),
+    HelpPage(N_("ALLE and calls"), (
+        N_("ALLE: everyone slaps their seat's slap button; the last hand takes 2 cards. The player who laid it "
+           "must call ALLE."),
+        N_("With one card left call ANNA, with none OTTO (touch the call). A missed call can be caught before "
+           "the next move: 1 card."),
+        SCANNING, MISTAKE,
+    )),
+)
+
+define(GameDefinition(
+    id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
+    events=EVENTS, score=PLACES, help=HELP, value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES},
+))

@@ -9,7 +9,14 @@ checked at laying and how its meld may be extended (§6); the one matcher in
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from referee.event_words import common
+from referee.registry import FEWER_WINS, MISTAKE, SCANNING, GameDefinition, HelpPage, define
+from referee.registry import TASKS as TASKS_DONE
+from referee.words import N_
 
 SUITS = ("C", "S", "H", "D")
 RANK_CODES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -143,3 +150,80 @@ BONUS_TOTAL = NO_JOKER_BONUS * len(NO_JOKER_TASKS) + PAIR_BONUS * len(BONUS_PAIR
 PAIR_OF: dict[str, tuple[str, str]] = {t: pair for pair in BONUS_PAIRS for t in pair}
 
 assert BONUS_TOTAL == 230
+
+
+# --- the game's definition: everything about it that is not its rules (referee.registry)
+
+SUIT_NAMES = {"C": N_("Clubs"), "S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds")}
+PICTURE_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
+
+
+def card_words(short: str, say: Callable[[str], str]) -> str:
+    """`H10` → "Herz 10", `SQ` → "Pik Dame", `JOKER` → "Joker"."""
+    if short == "JOKER":
+        return say(N_("Joker"))
+    suit, rank = short[:1], short[1:]
+    if suit not in SUIT_NAMES or rank not in RANK_VALUE:
+        raise ValueError(f"PS face {short!r}")
+    return f"{say(SUIT_NAMES[suit])} {say(PICTURE_NAMES[rank]) if rank in PICTURE_NAMES else rank}"
+
+
+def _task(task_id: object, w: Any) -> str:
+    task = TASK_BY_ID.get(str(task_id))
+    return w.tr("task {n} ({name})", n=task.number, name=task.german) if task else str(task_id)
+
+
+def _lay_task(e: Mapping[str, Any], p: str, w: Any) -> str:
+    groups = e.get("groups") if isinstance(e.get("groups"), list) else []
+    shown = " | ".join(", ".join(w.card(c) for c in g) for g in groups if isinstance(g, list))
+    text = w.tr("{player} lays {task}: {cards}", player=p, task=_task(e.get("task"), w), cards=shown)
+    if "as" in e:
+        text += " " + w.tr("(as {task})", task=_task(e["as"], w))
+    return text
+
+
+def _reveal_hand(e: Mapping[str, Any], p: str, w: Any) -> str:
+    if not e.get("cards"):
+        return w.tr("{player} shows an empty hand", player=p)
+    return w.tr("{player} shows the hand: {cards}", player=p, cards=w.cards(e))
+
+
+EVENTS = common("draw", "discard", "new_round") | {
+    "lay_task": _lay_task,
+    "reveal_hand": _reveal_hand,
+    "skip_with_ace": lambda e, p, w: w.tr("{player} skips the turn with a received ace", player=p),
+    "give_ace": lambda e, p, w: w.tr("{player} gives {card} to {to}", player=p, card=w.cards(e), to=e["to"]),
+    "extend": lambda e, p, w: w.tr("{player} adds {cards} to meld {meld}", player=p, cards=w.cards(e),
+                                   meld=e.get("meld", "")),
+    "redeal": lambda e, p, w: w.tr("{player} shows {cards}: the round is dealt again", player=p, cards=w.cards(e)),
+}
+
+
+def score_kind(options: Mapping[str, Any]) -> str:
+    """Penalty points (fewer wins); the beginner game (`first_to`) counts the tasks done."""
+    return TASKS_DONE if options.get("first_to") else FEWER_WINS
+
+
+HELP = (
+    HelpPage(N_("Goal and your turn"), (
+        N_("Goal: lay the tasks and keep few penalty points. Lowest total at the end of the match wins."),
+        N_("Start your turn: press your seat button (or touch Draw) and draw from the talon."),
+        N_("Then lay a task or extend melds as you like (touch the button, scan the cards, touch Done)."),
+        N_("End your turn by discarding one card: scan it."),
+    )),
+    HelpPage(N_("Tasks and aces"), (
+        N_("The task sheet on the screen shows which tasks you still need. Each task counts once per match."),
+        N_("Give one ace per round to another player: they may skip a turn with it instead of drawing."),
+        N_("A round ends when someone discards their last card or the talon is empty."),
+    )),
+    HelpPage(N_("Round end, buttons, mistakes"), (
+        N_("At the round end each player touches “Show hand” and scans the cards left in hand."),
+        N_("Seat button: draw at the start of your turn, or Done while laying."),
+        SCANNING, MISTAKE,
+    )),
+)
+
+define(GameDefinition(
+    id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
+    events=EVENTS, score=score_kind, help=HELP, value_words={"suit": SUIT_NAMES},
+))

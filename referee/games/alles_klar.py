@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
-from referee import messages
 from referee.cards import CardTally, Deck
 from referee.decks.alles_klar import NUMERALS, default_faces
 from referee.games import register
@@ -16,30 +15,6 @@ from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
 from referee.protocol import CardMove, Game, HeaderError, On, Rejection, known_options, need_one_card, opt_str, rule
 
 _FACE = re.compile(r"AK:(1[01]|[1-9])((?:\.(?:III|II|IV|I|V)){0,2})")
-
-messages.register({
-    "rank-choice-needed": (
-        "{card} shows two numerals: choose which one turns its ranking card (AK-R6).",
-        "{card} zeigt zwei Ziffern: wähle, welche ihre Reihungskarte umdreht (AK-R6).",
-    ),
-    "bad-rank-choice": (
-        "{choice} is not one of the two numerals of {card} (AK-R6).",
-        "{choice} ist keine der beiden Ziffern von {card} (AK-R6).",
-    ),
-    "bad-rank-choice.single": (
-        "{card} does not show two numerals, so there is nothing to choose (AK-R6).",
-        "{card} zeigt keine zwei Ziffern, es gibt nichts zu wählen (AK-R6).",
-    ),
-    "hint.alles-klar": (
-        "{player} plays. Open ranking cards: {ranking}.",
-        "{player} spielt. Offene Reihungskarten: {ranking}.",
-    ),
-    "hint.alles-klar.decides": (
-        "{player} plays. Only {numeral} is open: the {rank}. highest face-up card wins.",
-        "{player} spielt. Nur {numeral} ist offen: die {rank}.-höchste offene Karte gewinnt.",
-    ),
-})
-
 
 @dataclass(frozen=True, slots=True)
 class Face:

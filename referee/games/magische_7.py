@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
-from referee import messages
 from referee.cards import CardTally, Deck
 from referee.decks.magische_7 import pack
 from referee.games import register
@@ -24,42 +23,6 @@ from referee.protocol import (
     opt_str,
     rule,
 )
-
-messages.register({
-    "target-needed": (
-        "With four players the lead names the opponent it is played against (M7-R8).",
-        "Zu viert nennt der Ausspielende den Gegner, gegen den er spielt (M7-R8).",
-    ),
-    "bad-target": (
-        "{target} cannot be the opponent of this lead (M7-R8).",
-        "{target} kann nicht der Gegner dieses Ausspiels sein (M7-R8).",
-    ),
-    "bad-target.not-allowed": (
-        "Only a lead with four players names an opponent (M7-R1).",
-        "Nur beim Ausspiel zu viert wird ein Gegner genannt (M7-R1).",
-    ),
-    "target-has-no-cards": (
-        "{target} holds no card, so the lead cannot go against them (M7-R8).",
-        "{target} hat keine Karte mehr, gegen sie oder ihn kann nicht gespielt werden (M7-R8).",
-    ),
-    "same-target-twice": (
-        "{player} led the last trick against {target} too: choose the other opponent (M7-R9).",
-        "{player} hat den letzten Stich schon gegen {target} gespielt: wähle den anderen Gegner (M7-R9).",
-    ),
-    "hint.magische-7.lead": ("{player} leads.", "{player} spielt aus."),
-    "hint.magische-7.lead-against": (
-        "{player} leads against {targets}.",
-        "{player} spielt aus gegen {targets}.",
-    ),
-    "hint.magische-7.follow": (
-        "{player} answers {card}: {seven} makes a pair to 7, a Joker always wins.",
-        "{player} antwortet auf {card}: {seven} ergibt 7, ein Joker gewinnt immer.",
-    ),
-    "hint.magische-7.follow-special": (
-        "{player} answers {card}.",
-        "{player} antwortet auf {card}.",
-    ),
-})
 
 
 @dataclass(frozen=True, slots=True)

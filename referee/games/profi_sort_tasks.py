@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from referee import messages
 from referee.decks.profi_sort import (
     FORMS,
     FORMS_RANKS,
@@ -35,65 +34,6 @@ from referee.decks.profi_sort import (
     Task,
 )
 from referee.protocol import Rejection, rule
-
-# Each reason once, as a clause; it is registered under both `task-not-met.*` and `does-not-fit.*`.
-_REASONS: dict[str, tuple[str, str]] = {
-    "set-ranks": ("the set {cards} mixes the ranks {a} and {b}", "der Satz {cards} mischt die Ränge {a} und {b}"),
-    "same-rank": ("two sets have the same rank {rank}; the sets of a task need different ranks",
-                  "zwei Sätze haben denselben Rang {rank}; die Sätze einer Aufgabe brauchen verschiedene Ränge"),
-    "gap": ("the run {cards} has a gap at {rank}", "die Folge {cards} hat eine Lücke bei {rank}"),
-    "not-ascending": ("the run {cards} does not go up by one at {card} (runs are listed lowest first)",
-                      "die Folge {cards} steigt bei {card} nicht um eins (Folgen werden von unten gelegt)"),
-    "below-2": ("the run {cards} would go below 2", "die Folge {cards} ginge unter die 2"),
-    "above-king": ("the run {cards} would go above the king", "die Folge {cards} ginge über den König"),
-    "suits": ("the cards {cards} mix the suits {a} and {b}; one suit is required",
-              "die Karten {cards} mischen die Farben {a} und {b}; eine Farbe ist verlangt"),
-    "not-two-three": ("{card} is neither a 2 nor a 3", "{card} ist weder eine 2 noch eine 3"),
-    "not-picture": ("{card} is no picture card (J, Q, K)", "{card} ist kein Bild (B, D, K)"),
-    "four-suits-rank": ("the four cards {cards} are not all of one rank",
-                        "die vier Karten {cards} haben nicht alle denselben Rang"),
-    "four-suits-suit": ("the four cards {cards} lack the suit {suit}; one card of each suit C S H D is required",
-                        "den vier Karten {cards} fehlt die Farbe {suit}; je eine Karte jeder Farbe Kreuz, Pik, Herz, "
-                        "Karo ist verlangt"),
-    "four-suits-count": (
-        "exactly 4 cards at once (one of each suit) may be added to this meld (exception 1), not {n}",
-        "an diese Auslage passen nur genau 4 Karten auf einmal (je eine Farbe, Ausnahme 1), nicht {n}",
-    ),
-    "pair-alone": ("{card} has no identical partner (same suit and rank)",
-                   "{card} hat keinen gleichen Partner (gleiche Farbe und gleicher Rang)"),
-    "pair-twice": ("the face {card} is used for more than one pair; three different faces are required",
-                   "das Kartenbild {card} ist mehr als ein Paar; drei verschiedene Kartenbilder sind verlangt"),
-    "pair-count": ("exactly one identical pair (2 cards of one face) may be added to this meld (exception 2)",
-                   "an diese Auslage passt nur genau ein gleiches Paar (2 Karten eines Bildes, Ausnahme 2)"),
-    "form": ("the ranks of {cards} are neither 3-5-9-J nor 4-6-10-Q",
-             "die Ränge von {cards} sind weder 3-5-9-B noch 4-6-10-D"),
-    "form-suits": ("{cards} has two cards of the suit {suit}; the four suits must differ",
-                   "{cards} hat zwei Karten der Farbe {suit}; die vier Farben müssen verschieden sein"),
-    "form-rank": ("{card} is not a rank of this meld's form {form} (exception 3)",
-                  "{card} ist kein Rang der Form {form} dieser Auslage (Ausnahme 3)"),
-    "form-repeat": ("the meld already holds a {card} of that suit (exception 3)",
-                    "die Auslage hat schon eine {card} dieser Farbe (Ausnahme 3)"),
-    "wrong-rank": ("{card} is not of the set's rank {rank}", "{card} hat nicht den Rang {rank} des Satzes"),
-    "wrong-suit": ("{card} is not of the meld's suit {suit}", "{card} hat nicht die Farbe {suit} der Auslage"),
-    "run-position": ("{card} would stand at the {side} end where the run needs a {rank}",
-                     "{card} stünde am Ende ({side}), wo die Folge eine {rank} braucht"),
-    "both-ends": ("{cards} continues the run {run} at neither end",
-                  "{cards} setzt die Folge {run} an keinem Ende fort"),
-}
-messages.register({
-    "ps.task-not-met": ("The cards do not fulfil the task.", "Die Karten erfüllen die Aufgabe nicht."),
-    "ps.does-not-fit": ("The cards do not fit this meld (§6).", "Die Karten passen nicht an diese Auslage (§6)."),
-})
-messages.register({
-    f"ps.task-not-met.{key}": (f"Task {{task}} is not met: {en} (§4, §5).",
-                               f"Aufgabe {{task}} nicht erfüllt: {de} (§4, §5).")
-    for key, (en, de) in _REASONS.items()
-})
-messages.register({
-    f"ps.does-not-fit.{key}": (f"The cards do not fit meld {{meld}}: {en} (§6).",
-                            f"Die Karten passen nicht an Auslage {{meld}}: {de} (§6).")
-    for key, (en, de) in _REASONS.items()
-})
 
 
 @dataclass(slots=True)

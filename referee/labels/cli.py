@@ -59,6 +59,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     lab.add_argument("--lang", choices=("de", "en"), default="de",
                      help="language of the cards' plain words on the labels (default de)")
     lab.add_argument("--outline", action="store_true", help="draw label outlines (for a trial print on paper)")
+    lab.add_argument("--camera", action="store_true",
+                     help="every label also carries a 12-15 mm DataMatrix for the overhead camera")
     lab.set_defaults(func=cmd_labels)
 
 
@@ -123,12 +125,13 @@ def run(args: argparse.Namespace) -> str:
     deck = labels.deck_labels(args.game, options, args.players, args.lang)
     pdf = _pdf_module()
     data = pdf.render_labels(deck, layout, skip=args.skip, outline=args.outline,
-                             title=f"{deck[0].game}: card labels" if deck else "card labels")
+                             title=f"{deck[0].game}: card labels" if deck else "card labels", camera=args.camera)
     _write(args.output, data)
     sheets = -(-(len(deck) + args.skip) // layout.per_page)
     summary = (f"wrote {args.output}: {len(deck)} labels for {deck[0].game} on {sheets} sheet(s) "
-               f"({layout.name}, {pdf.SYMBOLOGY_NAMES[layout.symbology]})")
-    two_d = pdf.fallbacks(deck, layout)
+               f"({layout.name}, {pdf.SYMBOLOGY_NAMES[layout.symbology]}"
+               f"{' and a DataMatrix for the camera' if args.camera else ''})")
+    two_d = pdf.fallbacks(deck, layout, args.camera)
     if two_d:
         summary += (f"; {two_d} codes too long for Code 128 bars of 0.25 mm on these labels are QR codes "
                     "(a 2D scanner reads them; for 1D-only scanners use wider labels: --layout a4-2x8 or "

@@ -7,6 +7,10 @@ On a Code 128 sheet a code too long for that on its label gets a QR code instead
 label too small for 0.25 mm modules is a LabelError, not a label that fails at the
 table. Code 128 comes from reportlab's generator, QR from reportlab's encoder
 (level M); both are drawn as plain rectangles.
+
+Camera sheets (`camera=True`, `referee labels GAME --camera`) add to every label a square DataMatrix of
+12–15 mm at its right edge (`referee.labels.datamatrix`), carrying the same code as the scanner's symbol;
+the scanner's part of the label keeps the rest of its width.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from referee.labels import Label, SheetCode
+from referee.labels.datamatrix import PRINTER_DOT_MM, QUIET_MODULES, camera_module_mm, datamatrix
 from referee.labels.errors import LabelError
 from referee.labels.layouts import PAGES, Layout
 
@@ -33,7 +38,7 @@ MIN_MODULE = {"code128": 0.25, "qr": 0.25}
 MAX_MODULE = {"code128": 0.5, "qr": 1.0}
 # A 203-dpi printer's dot: modules are whole dots and symbols start on the dot grid (from the page's top-left),
 # so a thermal printer prints every bar exactly as wide as meant (a bar of 2.3 dots prints as 2 or 3).
-DOT = 25.4 / 203
+DOT = PRINTER_DOT_MM
 # Bar width reduction: each dark module is drawn this much inside its cell on every side, so an edge that
 # falls exactly on a dot boundary does not blacken the next dot too (dot gain; rasterisers fill touched dots).
 BWR = DOT / 10
@@ -60,6 +65,18 @@ class Symbol:
     modules_w: int
     modules_h: int  # 0 for a linear code (its height is free)
     matrix: tuple[tuple[bool, ...], ...] = ()
+
+
+def camera_symbol(code: str) -> Symbol:
+    """The camera's DataMatrix of a code, with its one-module quiet zone counted in."""
+    matrix = datamatrix(code)
+    n = len(matrix)
+    return Symbol("datamatrix", code, n + 2 * QUIET_MODULES, n + 2 * QUIET_MODULES, matrix)
+
+
+def camera_module(symbol: Symbol, room_mm: float) -> float:
+    """The module (mm) of the camera's symbol in `room_mm` (its quiet zone may lie in the label's padding)."""
+    return camera_module_mm(len(symbol.matrix), room_mm)
 
 
 def make_symbol(kind: str, code: str) -> Symbol:
@@ -112,23 +129,42 @@ def _draw_code128(c: Canvas, symbol: Symbol, x: float, y: float, module: float, 
 
 
 def _draw_qr(c: Canvas, symbol: Symbol, x: float, y: float, module: float) -> None:
-    """x, y: bottom-left of the quiet zone, in mm; dark runs of each row drawn as one rectangle."""
+    """x, y: bottom-left of the quiet zone, in mm."""
     quiet = QUIET["qr"]
-    n = len(symbol.matrix)
-    m = module * PT_PER_MM
+    _draw_matrix(c, symbol.matrix, x + quiet * module, y + quiet * module, module)
+
+
+def _runs(line: Sequence[bool]) -> list[tuple[int, int]]:
+    """(start, end) of each run of dark modules in a row or column."""
+    runs, i = [], 0
+    while i < len(line):
+        if line[i]:
+            start = i
+            while i < len(line) and line[i]:
+                i += 1
+            runs.append((start, i))
+        else:
+            i += 1
+    return runs
+
+
+def _draw_matrix(c: Canvas, matrix: tuple[tuple[bool, ...], ...], x: float, y: float, module: float) -> None:
+    """A 2D symbol's modules without quiet zone; x, y: its bottom-left in mm. Dark runs of every row and of
+    every column are each one rectangle (drawn inside by BWR), so two dark neighbours never show a seam."""
+    n = len(matrix)
     c.setFillColor(black)
-    for r, row in enumerate(symbol.matrix):
-        top = (y + (quiet + n - r) * module) * PT_PER_MM
-        col = 0
-        while col < n:
-            if row[col]:
-                start = col
-                while col < n and row[col]:
-                    col += 1
-                c.rect((x + (quiet + start) * module + BWR) * PT_PER_MM, top - m + BWR * PT_PER_MM,
-                       ((col - start) * module - 2 * BWR) * PT_PER_MM, m - 2 * BWR * PT_PER_MM, stroke=0, fill=1)
-            else:
-                col += 1
+
+    def rect(col: int, row: int, cols: int, rows: int) -> None:
+        c.rect((x + col * module + BWR) * PT_PER_MM, (y + (n - row - rows) * module + BWR) * PT_PER_MM,
+               (cols * module - 2 * BWR) * PT_PER_MM, (rows * module - 2 * BWR) * PT_PER_MM, stroke=0, fill=1)
+
+    for r, row in enumerate(matrix):
+        for start, end in _runs(row):
+            rect(start, r, end - start, 1)
+    for col in range(len(matrix[0]) if matrix else 0):
+        for start, end in _runs([row[col] for row in matrix]):
+            if end - start > 1:
+                rect(col, start, 1, end - start)
 
 
 # --- text --------------------------------------------------------------------------------------
@@ -176,21 +212,35 @@ class _Placed:
     label: Label
     symbol: Symbol
     module: float
+    camera: Symbol | None = None  # the camera's DataMatrix at the label's right edge (camera sheets)
+    camera_module: float = 0.0
+
+    @property
+    def reserved(self) -> float:
+        """Width (mm) the camera's symbol takes at the right, its quiet zone towards the rest included."""
+        if self.camera is None:
+            return 0.0
+        return (len(self.camera.matrix) + QUIET_MODULES) * self.camera_module + 0.5
 
 
-def _plan(labels: Sequence[Label], layout: Layout) -> list[_Placed]:
-    """Every label's symbol and module size, checked before anything is drawn."""
-    inner_w = layout.label_w - 2 * layout.padding
+def _plan(labels: Sequence[Label], layout: Layout, camera: bool = False) -> list[_Placed]:
+    """Every label's symbols and module sizes, checked before anything is drawn."""
     inner_h = layout.label_h - 2 * layout.padding
     placed = []
     for label in labels:
+        cam = cam_module = None
+        inner_w = layout.label_w - 2 * layout.padding
+        if camera:
+            cam = camera_symbol(label.code)
+            cam_module = camera_module(cam, inner_h)
+            inner_w -= _Placed(label, cam, 0.0, cam, cam_module).reserved
         kind = layout.symbology
         if kind == "code128":
             if inner_h < 14:
                 raise LabelError(f"a {layout.label_h:g} mm high label is too low for a Code 128 label with text")
             symbol = make_symbol(kind, label.code)
             if fitted_module(symbol, inner_w) >= MIN_MODULE[kind] - 1e-9:
-                placed.append(_Placed(label, symbol, _module_for(symbol, inner_w)))
+                placed.append(_Placed(label, symbol, _module_for(symbol, inner_w), cam, cam_module or 0.0))
                 continue
             kind = "qr"  # too long for readable bars on this label: a 2D code instead
         symbol = make_symbol(kind, label.code)
@@ -199,24 +249,30 @@ def _plan(labels: Sequence[Label], layout: Layout) -> list[_Placed]:
             raise LabelError(
                 f"a {layout.label_w:g}x{layout.label_h:g} mm label has no room beside its QR code for the "
                 "card's name: inside the padding the label must be at least 8 mm wider than its QR code"
+                + (" and the camera's DataMatrix" if camera else "")
             )
-        placed.append(_Placed(label, symbol, _module_for(symbol, side, side)))
+        placed.append(_Placed(label, symbol, _module_for(symbol, side, side), cam, cam_module or 0.0))
     return placed
 
 
-def fallbacks(labels: Sequence[Label], layout: Layout) -> int:
+def fallbacks(labels: Sequence[Label], layout: Layout, camera: bool = False) -> int:
     """How many labels of a Code 128 sheet get a QR code because their code is too long for readable bars."""
-    return sum(1 for item in _plan(labels, layout) if item.symbol.kind != layout.symbology)
+    return sum(1 for item in _plan(labels, layout, camera) if item.symbol.kind != layout.symbology)
 
 
 def _draw_label(c: Canvas, item: _Placed, layout: Layout, x0: float, top: float) -> None:
     """One label whose top-left corner is at (x0, top) in mm from the page's bottom-left."""
     page_h = layout.page_size[1]
     pad = layout.padding
-    x, w = x0 + pad, layout.label_w - 2 * pad
+    x, w = x0 + pad, layout.label_w - 2 * pad - item.reserved
     y_top, h = top - pad, layout.label_h - 2 * pad
     label, symbol, module = item.label, item.symbol, item.module
     c.setFillColor(black)
+    if item.camera is not None:
+        cam_side = len(item.camera.matrix) * item.camera_module
+        cam_top = snap(page_h - (y_top - (h - cam_side) / 2))  # from the page's top, on the dot grid
+        _draw_matrix(c, item.camera.matrix, snap(x0 + layout.label_w - pad - cam_side), page_h - cam_top - cam_side,
+                     item.camera_module)
     if symbol.kind == "code128":
         head = min(9.0, h * 0.28)
         foot = 2.6
@@ -252,14 +308,15 @@ def _draw_label(c: Canvas, item: _Placed, layout: Layout, x0: float, top: float)
 
 
 def render_labels(labels: Sequence[Label], layout: Layout, skip: int = 0, outline: bool = False,
-                  title: str = "Tabletop Referee labels") -> bytes:
-    """The sheets as PDF bytes: labels row by row, the first `skip` positions of the first sheet left free."""
+                  title: str = "Tabletop Referee labels", camera: bool = False) -> bytes:
+    """The sheets as PDF bytes: labels row by row, the first `skip` positions of the first sheet left free;
+    `camera`: every label also carries the overhead camera's DataMatrix."""
     layout.check()
     if skip < 0 or skip >= layout.per_page:
         raise LabelError(f"skip must be between 0 and {layout.per_page - 1} (one sheet holds {layout.per_page})")
     if not labels:
         raise LabelError("there are no labels to print")
-    placed = _plan(labels, layout)
+    placed = _plan(labels, layout, camera)
     page_w, page_h = layout.page_size
     buffer = io.BytesIO()
     c = Canvas(buffer, pagesize=(page_w * PT_PER_MM, page_h * PT_PER_MM), invariant=True)

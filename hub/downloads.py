@@ -1,0 +1,94 @@
+"""Downloads: every game as one CSV, one game's moves as CSV, a game's transcript (JSONL, replayable with
+`referee replay`), and the QR code that opens the overview on a guest's phone.
+
+Every CSV cell that a spreadsheet would read as a formula (a name starting with `=`, `+`, `-`, `@`) is
+written as text (`hub.formats.csv_cell`). Times are the hub's receive times in the café's zone; the table's
+own clock stands beside them."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Sequence
+
+import segno
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from hub import formats
+from hub.views import Hub, game_view, lang_of, with_words
+
+GAMES_HEADER = ["cafe", "table", "table_name", "game_uid", "game", "players", "status", "check", "winners",
+                "scores", "started", "ended", "length_s", "started_at_table_clock", "ended_at_table_clock"]
+MOVES_HEADER = ["n", "seq", "received", "at_table_clock", "kind", "move", "ok", "verdict"]
+
+
+def csv_response(header: Sequence[str], rows: Iterable[Sequence[object]], filename: str) -> Response:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows([formats.csv_cell(cell) for cell in row] for row in rows)
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+def _csv_routes(hub: Hub) -> list[Route]:
+    reader = hub.reader
+
+    def games_csv(request: Request) -> Response:
+        rows = []
+        for g in (game_view(g, hub) for g in reader.games(limit=1_000_000)):
+            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], " / ".join(g["players"]),
+                         g["status"], g["check"], " / ".join(g["winners"]),
+                         json.dumps(g["scores"], ensure_ascii=False), g["started_local"] or "",
+                         g["ended_local"] or "", "" if g["length_s"] is None else round(g["length_s"]),
+                         g["started_at"] or "", g["ended_at"] or ""])
+        return csv_response(GAMES_HEADER, rows, "games.csv")
+
+    def game_csv(request: Request) -> Response:
+        p = request.path_params
+        game = reader.game(p["cafe"], p["table"], p["uid"])
+        if game is None:
+            return PlainTextResponse("no such game", status_code=404)
+        lang = lang_of(request)
+        rows = []
+        for r in reader.records(game["cafe"], game["table"], game["game_uid"]):
+            r = with_words(r, lang)
+            answer = r.get("answer") or {}
+            rows.append([r["n"], answer.get("seq", ""), formats.local(r["received"], hub.zone).isoformat(
+                timespec="seconds"), r.get("at") or "", r["kind"], r.get("text", ""),
+                "" if r["kind"] != "event" else int(bool(answer.get("ok"))), r.get("verdict", "")])
+        return csv_response(MOVES_HEADER, rows, f"{game['cafe']}-{game['table']}-{game['game_uid']}.csv")
+
+    return [Route("/games.csv", games_csv), Route("/games/{cafe}/{table}/{uid}.csv", game_csv)]
+
+
+def routes(hub: Hub) -> list[Route]:
+    reader = hub.reader
+
+    def transcript(request: Request) -> Response:
+        p = request.path_params
+        game = reader.game(p["cafe"], p["table"], p["uid"])
+        if game is None:
+            return PlainTextResponse("no such game", status_code=404)
+        records = reader.records(game["cafe"], game["table"], game["game_uid"])
+        lines = [json.dumps(r["header"], ensure_ascii=False) for r in records if r.get("kind") == "start"]
+        lines += [json.dumps(r.get("event"), ensure_ascii=False) for r in records if r.get("kind") == "event"]
+        name = f"{game['cafe']}-{game['table']}-{game['game_uid']}.jsonl"
+        return Response("\n".join(lines) + "\n", media_type="application/x-ndjson",
+                        headers={"content-disposition": f'attachment; filename="{name}"'})
+
+    def qr(request: Request) -> Response:
+        """The overview's address as the guest's phone should open it: this page's own host and scheme."""
+        code = segno.make(str(request.url_for("overview_page")), error="m")
+        out = io.BytesIO()
+        code.save(out, kind="svg", scale=8, border=2, xmldecl=False, svgns=True, title="QR")
+        return Response(out.getvalue(), media_type="image/svg+xml", headers={"cache-control": "no-cache"})
+
+    return [
+        *_csv_routes(hub),
+        Route("/games/{cafe}/{table}/{uid}.jsonl", transcript),
+        Route("/qr.svg", qr),
+    ]

@@ -1,0 +1,210 @@
+"""`CameraReader`: the overhead camera as a card reader, a sibling of `SerialScanner` and `WedgeScanner`.
+
+Two threads, neither of them the display's:
+- capture: opens the frame source (retrying with back-off while it is missing), reads frames and
+  leaves only the newest in a one-frame slot. A frame the decoder has not taken yet is replaced, so
+  when decoding falls behind frames are dropped, never queued, and latency stays one frame.
+  No frame for `stall_s` (a stalled or unplugged camera) is `ReaderError("camera", "disconnected")`;
+  the first frame after it is "reconnected" (the kiosk's banner, as for an unplugged scanner).
+- decode: crops each zone out of the newest frame, decodes it (`hw.camera.decode`) and feeds the
+  zone's `ZoneMemory`; every code that counts becomes `CardScan(code, zone_reader(zone), t_ns)`, with
+  the time of the frame that confirmed it.
+
+`live()` is what the calibration screen shows: the newest frame (small), the zones and the codes
+decoded in it with their zone.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hw.camera.decode import Seen, decode
+from hw.camera.presence import ZoneMemory
+from hw.camera.sources import Frame, FrameSource
+from hw.camera.zones import READER, CameraConfig, Zone
+from hw.clock import now_ns
+from hw.inputs import CardScan, ReaderError
+from hw.sinks import as_sink
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Live:
+    """The newest decoded frame for the calibration screen."""
+
+    frame: Frame | None = None
+    seen: list[tuple[str, Seen]] = field(default_factory=list)  # (zone, code and centre in the frame)
+    frames: int = 0
+    dropped: int = 0
+    decode_ms: float = 0.0
+
+
+class CameraReader:
+    """Reads cards from a frame source by zone; inputs go to `sink` like any scanner's."""
+
+    kind = "camera"
+
+    def __init__(self, config: CameraConfig, source: FrameSource, sink: Any, *,
+                 retry_s: tuple[float, float] = (0.2, 5.0)):
+        self.name = READER
+        self.config = config
+        self.source = source
+        self.sink = as_sink(sink)
+        self.retry_min, self.retry_max = retry_s
+        self.zones: tuple[Zone, ...] = config.zones
+        self.memories = {z.name: self._memory() for z in self.zones}
+        self._stop = threading.Event()
+        self._slot: Frame | None = None
+        self._slot_lock = threading.Condition()
+        self._threads: list[threading.Thread] = []
+        self._live = Live()
+        self._live_lock = threading.Lock()
+        self.connected = threading.Event()
+        self._down = False
+
+    # -- lifecycle
+    def start(self) -> CameraReader:
+        if not self._threads:
+            self._stop.clear()
+            for target, role in ((self._capture, "capture"), (self._decode_loop, "decode")):
+                thread = threading.Thread(target=target, name=f"camera-{role}", daemon=True)
+                thread.start()
+                self._threads.append(thread)
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._slot_lock:
+            self._slot_lock.notify_all()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout)
+        self._threads.clear()
+
+    close = stop
+
+    def set_zones(self, zones: tuple[Zone, ...]) -> None:
+        """New zone areas (calibration): their memories start afresh. The ISP crop stays until a reopen."""
+        self.zones = tuple(zones)
+        self.memories = {z.name: self._memory() for z in self.zones}
+
+    def _memory(self) -> ZoneMemory:
+        return ZoneMemory(self.config.confirm_frames, self.config.forget_s, self.config.recount_s)
+
+    def live(self) -> Live:
+        with self._live_lock:
+            return Live(self._live.frame, list(self._live.seen), self._live.frames, self._live.dropped,
+                        self._live.decode_ms)
+
+    # -- reports
+    def _emit(self, item: Any) -> None:
+        try:
+            self.sink(item)
+        except Exception:  # a broken sink must not kill the reader
+            log.exception("camera: sink failed")
+
+    def _lost(self, detail: str) -> None:
+        if not self._down:
+            self._down = True
+            self.connected.clear()
+            self._emit(ReaderError(self.name, "disconnected", detail, now_ns()))
+
+    def _back(self) -> None:
+        self.connected.set()
+        if self._down:
+            self._down = False
+            self._emit(ReaderError(self.name, "reconnected", "", now_ns()))
+
+    # -- capture thread
+    def _capture(self) -> None:
+        delay = self.retry_min
+        while not self._stop.is_set():
+            try:
+                crop = self._crop()
+                self.source.open(crop)
+            except Exception as exc:
+                self._lost(f"cannot open: {exc}")
+                if self._stop.wait(delay):
+                    break
+                delay = min(delay * 2, self.retry_max)
+                continue
+            delay = self.retry_min
+            try:
+                self._read_frames()
+            except Exception as exc:
+                self._lost(str(exc) or type(exc).__name__)
+            finally:
+                try:
+                    self.source.close()
+                except Exception:
+                    log.debug("camera: close failed", exc_info=True)
+            if not self._stop.is_set():
+                self._stop.wait(delay)
+
+    def _crop(self) -> tuple[float, float, float, float]:
+        zones = self.zones
+        return (min(z.area[0] for z in zones), min(z.area[1] for z in zones),
+                max(z.area[2] for z in zones), max(z.area[3] for z in zones))
+
+    def _read_frames(self) -> None:
+        stall_s = self.config.stall_s
+        last = time.monotonic()
+        while not self._stop.is_set():
+            frame = self.source.read(min(0.25, stall_s))
+            if frame is None:
+                if time.monotonic() - last >= stall_s:
+                    self._lost(f"no frame for {stall_s:g} s")
+                continue
+            last = time.monotonic()
+            self._back()
+            with self._slot_lock:
+                if self._slot is not None:
+                    with self._live_lock:
+                        self._live.dropped += 1
+                self._slot = frame
+                self._slot_lock.notify()
+
+    # -- decode thread
+    def _decode_loop(self) -> None:
+        while not self._stop.is_set():
+            with self._slot_lock:
+                while self._slot is None and not self._stop.is_set():
+                    self._slot_lock.wait(0.5)
+                frame, self._slot = self._slot, None
+            if frame is None:
+                continue
+            try:
+                self.process(frame)
+            except Exception:
+                log.exception("camera: a frame failed to decode")
+
+    def process(self, frame: Frame) -> list[CardScan]:
+        """Decode one frame zone by zone and report the cards laid (also the benchmark's entry point)."""
+        started = time.perf_counter()
+        scans = []
+        seen_all: list[tuple[str, Seen]] = []
+        memories = self.memories
+        for zone in self.zones:
+            box = frame.box(zone.area)
+            if box[2] - box[0] < 8 or box[3] - box[1] < 8:
+                continue
+            seen = decode(frame.image.crop(box), (box[0], box[1]))
+            seen_all.extend((zone.name, s) for s in seen)
+            memory = memories.get(zone.name)
+            if memory is None:
+                continue
+            for code in memory.frame((s.code for s in seen), frame.t_ns):
+                scans.append(CardScan(code, zone.reader, frame.t_ns))
+        with self._live_lock:
+            self._live.frame = frame
+            self._live.seen = seen_all
+            self._live.frames += 1
+            self._live.decode_ms = (time.perf_counter() - started) * 1000
+        for scan in scans:
+            self._emit(scan)
+        return scans

@@ -1,0 +1,90 @@
+"""The composition root: the event log, the hardware, the café link and the inbox they post to, built once and
+handed to the `App` — which opens nothing itself and is never patched up after it is made."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kiosk.app import App
+from kiosk.config import KioskConfig
+from kiosk.hardware import Hardware, open_hardware
+from kiosk.inbox import Inbox
+from kiosk.settings import Settings
+from kiosk.storage import open_log
+from kiosk.store import EventLog
+
+if TYPE_CHECKING:
+    from cafe.settings import CafeLinkConfig
+    from kiosk.cafe_link import CafeLink
+    from kiosk.notify import Notifier
+
+log = logging.getLogger("referee-kiosk")
+
+
+@dataclass
+class Kiosk:
+    """A composed kiosk: the app and the parts it was given, closed together."""
+
+    app: App
+    hardware: Hardware
+    cafe: CafeLink | None
+
+    def close(self) -> None:
+        """Stop the café link, close the hardware, give the display back, close the log (the current one: a
+        storage retry may have opened it afresh)."""
+        if self.cafe is not None:
+            self.cafe.stop()
+        self.hardware.close()
+        self.app.close()
+        if self.app.log is not None:
+            self.app.log.close()
+
+
+def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig | None, notifier: Notifier, *,
+            simulate: bool = False, control: Path | None = None, kiosk_mode: bool = False,
+            headless: bool = False, camera: bool = False) -> Kiosk:
+    """Open the log (a fault is a screen, never a crash), the hardware (real, or simulated with `control` as its
+    socket) and the café link, and make the App over them. `kiosk.app.DisplayError` when there is no screen
+    (everything opened so far is closed again)."""
+    opened = open_log(settings.log_path)
+    inbox = Inbox()
+    hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
+                             window=simulate and not kiosk_mode, camera=camera)
+    link = _cafe_link(cafe, opened.log, inbox) if cafe is not None else None
+    try:
+        app = App(settings, opened.log, kiosk_mode=kiosk_mode, headless=headless, heartbeat=notifier.beat,
+                  wake_every_s=notifier.interval, fallback_headless=simulate, on_status=notifier.status,
+                  inbox=inbox, hardware=hardware, cafe=link)
+    except BaseException:
+        hardware.close()
+        if opened.log is not None:
+            with contextlib.suppress(Exception):
+                opened.log.close()
+        raise
+    if opened.fault is not None:
+        app.storage_fault(opened.fault)
+    elif opened.notice:
+        from kiosk.screens.fault import FaultScreen
+
+        app.show(FaultScreen(app, notice=opened.notice))
+    log.info("event log %s", settings.log_path)
+    if link is not None:
+        link.start()
+        log.info("café %r, table %r, broker %s:%s", cafe.cafe, cafe.table, cafe.host, cafe.port)
+    if hardware.control is not None:
+        log.info("simulated table; control socket %s", hardware.control)
+    return Kiosk(app, hardware, link)
+
+
+def _cafe_link(config: CafeLinkConfig, event_log: EventLog | None, inbox: Inbox) -> CafeLink | None:
+    """The café link over the event log (not started); none while the log cannot be opened."""
+    from kiosk.cafe_link import CafeLink  # paho only for a table in a café
+
+    if event_log is None:
+        log.error("café %r: no event log to publish from; the table plays on without the café", config.cafe)
+        return None
+    return CafeLink(config, event_log, inbox.post)
