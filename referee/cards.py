@@ -62,9 +62,6 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.from_code({str(self)!r})"
 
-    def __deepcopy__(self, memo: dict) -> Card:
-        return self
-
 
 F = TypeVar("F")
 
@@ -116,9 +113,6 @@ class Deck(Generic[F]):
 
     def faces(self) -> Iterable[str]:
         return self.copies.keys()
-
-    def __deepcopy__(self, memo: dict) -> Deck[F]:
-        return self  # immutable after construction
 
 
 class CardTally:

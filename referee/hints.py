@@ -3,7 +3,7 @@
 The table screen's hint line, the seat lights and the simulator read these instead
 of the games' internals. Hints are named tuples: immutable, typed, and cheap enough
 to build for every event (the simulator asks before each move). Every game fills the
-common `Hints` and adds its own `detail` (a typed value per game, in the game's module);
+common `Hints` and adds its own `detail` (a typed value per game, in the game's code);
 `Hints.sentence(lang)` is the plain sentence the screen shows, in English or German.
 
 The public state is typed the same way: `PublicState` subclasses, one per game,

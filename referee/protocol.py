@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from referee import messages
@@ -166,7 +167,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def rule(*ids: str) -> Callable[[F], F]:
     """Mark a check or effect as the home of these rule ids of the game's rules file.
 
-    Each id that governs play has exactly one home in its game's module
+    Each id that governs play has exactly one home in its game's code (module or package)
     (tests/test_rule_homes.py reads the rules files and checks this).
     """
 
@@ -178,9 +179,7 @@ def rule(*ids: str) -> Callable[[F], F]:
 
 
 def rule_ids(step: Any) -> tuple[str, ...]:
-    """The rule ids a check or effect (or a `(rule_id, function)` table entry) carries."""
-    if isinstance(step, tuple):
-        return (step[0],)
+    """The rule ids a check or effect carries (`@rule`); () for a step that is no rule's home."""
     return getattr(step, "rule_ids", ())
 
 
@@ -194,84 +193,67 @@ class On:
       such as the card, on the move);
     - `effects`: run in order after every check passed; only they change the game.
 
-    An entry is a function `(game, move) -> None` (a method), carrying its rule id by
-    `@rule`, or a pair `(rule_id, function)` for a shared helper such as `Game.on_turn_check`.
+    Every entry is a function `(game, move) -> None`: a method of the game, or a shared check
+    such as `Game.player_on_turn`. A step that is the home of a rule carries its id by `@rule`.
     """
 
     read: Callable[[Mapping[str, Any]], Any]
-    checks: tuple[Any, ...] = ()
-    effects: tuple[Any, ...] = ()
-
-    def check_steps(self) -> tuple[Step, ...]:
-        return tuple(_function(step) for step in self.checks)
-
-    def effect_steps(self) -> tuple[Step, ...]:
-        return tuple(_function(step) for step in self.effects)
+    checks: tuple[Step, ...] = ()
+    effects: tuple[Step, ...] = ()
 
 
-def _function(step: Any) -> Step:
-    return step[1] if isinstance(step, tuple) else step
+Judge = Callable[[Any, Mapping[str, Any]], Any]
 
 
-Judge = Callable[[Any, Mapping[str, Any]], None]
-
-
-def compile_on(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
+def judges_for(on: On, over_after_fields: bool) -> tuple[Judge, Judge]:
     """The two functions the reducer calls for one event type: `apply` (checks, then effects) and `check`.
 
     `over_after_fields`: the rules file checks `game-over` after the fields (else the reducer does first).
     """
-    checks, effects = on.check_steps(), on.effect_steps()
-    return (_unrolled("apply", on.read, checks + effects, over_after_fields),
-            _unrolled("check", on.read, checks, over_after_fields))
+    return (_judge(on.read, on.checks + on.effects, over_after_fields),
+            _judge(on.read, on.checks, over_after_fields))
 
 
-def _unrolled(name: str, read: Callable[[Mapping[str, Any]], Any], steps: tuple[Step, ...],
-              over_after_fields: bool) -> Judge:
-    """`read`, `game-over` if it comes after the fields, then every step in order, one call per line.
+def _judge(read: Callable[[Mapping[str, Any]], Any], steps: tuple[Step, ...], over_after_fields: bool) -> Judge:
+    """`read`, `game-over` if the rules file checks it after the fields, then every step in order."""
 
-    Written out rather than looped: each call then has its own call site, which CPython specialises
-    for the one function it calls (a loop's single call site sees them all, and stays generic). This
-    is what keeps a table of named checks as fast as hand-inlined code on every scan.
-    """
-    lines = [f"def {name}(game, event):", "    move = event" if read is _given else "    move = read(event)"]
-    if over_after_fields:
-        lines.append("    if game.finished:\n        raise Rejection('game-over')")
-    lines += [f"    step{i}(game, move)" for i in range(len(steps))]
-    lines.append("    return move")
-    scope: dict[str, Any] = {"read": read, "Rejection": Rejection, **{f"step{i}": s for i, s in enumerate(steps)}}
-    exec("\n".join(lines), scope)  # only the lines above, naming the table's own functions
-    return scope[name]
+    def judge(game: Game, event: Mapping[str, Any]) -> Any:
+        move = read(event)
+        if over_after_fields and game.finished:
+            raise Rejection("game-over")
+        for step in steps:
+            step(game, move)
+        return move
+
+    return judge
 
 
-def compile_variants(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
-    """`compile_on` for an event type whose checks and effects depend on the move's field `name`.
+def variant_judges_for(name: str, cases: Mapping[str, On], over_after_fields: bool) -> tuple[Judge, Judge]:
+    """`judges_for` for an event type whose checks and effects depend on the move's field `name`.
 
     Every case reads the event the same way (its `read` raises `bad-event` for a value with no case);
-    the chosen case then runs on the move already read.
+    the case the move names then runs its steps.
     """
     read = next(iter(cases.values())).read
-    compiled = {value: compile_on(On(_given, on.checks, on.effects), over_after_fields)
-                for value, on in cases.items()}
+    applies = {value: on.checks + on.effects for value, on in cases.items()}
+    checks = {value: on.checks for value, on in cases.items()}
+    return (_variant_judge(read, name, applies, over_after_fields),
+            _variant_judge(read, name, checks, over_after_fields))
 
-    applies = {value: pair[0] for value, pair in compiled.items()}
-    checks = {value: pair[1] for value, pair in compiled.items()}
 
-    def apply(game: Game, event: Mapping[str, Any]) -> None:
+def _variant_judge(read: Callable[[Mapping[str, Any]], Any], name: str, steps: Mapping[str, tuple[Step, ...]],
+                   over_after_fields: bool) -> Judge:
+    """`_judge` whose steps are those of the case `getattr(move, name)`."""
+
+    def judge(game: Game, event: Mapping[str, Any]) -> Any:
         move = read(event)
-        applies[getattr(move, name)](game, move)
+        if over_after_fields and game.finished:
+            raise Rejection("game-over")
+        for step in steps[getattr(move, name)]:
+            step(game, move)
+        return move
 
-    def check(game: Game, event: Mapping[str, Any]) -> Any:
-        move = read(event)
-        return checks[getattr(move, name)](game, move)
-
-    return apply, check
-
-
-def _given(move: Any) -> Any:
-    """The `read` of a variant: the move was read by the event type's own `read` (`_unrolled` then
-    takes the move as it is, without a call)."""
-    return move
+    return judge
 
 
 @dataclass(slots=True)
@@ -290,7 +272,7 @@ class Game:
     id: ClassVar[str]
     title: ClassVar[str]
     player_counts: ClassVar[Sequence[int]]
-    event_types: ClassVar[frozenset[str]]
+    event_types: ClassVar[frozenset[str]]  # derived from `rules` (see `__init_subclass__`)
     # True where the rules file checks the event's shape before `game-over` (alles-klar,
     # magische-7, profi-sort); False where `game-over` comes first (alcasan, annaotto).
     shape_first: ClassVar[bool] = True
@@ -299,12 +281,16 @@ class Game:
     # Event types whose rules depend on one field's value: type → field. Their `rules` keys are
     # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
     variants: ClassVar[Mapping[str, str]] = {}
-    _compiled_rules: ClassVar[tuple[Mapping[str, Judge], Mapping[str, Judge]] | None] = None
 
     deck: Deck
     players: tuple[str, ...]
     finished: bool
     turn: str | None
+
+    def __init_subclass__(cls, **kwargs: Any):
+        """A game's event types are its `rules` keys (a variant's `press:confirm` is the type `press`)."""
+        super().__init_subclass__(**kwargs)
+        cls.event_types = frozenset(kind.partition(":")[0] for kind in cls.rules)
 
     def __init__(self, players: Sequence[str], dealer: str, options: Any):
         self.seats = Seats(players)
@@ -328,27 +314,12 @@ class Game:
         """Per event type, what `apply` runs after the reducer's checks (the event's type, `undo`,
         and `game-over` where the rules file checks it before the fields): the `rules` table's
         read, checks and effects."""
-        return cls._compiled()[0]
-
-    @classmethod
-    def _compiled(cls) -> tuple[Mapping[str, Judge], Mapping[str, Judge]]:
-        """The `rules` table made into the reducer's functions (`apply`'s, `check`'s), once per game class:
-        shared by every referee of the game (a plain dict is the fastest lookup per event), never changed."""
-        cached = cls.__dict__.get("_compiled_rules")
-        if cached is not None:
-            return cached
-        compiled = {kind: compile_on(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
-        for kind, name in cls.variants.items():
-            cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
-            compiled[kind] = compile_variants(name, cases, cls.shape_first)
-        cls._compiled_rules = cached = ({kind: pair[0] for kind, pair in compiled.items()},
-                                        {kind: pair[1] for kind, pair in compiled.items()})
-        return cached
+        return rule_judges(cls)[0]
 
     @classmethod
     def checkers(cls) -> Mapping[str, Judge]:
         """Per event type, the same without the effects: `Referee.check`'s dry run."""
-        return cls._compiled()[1]
+        return rule_judges(cls)[1]
 
     def public(self) -> dict[str, Any]:
         """The public state as the transcript writes it: exactly the keys the rules file names."""
@@ -431,3 +402,14 @@ class Game:
         """Every player with the best score, in seat order."""
         target = max(scores.values()) if best == "max" else min(scores.values())
         return [p for p in self.players if scores[p] == target]
+
+
+@cache
+def rule_judges(cls: type[Game]) -> tuple[dict[str, Judge], dict[str, Judge]]:
+    """A game class's `rules` table made into the reducer's functions (`apply`'s, `check`'s), once per
+    class: shared by every referee of the game, never changed."""
+    judges = {kind: judges_for(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
+    for kind, name in cls.variants.items():
+        cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}
+        judges[kind] = variant_judges_for(name, cases, cls.shape_first)
+    return ({kind: pair[0] for kind, pair in judges.items()}, {kind: pair[1] for kind, pair in judges.items()})

@@ -57,9 +57,3 @@ class Seats(dict[str, int]):
     def holders(self, hands: Mapping[str, Any]) -> list[str]:
         """Every player holding cards, in seat order."""
         return [p for p in self.order if hands[p]]
-
-    def __deepcopy__(self, memo: dict) -> Seats:
-        return self  # never changed after the deal
-
-    def __copy__(self) -> Seats:
-        return self

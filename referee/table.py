@@ -18,7 +18,7 @@ from typing import Any
 from referee import games
 from referee.cards import Deck
 from referee.hints import Hints, PublicState
-from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Rejection
+from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Judge, Rejection
 
 FORMAT = "tabletop-referee/1"
 
@@ -83,19 +83,11 @@ class Referee:
 
     def apply(self, event: Any) -> Answer:
         """Judge one event; on acceptance the state moves on, on rejection nothing changes."""
-        # The hot path of every scan: a dict whose type the game knows. Everything else (malformed
-        # events, undo) takes `_unusual`, which runs the same checks in full.
         try:
-            judge = self._judges.get(event.get("type")) if type(event) is dict else None
-        except TypeError:  # an unhashable `type`
-            judge = None
-        try:
-            if judge is None:
-                return self._unusual(event)
-            game = self.game
-            if self._over_first and game.finished:
-                raise Rejection("game-over")
-            judge(game, event)
+            if self._kind(event) == "undo":
+                self._undo()
+                return ACCEPTED
+            self._judge(self._judges, event)
         except Rejection as rejection:
             return Answer(False, rejection)
         self.history.append(event)
@@ -104,15 +96,11 @@ class Referee:
     def check(self, event: Any) -> Answer:
         """The answer `apply` would give this event now, changing nothing (a dry run of the checks)."""
         try:
-            kind = self._kind(event)
-            if kind == "undo":
+            if self._kind(event) == "undo":
                 if not self.history:
                     raise Rejection("nothing-to-undo")
-                return ACCEPTED
-            game = self.game
-            if self._over_first and game.finished:
-                raise Rejection("game-over")
-            self._checkers[kind](game, event)
+            else:
+                self._judge(self._checkers, event)
         except Rejection as rejection:
             return Answer(False, rejection)
         return ACCEPTED
@@ -128,11 +116,12 @@ class Referee:
             raise Rejection("bad-event", "bad-event.type", type=kind)
         return kind
 
-    def _unusual(self, event: Any) -> Answer:
-        """Not an object, no string type, an unknown type, or `undo` (which raises or is accepted)."""
-        self._kind(event)  # raises unless it is `undo`
-        self._undo()
-        return ACCEPTED
+    def _judge(self, judges: Mapping[str, Judge], event: Mapping[str, Any]) -> None:
+        """`game-over` where the rules file checks it before the fields, then the game's judge for the type."""
+        game = self.game
+        if self._over_first and game.finished:
+            raise Rejection("game-over")
+        judges[event["type"]](game, event)
 
     def _undo(self) -> None:
         if not self.history:

@@ -1,6 +1,6 @@
 """An independent model of `../shared/rules/annaotto.md`, written from the rules file alone.
 
-It shares no code with `referee/games/annaotto.py` (plain dicts, copies for undo, its
+It shares no code with `referee/games/annaotto/` (plain dicts, copies for undo, its
 own card parsing and check order) so `tests/test_annaotto_spec.py` can compare the
 two on random event streams: every answer's error code and every state after it.
 Slow on purpose (deepcopy per event); only for tests.

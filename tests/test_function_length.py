@@ -1,5 +1,6 @@
 """No function is longer than 50 lines (issue #12 for `referee/`, #23 for the other packages): a rule, a config
-table, a start-up step reads as one short function. `hub/` joins once its page and staff routes are split."""
+table, a start-up step reads as one short function. `hub/` joins once its page and staff routes are split.
+No file in `referee/` is longer than 600 lines (issue #23): a long game is a package of files by job."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = ("referee", "hw", "kiosk", "cafe")
 LIMIT = 50
+FILE_LIMIT = 600
 
 
 def long_functions(path: pathlib.Path) -> list[str]:
@@ -38,3 +40,22 @@ def test_the_measure_finds_a_long_function_and_counts_its_decorators(tmp_path: p
     body = "    x = 1\n" * (LIMIT - 2)  # with the decorator, the def and the return: LIMIT + 1 lines
     module.write_text(f"@staticmethod\ndef long():\n{body}    return x\n\ndef short():\n    return 1\n")
     assert [f.split()[1] for f in long_functions(module)] == ["long"]
+
+
+def long_file(path: pathlib.Path) -> str | None:
+    """`file (N lines)` when the file has more than FILE_LIMIT lines, else None."""
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    return f"{path.name} ({lines} lines)" if lines > FILE_LIMIT else None
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "referee").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_file_in_referee_is_longer_than_600_lines(path: pathlib.Path) -> None:
+    assert long_file(path) is None
+
+
+def test_the_measure_finds_a_long_file(tmp_path: pathlib.Path) -> None:
+    """A file of FILE_LIMIT + 1 lines is found; one of FILE_LIMIT lines is not."""
+    long, short = tmp_path / "long.py", tmp_path / "short.py"
+    long.write_text("x = 1\n" * (FILE_LIMIT + 1))
+    short.write_text("x = 1\n" * FILE_LIMIT)
+    assert long_file(long) == f"long.py ({FILE_LIMIT + 1} lines)" and long_file(short) is None

@@ -119,7 +119,9 @@ def test_hints_and_check_agree_with_apply_in_simulated_matches(seed: int, player
             before = json.dumps(referee.state(), sort_keys=True)
             answer = referee.check(event)
             assert json.dumps(referee.state(), sort_keys=True) == before, "check changed the state"
-            offered = event["type"] in hints.events and (event.get("player") in hints.actors or not hints.actors)
+            # a redeal may come from any player (PS-R5: `detail.may_redeal`), not only from the actor on turn
+            anyone = not hints.actors or (event["type"] == "redeal" and hints.detail.may_redeal)
+            offered = event["type"] in hints.events and (event.get("player") in hints.actors or anyone)
             if answer.error in ORDER_ERRORS:
                 assert not offered, (event, answer.error, hints)
             if answer.ok:

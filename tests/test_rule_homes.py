@@ -1,7 +1,7 @@
 """Every rule of a rules file that governs play has exactly one home in its game's code (issue #12).
 
-A home is a check or effect marked `@rule("AK-R7")`, or a `(rule_id, function)` pair in a game's `rules`
-table (a function or pair used by several event types is one home). The ids come from the rules files
+A home is a function marked `@rule("AK-R7")` (a check or effect, or a helper they call; one used by several
+event types is one home): the one way to mark a home (docs/decisions.md C14). The ids come from the rules files
 themselves (`../shared/rules/<game>.md`); an id that is not code is listed below with the reason.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pathlib
+import pkgutil
 import re
 import sys
 from collections import Counter
@@ -25,10 +26,9 @@ from referee.registry import DEFINITIONS, game_ids
 RULES = pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 
 
-
 def game_modules(game_id: str) -> list[str]:
     """The modules holding a game's code: its class's module, and its siblings named after it
-    (`profi_sort_tasks`) or beside it in the game's own package."""
+    (such as `profi_sort_tasks`) or beside it in the game's own package."""
     base = games.get(game_id).__module__
     if base.count(".") > 2:  # referee.games.<game>.<part>: the whole package
         base = base.rsplit(".", 1)[0]
@@ -74,17 +74,32 @@ def _functions(module: ModuleType) -> list[Any]:
     return found
 
 
+def modules(names: list[str]) -> list[ModuleType]:
+    """The named modules, and for a package every module in it."""
+    found = []
+    for name in names:
+        module = importlib.import_module(name)
+        found.append(module)
+        if hasattr(module, "__path__"):
+            found += [importlib.import_module(info.name)
+                      for info in pkgutil.walk_packages(module.__path__, f"{name}.")]
+    return found
+
+
 def homes(game_id: str) -> Counter[str]:
-    """How many distinct homes each rule id has in the game's modules and rules table."""
+    """How many distinct homes each rule id has in the game's modules."""
     steps: dict[int, Any] = {}
-    for name in GAMES[game_id][2]:
-        for fn in _functions(importlib.import_module(name)):
+    for module in modules(GAMES[game_id][2]):
+        for fn in _functions(module):
             steps[id(fn)] = fn
-    for on in games.get(game_id).rules.values():
-        for step in (*on.checks, *on.effects):
-            if isinstance(step, tuple):
-                steps[id(step)] = step
     return Counter(i for step in steps.values() for i in rule_ids(step))
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_every_step_of_a_rules_table_is_a_function(game_id: str) -> None:
+    """No other way to mark a home (such as a `(rule_id, function)` pair) hides in a table."""
+    for kind, on in games.get(game_id).rules.items():
+        assert all(callable(step) and not isinstance(step, tuple) for step in (*on.checks, *on.effects)), kind
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))

@@ -253,7 +253,7 @@ def kiosk(tmp_path):
 
 
 def test_annaotto_game_with_races_on_the_pins(kiosk: LocalKiosk) -> None:
-    events = play_whole_game(kiosk, "annaotto", 19)
+    events = play_whole_game(kiosk, "annaotto", 22)
     assert sum(e["type"] == "race_close" for e in events) >= 1, "a race timed out too"
     assert sum(e["type"] == "press" and e["button"] == "slap" for e in events) >= 4
     modes = [m for plan in kiosk.checked for m in plan.values()]

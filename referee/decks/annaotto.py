@@ -58,9 +58,6 @@ class Side:
     def __repr__(self) -> str:
         return f"Side({self.face!r})"
 
-    def __deepcopy__(self, memo: dict) -> Side:
-        return self
-
 
 def plain_faces() -> list[str]:
     return [f"{PREFIX}:{c}.{p}" for c in COLOURS for p in PATTERNS]

@@ -4,7 +4,7 @@ Everything the referee needs to know about the tasks is in `TASKS`: each task's
 groups at laying (size → kind), whether jokers are allowed, and whether its sets
 need different ranks. The kinds (`SET`, `RUN`, …) name both how a group is
 checked at laying and how its meld may be extended (§6); the one matcher in
-`referee.games.profi_sort_tasks` reads this table and nothing else.
+`referee.games.profi_sort.tasks` reads this table and nothing else.
 """
 
 from __future__ import annotations
@@ -41,9 +41,6 @@ class Face:
     points: int
     joker: bool
     ace: bool
-
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
 
 
 def _points(rank: int) -> int:

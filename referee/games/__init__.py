@@ -1,4 +1,5 @@
-"""The registry of games, by id. A game module registers itself with `@register`."""
+"""The registry of games, by id. A game (a module, or a package for a long one) registers its class with
+`@register`."""
 
 from __future__ import annotations
 

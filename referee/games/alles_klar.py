@@ -21,9 +21,6 @@ class Face:
     value: int
     numerals: tuple[int, ...]  # 1 … 5, ascending
 
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
 
 def parse_face(face: str) -> Face | None:
     """The meaning of a well-formed face (`AK:7.II.III`), or None."""
@@ -127,7 +124,6 @@ class AllesKlar(Game):
     id = "alles-klar"
     title = "Alles klar?"
     player_counts = (2, 3, 4, 5)
-    event_types = frozenset({"play"})
     shape_first = True
     HAND = 4
 

@@ -30,9 +30,6 @@ class Face:
     kind: str  # "points", "JOKER", "MIRROR" or "CROSS"
     value: int = 0
 
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
 
 def _face(face: str) -> Face:
     name = face.partition(":")[2]
@@ -153,7 +150,6 @@ class MagischeSieben(Game):
     id = "magische-7"
     title = "Die magische 7"
     player_counts = (2, 4)
-    event_types = frozenset({"play"})
     shape_first = True
     HAND = 7
 

@@ -13,7 +13,6 @@ import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import repeat, starmap
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
@@ -23,11 +22,10 @@ from referee.table import FORMAT, Referee
 
 
 def shuffled(rng: random.Random, items: Sequence[Any]) -> list[Any]:
-    """A seeded uniform shuffle by random sort keys, wholly in C (`starmap`, `sorted`, `map`): about
-    twice as fast as `random.shuffle`'s Python loop of rejection-sampled `_randbelow` for a whole deck."""
-    n = len(items)
-    keys = list(starmap(rng.random, repeat((), n)))
-    return list(map(items.__getitem__, sorted(range(n), key=keys.__getitem__)))
+    """A new list of `items` in a uniform random order drawn from the seeded `rng`."""
+    out = list(items)
+    rng.shuffle(out)
+    return out
 
 
 class Opening(NamedTuple):
@@ -38,28 +36,15 @@ class Opening(NamedTuple):
     dealt: Mapping[str, int]
 
 
+def opening(header: Mapping[str, Any]) -> Opening:
+    """The referee's opening facts for this header (one referee per distinct header)."""
+    return _opening(json.dumps(header, sort_keys=True))
+
+
 @lru_cache(maxsize=64)
 def _opening(header_json: str) -> Opening:
     referee = Referee(json.loads(header_json))
     return Opening(referee.deck, MappingProxyType(referee.public().hands))
-
-
-_OPENINGS: dict[tuple[Any, ...], Opening] = {}  # headers without options, by (game, players, dealer)
-
-
-def opening(header: Mapping[str, Any]) -> Opening:
-    """The referee's opening facts for this header (one referee per distinct header)."""
-    players = header.get("players")
-    if "options" in header or type(players) is not list or len(header) > 3 + ("dealer" in header):
-        return _opening(json.dumps(header, sort_keys=True))
-    # a new table's header (format, game, players, perhaps dealer): a tuple key is cheaper than JSON
-    key = (header.get("format"), header.get("game"), tuple(players), header.get("dealer"))
-    hit = _OPENINGS.get(key)
-    if hit is None:
-        hit = _opening(json.dumps(header, sort_keys=True))
-        if len(_OPENINGS) < 256:
-            _OPENINGS[key] = hit
-    return hit
 
 
 class SimulationStuck(RuntimeError):
@@ -148,19 +133,15 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
             raise SimulationStuck(f"first event {event} rejected: {answer.error}")
         sim.accepted(event, referee)
         yield event
-    candidates, accepted, apply = sim.candidates, sim.accepted, referee.apply
-    random = sim.rng.random
     for _ in range(max_events):
         if referee.finished:
             return
-        proposals = candidates(referee)
+        proposals = sim.candidates(referee)
         # Uniform over the accepted proposals: draw without replacement until one is accepted.
         while proposals:
-            n = len(proposals)
-            # `randrange` is several times dearer than `random`, and n is tiny
-            event = proposals.pop() if n == 1 else proposals.pop(int(random() * n))
-            if apply(event).ok:
-                accepted(event, referee)
+            event = proposals.pop(sim.rng.randrange(len(proposals)))
+            if referee.apply(event).ok:
+                sim.accepted(event, referee)
                 yield event
                 break
         else:

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from itertools import filterfalse
-from math import floor
 from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
@@ -77,8 +75,7 @@ class AlcasanTable(TableSim):
         super().__init__(rng, players, options, dealer)
         copies = parse_header(self.header)[3].copies if self.options else DEFAULT_COPIES
         all_codes, self.face = _codes(copies)
-        # random picks: floor(random() * n), cheaper than `randrange` and than int() of the float, same value
-        self.random = rng.random
+
         self.draw = list(all_codes)  # face down and unordered: `_deal` takes a random card each time
         self.seats: dict[str, Seat] = {}
         for p in self.players:
@@ -106,10 +103,9 @@ class AlcasanTable(TableSim):
         """`count` cards off the draw pile, as if it were shuffled: each one a uniform choice among the cards
         left (a Fisher–Yates shuffle done lazily, so no card is shuffled that is never drawn)."""
         draw = self.draw
-        random = self.random
         dealt = []
         for _ in range(count):
-            i = floor(random() * len(draw))
+            i = self.rng.randrange(len(draw))
             last = draw.pop()
             if i < len(draw):
                 dealt.append(draw[i])
@@ -129,23 +125,22 @@ class AlcasanTable(TableSim):
         detail = hints.detail
         me = self.seats[hints.actors[0]]
         player = me.name
-        random = self.random
         if detail.source == "down":  # AC-R16: turn over one face-down card, chosen blind
             down = me.down
-            return [{"type": "reveal", "player": player, "card": down[floor(random() * len(down))]}]
+            return [{"type": "reveal", "player": player, "card": self.rng.choice(down)}]
         source = me.hand if detail.source == "hand" else me.up
         allowed = {f"AC:{name}" for name in detail.faces}
         fitting = sorted((f for f in source if f in allowed), key=KEEP.__getitem__)
         events: list[dict[str, Any]] = []
         if fitting:
             best = fitting[0]  # the lowest face held that may be laid
-            if random() < WHIM_FACE:  # now and then another one
-                best = fitting[floor(random() * len(fitting))]
+            if self.rng.random() < WHIM_FACE:  # now and then another one
+                best = self.rng.choice(fitting)
             codes = source[best]
             n = len(codes)
-            if n > 1 and random() < SINGLE:
+            if n > 1 and self.rng.random() < SINGLE:
                 n = 1
-            if n == 1 and random() < 0.5:
+            if n == 1 and self.rng.random() < 0.5:
                 play = {"type": "play", "player": player, "card": codes[0]}
             else:
                 play = {"type": "play", "player": player, "cards": codes[:n]}
@@ -156,22 +151,21 @@ class AlcasanTable(TableSim):
             self._move = (me, source, best, n)
         if not self.careful:
             events += self._mistakes(player, source, allowed)
-        if detail.can_take and (not fitting or random() < WHIM):
+        if detail.can_take and (not fitting or self.rng.random() < WHIM):
             events.append({"type": "take_pile", "player": player})
         return events
 
     def _mistakes(self, player: str, source: Holding, allowed: set[str]) -> list[dict[str, Any]]:
         """A card the hints do not allow, or a card already on the table scanned again: both must be refused."""
-        random = self.random
         events = []
-        if random() < MISFIT:
-            misfits = list(filterfalse(allowed.__contains__, source))
+        if self.rng.random() < MISFIT:
+            misfits = [face for face in source if face not in allowed]
             if misfits:
-                misfit = misfits[floor(random() * len(misfits))]
+                misfit = self.rng.choice(misfits)
                 events.append({"type": "play", "player": player, "card": source[misfit][0]})
         table = self.pile or self.burned
-        if table and random() < DOUBLE:
-            events.append({"type": "play", "player": player, "card": table[floor(random() * len(table))]})
+        if table and self.rng.random() < DOUBLE:
+            events.append({"type": "play", "player": player, "card": self.rng.choice(table)})
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:

@@ -21,9 +21,10 @@ card of theirs fits, and lay a drawn card that fits.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from operator import itemgetter
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from referee.cards import Deck
 from referee.decks.annaotto import COLOURS
@@ -31,21 +32,25 @@ from referee.hints import Hints
 from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
 
-_DECK_SIDES: dict[int, tuple[dict[str, Any], list[str], list[str]]] = {}
+
+class DeckSides(NamedTuple):
+    """What the table needs to know about a deck's side codes (one per deck, shared by its games)."""
+
+    side: dict[str, Any]  # side code (`AO:RED.DOTS#2`) → its meaning
+    face: dict[str, str]  # side code → face (`AO:RED.DOTS`)
+    plain: list[str]  # the plain side codes
+    other: list[str]  # the special and wild side codes
+    fitting: dict[frozenset[str], frozenset[str]]  # playable faces → their side codes, noted as tops come up
 
 
-def _deck_sides(deck: Deck) -> tuple[dict[str, Any], list[str], list[str]]:
-    """Every side code (with its copy number) → its meaning, and the plain and other codes (cached per deck)."""
-    hit = _DECK_SIDES.get(id(deck))
-    if hit is None:
-        side: dict[str, Any] = {}
-        plain, other = [], []
-        for code in deck.codes():
-            info = deck.info[code.partition("#")[0]]
-            side[code] = info
-            (plain if info.kind == "plain" else other).append(code)
-        hit = _DECK_SIDES[id(deck)] = (side, plain, other)
-    return hit
+@lru_cache(maxsize=16)
+def deck_sides(deck: Deck) -> DeckSides:
+    """The deck's side codes, sorted out once per deck."""
+    side = {code: deck.info[code.partition("#")[0]] for code in deck.codes()}
+    face = {code: code.partition("#")[0] for code in side}
+    plain = [code for code, info in side.items() if info.kind == "plain"]
+    other = [code for code, info in side.items() if info.kind != "plain"]
+    return DeckSides(side, face, plain, other, {})
 
 
 def _first_fitting(hand: list[tuple[str, str]], at: int, fitting: frozenset[str]) -> tuple[str, str] | None:
@@ -59,33 +64,11 @@ def _first_fitting(hand: list[tuple[str, str]], at: int, fitting: frozenset[str]
     return None
 
 
-_CODES: dict[int, dict[frozenset[str], frozenset[str]]] = {}  # per deck: playable faces → side codes
-
-
-_FACES: dict[int, dict[str, str]] = {}
-
-
-def _faces(side: dict[str, Any]) -> dict[str, str]:
-    """Side code (`AO:RED.DOTS#2`) → face (`AO:RED.DOTS`), once per deck."""
-    faces = _FACES.get(id(side))
-    if faces is None:
-        faces = _FACES[id(side)] = {code: code.partition("#")[0] for code in side}
-    return faces
-
-
-def _pick(rng: Any, items: Any) -> Any:
-    return items[int(rng.random() * len(items))]
-
-
-_TURNED = itemgetter(1, 0)
-
-
-def _shuffled_cards(rng: Any, cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _shuffled_cards(rng: random.Random, cards: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The cards in random order, each either side up: every other one is turned over (after the
     shuffle a position says nothing about a card, so each card is turned with probability ½)."""
     cards = shuffled(rng, cards)
-    cards[::2] = map(_TURNED, cards[::2])
-    return cards
+    return [(b, a) if i % 2 == 0 else (a, b) for i, (a, b) in enumerate(cards)]
 
 
 @register
@@ -97,10 +80,9 @@ class AnnaottoTable(TableSim):
     def __init__(self, rng, players, options=None, dealer=None):
         super().__init__(rng, players, options, dealer)
         deck, dealt = opening(self.header)
-        self.side, plain_codes, other_codes = _deck_sides(deck)
-        self.face = _faces(self.side)
-        self._codes = _CODES.setdefault(id(self.side), {})  # the tops repeat across games
-        self._random = rng.random
+        sides = deck_sides(deck)
+        self.side, self.face, self._codes = sides.side, sides.face, sides.fitting  # the tops repeat across games
+        plain_codes, other_codes = sides.plain, sides.other
         # Random partners: every special or wild side gets a plain back, while there are plain sides.
         plain = shuffled(rng, plain_codes)
         k = min(len(plain), len(other_codes))
@@ -161,13 +143,13 @@ class AnnaottoTable(TableSim):
         if drawn is not None:  # play the drawn card at once (either side) or keep it
             up, down = drawn
             if up in fitting:
-                code = down if down in fitting and self._random() < 0.5 else up
+                code = down if down in fitting and self.rng.random() < 0.5 else up
             elif down in fitting:
                 code = down
             else:
                 return [{"type": "press", "player": player, "button": "confirm"}]
             play = {"type": "play", "player": player, "card": code}
-            if not self.careful and self._random() < 0.2:  # a careful player lays a drawn card that fits
+            if not self.careful and self.rng.random() < 0.2:  # a careful player lays a drawn card that fits
                 return [play, {"type": "press", "player": player, "button": "confirm"}]
             return [play]
         return self._turn(player, fitting)
@@ -181,7 +163,7 @@ class AnnaottoTable(TableSim):
 
     def _turn(self, player: str, fitting: frozenset[str]) -> list[dict[str, Any]]:
         """An ordinary turn: a fitting card of one's own or another's hand, or a draw."""
-        roll = self._random()
+        roll = self.rng.random()
         hands = self.hands
         events: list[dict[str, Any]] = []
         if roll < 0.2:  # a card out of another player's hand
@@ -189,7 +171,7 @@ class AnnaottoTable(TableSim):
                 if other != player and len(hand) > 1:
                     theirs = [card for card in hand if card[1] in fitting]
                     if theirs:
-                        card = self.proposed = _pick(self.rng, theirs)
+                        card = self.proposed = self.rng.choice(theirs)
                         events.append({"type": "play", "player": player, "card": card[1], "from": other})
                         break
         hand = hands[player]
@@ -204,7 +186,7 @@ class AnnaottoTable(TableSim):
         if not events or (roll > 0.92 and not self.careful):  # a careful player draws only when stuck
             events.append({"type": "draw", "player": player})
         if roll < 0.05 and not self.careful:  # a card played without looking: the referee judges it
-            events.append({"type": "play", "player": player, "card": _pick(self.rng, hand)[0]})
+            events.append({"type": "play", "player": player, "card": self.rng.choice(hand)[0]})
         return events
 
     def _owed(self, hints: Hints) -> list[dict[str, Any]] | None:
@@ -223,7 +205,7 @@ class AnnaottoTable(TableSim):
         player = next((o.player for o in hints.owed if o.kind in ("choice", "confirm")), None)
         if detail.choices:
             if "colour" in detail.choices and ("flip" not in detail.choices or rng.random() < 0.5):
-                return [{"type": "choose_colour", "player": player, "colour": _pick(rng, COLOURS)}]
+                return [{"type": "choose_colour", "player": player, "colour": rng.choice(COLOURS)}]
             return [{"type": "flip_choice", "player": player, "who": "self" if rng.random() < 0.5 else "next"}]
         if detail.must is None:  # only a lapsed call: the turn goes on as usual
             return None
@@ -235,7 +217,7 @@ class AnnaottoTable(TableSim):
         events: list[dict[str, Any]] = []
         mine = [own for own, _ in hands[player] if side[own].sign == want]
         if mine and rng.random() < 0.6:
-            events.append({"type": "play", "player": player, "card": _pick(rng, mine)})
+            events.append({"type": "play", "player": player, "card": rng.choice(mine)})
         elif rng.random() < 0.3:
             for other, hand in hands.items():
                 if other != player and len(hand) > 1:
@@ -248,7 +230,7 @@ class AnnaottoTable(TableSim):
 
     def _catch(self, target: str) -> dict[str, Any]:
         others = [p for p in self.players if p != target]
-        return {"type": "catch", "player": _pick(self.rng, others), "target": target}
+        return {"type": "catch", "player": self.rng.choice(others), "target": target}
 
     def _race(self, hints: Hints) -> list[dict[str, Any]]:
         rng, race = self.rng, hints.race
@@ -264,8 +246,8 @@ class AnnaottoTable(TableSim):
         if self.race_close and race.pressed and rng.random() < 0.5:
             return [{"type": "race_close"}]
         # Slaps arrive in any order; t_us (with ties now and then) decides.
-        t_us = self.clock + 50 * int(rng.random() * 6)
-        return [{"type": "press", "player": _pick(rng, waiting), "button": "slap", "t_us": t_us}]
+        t_us = self.clock + 50 * rng.randrange(6)
+        return [{"type": "press", "player": rng.choice(waiting), "button": "slap", "t_us": t_us}]
 
     # --- the physical table follows the referee
 
@@ -318,7 +300,7 @@ class AnnaottoTable(TableSim):
         self.pile.append(card)
         self.drawn = None
         if not self.careful and any(o.kind == "call" for o in referee.hints().owed):
-            roll = self._random()
+            roll = self.rng.random()
             self.due_plan = "call" if roll < 0.7 else ("catch" if roll < 0.9 else "lapse")
 
     def _deal_out(self, hands: Mapping[str, int]) -> None:
@@ -338,12 +320,9 @@ class AnnaottoTable(TableSim):
         if count == "all" or count >= size:
             hand[:] = [(b, a) for a, b in hand]
             return
-        random = self._random
-        for j in range(count):  # a partial Fisher-Yates: `count` distinct random cards move to the front
-            i = j + int(random() * (size - j))
+        for i in self.rng.sample(range(size), count):  # `count` distinct random cards
             a, b = hand[i]
-            hand[i] = hand[j]
-            hand[j] = (b, a)
+            hand[i] = (b, a)
 
     def check(self, referee: Referee) -> None:
         state = referee.public()

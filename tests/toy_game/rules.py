@@ -59,7 +59,6 @@ class Higher(Game):
     id = GAME_ID
     title = "Higher"
     player_counts = (2,)
-    event_types = frozenset({"play", "knock"})
 
     def __init__(self, players: Sequence[str], dealer: str, options: Any):
         super().__init__(players, dealer, options)

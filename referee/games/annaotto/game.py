@@ -1,375 +1,42 @@
-"""ANNAOTTO (`../shared/rules/annaotto.md`): match colour, pattern or sign; chains, PLUS, the ALLE slap race.
-
-One `On` per event type (section 7): its fields, its checks in the section's "Order
-of checks" (steps 4 … 17; the reducer does 1 … 3), then its effects, each named
-after the rule it carries out.
-"""
+"""ANNAOTTO's rules table: one `On` per event type (section 7), its checks in the section's "Order of
+checks" (steps 4 … 17; the reducer does 1 … 3), then its effects, each named after the rule it carries out."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
-from referee import words
-from referee.cards import Card, CardTally, Deck
-from referee.decks.annaotto import (
-    COLOUR_NAMES,
-    COLOURS,
-    DEFAULT_COPIES,
-    PATTERN_NAMES,
-    SIGN_NAMES,
-    Side,
-    side_info,
-    sides,
-)
+from referee.cards import Card, CardTally
+from referee.decks.annaotto import COLOURS, Side
 from referee.games import register
-from referee.hints import FinishedHints, Hints, Owed, Part, PublicState, RaceView, names, say
-from referee.protocol import (
-    CardMove,
-    Game,
-    HeaderError,
-    On,
-    Rejection,
-    bad_field,
-    is_int,
-    known_options,
-    need_choice,
-    need_str,
-    rule,
+from referee.games.annaotto.hints import annaotto_hints
+from referee.games.annaotto.matching import (
+    ALLE,
+    ALTERNATE,
+    ANNA,
+    HUERDEN,
+    OTTO,
+    PLUS,
+    RACE_PENALTY,
+    RETOUR,
+    breaks_alternation,
+    deck_for,
+    side_fits,
 )
-
-ANNA, OTTO, ALLE, PLUS, RETOUR, HUERDEN = "ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN"
-RACE_PENALTY = 2  # AO-R15e: the cards each loser of a race takes
-ALTERNATE = {ANNA: OTTO, OTTO: ANNA}
-_COLOURS = frozenset(COLOURS)
-_WORDS = frozenset((ANNA, OTTO, ALLE))
-_BUTTONS = frozenset(("confirm", "slap"))
-_WHO = frozenset(("self", "next"))
-
-@dataclass(frozen=True)
-class Options:
-    hand_size: int = 8
-    first: str | None = None
-    race_timeout_ms: int = 3000
-    plain: int = DEFAULT_COPIES["plain"]
-    special: int = DEFAULT_COPIES["special"]
-    wild: int = DEFAULT_COPIES["wild"]
-
-
-def _bad(en: str, de: str) -> HeaderError:
-    return HeaderError(en, de)
-
-
-
-@lru_cache(maxsize=16)
-def deck_for(plain: int, special: int, wild: int) -> Deck:
-    """The deck for these copy counts; decks are immutable, so one per composition is shared."""
-    copies = sides({"plain": plain, "special": special, "wild": wild})
-    return Deck(copies, {face: side_info(face) for face in copies})
-
-
-def breaks_alternation(side: Side, top: Side) -> bool:
-    """AO-R9's "never ANNA on ANNA, nor OTTO on OTTO" (a top ANNAOTTO asks only for its colour)."""
-    return side.sign in ALTERNATE and not top.wild and top.sign == side.sign
-
-
-def side_fits(side: Side, top: Side, colour: str | None, pattern: str | None) -> bool:
-    """AO-R5 with AO-R9's alternation: may `side` go on `top` when no penalty is pending?
-
-    `colour`/`pattern` are what the top asks for: its own, or the chosen colour after ANNAOTTO.
-    """
-    if side.wild:
-        return True
-    if top.wild:
-        return side.colour == colour
-    sign = side.sign
-    if sign is not None and top.sign is not None and (top.sign == sign or ALTERNATE.get(sign) == top.sign):
-        return True
-    return side.colour == colour or side.pattern == pattern
-
-
-def match_error(side: Side, top: Side, colour: str | None, pattern: str | None) -> str | None:
-    """The error a side gets on `top` (no penalty pending): `must-alternate`, `no-match`, or None."""
-    if breaks_alternation(side, top):
-        return "must-alternate"
-    return None if side_fits(side, top, colour, pattern) else "no-match"
-
-
-@lru_cache(maxsize=4096)
-def playable_faces(deck: Deck, top: Side, colour: str | None) -> frozenset[str]:
-    """Every face of `deck` that may go on `top` (asking for `colour`) when no penalty is pending.
-
-    For hints: the same two rules as the checks (`breaks_alternation`, `side_fits`), over the whole deck.
-    """
-    pattern = None if top.wild else top.pattern
-    return frozenset(face for face, side in deck.info.items()
-                     if not breaks_alternation(side, top) and side_fits(side, top, colour, pattern))
-
-
-@lru_cache(maxsize=64)
-def faces_with_sign(deck: Deck, sign: str) -> frozenset[str]:
-    """Every face of `deck` showing `sign` (what may continue a pending chain or PLUS)."""
-    return frozenset(face for face, side in deck.info.items() if side.sign == sign)
-
-
-class Race:
-    """An open ALLE race (AO-R15): the layer, the fixed participants, the call and the slaps."""
-
-    __slots__ = ("by", "called", "participants", "pressed")
-
-    def __init__(self, by: str, participants: tuple[str, ...]):
-        self.by = by
-        self.participants = participants  # in seat order
-        self.called = False
-        self.pressed: dict[str, int] = {}  # seat → t_us, in the order the slaps arrived
-
-    def view(self, losers: tuple[str, ...] | None = None) -> RaceView:
-        """The race for `hints()`: open (losers None) or closed with its losers."""
-        slaps = self.pressed
-        pressed = {p: slaps[p] for p in self.participants if p in slaps}
-        waiting = tuple([p for p in self.participants if p not in slaps])
-        return _new(RaceView, (losers is None, self.by, self.called, self.participants, pressed, waiting, losers or (),
-                               RACE_PENALTY))
-
-
-# --- the moves: each event type's fields (step 4 of section 7's "Order of checks")
-
-
-@dataclass(slots=True)
-class StartMove:
-    """`start`: the start card's code (`player` is not used)."""
-
-    code: str
-    card: Card = field(default=None)  # type: ignore[assignment]
-    face: Side = field(default=None)  # type: ignore[assignment]
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> StartMove:
-        return cls(need_str(event, "card"))
-
-
-@dataclass(slots=True)
-class PlayMove(CardMove):
-    """`play`: `card` (or `cards` with the codes in `codes`) and, for another player's card, `source` (`from`)."""
-
-    source: str | None = None
-    codes: list[str] | None = None
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> PlayMove:
-        player = event.get("player")
-        if type(player) is not str:
-            raise bad_field("player")
-        code = event.get("card")
-        codes = None
-        if type(code) is not str or "cards" in event:
-            codes = _cards_field(event)
-            code = codes[0]
-        source = event.get("from")
-        if (source is not None or "from" in event) and type(source) is not str:
-            raise bad_field("from")
-        return cls(player, code, None, None, source, codes)
-
-
-def _cards_field(event: Mapping[str, Any]) -> list[str]:
-    """A `play` that is not the everyday single string `card`: exactly one of `card`/`cards`."""
-    if "card" in event:
-        if "cards" in event:
-            raise Rejection("bad-event", "bad-event.forbidden", field="cards")
-        raise bad_field("card")
-    cards = event.get("cards")
-    if type(cards) is not list or not cards or any(type(c) is not str for c in cards):
-        raise bad_field("cards")
-    return cards
-
-
-@dataclass(slots=True)
-class DrawMove:
-    """`draw`: who draws, and `count` (absent: 1)."""
-
-    player: str
-    count: int = 1
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> DrawMove:
-        player = need_str(event, "player")
-        count = event.get("count", 1)
-        if "count" in event and (not is_int(count) or count < 1):
-            raise bad_field("count")
-        return cls(player, count)
-
-
-@dataclass(slots=True)
-class PressMove:
-    """`press`: a seat button, `confirm` or `slap`, with its edge time `t_us` (required on a slap)."""
-
-    player: str
-    button: str
-    t_us: int | None
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> PressMove:
-        player = need_str(event, "player")
-        button = need_choice(event, "button", _BUTTONS)
-        t_us = event.get("t_us")
-        if "t_us" in event:
-            if not is_int(t_us) or t_us < 0:
-                raise bad_field("t_us")
-        elif button == "slap":
-            raise bad_field("t_us")
-        return cls(player, button, t_us)
-
-
-@dataclass(slots=True)
-class CallMove:
-    """`call`: a spoken word, ANNA, OTTO or ALLE."""
-
-    player: str
-    word: str
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> CallMove:
-        player = need_str(event, "player")
-        return cls(player, need_choice(event, "word", _WORDS))
-
-
-@dataclass(slots=True)
-class CatchMove:
-    """`catch`: `player` points out that `target` missed a call."""
-
-    player: str
-    target: str
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> CatchMove:
-        return cls(need_str(event, "player"), need_str(event, "target"))
-
-
-@dataclass(slots=True)
-class ChoiceMove:
-    """`choose_colour` (`value`: the colour) or `flip_choice` (`value`: `self` or `next`)."""
-
-    player: str
-    value: str
-
-    @classmethod
-    def read_colour(cls, event: Mapping[str, Any]) -> ChoiceMove:
-        return cls(need_str(event, "player"), need_str(event, "colour"))
-
-    @classmethod
-    def read_flip(cls, event: Mapping[str, Any]) -> ChoiceMove:
-        player = need_str(event, "player")
-        return cls(player, need_choice(event, "who", _WHO))
-
-
-@dataclass(slots=True)
-class CloseMove:
-    """`race_close`: the kiosk's race timeout; no fields."""
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> CloseMove:
-        return cls()
-
-
-# --- the public state, typed
-
-
-@dataclass(frozen=True)
-class Chain(Part):
-    """A pending ANNA/OTTO chain: how many of each it holds (AO-R10)."""
-
-    anna: int
-    otto: int
-
-
-@dataclass(frozen=True)
-class RaceState(Part):
-    """The open race as the state shows it: the layer, whether ALLE was called, seat → `t_us` of its slap."""
-
-    by: str
-    called: bool
-    pressed: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Due(Part):
-    """An owed ANNA/OTTO call (AO-R16)."""
-
-    player: str
-    word: str
-
-
-@dataclass(frozen=True)
-class Flip(Part):
-    """The flip the table must carry out now: by whom, whose cards, how many (`"all"` after ANNAOTTO)."""
-
-    by: str
-    target: str
-    cards: int | str
-
-
-@dataclass(slots=True)
-class AnnaottoState(PublicState):
-    """Section 8's state keys (`scores`: finishing places, 0 while still playing).
-
-    - `top`: the face on the discard pile (None before `start`); `colour`/`pattern`: what it asks for
-      (the chosen colour after ANNAOTTO, pattern None then);
-    - `pile`: cards on the discard pile; `draw_pile`: cards left to draw; `hands`: player → cards;
-    - `direction`: 1 clockwise, -1 after an odd number of RETOURs;
-    - `chain`: the pending chain or None; `plus`: cards a pending PLUS makes the next player take;
-    - `drawn`: the player on turn has drawn and must play or keep; `choices`: ANNAOTTO choices owed;
-    - `race`: the open race or None; `due`: an owed call or None; `flip`: the flip to carry out or None;
-    - `out`: the players who have gone out, in order.
-    """
-
-    game = "annaotto"
-    top: str | None
-    colour: str | None
-    pattern: str | None
-    pile: int
-    draw_pile: int
-    hands: dict[str, int]
-    direction: int
-    chain: Chain | None
-    plus: int
-    drawn: bool
-    choices: list[str]
-    race: RaceState | None
-    due: Due | None
-    flip: Flip | None
-    out: list[str]
-
-
-class AnnaottoHints(NamedTuple):
-    """What the next card must match, and what is pending.
-
-    - `top`: the top face (None before `start`); `colour`, `pattern`, `sign`: what a card may match
-      (after ANNAOTTO `colour` is the chosen one and `pattern`/`sign` are None); `wild_top`: the top is ANNAOTTO;
-    - `must`: while a penalty is pending the only sign that may be laid (`"ANNA"`, `"OTTO"`, `"PLUS"`), else None;
-    - `penalty`: cards the player on turn takes by `confirm` now; `flips`: cards the chain's last player turns over;
-    - `playable`: every face that may be laid now (with a penalty pending: the faces of sign `must`);
-    - `drawn`: the player on turn has drawn (play it or keep it with confirm); `choices`: owed ANNAOTTO choices;
-    - `direction`: 1 or -1; `next_player`: who is on turn after an ordinary play (AO-R8), None if nobody.
-    """
-
-    top: str | None
-    colour: str | None
-    pattern: str | None
-    sign: str | None
-    wild_top: bool
-    must: str | None
-    penalty: int
-    flips: int
-    playable: frozenset[str]
-    drawn: bool
-    choices: tuple[str, ...]
-    direction: int
-    next_player: str | None
-
-    def sentence(self, hints: Hints, lang: str) -> str:
-        return annaotto_sentence(self, hints, lang)
+from referee.games.annaotto.moves import (
+    CallMove,
+    CatchMove,
+    ChoiceMove,
+    CloseMove,
+    DrawMove,
+    PlayMove,
+    PressMove,
+    StartMove,
+)
+from referee.games.annaotto.options import Options, parse_options
+from referee.games.annaotto.state import AnnaottoState, Chain, Due, Flip, Race, RaceState
+from referee.hints import Hints, RaceView
+from referee.protocol import Game, On, Rejection, rule
 
 
 @register
@@ -377,9 +44,6 @@ class Annaotto(Game):
     id = "annaotto"
     title = "ANNAOTTO"
     player_counts = (2, 3, 4, 5, 6)
-    event_types = frozenset(
-        {"start", "play", "draw", "press", "call", "catch", "choose_colour", "flip_choice", "race_close"}
-    )
     shape_first = False  # rules section 7: game-over (step 3) before the fields (step 4)
     variants: ClassVar[Mapping[str, str]] = {"press": "button"}  # `press:confirm` and `press:slap` differ
 
@@ -387,26 +51,7 @@ class Annaotto(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        known_options(options, "hand_size", "first", "race_timeout_ms", "copies")
-        hand_size = options.get("hand_size", 8)
-        if not is_int(hand_size) or hand_size not in (6, 8):
-            raise _bad("hand_size must be 6 or 8", "hand_size muss 6 oder 8 sein")
-        first = options.get("first")
-        if "first" in options and (type(first) is not str or first not in players):
-            raise _bad(f"first {first!r} is not seated", f"first {first!r} sitzt nicht am Tisch")
-        timeout = options.get("race_timeout_ms", 3000)
-        if not is_int(timeout) or timeout < 1:
-            raise _bad("race_timeout_ms must be an integer of at least 1",
-                       "race_timeout_ms muss eine ganze Zahl ≥ 1 sein")
-        counts = _copies(options.get("copies", {}))
-        total = 32 * counts["plain"] + 48 * counts["special"] + counts["wild"]
-        if total % 2:
-            raise _bad(f"the deck has {total} sides, an odd number",
-                       f"das Spiel hat {total} Seiten, eine ungerade Zahl")
-        need = len(players) * hand_size + 1
-        if total // 2 < need:
-            raise _bad(f"the deck must hold at least {need} cards", f"das Spiel muss mindestens {need} Karten haben")
-        return Options(hand_size, first, timeout, counts["plain"], counts["special"], counts["wild"])
+        return parse_options(options, players, dealer)
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
@@ -794,7 +439,7 @@ class Annaotto(Game):
             raise Rejection("no-choice-pending")
 
     def known_colour(self, move: ChoiceMove) -> None:
-        if move.value not in _COLOURS:
+        if move.value not in COLOURS:
             raise Rejection("bad-colour", colour=move.value)
 
     def flip_owed(self, move: ChoiceMove) -> None:
@@ -923,151 +568,9 @@ class Annaotto(Game):
         )
 
     def hints(self) -> Hints:
-        detail = self.hint_detail()
-        turn = self.turn
-        if turn is not None and self.due is None and self.race is None and self.last_race is None:
-            return self.turn_hints(turn, detail)  # an ordinary turn: one player acts
-        race = self.race.view() if self.race is not None else self.last_race
-        if self.finished:
-            return _new(Hints, (self.id, (), (), FinishedHints(tuple(self.winners), detail), (), race))
-        if not self.started:
-            return _new(Hints, (self.id, (), _START, detail, (), None))
-        owed = self.owed()
-        actors, events = self.who_acts(race, owed)
-        return _new(Hints, (self.id, actors, events, detail, owed, race))
-
-    def turn_hints(self, turn: str, detail: AnnaottoHints) -> Hints:
-        """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
-        if self.choices:
-            owed = tuple([_new(Owed, (turn, "choice", c)) for c in self.choices])
-            return _new(Hints, (self.id, (turn,), tuple([_CHOICE_EVENTS[c] for c in self.choices]), detail, owed,
-                                None))
-        if self.chain is not None or self.plus:
-            owed = (_new(Owed, (turn, "confirm", "penalty")),)
-            return _new(Hints, (self.id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None))
-        return _new(Hints, (self.id, (turn,), _PLAY_OR_CONFIRM if self.drawn else _PLAY_OR_DRAW, detail, (), None))
-
-    def owed(self) -> tuple[Owed, ...]:
-        """The calls, choices and confirmations the table owes now."""
-        owed: list[Owed] = []
-        if self.race is not None and not self.race.called:
-            owed.append(_new(Owed, (self.race.by, "call", ALLE)))
-        if self.due is not None:
-            player, word = self.due
-            owed += (_new(Owed, (player, "call", word)), _new(Owed, (player, "catchable", word)))
-        owed += [_new(Owed, (self.turn, "choice", c)) for c in self.choices]
-        if self.turn is not None and (self.chain is not None or self.plus):
-            owed.append(_new(Owed, (self.turn, "confirm", "penalty")))
-        return tuple(owed)
-
-    def who_acts(self, race: RaceView | None, owed: tuple[Owed, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """The players who may act now and the event types they may send (steps 11 … 17)."""
-        catch = ("catch",) if self.due is not None else ()
-        actors = {o.player for o in owed if o.kind == "call"}
-        if self.race is not None:
-            actors.update(race.waiting)
-            events: tuple[str, ...] = ("press:slap", "race_close", "call", *catch)
-        elif self.turn is None:  # the end is pending (AO-R18)
-            events = ("call", *catch)
-        else:
-            actors.add(self.turn)
-            if self.choices:
-                events = tuple([_CHOICE_EVENTS[c] for c in self.choices])
-            elif self.chain is not None or self.plus or self.drawn:
-                events = _PLAY_OR_CONFIRM
-            else:
-                events = _PLAY_OR_DRAW
-            events += ("call", *catch) if catch else ()
-        return tuple([p for p in self.players if p in actors]), events
-
-    def hint_detail(self) -> AnnaottoHints:
-        top = self.top
-        if top is None:
-            return AnnaottoHints(None, None, None, None, False, None, 0, 0, frozenset(), False, (), 1, None)
-        must = None
-        penalty = flips = 0
-        if self.chain is not None:
-            must, penalty, flips = ALTERNATE[top.sign], 2 * self.chain[1], 2 * self.chain[0]
-        elif self.plus:
-            must, penalty = PLUS, self.plus
-        if must is not None:
-            playable = faces_with_sign(self.deck, must)
-        else:
-            playable = playable_faces(self.deck, top, self.colour)
-        following = None if self.turn is None else self.seats.next_holder(self.turn, self.hands, self.direction)
-        return _new(AnnaottoHints, (top.face, self.colour, self.pattern, top.sign, top.wild, must, penalty, flips,
-                                    playable, self.drawn, tuple(self.choices) if self.choices else (),
-                                    self.direction, following))
+        return annaotto_hints(self)
 
     def card_places(self) -> dict[str, int]:
         """Counted in sides (two per physical card), so they add up to `deck.size`."""
         return {"hands": 2 * sum(self.hands.values()), "draw_pile": 2 * self.draw_pile, "pile": 2 * self.pile}
 
-
-_PLAY_OR_DRAW = ("play", "draw")
-_START = ("start",)
-# Named tuples made in C: the hints of every move are built with it (the generated `__new__` costs a call,
-# and the simulator asks for hints before every move).
-_new = tuple.__new__
-_PLAY_OR_CONFIRM = ("play", "press:confirm")
-_CHOICE_EVENTS = {"colour": "choose_colour", "flip": "flip_choice"}
-
-
-def _copies(copies: Any) -> dict[str, int]:
-    """Option `copies`: the deck's copy counts (plain at least 1)."""
-    if type(copies) is not dict:
-        raise _bad("copies must be an object", "copies muss ein Objekt sein")
-    counts = dict(DEFAULT_COPIES)
-    for key, value in copies.items():
-        if key not in counts:
-            raise _bad(f"unknown copies key {key!r}", f"unbekannter copies-Schlüssel {key!r}")
-        least = 1 if key == "plain" else 0
-        if not is_int(value) or value < least:
-            raise _bad(f"copies.{key} must be an integer of at least {least}",
-                       f"copies.{key} muss eine ganze Zahl ≥ {least} sein")
-        counts[key] = value
-    return counts
-
-
-def annaotto_sentence(detail: AnnaottoHints, hints: Hints, lang: str) -> str:
-    """The hint line: the most urgent thing first (race, owed call, choices, penalty, drawn card, matching)."""
-    if "start" in hints.events:
-        return say("hint.annaotto.start", lang)
-    if hints.race is not None and hints.race.open:
-        return say("hint.annaotto.race", lang, players=names(hints.race.waiting, lang))
-    call = next((o for o in hints.owed if o.kind == "call"), None)
-    if call is not None and not detail.choices and "draw" not in hints.events:
-        return say("hint.annaotto.call", lang, player=call.player, word=call.what)
-    player = next((a for a in hints.actors if call is None or a != call.player), hints.actors[0]) \
-        if hints.actors else ""
-    if detail.choices:
-        return say("hint.annaotto.choices", lang, player=player)
-    if detail.must is not None:
-        return say("hint.annaotto.must", lang, player=player, sign=sign_word(detail.must, lang), penalty=detail.penalty)
-    if detail.drawn:
-        return say("hint.annaotto.drawn", lang, player=player)
-    colour = colour_word(detail.colour, lang)
-    if detail.wild_top:
-        return say("hint.annaotto.wild", lang, player=player, colour=colour)
-    sign = f", {sign_word(detail.sign, lang)}" if detail.sign else ""
-    return say("hint.annaotto.play", lang, player=player, colour=colour,
-               pattern=pattern_word(detail.pattern, lang), sign=sign)
-
-
-def colour_word(colour: str | None, lang: str) -> str:
-    """A colour as the screen says it (`RED` → `Red` / `Rot`)."""
-    if colour is None:
-        return ""
-    return words.tr(COLOUR_NAMES[colour], lang)
-
-
-def sign_word(sign: str, lang: str) -> str:
-    """A sign as the screen says it (`HUERDEN` → `HURDLES` / `HÜRDEN`), as the labels print it."""
-    return words.tr(SIGN_NAMES[sign], lang)
-
-
-def pattern_word(pattern: str | None, lang: str) -> str:
-    """A pattern as the screen says it (`DOTS` → `Dots` / `Punkte`)."""
-    if pattern is None:
-        return ""
-    return words.tr(PATTERN_NAMES[pattern], lang)

@@ -1,23 +1,31 @@
-"""alcasan (`../shared/rules/alcasan.md`): climb a discard pile, burn it, shed hand, face-up and face-down cards.
-
-The referee sees only scanned cards; it keeps counts per player (hand, face-up,
-face-down), the discard pile card by card, the burned count and the draw pile.
-The `rules` table lists per event type the checks in section 7's order (checks
-5 … 10), each a small method carrying its rule id, then the effects; the shared
-reducer runs them, every check before any effect.
-"""
+"""alcasan's state and rules table: per event type the checks in section 7's order (checks 5 … 10), each a
+small method carrying its rule id, then the effects."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
-from referee.cards import Card, CardTally, Deck
-from referee.decks.alcasan import DEFAULT_COPIES, ELEMENTS, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
+from referee.cards import Card, CardTally
+from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES, WASSER_VALUE
 from referee.games import register
-from referee.hints import FinishedHints, Hints, Owed, PublicState, say
+from referee.games.alcasan.cards import (
+    ANY,
+    AT_LEAST,
+    AT_MOST_4,
+    DEALT,
+    FACES,
+    HAND,
+    HIGHEST,
+    RUN,
+    Face,
+    Need,
+    deck,
+    refusal,
+)
+from referee.games.alcasan.hints import AlcasanHints, AlcasanState
+from referee.hints import FinishedHints, Hints, Owed
 from referee.protocol import (
     Game,
     HeaderError,
@@ -30,87 +38,6 @@ from referee.protocol import (
     need_str_list,
     rule,
 )
-
-HAND = 3  # the hand is refilled to 3 (AC-R4)
-DEALT = 9  # section 3: 3 face-down, 3 face-up, 3 in the hand
-RUN = 4  # four identical faces burn the pile (AC-R13)
-
-# --- the cards (section 1)
-
-NUMBER = "number"
-
-
-@dataclass(frozen=True, slots=True)
-class Face:
-    """What one of the 13 faces means for the rules."""
-
-    name: str  # the face without the prefix, as the state key `top` shows it: "7", "WASSER" …
-    kind: str  # NUMBER, or the element's name: "WASSER", "FEUER", "ERDE", "LUFT"
-    value: int  # value for comparison: the number, 4 for Wasser (AC-D1), 0 for Feuer, Erde and Luft
-
-    def __deepcopy__(self, memo: dict) -> Face:
-        return self
-
-
-def _face(name: str) -> Face:
-    if name in ELEMENTS:
-        return Face(name, name, WASSER_VALUE if name == "WASSER" else 0)
-    return Face(name, NUMBER, int(name))
-
-
-FACES: dict[str, Face] = {f"{PREFIX}:{name}": _face(name) for name in SHORT_FACES}
-LOWEST, HIGHEST = NUMBERS[0], NUMBERS[-1]
-
-
-@lru_cache(maxsize=8)
-def deck(copies: int) -> Deck[Face]:
-    """The deck of 13 faces × `copies`; shared by every game with those copies, since a Deck never changes."""
-    return Deck(faces(copies), FACES)
-
-
-@dataclass(frozen=True, slots=True)
-class Need:
-    """What the pile requires of the next card (section 4's table; the state key `need`).
-
-    Feuer, Erde and Luft may always be laid; the requirement is about numbers and Wasser.
-    """
-
-    text: str  # the state key: "any", "<=4" or ">=N"
-    lowest: int = LOWEST  # the lowest number that may be laid
-    at_most_4: bool = False  # Wasser decides: of the numbers and Wasser only 1, 2, 3 and Wasser
-
-
-@rule("AC-R8")
-def number_refused(face: Face, need: Need) -> str | None:
-    """A number goes on no effective card, on Erde, or on a number not above it (equal is fine); on Wasser only
-    a number up to 4. None if `face` may be laid, else the error code."""
-    if face.kind != NUMBER:
-        return None
-    if face.value < need.lowest:
-        return "too-low"
-    if need.at_most_4 and face.value > WASSER_VALUE:
-        return "too-high"
-    return None
-
-
-@rule("AC-R9")
-def wasser_refused(face: Face, need: Need) -> str | None:
-    """Wasser counts 4: not on an effective number of 5 or more, also under Luft (AC-D2). Feuer, Erde and Luft
-    may be laid on anything (AC-R10 … AC-R12). None if `face` may be laid, else the error code."""
-    if face.kind == "WASSER" and need.lowest > WASSER_VALUE:
-        return "wasser-blocked"
-    return None
-
-
-def refusal(face: Face, need: Need) -> str | None:
-    """Why `face` may not be laid while the pile requires `need` (AC-R8, AC-R9), None if it may."""
-    return number_refused(face, need) or wasser_refused(face, need)
-
-
-ANY = Need("any")
-AT_MOST_4 = Need("<=4", at_most_4=True)
-AT_LEAST = {n: Need(f">={n}", n) for n in NUMBERS}  # N or higher, per number
-
 
 # --- what the referee keeps
 
@@ -182,77 +109,7 @@ class Move:
         return cls(event["type"], "")
 
 
-@dataclass(slots=True)
-class AlcasanState(PublicState):
-    """Section 8's state keys, besides the common ones (`scores`: finishing place, 1 = first out, 0 while still
-    holding cards; `winners`: [first player out] once finished).
-
-    - `pile`: cards in the discard pile;
-    - `top`: the face of its top card (`"LUFT"`), None when it is empty;
-    - `need`: `"any"`, `"<=4"` or `">=N"`, what the effective card requires;
-    - `burned`: cards removed from the game by burns;
-    - `draw_pile`: cards left in the draw pile;
-    - `hands`, `up`, `down`: player → hand, face-up, face-down cards;
-    - `out`: players out, in finishing order.
-    """
-
-    game = "alcasan"
-    pile: int
-    top: str | None
-    need: str
-    burned: int
-    draw_pile: int
-    hands: dict[str, int]
-    up: dict[str, int]
-    down: dict[str, int]
-    out: list[str]
-
-
-class AlcasanHints(NamedTuple):
-    """What the player on turn may lay (section 4).
-
-    - `source`: where their next cards come from: `"hand"`, `"up"` (face-up cards) or `"down"` (a face-down
-      card is turned over and scanned, `reveal`);
-    - `need`: the state key `need` (`"any"`, `"<=4"`, `">=N"`);
-    - `lowest`: the lowest number that may be laid (1 when any number may);
-    - `highest`: the highest number that may be laid (4 under Wasser, else 10);
-    - `faces`: every face that may be laid now (Feuer, Erde and Luft always), in the deck's order;
-    - `can_take`: `take_pile` is possible (not in the face-down phase, and the pile holds cards);
-    - `run`: how many identical faces lie on top (`burning`: the face a fourth of which burns the pile, when
-      three lie there).
-    """
-
-    source: str
-    need: str
-    lowest: int
-    highest: int
-    faces: tuple[str, ...]
-    can_take: bool
-    run: int
-    burning: str | None
-
-    def sentence(self, hints: Hints, lang: str) -> str:
-        if not hints.actors:
-            return ""
-        parts = [say(f"hint.ac.{self.source}", lang, player=hints.actors[0])]
-        if self.need == "any":
-            parts.append(say("hint.ac.any", lang))
-        elif self.need == "<=4":
-            parts.append(say("hint.ac.at-most-4", lang))
-        elif self.lowest <= WASSER_VALUE:
-            parts.append(say("hint.ac.at-least-wasser", lang, n=self.lowest))
-        else:
-            parts.append(say("hint.ac.at-least", lang, n=self.lowest))
-        if self.burning is not None:
-            word = say(f"hint.ac.{self.burning}", lang) if self.burning in ELEMENTS else self.burning
-            parts.append(say("hint.ac.burns", lang, face=word))
-        if self.can_take:
-            parts.append(say("hint.ac.or-take", lang))
-        return " ".join(parts)
-
-
 SEATED = Game.player_seated  # check 6
-ON_TURN = ("AC-R1", Game.player_on_turn)  # check 9: only the player on turn plays, takes the pile or reveals
 
 
 @register
@@ -260,7 +117,6 @@ class Alcasan(Game):
     id = "alcasan"
     title = "alcasan"
     player_counts = (2, 3, 4)
-    event_types = frozenset({"play", "take_pile", "reveal", "draw", "press"})
     shape_first = False  # section 7: `game-over` comes before the field checks
 
     @classmethod
@@ -385,6 +241,11 @@ class Alcasan(Game):
         if not self.pile:
             raise Rejection("pile-empty", "pile-empty.ac")
 
+    @rule("AC-R1")
+    def only_player_on_turn(self, move: Move) -> None:
+        """Check 9: only the player on turn plays, takes the pile or reveals."""
+        self.player_on_turn(move)
+
     # --- the effects, after every check passed
 
     @rule("AC-R15")
@@ -501,13 +362,15 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits, one_face, source_holds, face_fits),
+            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits, one_face, source_holds,
+                    face_fits),
             effects=(shed, lay),
         ),
-        "take_pile": On(Move.read_take, checks=(SEATED, ON_TURN, phase_fits, pile_not_empty), effects=(take_pile,)),
+        "take_pile": On(Move.read_take, checks=(SEATED, only_player_on_turn, phase_fits, pile_not_empty),
+                        effects=(take_pile,)),
         "reveal": On(
             Move.read_reveal,
-            checks=(SEATED, Game.cards_known, cards_left, ON_TURN, phase_fits),
+            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits),
             effects=(turn_over,),
         ),
         "draw": On(Move.read_unused, checks=(not_used,)),
@@ -549,6 +412,7 @@ class Alcasan(Game):
         return self.public_state().to_json()
 
     def hints(self) -> Hints:
+        """The player on turn: where their cards come from and what may be laid now (`Referee.hints()`)."""
         need = self.need()
         run = self.run()
         burning = self.pile_faces[-1].name if run == RUN - 1 and self.fits(self.pile_faces[-1]) else None
@@ -578,3 +442,4 @@ class Alcasan(Game):
             "pile": len(self.pile),
             "burned": self.burned,
         }
+

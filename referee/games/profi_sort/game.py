@@ -1,26 +1,15 @@
-"""Profi-Sort (`../shared/rules/profi-sort.md`): a Rommé match over a sheet of 15 tasks.
-
-The referee keeps every player's task sheet for the whole match, the hand
-counts of the round, the melds on the table and the cards on the table (for
-`card-exhausted`). The `rules` table lists per event type the checks in §17's
-order, each a small method carrying its rule id, then the effects; the shared
-reducer runs them, every check before any effect. Groups and melds are judged
-by the data-driven matcher in `profi_sort_tasks`.
-"""
+"""Profi-Sort's match state and rules table: per event type the checks in §17's order, each a small method
+carrying its rule id, then the effects."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from referee.cards import Card, CardTally, Deck
 from referee.decks.profi_sort import (
     ALL_TASKS,
     BONUS_TOTAL,
-    DEFAULT_JOKERS,
-    MAX_JOKERS,
     NO_JOKER_BONUS,
     NO_JOKER_TASKS,
     PAIR_BONUS,
@@ -29,271 +18,14 @@ from referee.decks.profi_sort import (
     TASK_BY_ID,
     TASK_IDS,
     Face,
-    Task,
-    faces,
 )
 from referee.games import register
-from referee.games.profi_sort_tasks import Meld, add, fits, lay_groups
-from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
-from referee.protocol import (
-    Game,
-    HeaderError,
-    On,
-    Rejection,
-    bad_field,
-    forbid,
-    is_int,
-    known_options,
-    need_str,
-    need_str_list,
-    rule,
-)
-
-HAND = 10  # cards dealt to each player (PS-R3)
-ACE_POINTS = 15  # §10: an ace in the hand at the round end, own or received
-
-PLAY, SCORING, ROUND_OVER, OVER = "play", "scoring", "round-over", "over"
-# The phase in which each event type is allowed (§17 check 5).
-PHASE_OF = {
-    "draw": PLAY, "skip_with_ace": PLAY, "give_ace": PLAY, "lay_task": PLAY, "extend": PLAY, "discard": PLAY,
-    "redeal": PLAY, "reveal_hand": SCORING, "new_round": ROUND_OVER,
-}
-TASK_NUMBER = {task_id: n for n, task_id in enumerate(TASK_IDS, start=1)}
-
-
-@lru_cache(maxsize=9)
-def deck(jokers: int) -> Deck[Face]:
-    """The deck with `jokers` jokers; shared by every game with as many, since a Deck never changes."""
-    return Deck(*faces(jokers))
-
-
-@dataclass(frozen=True)
-class Options:
-    """The header's options (§20)."""
-
-    jokers: int = DEFAULT_JOKERS  # jokers in the deck, 0 … 8
-    bonus: bool = True  # the bonus points of §11
-    first_to: int | None = None  # the beginner game: the first to this many tasks wins (§14)
-    discard_draw: bool = False  # the variant: draw the top card of the discard pile (§14)
-
-
-def _bad(key: str, en: str, de: str) -> HeaderError:
-    return HeaderError(f"option {key}: {en}", f"Option {key}: {de}")
-
-
-# --- the events, as the checks read them (§17: fields and their types, `bad-event`)
-
-
-@dataclass(slots=True)
-class Move:
-    """One event: its type, who acts and the scanned codes; the checks note the cards and faces they look up."""
-
-    kind: str
-    player: str
-    codes: list[str]
-    cards: list[Card] = field(default_factory=list)
-    faces: list[Face] = field(default_factory=list)
-
-    @classmethod
-    def read_skip(cls, event: Mapping[str, Any]) -> Move:
-        """`skip_with_ace`: only a `player`."""
-        return cls("skip_with_ace", need_str(event, "player"), [])
-
-    @classmethod
-    def read_discard(cls, event: Mapping[str, Any]) -> Move:
-        """`discard`: a `player` and one `card`."""
-        player = need_str(event, "player")
-        return cls("discard", player, [need_str(event, "card")])
-
-    @classmethod
-    def read_shown(cls, event: Mapping[str, Any]) -> Move:
-        """`reveal_hand` and `redeal`: a list of codes, which may be empty."""
-        player = need_str(event, "player")
-        return cls(event["type"], player, need_str_list(event, "cards", allow_empty=True))
-
-    @classmethod
-    def read_new_round(cls, event: Mapping[str, Any]) -> Move:
-        """`new_round` has no fields (`player` is ignored)."""
-        return cls("new_round", "", [])
-
-
-@dataclass(slots=True)
-class Draw(Move):
-    """A `draw`: from the talon, or in the variant from the discard pile."""
-
-    from_discard: bool = False  # `from: "discard"` (the variant of §14)
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> Draw:
-        """`count`, if given, is the integer 1; `from`, if given, `"talon"` or `"discard"`."""
-        player = need_str(event, "player")
-        if "count" in event and not (is_int(event["count"]) and event["count"] == 1):
-            raise Rejection("bad-event", "bad-event.value", field="count")
-        if "from" in event and event["from"] not in ("talon", "discard"):
-            raise Rejection("bad-event", "bad-event.value", field="from")
-        return cls("draw", player, [], from_discard=event.get("from") == "discard")
-
-
-@dataclass(slots=True)
-class GiveAce(Move):
-    """A `give_ace`: one ace (`card`) to another player (`to`)."""
-
-    to: str = ""  # the receiver
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> GiveAce:
-        player = need_str(event, "player")
-        to = need_str(event, "to")
-        return cls("give_ace", player, [need_str(event, "card")], to=to)
-
-
-@dataclass(slots=True)
-class LayTask(Move):
-    """A `lay_task`: the groups of one task, flattened into `codes` for the shared checks."""
-
-    task: str = ""  # the task laid (what `tasks_done` records)
-    as_task: str | None = None  # for task 15: the task whose groups it repeats (`as`)
-    groups: list[list[str]] = field(default_factory=list)  # the codes, group by group
-    rules: Task | None = None  # the task whose rules apply (`as` for task 15), noted by `task_known`
-    melds: list[Meld] = field(default_factory=list)  # the melds the groups become, noted by `task_met`
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> LayTask:
-        """`groups` is a list of lists of codes; `as` is required for task 15 and refused for any other."""
-        player = need_str(event, "player")
-        task = need_str(event, "task")
-        groups = event.get("groups")
-        if type(groups) is not list or any(type(g) is not list or any(type(c) is not str for c in g) for g in groups):
-            raise bad_field("groups")
-        as_task = None
-        if task == REPEAT:
-            as_task = need_str(event, "as")
-        else:
-            forbid(event, "as")
-        codes = [code for group in groups for code in group]
-        return cls("lay_task", player, codes, task=task, as_task=as_task, groups=groups)
-
-    def group_faces(self) -> list[list[Face]]:
-        """The looked-up faces, group by group."""
-        out, i = [], 0
-        for group in self.groups:
-            out.append(self.faces[i : i + len(group)])
-            i += len(group)
-        return out
-
-
-@dataclass(slots=True)
-class Extend(Move):
-    """An `extend`: cards added to one meld, at a run's end if `at` says which."""
-
-    meld_id: str = ""
-    at: str | None = None  # the run end to try (`low`/`high`), None: high, then low (PS-R17)
-    meld: Meld | None = None  # noted by `meld_known`
-    rules: Task | None = None  # the meld's task, whose rules apply
-    side: str | None = None  # the run end the cards fit at, noted by `fits_meld`
-
-    @classmethod
-    def read(cls, event: Mapping[str, Any]) -> Extend:
-        player = need_str(event, "player")
-        meld_id = need_str(event, "meld")
-        codes = need_str_list(event, "cards")
-        if "at" in event and event["at"] not in ("low", "high"):
-            raise Rejection("bad-event", "bad-event.value", field="at")
-        return cls("extend", player, codes, meld_id=meld_id, at=event.get("at"))
-
-
-# --- the public state and the hints
-
-
-@dataclass(frozen=True)
-class MeldState(Part):
-    """A meld in the state key `melds`: who laid it, the task whose rules apply, its codes in meld order."""
-
-    player: str
-    task: str
-    cards: list[str]
-
-
-@dataclass(slots=True)
-class ProfiSortState(PublicState):
-    """§18's state keys, besides the common ones (`scores`: round points so far, plus the open bonus once the full
-    game is over; 0 in the beginner game).
-
-    - `round`: the round number, from 1; `dealer`: the dealer of the round;
-    - `phase`: `"play"`, `"scoring"`, `"round-over"` or `"over"`;
-    - `drawn`: the player to act has drawn in this turn;
-    - `hands`: player → cards held, received aces included; `received`: player → received aces still held;
-    - `ace_given`: player → has given an ace this round;
-    - `talon`: cards left in the talon; `discard_top`: the code on top of the discard pile, or None;
-    - `melds`: meld id (`m1` …) → the meld; `tasks_done`: player → task ids in the order completed;
-    - `went_out`: who went out this round, or None;
-    - `round_points`: player → this round's points, None until known;
-    - `bonus_open`: player → bonus points not struck.
-    """
-
-    game = "profi-sort"
-    round: int
-    dealer: str
-    phase: str
-    drawn: bool
-    hands: dict[str, int]
-    received: dict[str, list[str]]
-    ace_given: dict[str, bool]
-    talon: int
-    discard_top: str | None
-    melds: dict[str, MeldState]
-    tasks_done: dict[str, list[str]]
-    went_out: str | None
-    round_points: dict[str, int | None]
-    bonus_open: dict[str, int]
-
-
-class ProfiSortHints(NamedTuple):
-    """What the player to act may do now.
-
-    - `phase`: as the state key;
-    - `player`: the player to act in phase `play`, else None;
-    - `drawn`: they have drawn in this turn;
-    - `own`: their own cards (hand minus received aces, PS-R28);
-    - `keep`: own cards a laying, extension or given ace must leave them (PS-R8, PS-R27);
-    - `tasks_open`: the tasks of the sheet they still need, in sheet order;
-    - `may_extend`: they laid a task this round, so they may extend melds (PS-R14);
-    - `may_skip`: they hold a received ace and have not drawn (PS-R26);
-    - `may_give_ace`: they have drawn and not yet given an ace this round (PS-R24);
-    - `must_go_out`: they laid task 15 in this turn: the discard must take their last card (PS-R12);
-    - `may_redeal`: the round's first draw or skip has not happened: any player showing 3 aces may redeal (PS-R5);
-    - `to_reveal`: in phase `scoring`, the players who still show their hands (PS-R30).
-    """
-
-    phase: str
-    player: str | None
-    drawn: bool
-    own: int
-    keep: int
-    tasks_open: tuple[str, ...]
-    may_extend: bool
-    may_skip: bool
-    may_give_ace: bool
-    must_go_out: bool
-    may_redeal: bool
-    to_reveal: tuple[str, ...]
-    round: int
-
-    def sentence(self, hints: Hints, lang: str) -> str:
-        if self.phase == SCORING:
-            return say("hint.ps.scoring", lang, players=names(self.to_reveal, lang))
-        if self.phase == ROUND_OVER:
-            return say("hint.ps.round-over", lang, round=self.round)
-        if self.player is None:
-            return ""
-        if not self.drawn:
-            return say("hint.ps.draw-or-skip" if self.may_skip else "hint.ps.draw", lang, player=self.player)
-        if self.must_go_out:
-            return say("hint.ps.go-out", lang, player=self.player)
-        key = "hint.ps.play" if self.may_extend else "hint.ps.play-no-extend"
-        text = say(key, lang, player=self.player, own=self.own)
-        numbers = ", ".join(str(TASK_NUMBER[t]) for t in self.tasks_open)
-        return f"{text} {say('hint.ps.open', lang, tasks=numbers)}" if numbers else text
+from referee.games.profi_sort.basics import ACE_POINTS, HAND, OVER, PHASE_OF, PLAY, ROUND_OVER, SCORING, deck
+from referee.games.profi_sort.hints import MeldState, ProfiSortHints, ProfiSortState
+from referee.games.profi_sort.moves import Draw, Extend, GiveAce, LayTask, Move, Options, parse_options
+from referee.games.profi_sort.tasks import Meld, add, fits, lay_groups
+from referee.hints import FinishedHints, Hints
+from referee.protocol import Game, On, Rejection, rule
 
 
 @register
@@ -301,25 +33,11 @@ class ProfiSort(Game):
     id = "profi-sort"
     title = "Profi-Sort"
     player_counts = (2, 3)
-    event_types = frozenset(PHASE_OF)
     shape_first = True
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        known_options(options, "jokers", "bonus", "first_to", "discard_draw")
-        jokers = options.get("jokers", DEFAULT_JOKERS)
-        if not is_int(jokers) or not 0 <= jokers <= MAX_JOKERS:
-            raise _bad("jokers", "an integer 0 to 8", "eine ganze Zahl von 0 bis 8")
-        bonus = options.get("bonus", True)
-        if type(bonus) is not bool:
-            raise _bad("bonus", "true or false", "true oder false")
-        first_to = options.get("first_to")
-        if first_to is not None and (not is_int(first_to) or not 1 <= first_to <= ALL_TASKS):
-            raise _bad("first_to", "an integer 1 to 15 or null", "eine ganze Zahl von 1 bis 15 oder null")
-        discard_draw = options.get("discard_draw", False)
-        if type(discard_draw) is not bool:
-            raise _bad("discard_draw", "true or false", "true oder false")
-        return Options(jokers, bonus, first_to, discard_draw)
+        return parse_options(options, players, dealer)
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
@@ -757,7 +475,6 @@ class ProfiSort(Game):
 
     def public(self) -> dict[str, Any]:
         return self.public_state().to_json()
-
     def hints(self) -> Hints:
         """Phase `play`: the player on turn and what the turn allows now; `scoring`: the players still to reveal;
         `round-over`: nobody, the operator starts the next round."""
@@ -807,3 +524,4 @@ class ProfiSort(Game):
             "melds": sum(len(m.cards) for m in self.melds.values()),
             "discard": len(self.pile),
         }
+
