@@ -81,6 +81,9 @@ def conf_text(folder: Path, port: int = DEFAULT_PORT, bind: str | None = None, c
     if tls_cert is not None and tls_key is not None:
         lines += [f"certfile {tls_cert}", f"keyfile {tls_key}"]
     lines += ["allow_anonymous false",
+              "# A client's id is its user name, whatever id it sends: no user can take over another's session",
+              "# (a table's user sending the hub's id would otherwise throw the hub off and wipe its queue).",
+              "use_username_as_clientid true",
               f"password_file {folder / 'passwd'}",
               f"acl_file {folder / 'acl'}",
               "# A payload is at most 64 KiB (the contract); a packet adds the topic and headers.",

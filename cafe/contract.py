@@ -19,17 +19,20 @@ PROTOCOL = "tabletop-referee/cafe/1"
 VERSION = 1
 ROOT = "tabletop-referee/v1"
 MAX_PAYLOAD = 64 * 1024  # bytes of UTF-8 JSON
+MAX_DEPTH = 16  # JSON nesting: objects and arrays inside one another
+MAX_INT = 2**53 - 1  # every integer (n, seq, from too) is within ±MAX_INT: exact in a double, so in every JSON reader
 QOS = 1
 SCREENS = ("menu", "setup", "table", "admin", "demo", "error")
 KINDS = ("start", "event", "end")
 END_STATUSES = ("finished", "abandoned")
 LANGUAGES = ("de", "en")
 TRANSCRIPT_FORMAT = "tabletop-referee/1"
-MAX_INT = 2**53 - 1  # JSON integers both sides read exactly
 STATUS_MAX_PER_S = 10
 TABLE_TOPICS = ("status", "log", "replay", "assign")
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(r"[\[\]{}]")
 _TOPIC = re.compile(r"tabletop-referee/v1/(?P<cafe>[^/]+)/(?:table/(?P<table>[^/]+)/(?P<kind>status|log|replay|assign)"
                     r"|(?P<announce>announce))")
 
@@ -114,14 +117,45 @@ def encode(payload: Mapping[str, Any]) -> bytes:
     return data
 
 
+def nesting(text: str) -> int:
+    """How deep objects and arrays sit inside one another in JSON `text` (strings skipped), counted without
+    parsing: Python's parser recurses once per level and raises RecursionError long before 64 KiB run out."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return text.count("[") + text.count("{")
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _bounded_int(text: str) -> int:
+    value = int(text)
+    if not -MAX_INT <= value <= MAX_INT:
+        raise ContractError(f"integer {text[:24]} is outside ±(2^53 - 1)")
+    return value
+
+
+def _no_constant(name: str) -> None:
+    raise ContractError(f"{name} is not JSON")
+
+
 def decode(data: bytes) -> dict[str, Any]:
-    """A payload's JSON object (size and UTF-8 checked); ContractError otherwise."""
+    """A payload's JSON object (size, UTF-8, nesting and integer range checked); ContractError otherwise."""
     if len(data) > MAX_PAYLOAD:
         raise ContractError(f"payload of {len(data)} bytes exceeds {MAX_PAYLOAD}")
     try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ContractError(f"payload is not UTF-8 JSON: {error}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ContractError(f"payload is not UTF-8: {error}") from None
+    if nesting(text) > MAX_DEPTH:
+        raise ContractError(f"payload is nested deeper than {MAX_DEPTH}")
+    try:
+        value = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
+    except ContractError:
+        raise
+    except (ValueError, RecursionError) as error:
+        raise ContractError(f"payload is not JSON: {str(error)[:200]}") from None
     if not isinstance(value, dict):
         raise ContractError("payload is not a JSON object")
     return value
@@ -218,7 +252,7 @@ def validate_status(payload: object, table: str | None = None) -> dict[str, Any]
     _need(p.get("turn") is None or isinstance(p["turn"], str), "turn must be a name or null")
     _scores(p.get("scores"))
     _need(isinstance(p.get("finished"), bool), "finished must be true or false")
-    _need(_is_int(p.get("n")) and p["n"] >= 0, "n must be an integer >= 0")
+    _need(_is_int(p.get("n")) and 0 <= p["n"] <= MAX_INT, "n must be an integer, 0 <= n < 2^53")
     parse_time(p.get("at"))
     return p
 
@@ -226,7 +260,7 @@ def validate_status(payload: object, table: str | None = None) -> dict[str, Any]
 def validate_log_record(payload: object, table: str | None = None) -> dict[str, Any]:
     p = _base(payload, table)
     _need("table" in p, "log record without table")
-    _need(_is_int(p.get("n")) and p["n"] >= 1, "n must be an integer >= 1")
+    _need(_is_int(p.get("n")) and 1 <= p["n"] <= MAX_INT, "n must be an integer, 1 <= n < 2^53")
     parse_time(p.get("at"))
     _need(isinstance(p.get("game_uid"), str) and p["game_uid"] != "", "game_uid must be a non-empty string")
     kind = p.get("kind")
@@ -243,7 +277,7 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
         answer = p.get("answer")
         _need(isinstance(answer, dict), "answer must be a JSON object")
         assert isinstance(answer, dict)
-        _need(_is_int(answer.get("seq")) and answer["seq"] >= 1, "answer.seq must be an integer >= 1")
+        _need(_is_int(answer.get("seq")) and 1 <= answer["seq"] <= MAX_INT, "answer.seq must be an integer >= 1")
         _need(isinstance(answer.get("ok"), bool), "answer.ok must be true or false")
         _need((answer.get("error") is None) == answer["ok"], "answer.error is null exactly when ok")
         _need(answer.get("error") is None or isinstance(answer["error"], str), "answer.error must be a string")
@@ -256,7 +290,7 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
 
 def validate_replay(payload: object) -> dict[str, Any]:
     p = _base(payload, None)
-    _need(_is_int(p.get("from")) and p["from"] >= 1, "from must be an integer >= 1")
+    _need(_is_int(p.get("from")) and 1 <= p["from"] <= MAX_INT, "from must be an integer, 1 <= from < 2^53")
     return p
 
 

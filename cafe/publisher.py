@@ -146,7 +146,9 @@ class Publisher:
 
     def _client(self) -> mqtt.Client:
         cfg = self.config
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"table-{cfg.cafe}-{cfg.table}",
+        # With a broker user, the client id is the user's name (a café's broker ties the two together).
+        client_id = cfg.username or f"table-{cfg.cafe}-{cfg.table}"
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=self._protocol, reconnect_on_failure=False)
         client.max_inflight_messages_set(self.window + 4)  # the window and a status: paho never queues them
         client.will_set(self.topic_status, contract.encode(contract.offline_payload(cfg.table)),

@@ -50,8 +50,12 @@ def serve(config: HubConfig) -> int:
 
     service = Service(config)
     host, port = split_address(config.listen)
+    # HTTPS when the config names a certificate; behind a reverse proxy, its X-Forwarded-* only from its address.
     server = uvicorn.Server(uvicorn.Config(service.app(), host=host, port=port, log_level="warning",
-                                           timeout_graceful_shutdown=2, access_log=False))
+                                           timeout_graceful_shutdown=2, access_log=False,
+                                           ssl_certfile=config.https_cert, ssl_keyfile=config.https_key,
+                                           proxy_headers=bool(config.trusted_proxy),
+                                           forwarded_allow_ips=config.trusted_proxy or "127.0.0.1"))
     service.start()
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:

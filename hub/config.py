@@ -8,8 +8,12 @@
     username = "hub"                 # broker user; password_file holds its password (one line)
     password_file = "/etc/tabletop-referee/hub.password"
     tls = false                      # with ca_file = "/etc/…/ca.crt"
-    client_id = "referee-hub-cafe-1" # the persistent session's name (default from the café)
+    client_id = "hub"                # the persistent session's name (default: the user name, else from the café)
     staff_password_hash = "scrypt$…" # `referee-hub hash-password` prints one
+    https_cert = "/etc/tabletop-referee/hub.crt"  # serve the page over HTTPS (with https_key; install-hub.sh
+    https_key = "/etc/tabletop-referee/hub.key"   #   --self-signed makes both and prints the fingerprint)
+    trusted_proxy = "127.0.0.1"      # behind a reverse proxy: its address(es), comma-separated; its
+                                     #   X-Forwarded-For/-Proto then name the client and the scheme
     timezone = "Europe/Berlin"       # the café's zone: the pages show times in it
     [hub.table_names]                # shown beside the ids; "cafe/t1" on a central hub
     t1 = "Fenster"
@@ -30,7 +34,7 @@ from hub.auth import valid_hash
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
-        "staff_password_hash", "timezone", "table_names")
+        "staff_password_hash", "https_cert", "https_key", "trusted_proxy", "timezone", "table_names")
 
 
 class ConfigError(ValueError):
@@ -49,6 +53,9 @@ class HubConfig:
     ca_file: str | None = None
     client_id: str | None = None
     staff_password_hash: str | None = field(default=None, repr=False)
+    https_cert: str | None = None
+    https_key: str | None = None
+    trusted_proxy: str | None = None
     timezone: str = "Europe/Berlin"
     table_names: dict[str, str] = field(default_factory=dict)
 
@@ -62,7 +69,10 @@ class HubConfig:
 
     @property
     def session_id(self) -> str:
-        return self.client_id or ("referee-hub-all" if self.cafe == "+" else f"referee-hub-{self.cafe}")
+        """The broker session's client id: the broker user's name (the café's broker ties ids to users, so
+        nobody else can take the hub's session), unless set; without a user, one named after the café."""
+        default = "referee-hub-all" if self.cafe == "+" else f"referee-hub-{self.cafe}"
+        return self.client_id or self.username or default
 
 
 def split_address(text: str) -> tuple[str, int]:
@@ -109,6 +119,8 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("cafe", "cafe is missing (the café id, or '+' for a central hub)"))
     if values.get("tls") and not values.get("ca_file"):
         out.append(("tls", "tls = true needs ca_file"))
+    if bool(values.get("https_cert")) != bool(values.get("https_key")):
+        out.append(("https_cert", "https_cert and https_key go together (the certificate and its key)"))
     return out
 
 

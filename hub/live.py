@@ -3,7 +3,9 @@
 Server-sent events over plain HTTP: the pages only listen (guests are read-only), SSE
 reconnects by itself in every browser, and it passes proxies as ordinary HTTP. A
 stream whose reader falls behind by QUEUE items is closed; its page reconnects and
-reloads its state, so no page shows a half-applied history.
+reloads its state, so no page shows a half-applied history. News of the hub's own
+broker link (`{"type": "link", "broker": bool}`) goes to every page: its "live" mark
+means the hub hears the tables, not only that the web server answers.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class Broadcaster:
     def publish(self, news: dict[str, Any]) -> None:
         for stream in list(self.streams):
             queue, wants = stream
-            if not wants(news):
+            if news.get("type") != "link" and not wants(news):  # the broker link concerns every page
                 continue
             if queue.qsize() >= QUEUE:
                 self.streams.discard(stream)

@@ -2,13 +2,15 @@
 
 The subscriber's network thread only turns messages into `Incoming` items; the
 writer (`hub.ingest`) stores and acknowledges them. Acks are manual: the broker
-keeps a QoS 1 message for the hub's session until the hub has it on disk.
+keeps a QoS 1 message for the hub's session until the hub has it on disk. No
+message can stop either thread: whatever one raises drops that message (acknowledged,
+logged at a limited rate), paho swallows what escapes a callback, and a supervisor
+starts a thread again that died anyway (reported on /api/health).
 """
 
 from __future__ import annotations
 
 import logging
-import secrets
 import ssl
 import threading
 import time
@@ -26,21 +28,15 @@ from hub.evenings.desk import Desk
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
+from hub.sessions import Sessions
 from hub.store import Store
+from hub.supervisor import Supervisor
 from hub.web import Hub, create_app
 
 log = logging.getLogger("hub")
 
 DB_NAME = "hub.sqlite"
-
-
-def session_secret(data_dir: Path) -> str:
-    """The key that signs staff session cookies: made once, kept in the data directory (mode 0600)."""
-    path = data_dir / "session.key"
-    if not path.exists():
-        path.touch(mode=0o600)
-        path.write_text(secrets.token_hex(32))
-    return path.read_text().strip()
+SESSIONS_NAME = "staff-sessions.sqlite"
 
 
 class Service:
@@ -55,15 +51,19 @@ class Service:
         self.client = self._client()
         self.connected = threading.Event()
         self.generation = 0  # counts connections: an ack belongs to the one its message came on
-        self.writer = threading.Thread(target=self.ingest.run, name="hub-writer", daemon=True)
+        self.connected_since: float | None = None
+        self.writer = self._writer()
+        self.supervisor = Supervisor()
+        self.supervisor.watch("hub-writer", lambda: self.writer.is_alive(), self._restart_writer)
+        self.supervisor.watch("hub-mqtt", self._network_alive, self._restart_network)
         self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign)  # club nights
         self.ingest.listeners.append(self.desk.on_news)
         self.hub = Hub(Reader(self.data_dir / DB_NAME), self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
-                       evenings=self.desk)
+                       evenings=self.desk, health=self.health)
 
     def app(self) -> Any:
-        return create_app(self.hub, session_secret(self.data_dir))
+        return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
 
     # ------------------------------------------------------------------ MQTT
 
@@ -78,6 +78,8 @@ class Service:
             client.username_pw_set(config.username, password)
         if config.tls:
             client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.suppress_exceptions = True  # a callback's exception is logged by paho, never ends its loop
+        client.enable_logger(logging.getLogger("hub.mqtt"))
         client.reconnect_delay_set(1, 5)
         client.max_inflight_messages_set(100)
         client.on_connect = self._on_connect
@@ -93,15 +95,23 @@ class Service:
         self.generation += 1
         client.subscribe(topics.subscription(self.config.cafe), qos=1)
         self.connected.set()
+        self.connected_since = time.time()
+        self.broadcaster.from_thread({"type": "link", "broker": True})
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected.clear()
+        self.connected_since = None
         log.info("disconnected from the broker: %s", reason)
+        self.broadcaster.from_thread({"type": "link", "broker": False})
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        received = time.time()
-        ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
-        item = topics.incoming(message.topic, message.payload, received, ack)
+        ack = None
+        try:
+            ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
+            item = topics.incoming(message.topic, message.payload, time.time(), ack)
+        except Exception as error:  # nothing a message carries may end the network loop
+            item = None
+            topics.dropped.warning("on_message", "dropped a message on %s: %r", str(message.topic)[:200], error)
         if item is None:  # not ours to store (our own replay/announce, or not the contract): let it go
             if ack is not None:
                 ack()
@@ -131,14 +141,41 @@ class Service:
         body = b"" if payload is None else topics.encode(payload)
         self.client.publish(contract.assign_topic(cafe, table), body, qos=1, retain=True)
 
+    def _writer(self) -> threading.Thread:
+        return threading.Thread(target=self.ingest.run, name="hub-writer", daemon=True)
+
+    def _restart_writer(self) -> None:
+        self.writer = self._writer()
+        self.writer.start()
+
+    def _network_alive(self) -> bool:
+        thread = self.client._thread  # paho's network thread (loop_start); no public handle exists
+        return thread is not None and thread.is_alive()
+
+    def _restart_network(self) -> None:
+        self.client._thread = None  # loop_start refuses while it still holds the dead thread
+        self.client.loop_start()
+
+    def health(self) -> dict[str, Any]:
+        """What /api/health reports: the broker link, the worker threads, what was stored and dropped."""
+        threads = self.supervisor.report()
+        connected = self.connected.is_set()
+        return {"ok": connected and all(t["alive"] for t in threads.values()),
+                "broker": {"connected": connected, "connections": self.generation, "since": self.connected_since},
+                "threads": threads, "stored": self.ingest.stored,
+                "dropped": {"messages": topics.dropped.total, "records": self.ingest.dropped},
+                "gaps_given_up": self.ingest.gaps_given_up()}
+
     # ------------------------------------------------------------------ life
 
     def start(self) -> None:
         self.writer.start()
         self.client.connect_async(self.config.broker_host, self.config.broker_port, keepalive=30)
         self.client.loop_start()
+        self.supervisor.start()
 
     def stop(self) -> None:
+        self.supervisor.stop()
         self.client.disconnect()
         self.client.loop_stop()
         self.ingest.stop()

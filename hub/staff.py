@@ -1,106 +1,204 @@
 """The staff area, behind the password whose scrypt hash is in the hub's config: announcements to every table,
-a table's recent errors, merging two spellings of a player. A signed session cookie (SameSite strict) marks a
-logged-in browser; every action checks it."""
+a table's recent errors, merging two spellings of a player (asked first, undoable), gaps the hub gave up on.
+
+Fit for a café's public Wi-Fi: a server-side session (`hub.sessions`) that logout and a password change end;
+password guessing limited per address and overall (`hub.guard`), every failure logged with address and time;
+every POST only from the hub's own pages (`hub.forms.cross_site_refusal`); every form checked on the server, a bad one
+answered 400 with a sentence saying what to fix.
+"""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
+from cafe.contract import is_id
 from hub.auth import check_password
+from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
+from hub.guard import LoginGuard
+from hub.merges import MAX_NAME, plan
+from hub.ratelog import RateLimitedLog
+from hub.sessions import COOKIE, LIFETIME_S, Sessions
 from hub.texts import tr
 from hub.topics import announce_payload
 from hub.views import Hub, Pages, lang_of, table_view, with_words
 
+log = logging.getLogger("hub.staff")
+refusals = RateLimitedLog(log, every_s=30.0)
 
-def routes(hub: Hub, pages: Pages) -> list[Route]:
-    reader = hub.reader
+MAX_ANNOUNCEMENT = 200  # characters per language: what a table's screen shows in one line
+MAX_PASSWORD = 1024
 
-    def staff_page(request: Request, message: str = "", status_code: int = 200) -> Response:
+Handler = Callable[[Request, dict[str, str]], Awaitable[Response]]
+
+
+def client_address(request: Request) -> str:
+    """The client's address (a trusted reverse proxy's X-Forwarded-For, as uvicorn applies it)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _now_iso() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class StaffArea:
+    def __init__(self, hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard):
+        self.hub, self.pages, self.sessions, self.guard = hub, pages, sessions, guard
+        self.reader = hub.reader
+
+    # ------------------------------------------------------------------ pages
+
+    def page(self, request: Request, message: str = "", status_code: int = 200) -> Response:
+        """The staff page for a logged-in browser, the login page otherwise."""
         if not request.session.get("staff"):
-            response = pages.render(request, "login.html", message=message, configured=bool(hub.staff_hash))
-            response.status_code = status_code
-            return response
-        tables = [table_view(r, lang_of(request)) for r in reader.tables()]
-        return pages.render(request, "staff.html", message=message, tables=tables, players=reader.players(),
-                            aliases=reader.aliases(), disputed=reader.games(status="disputed", limit=50),
-                            cafes=reader.cafes() if hub.cafe == "+" else [hub.cafe])
+            response = self.pages.render(request, "login.html", message=message, configured=bool(self.hub.staff_hash))
+        else:
+            lang = lang_of(request)
+            tables = [table_view(r, lang, self.hub) for r in self.reader.tables()]
+            response = self.pages.render(
+                request, "staff.html", message=message, tables=tables, players=self.reader.players(),
+                aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
+                cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
+                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT)
+        response.status_code = status_code
+        return response
 
-    def staff_get(request: Request) -> Response:
-        return staff_page(request)
+    def missing_records(self, lang: str) -> list[str]:
+        """Each gap the hub stopped asking replays for, as a sentence."""
+        out = []
+        for gap in self.hub.health().get("gaps_given_up", []):
+            since = datetime.fromtimestamp(gap["since"]).astimezone().strftime("%Y-%m-%d %H:%M")
+            out.append(tr("Table {table}: records from {first} on missing since {since}; no longer asked for.",
+                          lang, table=f"{gap['cafe']}/{gap['table']}", first=gap["missing_from"], since=since))
+        return out
 
-    async def login(request: Request) -> Response:
-        form = await request.form()
-        password = str(form.get("password", ""))
-        # scrypt takes tens of milliseconds: off the event loop, so no live page stalls meanwhile
-        if hub.staff_hash and await run_in_threadpool(check_password, password, hub.staff_hash):
-            request.session["staff"] = True
-            return RedirectResponse("/staff", status_code=303)
-        await asyncio.sleep(1.0)  # a guesser gets one try a second per connection
-        return staff_page(request, tr("Wrong password.", lang_of(request)), status_code=401)
+    async def show(self, request: Request) -> Response:
+        return self.page(request)
 
-    def logout(request: Request) -> Response:
-        request.session.clear()
-        return RedirectResponse("/", status_code=303)
-
-    def needs_staff(handler: Callable) -> Callable:
-        async def guarded(request: Request) -> Response:
-            if not request.session.get("staff"):
-                return RedirectResponse("/staff", status_code=303)
-            return await handler(request)
-        return guarded
-
-    @needs_staff
-    async def announce(request: Request) -> Response:
-        form = await request.form()
-        lang = lang_of(request)
-        cafe = str(form.get("cafe") or hub.cafe)
-        if hub.cafe != "+" and cafe != hub.cafe:
-            return PlainTextResponse("not this hub's café", status_code=400)
-        if form.get("clear"):
-            hub.announce(cafe, None)
-            return staff_page(request, tr("Announcement cleared.", lang))
-        de, en = str(form.get("de", "")).strip(), str(form.get("en", "")).strip()
-        until = str(form.get("until", "")).strip() or None
-        if not (de or en):
-            return staff_page(request, "", status_code=400)
-        if until:  # the form's local time, with this machine's offset as the protocol wants
-            until = datetime.fromisoformat(until).astimezone().isoformat(timespec="seconds")
-        hub.announce(cafe, announce_payload(de, en, until))
-        return staff_page(request, tr("Announcement sent.", lang))
-
-    @needs_staff
-    async def merge(request: Request) -> Response:
-        form = await request.form()
-        lang = lang_of(request)
-        alias, name = str(form.get("alias", "")).strip(), str(form.get("name", "")).strip()
-        if not alias or not name or alias == name:
-            return staff_page(request, tr("A name cannot be merged into itself.", lang), status_code=400)
-        hub.ingest.merge_player(alias, name)
-        return staff_page(request, tr("{alias} is now counted as {name}.", lang, alias=alias, name=name))
-
-    def staff_table(request: Request) -> Response:
+    async def table(self, request: Request) -> Response:
         if not request.session.get("staff"):
             return RedirectResponse("/staff", status_code=303)
         lang = lang_of(request)
         cafe, table = request.path_params["cafe"], request.path_params["table"]
-        errors = [with_words(r, lang) for r in reader.errors(cafe, table)]
-        disputed = reader.games(cafe=cafe, table=table, status="disputed", limit=20)
-        row = reader.table(cafe, table)
-        return pages.render(request, "staff_table.html", errors=errors, disputed=disputed,
-                            table=table_view(row, lang) if row else {"cafe": cafe, "table": table})
+        errors = [with_words(r, lang) for r in self.reader.errors(cafe, table)]
+        disputed = self.reader.games(cafe=cafe, table=table, status="disputed", limit=20)
+        row = self.reader.table(cafe, table)
+        return self.pages.render(request, "staff_table.html", errors=errors, disputed=disputed,
+                                 table=table_view(row, lang, self.hub) if row else {"cafe": cafe, "table": table})
 
+    # ------------------------------------------------------------------ every POST
+
+    def post(self, handler: Handler, staff_only: bool = True) -> Callable[[Request], Awaitable[Response]]:
+        """A POST route: logged-in staff only (unless the login itself), from the hub's own pages only, its form
+        read within limits; a FormError becomes a 400 with its sentence."""
+        async def guarded(request: Request) -> Response:
+            lang = lang_of(request)
+            if staff_only and not request.session.get("staff"):
+                return RedirectResponse("/staff", status_code=303)
+            refusal = cross_site_refusal(request)
+            if refusal is not None:
+                return refusal
+            try:
+                return await handler(request, await read_form(request))
+            except FormError as error:
+                values = {k: tr(str(v), lang) if k == "field" else v for k, v in error.values.items()}
+                return self.page(request, tr(error.message, lang, **values), status_code=400)
+        return guarded
+
+    # ------------------------------------------------------------------ login
+
+    async def login(self, request: Request, form: dict[str, str]) -> Response:
+        lang, address = lang_of(request), client_address(request)
+        if not self.hub.staff_hash:
+            return self.page(request, status_code=401)
+        wait = self.guard.attempt(address, time.time())
+        if wait:
+            refusals.warning(f"locked:{address}", "staff login refused (too many failures) from %s at %s",
+                             address, _now_iso())
+            minutes = math.ceil(wait / 60)
+            response = self.page(request, tr("Too many wrong passwords: try again in {minutes} min.", lang,
+                                             minutes=minutes), status_code=429)
+            response.headers["retry-after"] = str(math.ceil(wait))
+            return response
+        password = form.get("password", "")[:MAX_PASSWORD]
+        # scrypt takes tens of milliseconds: off the event loop, so no live page stalls meanwhile
+        if not await run_in_threadpool(check_password, password, self.hub.staff_hash):
+            log.warning("staff login failed from %s at %s", address, _now_iso())
+            return self.page(request, tr("Wrong password.", lang), status_code=401)
+        self.guard.succeeded(address)
+        token = self.sessions.open(self.hub.staff_hash, address)
+        log.info("staff logged in from %s", address)
+        response = RedirectResponse("/staff", status_code=303)
+        response.set_cookie(COOKIE, token, max_age=int(LIFETIME_S), httponly=True, samesite="strict",
+                            secure=request.url.scheme == "https")
+        return response
+
+    async def logout(self, request: Request, form: dict[str, str]) -> Response:
+        self.sessions.close(request.session.get("token", ""))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict", secure=request.url.scheme == "https")
+        return response
+
+    # ------------------------------------------------------------------ actions
+
+    async def announce(self, request: Request, form: dict[str, str]) -> Response:
+        lang = lang_of(request)
+        cafe = form.get("cafe") or self.hub.cafe
+        if (self.hub.cafe != "+" and cafe != self.hub.cafe) or not is_id(cafe):
+            raise FormError("Not this hub's café.")
+        if form.get("clear"):
+            self.hub.announce(cafe, None)
+            return self.page(request, tr("Announcement cleared.", lang))
+        de = text(form, "de", "German", MAX_ANNOUNCEMENT)
+        en = text(form, "en", "English", MAX_ANNOUNCEMENT)
+        until = local_time(form.get("until", "").strip()[:40], "Until (optional)")
+        if not (de or en):
+            raise FormError("Write the announcement in German or English.")
+        if until and datetime.fromisoformat(until) <= datetime.now().astimezone():
+            raise FormError("{field}: that time has passed.", field="Until (optional)")
+        self.hub.announce(cafe, announce_payload(de, en, until))
+        return self.page(request, tr("Announcement sent.", lang))
+
+    async def merge(self, request: Request, form: dict[str, str]) -> Response:
+        """First the question (which games change), then, confirmed, the merge."""
+        lang = lang_of(request)
+        alias, name = text(form, "alias", "This spelling", MAX_NAME), text(form, "name", "Player", MAX_NAME)
+        merge = await run_in_threadpool(plan, self.reader, alias, name)
+        if merge.problem or form.get("confirm") != "1":
+            problem = tr(merge.problem, lang, alias=alias, name=name) if merge.problem else ""
+            response = self.pages.render(request, "staff_merge.html", merge=merge, problem=problem)
+            response.status_code = 400 if problem else 200
+            return response
+        await run_in_threadpool(self.hub.ingest.merge_player, alias, name)
+        log.info("staff merged %r into %r (%d games)", alias, name, len(merge.games))
+        return self.page(request, tr("{alias} is now counted as {name}.", lang, alias=alias, name=name))
+
+    async def unmerge(self, request: Request, form: dict[str, str]) -> Response:
+        lang = lang_of(request)
+        alias = text(form, "alias", "This spelling", MAX_NAME)
+        if alias not in self.reader.aliases():
+            raise FormError("{alias} is not merged.", alias=alias)
+        name = await run_in_threadpool(self.hub.ingest.unmerge_player, alias)
+        log.info("staff undid the merge of %r into %r", alias, name)
+        return self.page(request, tr("{alias} counts on its own again.", lang, alias=alias))
+
+
+def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None = None) -> list[Route]:
+    area = StaffArea(hub, pages, sessions, guard or LoginGuard())
     return [
-        Route("/staff", staff_get),
-        Route("/staff/login", login, methods=["POST"]),
-        Route("/staff/logout", logout, methods=["POST"]),
-        Route("/staff/announce", announce, methods=["POST"]),
-        Route("/staff/merge", merge, methods=["POST"]),
-        Route("/staff/table/{cafe}/{table}", staff_table),
+        Route("/staff", area.show),
+        Route("/staff/login", area.post(area.login, staff_only=False), methods=["POST"]),
+        Route("/staff/logout", area.post(area.logout), methods=["POST"]),
+        Route("/staff/announce", area.post(area.announce), methods=["POST"]),
+        Route("/staff/merge", area.post(area.merge), methods=["POST"]),
+        Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
+        Route("/staff/table/{cafe}/{table}", area.table),
     ]

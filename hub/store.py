@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS tables (
     PRIMARY KEY (cafe, tbl)
 );
 CREATE TABLE IF NOT EXISTS aliases (alias TEXT PRIMARY KEY, name TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS alias_log (                    -- every merge and its undo, for the record
+    at REAL NOT NULL, action TEXT NOT NULL, alias TEXT NOT NULL, name TEXT NOT NULL
+);
 """
 
 
@@ -206,6 +209,17 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT INTO aliases (alias, name, at) VALUES (?, ?, ?) "
                        "ON CONFLICT DO UPDATE SET name=excluded.name, at=excluded.at", (alias, name, at))
+            db.execute("INSERT INTO alias_log VALUES (?, 'merge', ?, ?)", (at, alias, name))
+
+    def unmerge_player(self, alias: str, at: float) -> str | None:
+        """Undo a merge: `alias` counts on its own again. The name it was merged into, or None if it was not."""
+        with self.transaction() as db:
+            row = db.execute("SELECT name FROM aliases WHERE alias=?", (alias,)).fetchone()
+            if row is None:
+                return None
+            db.execute("DELETE FROM aliases WHERE alias=?", (alias,))
+            db.execute("INSERT INTO alias_log VALUES (?, 'undo', ?, ?)", (at, alias, row[0]))
+        return str(row[0])
 
     # ------------------------------------------------------------------ what the writer reads
 

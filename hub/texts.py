@@ -129,6 +129,34 @@ _DE: dict[str, str] = {
     "Showing now": "Läuft gerade",
     "until": "bis",
     "No announcement is showing.": "Gerade läuft keine Durchsage.",
+    # staff access and hub health
+    "Too many wrong passwords: try again in {minutes} min.":
+        "Zu viele falsche Passwörter: in {minutes} min wieder versuchen.",
+    "Refused: this form did not come from the hub's own page.":
+        "Abgelehnt: dieses Formular kam nicht von der Seite des Hubs.",
+    "The form is too large.": "Das Formular ist zu groß.",
+    "The form could not be read.": "Das Formular ließ sich nicht lesen.",
+    "{field}: at most {limit} characters.": "{field}: höchstens {limit} Zeichen.",
+    "{field}: not a date and time.": "{field}: kein Datum mit Uhrzeit.",
+    "{field}: that time has passed.": "{field}: dieser Zeitpunkt ist schon vorbei.",
+    "Write the announcement in German or English.": "Die Durchsage auf Deutsch oder Englisch schreiben.",
+    "Not this hub's café.": "Nicht das Café dieses Hubs.",
+    "Choose two names from the list.": "Zwei Namen aus der Liste wählen.",
+    "{alias} is already merged: undo that first.": "{alias} ist schon zusammengeführt: das erst rückgängig machen.",
+    "{name} is already counted as {alias}.": "{name} zählt schon als {alias}.",
+    "{alias} and {name} played at the same game: they are two people.":
+        "{alias} und {name} saßen am selben Spiel: das sind zwei Personen.",
+    "Merge {alias} into {name}?": "{alias} mit {name} zusammenführen?",
+    "These games then count for {name}:": "Diese Spiele zählen dann für {name}:",
+    "Games they played together:": "Spiele, an denen beide saßen:",
+    "Yes, merge": "Ja, zusammenführen",
+    "Cancel": "Abbrechen",
+    "Undo": "Rückgängig",
+    "{alias} counts on its own again.": "{alias} zählt wieder für sich.",
+    "{alias} is not merged.": "{alias} ist nicht zusammengeführt.",
+    "Missing records": "Fehlende Einträge",
+    "Table {table}: records from {first} on missing since {since}; no longer asked for.":
+        "Tisch {table}: Einträge ab {first} fehlen seit {since}; der Hub fragt nicht mehr danach.",
 }
 
 

@@ -1,8 +1,9 @@
 """The hub's side of `shared/cafe-protocol.md`, over `cafe.contract`: what it subscribes to, what it stores.
 
 Every message is checked against the contract before it reaches the store; one
-that breaks it is acknowledged and dropped (logged), so it cannot block the
-hub's queue at the broker for ever.
+that breaks it, or makes any check fail in any way, is acknowledged and dropped
+(with a rate-limited log line), so it can neither block the hub's queue at the
+broker for ever nor stop the thread that reads it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any
 
 from cafe import contract
 from hub.ingest import Incoming
+from hub.ratelog import RateLimitedLog
 
 log = logging.getLogger("hub.topics")
+dropped = RateLimitedLog(log)
 
 ALL_CAFES = "+"
 
@@ -50,8 +53,8 @@ def incoming(topic: str, payload: bytes, received: float, ack: Callable[[], None
     """A table's `status` or `log` message as an Incoming item; None for the hub's own topics or a bad message."""
     try:
         parsed, body = contract.validate(topic, payload)
-    except contract.ContractError as error:
-        log.warning("dropped a message on %s: %s", topic, error)
+    except Exception as error:  # whatever a payload does to a check, only that message is lost
+        dropped.warning(topic.rsplit("/", 1)[0][:120], "dropped a message on %s: %s", topic[:200], str(error)[:300])
         return None
     if parsed.kind not in ("status", "log") or body is None or parsed.table is None:
         return None

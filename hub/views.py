@@ -46,6 +46,7 @@ class Hub:
     announcements: dict[str, dict[str, Any]] = field(default_factory=dict)  # café → the last one sent
     ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
     evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
+    health: Callable[[], dict[str, Any]] = dict  # the running hub's state (hub.service), for /api/health
 
     def __post_init__(self) -> None:
         self.zone = ZoneInfo(self.timezone)
@@ -153,7 +154,8 @@ class Pages:
                     "num": lambda value, places=1: formats.number(value, lang, places),
                     "when": lambda received: formats.when(received, hub.zone, lang),
                     "clock": formats.clock_text, "length": formats.duration, "table_name": hub.table_name,
-                    "announcements": hub.current_announcements()}
+                    "announcements": hub.current_announcements(),
+                    "broker_up": hub.health().get("broker", {}).get("connected", True)}
         response = self.templates.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")

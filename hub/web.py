@@ -16,26 +16,28 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from hub import api, pages, staff
+from hub import api, health, pages, staff
 from hub.evenings import web as evenings_web
+from hub.sessions import Sessions, StaffSessionMiddleware
 from hub.views import HERE, Hub, Pages
 
 __all__ = ["Hub", "create_app"]
 
 
-def create_app(hub: Hub, secret_key: str) -> Starlette:
-    """The ASGI app: guests' pages, the JSON API, the staff area, static files; `secret_key` signs sessions."""
+def create_app(hub: Hub, sessions: Sessions | None = None) -> Starlette:
+    """The ASGI app: guests' pages, the JSON API, the staff area, static files; `sessions` keeps the staff's
+    sessions (in memory when not given: a restart then logs everyone out)."""
     renderer = Pages(hub)
-    routes = [*pages.routes(hub, renderer), *api.routes(hub), *staff.routes(hub, renderer),
+    sessions = sessions or Sessions()
+    routes = [*pages.routes(hub, renderer), *api.routes(hub), *health.routes(hub),
+              *staff.routes(hub, renderer, sessions),
               *(evenings_web.routes(hub.evenings, hub.broadcaster, hub.reader, hub.cafe)
                 if hub.evenings is not None else []),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
-    middleware = [Middleware(SessionMiddleware, secret_key=secret_key, session_cookie="hub_staff",
-                             max_age=12 * 3600, same_site="strict")]
+    middleware = [Middleware(StaffSessionMiddleware, sessions=sessions, password_hash=lambda: hub.staff_hash)]
 
     @asynccontextmanager
     async def bind(app: Starlette) -> AsyncIterator[None]:

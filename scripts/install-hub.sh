@@ -14,6 +14,9 @@
 #   --bridge-to HOST:PORT     bridge this café's topics to a chain's central broker (--no-bridge removes it)
 #   --bridge-user USER        ... as this user at the central broker, with
 #   --bridge-password-file F  ... the password in this file
+#   --self-signed             serve the page over HTTPS with a self-signed certificate (made once, kept after;
+#                             prints its SHA-256 fingerprint for the staff to compare in their browsers)
+#   --https-name NAME         the name (or IP address) in that certificate (default: this machine's host name)
 #   --no-start                enable the services for the next boot, but do not (re)start them now
 #   --destdir DIR             install into DIR as a throwaway root (same as DESTDIR=DIR)
 #
@@ -51,9 +54,11 @@ bridge=keep
 bridge_user=
 bridge_password_file=
 start=yes
+https=no
+https_name=
 
 usage() {
-    sed -n '2,26s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 while [ $# -gt 0 ]; do
@@ -70,6 +75,8 @@ while [ $# -gt 0 ]; do
         --bridge-user) bridge_user=${2:?--bridge-user needs a user}; shift ;;
         --bridge-password-file) bridge_password_file=${2:?--bridge-password-file needs a file}; shift ;;
         --no-start) start=no ;;
+        --self-signed) https=self-signed ;;
+        --https-name) https_name=${2:?--https-name needs a host name or address}; shift ;;
         --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
         --destdir=*) DESTDIR=${1#--destdir=} ;;
         -h | --help) usage; exit 0 ;;
@@ -93,6 +100,7 @@ tool() { PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}" "$(python_for_tools)" "$@"
 
 install_packages() {
     local package packages=(python3-venv python3-pip) missing=()
+    [ "$https" = self-signed ] && packages+=(openssl)
     [ "$broker" = yes ] && packages+=(mosquitto)
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")
@@ -149,6 +157,26 @@ TOML
     fi
     sys chown "root:$HUB_USER" "$CONF/hub.toml"
     sys chown "$HUB_USER:$HUB_USER" "$DATA"
+}
+
+make_certificate() { # a self-signed certificate for the staff page's HTTPS, named in hub.toml
+    local crt=$CONF/hub.crt key=$CONF/hub.key name=${https_name:-$(hostname)}
+    if [ ! -s "$DESTDIR$crt" ] || [ ! -s "$DESTDIR$key" ]; then
+        local san="DNS:$name"
+        [[ $name =~ ^[0-9.]+$|: ]] && san="IP:$name"
+        openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=$name" -addext "subjectAltName=$san" \
+            -keyout "$DESTDIR$key" -out "$DESTDIR$crt" 2>/dev/null
+        chmod 0640 "$DESTDIR$key"
+        chmod 0644 "$DESTDIR$crt"
+        say "made a self-signed certificate for $name: $crt"
+    fi
+    sys chown "root:$HUB_USER" "$key"
+    if ! grep -q '^https_cert' "$DESTDIR$CONF/hub.toml"; then
+        printf 'https_cert = "%s"\nhttps_key = "%s"\n' "$crt" "$key" >>"$DESTDIR$CONF/hub.toml"
+        say "the hub serves HTTPS now: https_cert and https_key in $CONF/hub.toml"
+    fi
+    say "certificate fingerprint (compare it in the browser): $(openssl x509 -in "$DESTDIR$crt" -noout \
+        -fingerprint -sha256 | cut -d= -f2)"
 }
 
 configure_broker() {
@@ -229,6 +257,7 @@ do_install() {
     create_user
     install_program
     install_config
+    [ "$https" = self-signed ] && make_certificate
     if [ "$broker" = yes ]; then
         configure_broker
         configure_bridge
@@ -251,7 +280,8 @@ do_uninstall() {
     remove "$UNITS/referee-hub.service" "$APP"
     sys systemctl daemon-reload
     if [ "$purge" = yes ]; then
-        remove "$CONF/hub.toml" "$CONF/hub.password" "$DATA" "$BROKER_SNIPPET" "$BRIDGE_SNIPPET" "$BROKER_DIR"
+        remove "$CONF/hub.toml" "$CONF/hub.password" "$CONF/hub.crt" "$CONF/hub.key" "$DATA" "$BROKER_SNIPPET" \
+            "$BRIDGE_SNIPPET" "$BROKER_DIR"
         [ -d "$DESTDIR$CONF" ] && rmdir --ignore-fail-on-non-empty "$DESTDIR$CONF"
         if live id -u "$HUB_USER" || [ -n "$DESTDIR" ]; then
             sys userdel "$HUB_USER"

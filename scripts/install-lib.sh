@@ -71,3 +71,51 @@ remove() { # remove PATH...: files or directories below DESTDIR
 installed() { # installed PACKAGE: is this Debian package installed on the live system?
     live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
 }
+
+# Is systemd running as PID 1 here? Not in a chroot (pi-gen, sdm, a first-boot script, an emulated
+# root), where `systemctl is-system-running` says "offline". A question, asked in DESTDIR mode too.
+systemd_running() {
+    local state
+    state=$(systemctl is-system-running 2>/dev/null || true)
+    [ -n "$state" ] && [ "$state" != offline ]
+}
+
+# A command that needs a running systemd (udevadm, daemon-reload, restart): without one it is skipped
+# with a line saying so; `systemctl enable` works offline and goes through `sys` instead.
+running_systemd() {
+    if systemd_running; then
+        sys "$@"
+    else
+        printf 'skipped (no running systemd, e.g. a chroot):'
+        printf ' %q' "$@"
+        printf '\n'
+    fi
+}
+
+# progress WHAT COMMAND...: run COMMAND and say every PROGRESS_S seconds (default 30) that it still
+# runs, so that minutes of a build from source are never silent. COMMAND runs in the foreground (Ctrl-C
+# reaches it); the reminder stops with it, or by itself once this script is gone. COMMAND's status.
+progress() {
+    local what=$1 every=${PROGRESS_S:-30} start reminder status=0
+    shift
+    start=$(date +%s)
+    while sleep "$every" && kill -0 "$$" 2>/dev/null; do
+        say "$what: still running after $(($(date +%s) - start)) s"
+    done &
+    reminder=$!
+    "$@" || status=$?
+    kill "$reminder" 2>/dev/null || true
+    wait "$reminder" 2>/dev/null || true
+    return "$status"
+}
+
+# source_copy DIR: a copy of a source tree in a new temporary directory (printed), for a build that
+# writes into its tree (pip: build/, *.egg-info) and must leave the user's checkout untouched. Leaves
+# out what a build never needs: version control, virtual environments, earlier build output.
+source_copy() {
+    local copy
+    copy=$(mktemp -d "${TMPDIR:-/tmp}/tabletop-referee-src.XXXXXX")
+    tar -C "$1" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
+        --exclude=__pycache__ -cf - . | tar -C "$copy" -xf -
+    echo "$copy"
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install Tabletop Referee as a kiosk on Raspberry Pi OS Bookworm (Debian 12, Python 3.11) or Trixie
-# (Debian 13, Python 3.13), 64-bit (aarch64) or 32-bit (armv7l); Pi 3B+, 4, 5, Zero 2 W.
+# (Debian 13, Python 3.13), 64-bit (arm64) or 32-bit (armhf); Pi 3B+, 4, 5, Zero 2 W. Runs in a chroot
+# too (an image builder: pi-gen, sdm, a first-boot script): without a running systemd it enables the
+# kiosk and skips, with a line each, what needs one (udevadm, daemon-reload, restart).
 #
 #   sudo scripts/install-pi.sh [options]          install or update (idempotent)
 #   sudo scripts/install-pi.sh --uninstall        remove units, rules and the program (keeps config and game logs)
@@ -14,7 +16,9 @@
 #   --destdir DIR                   install into DIR as a throwaway root (same as DESTDIR=DIR)
 #
 # Anything else (Bullseye, armv6l Pi Zero/1, another distribution) is refused with the reason.
-# INSTALL_CODENAME / INSTALL_MACHINE override what /etc/os-release and `uname -m` say (tests).
+# The userland's architecture decides (`dpkg --print-architecture`): a Pi 4, 400 or 5 boots a 64-bit
+# kernel under 32-bit Pi OS too, so `uname -m` says aarch64 over an armhf userland. `uname -m` only tells
+# an armv6l CPU (Pi Zero/1) apart. INSTALL_CODENAME overrides what /etc/os-release says (tests).
 #
 # With DESTDIR set, every file goes below DESTDIR and nothing on the running system is changed:
 # commands that would (apt-get, useradd, usermod, groupadd, chown, python3 -m venv, pip, systemctl,
@@ -38,7 +42,8 @@ UNITS=/etc/systemd/system
 DROPINS=$UNITS/referee-kiosk.service.d
 RULES=/etc/udev/rules.d/70-tabletop-referee.rules
 WATCHDOG_CONF=/etc/systemd/system.conf.d/tabletop-referee-watchdog.conf
-MACHINE=${INSTALL_MACHINE:-$(uname -m)}
+ARCH=$(dpkg --print-architecture 2>/dev/null || echo unknown)  # the userland: which wheels pip takes
+CPU=$(uname -m)
 CODENAME=${INSTALL_CODENAME:-$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null || true)}
 CODENAME=${CODENAME:-unknown}
 
@@ -81,17 +86,19 @@ check_platform() {
                  "Trixie (Debian 13), 64-bit recommended (Raspberry Pi Imager: 'Raspberry Pi OS (64-bit)')" >&2
             exit 1 ;;
     esac
-    case $MACHINE in
-        aarch64 | armv7l | x86_64) ;;
-        armv6l)
-            echo "install-pi.sh: armv6l (Pi Zero / Zero W / Pi 1) is not supported: too slow, and no wheels for" \
-                 "pygame-ce or lgpio; use a Pi 3B+, 4, 5 or Zero 2 W" >&2
-            exit 1 ;;
+    if [ "$CPU" = armv6l ]; then
+        echo "install-pi.sh: armv6l (Pi Zero / Zero W / Pi 1) is not supported: too slow, and no wheels for" \
+             "pygame-ce or lgpio; use a Pi 3B+, 4, 5 or Zero 2 W" >&2
+        exit 1
+    fi
+    case $ARCH in
+        arm64 | armhf | amd64) ;;
         *)
-            echo "install-pi.sh: CPU '$MACHINE' is not supported (aarch64 or armv7l; x86_64 for a test PC)" >&2
+            echo "install-pi.sh: architecture '$ARCH' (dpkg --print-architecture) is not supported: arm64 or" \
+                 "armhf (Raspberry Pi OS 64-bit or 32-bit); amd64 for a test PC" >&2
             exit 1 ;;
     esac
-    say "platform: $CODENAME on $MACHINE"
+    say "platform: $CODENAME $ARCH (kernel: $CPU)"
 }
 
 install_packages() {
@@ -100,21 +107,25 @@ install_packages() {
     # - evdev (`hid` extra) has no wheels at all: built with gcc against linux/input.h (linux-libc-dev).
     # - lgpio >= 0.2 has wheels for cp311 (aarch64, armv7l) but none for cp313 (Trixie): built from its
     #   sdist with swig, statically (PYPI=1, see install_program), so no liblgpio package is needed.
-    # - pygame-ce has no armv7l wheel: built with meson against SDL2's development packages.
+    # - pygame-ce has no armv7l wheel: built with meson against SDL2's development packages and
+    #   portmidi's (its `midi` option is on by default: without libportmidi-dev the build stops).
     local package missing=()
     local packages=(python3-venv python3-pip fonts-dejavu-core libgbm1 libegl1 libgles2 gcc python3-dev
                     linux-libc-dev)
     if [ "$CODENAME" = trixie ]; then
         packages+=(swig)
     fi
-    if [ "$MACHINE" = armv7l ]; then
-        packages+=(pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libsdl2-mixer-dev libfreetype-dev)
+    if [ "$ARCH" = armhf ]; then
+        packages+=(pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libsdl2-mixer-dev libfreetype-dev
+                   libportmidi-dev)
     fi
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
-    sys apt-get update -qq
+    # A mirror in the middle of a sync (one index file stale: "File has unexpected size") fails the
+    # update but leaves the other lists usable: go on, the install says what is really missing.
+    sys apt-get update -qq || say "apt-get update had errors (above): installing from the package lists there are"
     sys env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
@@ -137,9 +148,18 @@ create_user() {
 install_program() {
     sys python3 -m venv "$APP/venv"
     sys "$APP/venv/bin/python" -m pip install --quiet --upgrade pip
+    # pip builds in the source tree (build/, *.egg-info): as root that leaves root's files in the user's
+    # clone. So pip gets a copy, outside the clone, removed afterwards.
+    SRC_COPY=$(source_copy "$SRC")
+    trap 'rm -rf "$SRC_COPY"' EXIT
     # PYPI=1: an lgpio built from source links its own copy of the C library (no liblgpio on the system).
-    # No `labels` extra: reportlab and Pillow are for making labels, on a laptop.
-    sys env PYPI=1 "$APP/venv/bin/python" -m pip install --quiet --upgrade "${SRC}[pi,hid]"
+    # No `labels` extra: reportlab and Pillow are for making labels, on a laptop. Not --quiet: a build from
+    # source (pygame-ce on 32-bit, lgpio on Trixie, evdev) takes minutes, and pip names each one.
+    say "installing the program and its dependencies with pip (packages without a wheel are built from" \
+        "source: minutes on a Pi, longest pygame-ce on 32-bit)"
+    progress "pip install" sys env PYPI=1 "$APP/venv/bin/python" -m pip install --upgrade \
+        --progress-bar off "${SRC_COPY}[pi,hid]"
+    rm -rf "$SRC_COPY"
     put 0755 "$SRC/systemd/libexec/kiosk-stopped" "$APP/libexec/kiosk-stopped"
     put 0755 "$SRC/systemd/libexec/kiosk-failed" "$APP/libexec/kiosk-failed"
     put 0644 "$SRC/docs/pi-setup.md" "$APP/docs/pi-setup.md"
@@ -173,10 +193,10 @@ install_units() {
         on) put 0644 "$SRC/systemd/hardware-watchdog.conf" "$WATCHDOG_CONF" ;;
         off) remove "$WATCHDOG_CONF" ;;
     esac
-    sys udevadm control --reload
-    sys udevadm trigger --subsystem-match=tty --subsystem-match=input --subsystem-match=gpio
-    sys systemctl daemon-reload
-    sys systemctl enable referee-kiosk.service
+    running_systemd udevadm control --reload
+    running_systemd udevadm trigger --subsystem-match=tty --subsystem-match=input --subsystem-match=gpio
+    running_systemd systemctl daemon-reload
+    sys systemctl enable referee-kiosk.service  # works offline: links the unit into multi-user.target.wants
 }
 
 console_boot() {
@@ -201,10 +221,13 @@ do_install() {
     install_units
     local desktop_running=no
     console_boot || desktop_running=yes
-    if [ "$start" = yes ] && [ "$desktop_running" = no ]; then
+    if [ "$start" = yes ] && [ "$desktop_running" = no ] && systemd_running; then
         sys systemctl restart referee-kiosk.service
         [ -z "$DESTDIR" ] && say "kiosk started; logs: journalctl -u referee-kiosk -f"
     else
+        if [ "$start" = yes ] && [ "$desktop_running" = no ]; then
+            running_systemd systemctl restart referee-kiosk.service  # says that it was skipped
+        fi
         say "kiosk enabled: it starts at the next boot (sudo reboot)"
     fi
     say "admin PIN: set [kiosk] admin_pin_hash in $CONF/table.toml (see $APP/docs/pi-setup.md)"
@@ -212,8 +235,12 @@ do_install() {
 
 do_uninstall() {
     if live systemctl cat referee-kiosk.service; then
-        sys systemctl disable --now referee-kiosk.service
-        sys systemctl stop referee-kiosk-failed.service
+        if systemd_running; then
+            sys systemctl disable --now referee-kiosk.service
+            sys systemctl stop referee-kiosk-failed.service
+        else
+            sys systemctl disable referee-kiosk.service
+        fi
     fi
     remove "$UNITS/referee-kiosk.service" "$UNITS/referee-kiosk-failed.service" "$DROPINS" "$RULES" \
         "$WATCHDOG_CONF" "$APP"
@@ -221,8 +248,8 @@ do_uninstall() {
         sys systemctl set-default "$(cat "$DESTDIR$CONF/previous-default-target")"
         remove "$CONF/previous-default-target"
     fi
-    sys systemctl daemon-reload
-    sys udevadm control --reload
+    running_systemd systemctl daemon-reload
+    running_systemd udevadm control --reload
     if [ "$purge" = yes ]; then
         remove "$CONF" "$DATA" /var/cache/tabletop-referee
         if live id -u "$KIOSK_USER" || [ -n "$DESTDIR" ]; then

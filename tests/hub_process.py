@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class HubProcess:
     def __init__(self, workdir: Path, broker: str, cafe: str, extra: list[str] | None = None,
-                 config: Path | None = None):
+                 config: Path | None = None, https: bool = False):
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.broker, self.cafe = broker, cafe
@@ -26,10 +27,20 @@ class HubProcess:
         self.config = config
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.workdir / "hub.log"
+        self.https = https  # the config names a certificate: the hub serves HTTPS
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.https else 'http'}://127.0.0.1:{self.port}"
+
+    def ssl_context(self) -> ssl.SSLContext | None:
+        """For a test's own requests to an HTTPS hub with a self-signed certificate (not checked)."""
+        if not self.https:
+            return None
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
 
     def start(self, timeout: float = 30.0) -> HubProcess:
         args = [sys.executable, "-m", "hub", "--broker", self.broker, "--cafe", self.cafe,
@@ -44,7 +55,7 @@ class HubProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the hub exited ({self.proc.returncode}): {self.log_tail()}")
             try:
-                with urllib.request.urlopen(self.url + "/api/tables", timeout=1):
+                with urllib.request.urlopen(self.url + "/api/tables", timeout=1, context=self.ssl_context()):
                     return self
             except OSError:
                 if time.monotonic() > deadline:

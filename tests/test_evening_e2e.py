@@ -26,6 +26,7 @@ TABLES = ["t1", "t2", "t3", "t4"]
 
 def staff_session(url: str) -> urllib.request.OpenerDirector:
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    opener.addheaders.append(("Origin", url))  # the staff's POSTs come from the hub's own pages (hub.forms)
     opener.open(url + "/staff/login", data=urllib.parse.urlencode({"password": "pw"}).encode()).close()
     return opener
 

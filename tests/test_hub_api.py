@@ -42,7 +42,7 @@ def client(tmp_path):
         ingest.process([Incoming("status", "cafe-1", table, status(table, records[-1]["n"]), time.time())])
     hub = Hub(Reader(tmp_path / "hub.sqlite"), ingest, Broadcaster(), lambda c, p: announced.append((c, p)),
               "cafe-1", None)
-    with TestClient(create_app(hub, "secret")) as client:
+    with TestClient(create_app(hub)) as client:
         client.announced = announced  # type: ignore[attr-defined]
         yield client
     store.close()

@@ -27,9 +27,20 @@ def test_a_good_config_loads_and_options_override_it(tmp_path):
     path.write_text(GOOD)
     config = load(path)
     assert (config.broker_host, config.broker_port, config.cafe, config.session_id) == (
-        "10.0.0.2", 1883, "nord", "referee-hub-nord")
+        "10.0.0.2", 1883, "nord", "hub")  # the broker user's name: the café's broker ties ids to users
     assert load(path, {"listen": "127.0.0.1:9000", "cafe": None}).listen == "127.0.0.1:9000"
     assert from_options({"cafe": "+"}).session_id == "referee-hub-all"
+    assert from_options({"cafe": "nord"}).session_id == "referee-hub-nord"
+
+
+def test_https_needs_its_certificate_and_key_together(tmp_path):
+    path = tmp_path / "hub.toml"
+    path.write_text(GOOD + 'https_cert = "/etc/tabletop-referee/hub.crt"\n')
+    with pytest.raises(ConfigError, match="https_cert and https_key go together"):
+        load(path)
+    path.write_text(GOOD + 'https_cert = "/c.crt"\nhttps_key = "/c.key"\ntrusted_proxy = "127.0.0.1"\n')
+    config = load(path)
+    assert (config.https_cert, config.https_key, config.trusted_proxy) == ("/c.crt", "/c.key", "127.0.0.1")
 
 
 def test_every_problem_is_named_with_its_line(tmp_path):

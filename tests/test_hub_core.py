@@ -8,7 +8,7 @@ import time
 import pytest
 
 from hub.gaps import Gaps
-from hub.ingest import Incoming, Ingest
+from hub.ingest import GAP_GIVE_UP_S, Incoming, Ingest
 from hub.queries import Reader
 from hub.ratings import Ladder, Result, ranks
 from hub.store import Store
@@ -85,6 +85,40 @@ def test_a_status_announcing_records_never_received_asks_for_them(hub):
     feed(ingest, "c1", [status("t3", n=9)], kind="status")
     ingest.tick(time.time() + 5)
     assert asked == [("c1", "t3", 5)]
+
+
+def test_a_gap_no_replay_fills_is_given_up_after_a_bound_and_reported(hub):
+    ingest, _, asked = hub
+    records = random_records(SimTable("t5"), "magische-7", seed=5)
+    feed(ingest, "c1", records[:2])
+    feed(ingest, "c1", [status("t5", n=10**12)], kind="status")  # a table that claims records it never sends
+    start = time.time()
+    for step in range(0, int(GAP_GIVE_UP_S) + 300, 10):
+        ingest.tick(start + step)
+    assert asked and all(a == ("c1", "t5", 3) for a in asked)
+    assert ingest.gaps_given_up() == [{"cafe": "c1", "table": "t5", "missing_from": 3, "upto": 2,
+                                       "since": pytest.approx(start + 10)}]
+    before = len(asked)
+    ingest.tick(start + GAP_GIVE_UP_S + 900)
+    assert len(asked) == before  # no longer asked
+    feed(ingest, "c1", records[2:])  # the records came after all: the gap closes, nothing is given up
+    ingest.tick(start + GAP_GIVE_UP_S + 1000)
+    feed(ingest, "c1", [status("t5", n=records[-1]["n"])], kind="status")
+    ingest.tick(start + GAP_GIVE_UP_S + 1010)
+    assert ingest.gaps_given_up() == []
+
+
+def test_a_record_the_store_cannot_take_is_dropped_alone_and_acknowledged(hub):
+    ingest, reader, _ = hub
+    acked: list[int] = []
+    records = random_records(SimTable("t6"), "magische-7", seed=6)
+    poisoned = dict(records[1], game_uid=object())  # a value SQLite cannot bind: the batch's write fails
+    batch = [records[0], poisoned, *records[2:]]
+    ingest.process([Incoming("log", "c1", r["table"], r, time.time(), ack=lambda n=r["n"]: acked.append(n))
+                    for r in batch])
+    assert sorted(acked) == [r["n"] for r in records]  # every one acknowledged, the poisoned one too
+    assert ingest.dropped == 1 and ingest.stored == len(records) - 1
+    assert [g["game_uid"] for g in reader.games()] == [records[0]["game_uid"]]
 
 
 def test_the_last_will_keeps_the_tables_last_game(hub):

@@ -85,6 +85,25 @@ def test_install_is_idempotent_keeps_an_edited_config_and_adds_tables(tmp_path):
     assert set(first) >= {p for path in EXPECTED for p in parents(path)}
 
 
+def test_self_signed_https_is_made_once_named_in_the_config_and_its_fingerprint_printed(tmp_path):
+    result = install(tmp_path, "--cafe", "nord", "--tables", "t1", "--self-signed", "--https-name", "192.168.1.5")
+    crt, key = tmp_path / "etc/tabletop-referee/hub.crt", tmp_path / "etc/tabletop-referee/hub.key"
+    assert tree(tmp_path)["/etc/tabletop-referee/hub.key"][0] == "0o640"
+    config = load(tmp_path / "etc/tabletop-referee/hub.toml")
+    assert (config.https_cert, config.https_key) == ("/etc/tabletop-referee/hub.crt", "/etc/tabletop-referee/hub.key")
+    shown = subprocess.run(["openssl", "x509", "-in", str(crt), "-noout", "-fingerprint", "-sha256", "-ext",
+                            "subjectAltName"], capture_output=True, text=True, check=True).stdout
+    fingerprint = shown.split("=", 1)[1].split()[0]
+    assert f"certificate fingerprint (compare it in the browser): {fingerprint}" in result.stdout
+    assert "IP Address:192.168.1.5" in shown
+    assert ["chown", "root:referee-hub", "/etc/tabletop-referee/hub.key"] in skipped(result)
+    before = tree(tmp_path)
+    again = install(tmp_path, "--self-signed")
+    assert tree(tmp_path) == before and fingerprint in again.stdout  # kept, not made again
+    install(tmp_path, "--uninstall", "--purge")
+    assert not crt.exists() and not key.exists()
+
+
 def test_the_bridge_is_switched_on_and_off(tmp_path):
     bridge = tmp_path / "etc/mosquitto/conf.d/tabletop-referee-bridge.conf"
     install(tmp_path, "--cafe", "nord", "--tables", "t1", "--bridge-to", "10.1.2.3:1883", "--bridge-user", "nord")

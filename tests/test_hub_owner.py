@@ -77,7 +77,8 @@ def owner(tmp_path):
     feed(ingest, t1, *renamed("magische-7", 4, {}), EVENING + 81000)  # the next evening
     hub = Hub(Reader(tmp_path / "hub.sqlite"), ingest, Broadcaster(), lambda c, p: None, "cafe-1",
               hash_password(PASSWORD), "Europe/Berlin", {"t1": "Fenster", "cafe-1/t2": "Ecke"})
-    with TestClient(create_app(hub, "secret")) as client:
+    # the staff's POSTs come from the hub's own pages, as a browser's do (hub.forms)
+    with TestClient(create_app(hub), headers={"Origin": "http://testserver"}) as client:
         client.hub = hub  # type: ignore[attr-defined]
         yield client
     store.close()

@@ -41,7 +41,7 @@ def served(tmp_path_factory):
     hub.announce("cafe-1", {"v": 1, "text": {"de": UNBROKEN * 2, "en": LONG}, "until": None})
     ingest.listeners.append(hub.broadcaster.from_thread)  # live news to the pages, as the service wires it
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(hub, "secret"), host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(hub), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -86,15 +86,6 @@ def test_staff_log_in_announce_merge_and_read_a_tables_errors(staffed_hub, mosqu
         page.wait_for_selector("text=Durchsage gelöscht.")
         wait_for(lambda: heard.messages and heard.messages[-1] is None, what="the cleared announcement")
 
-        before = get_json(f"{hub.url}/api/leaderboard/magische-7")["players"]
-        assert {p["player"] for p in before} == {"Anna", "anna", "Ben"}
-        page.select_option("select[name=alias]", "anna")
-        page.select_option("select[name=name]", "Anna")
-        page.click("form[action='/staff/merge'] button")
-        page.wait_for_selector("text=anna zählt jetzt als Anna.")
-        after = {p["player"]: p for p in get_json(f"{hub.url}/api/leaderboard/magische-7")["players"]}
-        assert set(after) == {"Anna", "Ben"} and after["Anna"]["played"] == 2
-
         page.goto(hub.url + "/staff/table/cafe-1/t1?lang=en")
         rows = page.locator("table.list tbody tr")
         records = get_json(f"{hub.url}/api/games?table=t1")[0]
@@ -103,6 +94,48 @@ def test_staff_log_in_announce_merge_and_read_a_tables_errors(staffed_hub, mosqu
         assert rejected and rows.count() == len(rejected)
         assert "rejected" in rows.first.inner_text()
     heard.close()
+
+
+def test_a_merge_asks_first_naming_its_games_and_undo_restores_the_leaderboard(staffed_hub):
+    hub = staffed_hub
+    board = f"{hub.url}/api/leaderboard/magische-7"
+    before = get_json(board)["players"]
+    assert {p["player"] for p in before} == {"Anna", "anna", "Ben"}
+    t2_game = get_json(f"{hub.url}/api/games?table=t2")[0]
+    with browser() as chromium:
+        page = chromium.new_page()
+        page.goto(hub.url + "/staff?lang=de")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form.login button")
+        page.wait_for_selector("text=Durchsage an alle Tische")
+
+        # Two people who sat at the same game: refused, naming that game; nothing changes.
+        page.select_option("select[name=alias]", "Ben")
+        page.select_option("select[name=name]", "Anna")
+        page.click("form[action='/staff/merge'] button")
+        assert page.inner_text(".message.error") == "Ben und Anna saßen am selben Spiel: das sind zwei Personen."
+        assert page.locator("button[name=confirm]").count() == 0
+        assert get_json(board)["players"] == before
+
+        # A merge asks first and names the games it changes; nothing changes until confirmed.
+        page.goto(hub.url + "/staff?lang=de")
+        page.select_option("select[name=alias]", "anna")
+        page.select_option("select[name=name]", "Anna")
+        page.click("form[action='/staff/merge'] button")
+        page.wait_for_selector("text=anna mit Anna zusammenführen?")
+        (listed,) = page.locator(".merge-games li").all_inner_texts()
+        assert listed.startswith("t2 · ") and "anna" in listed and len(t2_game["players"]) == 2
+        assert get_json(board)["players"] == before
+        page.click("button[name=confirm]")
+        page.wait_for_selector("text=anna zählt jetzt als Anna.")
+        after = {p["player"]: p for p in get_json(board)["players"]}
+        assert set(after) == {"Anna", "Ben"} and after["Anna"]["played"] == 2 and after["Ben"]["played"] == 2
+
+        # Undo: every entry as before the merge, ratings folded again from the verified games.
+        page.click("ul.aliases li:has-text('anna') button")
+        page.wait_for_selector("text=anna zählt wieder für sich.")
+        assert page.locator("ul.aliases").count() == 0
+        assert get_json(board)["players"] == before
 
 
 def test_guests_cannot_act_as_staff(staffed_hub):

@@ -10,6 +10,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -34,13 +35,37 @@ def tool(name: str) -> str:
     return path
 
 
-def install(destdir: Path, *args: str, machine: str = "aarch64", codename: str = "bookworm"
-            ) -> subprocess.CompletedProcess:
+FAKES = {
+    # dpkg: the userland's architecture; anything else goes to the real dpkg.
+    "dpkg": '[ "$1" = --print-architecture ] && {{ echo {arch}; exit 0; }}; exec /usr/bin/dpkg "$@"',
+    # uname: the kernel's CPU (a Pi 4 under 32-bit Pi OS boots a 64-bit kernel: aarch64 over armhf).
+    "uname": '[ "$1" = -m ] && {{ echo {cpu}; exit 0; }}; exec /usr/bin/uname "$@"',
+    # systemctl: "running" on a booted Pi, "offline" (status 1) in a chroot; nothing else is asked live.
+    "systemctl": '[ "$1" = is-system-running ] && {{ echo {systemd}; [ {systemd} != offline ]; exit; }}; '
+                 'echo "unexpected: systemctl $*" >&2; exit 1',
+}
+
+
+def run_install(destdir: Path, *args: str, arch: str = "arm64", cpu: str = "aarch64", systemd: str = "running",
+                codename: str = "bookworm", tmpdir: Path | None = None) -> subprocess.CompletedProcess:
+    """install-pi.sh --destdir with fakes of dpkg, uname and systemctl first on PATH (the machine it
+    believes it runs on), outside destdir."""
     env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
-    env["INSTALL_MACHINE"] = machine
     env["INSTALL_CODENAME"] = codename
-    result = subprocess.run([str(INSTALL), "--destdir", str(destdir), *args], capture_output=True, text=True,
-                            env=env, timeout=60)
+    with tempfile.TemporaryDirectory() as fakes:
+        for name, body in FAKES.items():
+            path = Path(fakes) / name
+            path.write_text("#!/bin/sh\n" + body.format(arch=arch, cpu=cpu, systemd=systemd) + "\n")
+            path.chmod(0o755)
+        env["PATH"] = f"{fakes}:{env['PATH']}"
+        if tmpdir is not None:
+            env["TMPDIR"] = str(tmpdir)
+        return subprocess.run([str(INSTALL), "--destdir", str(destdir), *args], capture_output=True, text=True,
+                              env=env, timeout=60)
+
+
+def install(destdir: Path, *args: str, **machine: str | Path) -> subprocess.CompletedProcess:
+    result = run_install(destdir, *args, **machine)
     assert result.returncode == 0, result.stderr + result.stdout
     assert result.stderr == ""
     return result
@@ -206,8 +231,8 @@ def test_the_failure_helper_shows_the_journal_then_starts_the_kiosk_again(fake_s
 
 
 def test_shell_scripts_are_shellcheck_clean():
-    scripts = [INSTALL, ROOT / "scripts" / "install-lib.sh", ROOT / "scripts" / "test.sh",
-               ROOT / "scripts" / "cafe-broker.sh",
+    scripts = [INSTALL, ROOT / "scripts" / "install-lib.sh", ROOT / "scripts" / "pi-emulate.sh",
+               ROOT / "scripts" / "test.sh", ROOT / "scripts" / "cafe-broker.sh",
                *sorted((SYSTEMD / "libexec").iterdir())]
     result = subprocess.run([tool("shellcheck"), "-x", *map(str, scripts)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -245,18 +270,95 @@ def test_install_puts_every_file_in_place_and_changes_nothing_on_the_machine(tmp
     assert ["usermod", "--groups", GROUPS, "referee"] in commands
     assert any(c[:2] == ["useradd", "--system"] and c[-1] == "referee" and "/usr/sbin/nologin" in c for c in commands)
     assert ["python3", "-m", "venv", f"{APP}/venv"] in commands
-    assert ["env", "PYPI=1", f"{APP}/venv/bin/python", "-m", "pip", "install", "--quiet", "--upgrade",
-            f"{ROOT}[pi,hid]"] in commands
+    [pip] = [c for c in commands if c[:2] == ["env", "PYPI=1"]]
+    assert pip[:7] == ["env", "PYPI=1", f"{APP}/venv/bin/python", "-m", "pip", "install", "--upgrade"]
+    assert pip[-1].endswith("[pi,hid]")
     assert ["systemctl", "enable", "referee-kiosk.service"] in commands
     # Every command that would touch the machine was skipped, none was run.
     assert {c[0] for c in commands} <= {"apt-get", "env", "groupadd", "useradd", "usermod", "python3",
                                          f"{APP}/venv/bin/python", "chown", "udevadm", "systemctl"}
 
 
+def test_pip_builds_from_a_copy_outside_the_users_clone_and_removes_it(tmp_path):
+    """pip builds in the tree it is given (build/, *.egg-info): as root, in the user's clone, that left
+    root's files there. It gets a copy in TMPDIR instead, without .git or .venv, gone afterwards."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    result = install(tmp_path / "root", tmpdir=tmp)
+    [pip] = [c for c in skipped(result) if c[:2] == ["env", "PYPI=1"]]
+    target = Path(pip[-1].removesuffix("[pi,hid]"))
+    assert target.parent == tmp and not target.is_relative_to(ROOT)
+    assert not any(tmp.iterdir())  # removed after the install
+
+
+def test_source_copy_leaves_out_version_control_venvs_and_build_output(tmp_path):
+    tree_ = tmp_path / "clone"
+    for name in ("pyproject.toml", "kiosk/app.py", ".git/HEAD", ".venv/bin/python", "build/lib/x.py",
+                 "tabletop_referee.egg-info/PKG-INFO", "kiosk/__pycache__/app.pyc"):
+        (tree_ / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree_ / name).write_text(name)
+    (tmp_path / "tmp").mkdir()
+    script = f'PROG=t; . {ROOT}/scripts/install-lib.sh; source_copy {tree_}'
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
+    assert result.returncode == 0, result.stderr
+    copy = Path(result.stdout.strip())
+    assert copy.parent == tmp_path / "tmp"
+    assert sorted(str(p.relative_to(copy)) for p in copy.rglob("*") if p.is_file()) == [
+        "kiosk/app.py", "pyproject.toml"]
+
+
+def test_a_long_build_is_never_silent():
+    """pip is not --quiet, and while it runs the installer says every PROGRESS_S seconds that it still
+    does, then passes on the command's exit status."""
+    text = INSTALL.read_text()
+    assert re.search(r"progress \"pip install\" sys env PYPI=1 .* -m pip install --upgrade", text)
+    script = f'PROG=install-pi.sh; . {ROOT}/scripts/install-lib.sh; progress build sh -c "sleep 3.5; exit 7"'
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=30,
+                            env={**os.environ, "PROGRESS_S": "1"})
+    assert result.returncode == 7
+    lines = result.stdout.splitlines()
+    assert len(lines) >= 2 and all(re.fullmatch(r"install-pi.sh: build: still running after \d+ s", x)
+                                   for x in lines), lines
+
+
+CHROOT_SKIPS = [["udevadm", "control", "--reload"],
+                ["udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=input", "--subsystem-match=gpio"],
+                ["systemctl", "daemon-reload"], ["systemctl", "restart", "referee-kiosk.service"]]
+
+
+def no_systemd(result: subprocess.CompletedProcess) -> list[list[str]]:
+    prefix = "skipped (no running systemd, e.g. a chroot):"
+    return [shlex.split(line[len(prefix):]) for line in result.stdout.splitlines() if line.startswith(prefix)]
+
+
+def test_in_a_chroot_the_kiosk_is_enabled_and_what_needs_systemd_is_skipped_with_a_line(tmp_path):
+    """An image builder (pi-gen, sdm) runs the installer in a chroot: no systemd as PID 1, so
+    `systemctl is-system-running` says "offline". `enable` works offline; udevadm, daemon-reload and
+    restart would fail, and are skipped with a line each."""
+    result = install(tmp_path, systemd="offline")
+    assert no_systemd(result) == CHROOT_SKIPS
+    assert ["systemctl", "enable", "referee-kiosk.service"] in skipped(result)
+    assert not any(c[0] == "udevadm" or c[1:2] in (["daemon-reload"], ["restart"]) for c in skipped(result))
+    assert result.stdout.rstrip().splitlines()[-2].endswith("kiosk enabled: it starts at the next boot (sudo reboot)")
+    uninstall = install(tmp_path, "--uninstall", systemd="offline")
+    assert no_systemd(uninstall) == [["systemctl", "daemon-reload"], ["udevadm", "control", "--reload"]]
+
+
+def test_on_a_booted_pi_the_installer_reloads_and_restarts(tmp_path):
+    result = install(tmp_path, systemd="degraded")  # a failed unit elsewhere: systemd still runs
+    assert no_systemd(result) == []
+    assert all(c in skipped(result) for c in CHROOT_SKIPS)
+    assert skipped(result).index(["systemctl", "enable", "referee-kiosk.service"]) < skipped(result).index(
+        ["systemctl", "restart", "referee-kiosk.service"])
+
+
 RUNTIME = {"python3-venv", "python3-pip", "fonts-dejavu-core", "libgbm1", "libegl1", "libgles2", "gcc", "python3-dev",
            "linux-libc-dev"}
+# pygame-ce's source build (no armv7l wheel): SDL2's development packages, and portmidi's (its `midi`
+# option is on by default; without it the build stops: "C shared or static library 'portmidi' not found").
 SDL_BUILD = {"pkg-config", "libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libsdl2-mixer-dev",
-             "libfreetype-dev"}
+             "libfreetype-dev", "libportmidi-dev"}
 
 
 def apt_packages(commands: list[list[str]]) -> set[str]:
@@ -264,31 +366,33 @@ def apt_packages(commands: list[list[str]]) -> set[str]:
     return {word for word in apt[apt.index("--no-install-recommends") + 1:]}
 
 
-@pytest.mark.parametrize(("codename", "machine", "extra"), [
-    ("bookworm", "aarch64", set()),                  # every wheel there but evdev's
-    ("trixie", "aarch64", {"swig"}),                  # cp313: lgpio builds from its sdist
-    ("bookworm", "armv7l", SDL_BUILD),               # no pygame-ce wheel for armv7l
-    ("trixie", "armv7l", SDL_BUILD | {"swig"}),
+@pytest.mark.parametrize(("codename", "arch", "cpu", "extra"), [
+    ("bookworm", "arm64", "aarch64", set()),               # every wheel there but evdev's
+    ("trixie", "arm64", "aarch64", {"swig"}),              # cp313: lgpio builds from its sdist
+    ("bookworm", "armhf", "armv7l", SDL_BUILD),            # no pygame-ce wheel for armv7l
+    ("trixie", "armhf", "armv7l", SDL_BUILD | {"swig"}),
+    # A Pi 4, 400 or 5 under 32-bit Pi OS boots a 64-bit kernel: the userland decides, not `uname -m`.
+    ("bookworm", "armhf", "aarch64", SDL_BUILD),
+    ("trixie", "armhf", "aarch64", SDL_BUILD | {"swig"}),
+    ("bookworm", "amd64", "x86_64", set()),                # a test PC
 ])
-def test_each_supported_platform_gets_the_packages_its_wheels_need(tmp_path, codename, machine, extra):
-    result = install(tmp_path, codename=codename, machine=machine)
-    assert f"install-pi.sh: platform: {codename} on {machine}" in result.stdout
+def test_each_supported_platform_gets_the_packages_its_wheels_need(tmp_path, codename, arch, cpu, extra):
+    result = install(tmp_path, codename=codename, arch=arch, cpu=cpu)
+    assert f"install-pi.sh: platform: {codename} {arch} (kernel: {cpu})" in result.stdout
     commands = skipped(result)
     assert apt_packages(commands) == RUNTIME | extra
     assert ["python3", "-m", "venv", f"{APP}/venv"] in commands  # a clean venv, no system site-packages
 
 
-@pytest.mark.parametrize(("codename", "machine", "reason"), [
-    ("bullseye", "aarch64", "'bullseye' is not supported: use Bookworm (Debian 12) or Trixie (Debian 13)"),
-    ("unknown", "aarch64", "'unknown' is not supported"),
-    ("bookworm", "armv6l", "armv6l (Pi Zero / Zero W / Pi 1) is not supported"),
-    ("trixie", "riscv64", "CPU 'riscv64' is not supported"),
+@pytest.mark.parametrize(("codename", "arch", "cpu", "reason"), [
+    ("bullseye", "arm64", "aarch64", "'bullseye' is not supported: use Bookworm (Debian 12) or Trixie (Debian 13)"),
+    ("unknown", "arm64", "aarch64", "'unknown' is not supported"),
+    ("bookworm", "armhf", "armv6l", "armv6l (Pi Zero / Zero W / Pi 1) is not supported"),
+    ("trixie", "riscv64", "riscv64", "architecture 'riscv64' (dpkg --print-architecture) is not supported"),
+    ("bookworm", "armel", "armv7l", "architecture 'armel' (dpkg --print-architecture) is not supported"),
 ])
-def test_an_unsupported_platform_is_refused_before_anything_changes(tmp_path, codename, machine, reason):
-    env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
-    env.update(INSTALL_CODENAME=codename, INSTALL_MACHINE=machine)
-    result = subprocess.run([str(INSTALL), "--destdir", str(tmp_path)], capture_output=True, text=True, env=env,
-                            timeout=60)
+def test_an_unsupported_platform_is_refused_before_anything_changes(tmp_path, codename, arch, cpu, reason):
+    result = run_install(tmp_path, codename=codename, arch=arch, cpu=cpu)
     assert result.returncode == 1 and reason in result.stderr
     assert not any(tmp_path.iterdir()) and "skipped" not in result.stdout
 
@@ -370,3 +474,24 @@ def test_install_refuses_bad_use(tmp_path):
     assert purge.returncode == 2 and not any(tmp_path.iterdir())
     slash = subprocess.run([str(INSTALL), "--destdir", "/"], capture_output=True, text=True, env=env)
     assert slash.returncode == 2 and "live system" in slash.stderr
+
+
+# --- scripts/pi-emulate.sh (the emulated install itself is run by hand: docs/pi-setup.md)
+
+EMULATE = ROOT / "scripts" / "pi-emulate.sh"
+
+
+def test_emulation_without_root_says_skipped_in_one_line_and_exits_0():
+    """Where the machine cannot emulate (not root, no binfmt_misc) the script says why in one line and
+    exits 0, so that running it never fails a machine that lacks what it needs."""
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    result = subprocess.run([*as_nobody, str(EMULATE), "trixie", "armhf"], capture_output=True, text=True,
+                            timeout=60, cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "pi-emulate.sh: skipped: needs root (debootstrap, chroot and mounts)\n"
+
+
+def test_emulation_refuses_an_unknown_release_or_architecture():
+    result = subprocess.run([str(EMULATE), "bullseye"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "unknown argument bullseye" in result.stderr
+    assert "pi-emulate.sh" not in (ROOT / "scripts" / "test.sh").read_text()  # never part of CI's run

@@ -24,6 +24,7 @@ from starlette.templating import Jinja2Templates
 
 from hub.evenings.desk import SEATINGS, Desk, DeskError, Evening
 from hub.evenings.texts import ACTION_WORDS, tr
+from hub.forms import FormError, cross_site_refusal, read_form
 from hub.texts import LANGUAGES, pick_language
 from referee import games as referee_games
 
@@ -133,13 +134,16 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
             return PlainTextResponse("no such evening", status_code=404)
         message, status = "", 200
         if request.method == "POST":
-            form = await request.form()
+            refusal = cross_site_refusal(request)  # a page elsewhere cannot check guests in through their phones
+            if refusal is not None:
+                return refusal
             address = request.client.host if request.client else ""
             try:
-                desk.check_in(evening.id, str(form.get("name", "")), via="guest", address=address)
+                form = await read_form(request)
+                desk.check_in(evening.id, form.get("name", ""), via="guest", address=address)
                 message = "You are checked in."
                 changed(evening.id)
-            except DeskError:
+            except (DeskError, FormError):
                 message = "Check-in is closed." if not evening.checkin_open else \
                     "That did not work: the name is taken, or too many names came from this device."
                 status = 400
@@ -167,9 +171,12 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
     # ---------------------------------------------------------------- staff
 
     def needs_staff(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        """Logged-in staff only (the hub's server-side session), and a POST only from the hub's own pages."""
         async def guarded(request: Request) -> Response:
             if not request.session.get("staff"):
                 return RedirectResponse("/staff", status_code=303)
+            if request.method == "POST" and (refusal := cross_site_refusal(request)) is not None:
+                return refusal
             return await handler(request)
         return guarded
 
@@ -177,8 +184,8 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
     async def staff_index(request: Request) -> Response:
         message, status = "", 200
         if request.method == "POST":
-            form = await request.form()
             try:
+                form = await read_form(request)
                 evening = desk.create(
                     str(form.get("evening", "")).strip(), cafe=str(form.get("cafe", "")),
                     game=str(form.get("game", "")), rounds=int(str(form.get("rounds", "0")) or 0),
@@ -186,7 +193,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
                     scoring=str(form.get("scoring", "")),
                     title={"de": str(form.get("title_de", "")).strip(), "en": str(form.get("title_en", "")).strip()})
                 return RedirectResponse(f"/staff/club/{evening.id}", status_code=303)
-            except (DeskError, ValueError):
+            except (DeskError, ValueError):  # a FormError is a ValueError
                 message, status = "Not possible now.", 400
         response = render(request, "staff_evenings.html", evenings=[desk.evening(i) for i in desk.ids()],
                           games=referee_games.all_games(), seatings=SEATINGS, message=message,
@@ -201,9 +208,8 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
             return PlainTextResponse("no such evening", status_code=404)
         message, status = "", 200
         if request.method == "POST":
-            form = {k: str(v) for k, v in (await request.form()).items()}
             try:
-                _act(desk, evening.id, form)
+                _act(desk, evening.id, await read_form(request))
                 message = "Done."
                 changed(evening.id)
             except (DeskError, ValueError, KeyError):

@@ -127,20 +127,23 @@
     }
   }
 
+  // "live" only while this page hears the hub and the hub hears the broker (the tables).
+  const link = { page: false, broker: body.dataset.broker !== "0" };
+  function showLink() {
+    const up = link.page && link.broker;
+    document.getElementById("live").hidden = !up;
+    document.getElementById("lost").hidden = up;
+  }
+
   let source;
   function connect() {
     source = new EventSource("/events?" + query.toString());
-    source.onopen = function () {
-      document.getElementById("live").hidden = false;
-      document.getElementById("lost").hidden = true;
-    };
-    source.onerror = function () {
-      document.getElementById("live").hidden = true;
-      document.getElementById("lost").hidden = false;
-    };
+    source.onopen = function () { link.page = true; showLink(); };
+    source.onerror = function () { link.page = false; showLink(); };
     source.onmessage = function (e) {
       const news = JSON.parse(e.data);
-      if (news.type === "status") onStatus(news);
+      if (news.type === "link") { link.broker = news.broker; showLink(); }
+      else if (news.type === "status") onStatus(news);
       else if (news.type === "record") onRecord(news);
       window.hubLastNews = news;
     };
