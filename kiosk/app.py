@@ -1,8 +1,8 @@
-"""The composition root and the one event loop: inputs queue → screen → controller → draw.
+"""The one event loop: inputs queue → screen → controller → draw (built by `kiosk.compose`).
 
-Hardware threads only enqueue inputs and wake the loop with a pygame user event;
-everything else happens on this thread. The loop sleeps in `event.wait` until a
-touch, an input or a screen's next deadline: an idle kiosk draws nothing.
+Hardware threads only post inputs to the inbox (`kiosk/inbox.py`), which wakes the loop (`kiosk/waiting.py`);
+everything else happens on this thread. The loop sleeps until a touch, an input
+or a screen's next deadline: an idle kiosk draws nothing and wakes about once a second.
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ import pygame
 
 from hw.camera.zones import seat_of_reader as camera_seat_of
 from hw.inputs import CardScan, ReaderError
+from kiosk import control_commands, i18n, idle, staff
 from kiosk import export as exporting
-from kiosk import i18n, idle, staff
 from kiosk.audio import Cue, Sounds
 from kiosk.commands import AdminCommand
 from kiosk.controller import TableController
+from kiosk.guard import EXIT_CODE as GUARD_EXIT
+from kiosk.guard import REPEAT, WINDOW_S, LoopGuard
 from kiosk.inbox import Command, Inbox
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
@@ -38,6 +40,8 @@ from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
+from kiosk.view import INK, PANEL, View
+from kiosk.waiting import Waker, input_devices
 
 if TYPE_CHECKING:
     from kiosk.cafe_link import CafeLink
@@ -46,11 +50,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 WAKE = pygame.USEREVENT + 1
-IDLE_WAIT_MS = 1000
-# While idle the loop sleeps on a threading.Event and pumps SDL this often for touches: SDL's own
-# wait polls every millisecond on some drivers (1.4 % of a core on the dummy driver). 8 ms keeps a touch's
-# frame within one 60 Hz frame (poll + draw), for about 0.3 % of a core.
-TOUCH_POLL_S = 0.008
+IDLE_WAIT_MS = 1000  # the loop wakes at least this often (watchdog pings, SDL's device hotplug)
 
 
 class DisplayError(RuntimeError):
@@ -77,12 +77,10 @@ class App:
         self.heartbeat = heartbeat
         # The loop wakes at least this often, so watchdog pings keep their pace while idle.
         self.max_idle_ms = IDLE_WAIT_MS if not wake_every_s else max(10, min(IDLE_WAIT_MS, int(wake_every_s * 1000)))
-        self.inbox = inbox or Inbox()  # where other threads post (`post`, `call`)
-        self.inputs, self._wake = self.inbox.items, self.inbox.wake
-        self.running = True
-        self.exit_code = 0
-        self.dirty = True
-        self.frames = 0
+        self.inbox = inbox or Inbox()  # where other threads post (`post`, `call`); it wakes `self.waker`
+        self.inputs = self.inbox.items
+        self.running, self.exit_code = True, 0
+        self.dirty, self.frames = True, 0
         self._press: tuple[float, tuple[int, int], Screen] | None = None  # when, where, on which screen
         self.last_activity = time.monotonic()  # a touch or a seat input: the idle pause counts from here
         self._typed = ""
@@ -92,16 +90,15 @@ class App:
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
         self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
-        self.prefs = Prefs.load(settings.data_dir)
-        if self.prefs.language:
-            settings.language = self.prefs.language
-        if self.prefs.volume is not None:  # set in the admin menu: wins over the config
-            settings.volume, settings.mute = self.prefs.volume, self.prefs.volume == 0
+        self.prefs = self._prefs_over(settings)
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe = cafe  # when the table is in a café
         self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
+        self.guard = LoopGuard()  # a screen's exception: logged, counted, the table rebuilt from the log
         i18n.set_language(settings.language)
+        devices = input_devices()
         self.display = self._open_display()
+        self.waker = self._waker(input_devices() - devices)
         self.rotate = settings.rotate % 360
         self.surface = self._canvas()
         self.renderer = Renderer(self.surface)
@@ -111,6 +108,23 @@ class App:
         self.screen: Screen = MenuScreen(self)
         self.current_view = None
         self.resume()
+
+    @staticmethod
+    def _prefs_over(settings: Settings) -> Prefs:
+        """The admin menu's saved choices, which win over the config's language and volume."""
+        prefs = Prefs.load(settings.data_dir)
+        if prefs.language:
+            settings.language = prefs.language
+        if prefs.volume is not None:
+            settings.volume, settings.mute = prefs.volume, prefs.volume == 0
+        return prefs
+
+    def _waker(self, touch_devices: set[int]) -> Waker:
+        """The loop's sleep (decision H23-Q): woken by the touchscreen SDL opened with the display, and by every
+        post to the inbox, the hardware threads' included (they post there directly, not through `post`)."""
+        waker = Waker(pygame.display.get_driver(), touch_devices)
+        self.inbox.wake_with(waker.wake)
+        return waker
 
     # --- display
 
@@ -185,8 +199,8 @@ class App:
     def resume(self) -> None:
         if self.log is None:
             return
-        try:
-            controller = TableController.resume(self.log)
+        try:  # the game in progress, else the results of the game that ended on screen (issue #22)
+            controller = TableController.resume(self.log) or TableController.ended(self.log)
         except Exception as error:
             if not self._storage_error(error):
                 raise
@@ -334,6 +348,12 @@ class App:
         """Thread-safe: hand an input or a Command to the display thread."""
         self.inbox.post(item)
 
+    def post_sdl(self, event: pygame.event.Event) -> None:
+        """Thread-safe: an SDL event made by a program (a test's or benchmark's touch), waking the loop as the
+        touchscreen's own device does for a finger."""
+        pygame.event.post(event)
+        self.waker.wake()
+
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
         return self.inbox.call(name, arg, timeout)
@@ -349,6 +369,7 @@ class App:
 
     def close(self) -> None:
         """Give the display back (a second App in the same process opens it afresh)."""
+        self.waker.close()
         pygame.display.quit()
 
     def step(self, max_wait_ms: int | None = None) -> None:
@@ -359,43 +380,96 @@ class App:
         idle_at = self._idle_deadline()
         if idle_at is not None:
             wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
+        if self.guard.notice_shows(now):
+            wakeup = self.guard.notice_until if wakeup is None else min(wakeup, self.guard.notice_until)
+        quiet_at = self.audio.sleep_due()  # the audio device closes when no cue played for a while
+        if quiet_at is not None:
+            wakeup = quiet_at if wakeup is None else min(wakeup, quiet_at)
         wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
         if self.dirty:
             wait = 0
         for event in self._wait(wait):
-            self._on_pygame(event)
+            self.guarded(self._on_pygame, event)
         while True:
             try:
                 item = self.inputs.get_nowait()
             except queue.Empty:
                 break
-            self._on_item(item)
-        if self.screen.on_tick(time.monotonic()):
+            self.guarded(self._on_item, item)
+        self.guarded(self._after_inputs)
+        if self.heartbeat is not None:
+            self.heartbeat()
+
+    def _after_inputs(self) -> None:
+        """Time, the café, the idle pause, the frame and the lights: once per turn of the loop."""
+        now = time.monotonic()
+        if self.screen.on_tick(now):
+            self.dirty = True
+        if self.guard.notice_until and now >= self.guard.notice_until:
+            self.guard.notice_until = 0.0  # the notice ran out: draw the screen without it
             self.dirty = True
         if self.cafe is not None and self.cafe.tick():
             self.dirty = True
+        self.audio.tick(now)
         self._idle_check(time.monotonic())
         if self.dirty:
             self.draw()
         if self.lights is not None:
             self.lights.follow(self.screen)
-        if self.heartbeat is not None:
-            self.heartbeat()
+
+    # --- the guard (kiosk/guard.py)
+
+    def guarded(self, handler: Callable[..., Any], *args: Any) -> Any:
+        """Run a piece of the loop; a screen's exception is logged, counted and answered from the log, never
+        the end of the kiosk (unless the same fault keeps coming: then exit for systemd to restart)."""
+        try:
+            return handler(*args)
+        except Exception as error:
+            self._caught(error)
+            return None
+
+    def _caught(self, error: Exception) -> None:
+        logger.error("display loop guard: %s on screen %r; the table is rebuilt from the log", error,
+                     getattr(self.screen, "name", "?"), exc_info=error)
+        if self.guard.caught(error):
+            logger.critical("display loop guard: the same fault %d times within %.0f s — exiting for a restart",
+                            REPEAT, WINDOW_S)
+            self.stop(GUARD_EXIT)
+            return
+        self._status(f"guarded error: {type(error).__name__} (the game goes on)")
+        self._press = None
+        try:
+            self.go_menu()
+            self.resume()  # the game in progress or the results on screen, from the log
+            self.draw()
+        except Exception as again:  # the log's game itself cannot be shown: the menu, and say so
+            logger.error("display loop guard: rebuilding from the log failed: %s", again, exc_info=again)
+            if self.guard.caught(again):
+                self.stop(GUARD_EXIT)
+            self.screen = MenuScreen(self)
+            self.dirty = True
+
+    def _notice(self, view: View) -> None:
+        """The guests' calm notice after a caught error, a band across the top (over the title, like the scanner
+        banner; taps still reach the buttons under it)."""
+        w, h = view.width, view.height
+        band = (0, 0, w, round(h * (0.07 if h > w else 0.12)))
+        view.text(band, i18n.tr("A glitch – the game goes on"), size=0.9, color=INK, fill=PANEL, align="center",
+                  lines=1, tag="notice")
 
     def _wait(self, ms: int) -> list[pygame.event.Event]:
         """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline."""
         end = time.monotonic() + ms / 1000
         while True:
             events = pygame.event.get()
-            if events or self._wake.is_set():
-                self._wake.clear()
+            if self.waker.woken() or events:
                 return events
             left = end - time.monotonic()
             if left <= 0:
                 return []
-            self._wake.wait(min(TOUCH_POLL_S, left))
+            self.waker.sleep(left)
 
     # --- a table left alone
 
@@ -412,6 +486,8 @@ class App:
         width, height = self.surface.get_width(), self.surface.get_height()
         strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
         self.current_view = self.screen.view(width, height - strip)
+        if self.guard.notice_shows(time.monotonic()):
+            self._notice(self.current_view)
         if self.cafe is not None:
             self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
@@ -444,6 +520,7 @@ class App:
                 self.dirty = True
                 return
         self.last_activity = time.monotonic()
+        self.audio.wake()  # someone is at the table: a cue may follow
         if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
                 self.scanners_down[item.reader] = self.seat_of_reader(item.reader)
@@ -455,47 +532,8 @@ class App:
         self.dirty = True
 
     def _command(self, command: Command) -> Any:
-        if command.name == "screenshot":
-            self.draw()
-            pygame.image.save(self._shown(), str(command.arg))
-            return {"path": str(command.arg)}
-        if command.name == "state":
-            model = self.screen.model()
-            if self.lights is not None:  # as they are after the inputs handled so far in this step
-                self.lights.follow(self.screen)
-                model["lights"] = self.lights.reported()
-            if self.camera is not None:
-                model["camera"] = self.camera.pile_seats.report()
-            return model
-        if command.name == "screenshot_window":  # the whole --sim window, its light strip included
-            self.draw()
-            if self.lights is not None:
-                self.lights.follow(self.screen)
-                self.lights.draw_strip()
-            pygame.image.save(pygame.display.get_surface(), str(command.arg))
-            return {"path": str(command.arg)}
-        if command.name == "action":
-            # A script touches what a finger could: a button on the screen now, nothing else.
-            action, held = command.arg if isinstance(command.arg, tuple) else (command.arg, None)
-            self.draw()
-            if not isinstance(action, str) or action not in self.current_view.buttons():
-                shown = ", ".join(sorted(self.current_view.buttons()))
-                raise ValueError(f"no button {action!r} on this screen (buttons: {shown})")
-            if held is None:
-                self.screen.on_action(action)
-            else:
-                self.screen.on_touch(action, held)
-            self.last_activity = time.monotonic()
-            self.dirty = True
-            return self.screen.model()
-        if command.name == "admin":  # the long press on the top-left corner
-            if not isinstance(self.screen, AdminScreen):
-                self.show(AdminScreen(self, self.screen))
-            return self.screen.model()
-        if command.name == "view":
-            self.draw()
-            return {"texts": self.current_view.texts(), "buttons": self.current_view.buttons()}
-        raise ValueError(f"unknown command {command.name!r}")
+        """A control-socket command, on this thread (`kiosk/control_commands.py`)."""
+        return control_commands.run(self, command.name, command.arg)
 
     def _on_pygame(self, event: pygame.event.Event) -> None:
         kind = event.type
@@ -517,6 +555,7 @@ class App:
         elif kind in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
             self._press = (time.monotonic(), self._point(event), self.screen)
             self.last_activity = time.monotonic()
+            self.audio.wake()
             action = self.current_view.hit(*self._press[1]) if self.current_view else None
             if action:
                 self.screen.on_press(action)  # a hold-to-confirm button starts counting
@@ -571,8 +610,8 @@ class App:
     def screenshot(self, path: Path) -> None:
         """What the display shows (rotated as it is mounted)."""
         self.draw()
-        pygame.image.save(self._shown(), str(path))
+        pygame.image.save(self.shown(), str(path))
 
-    def _shown(self) -> pygame.Surface:
+    def shown(self) -> pygame.Surface:
         """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
         return self.display if self.rotate else self.surface

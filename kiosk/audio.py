@@ -7,6 +7,11 @@ game's end. They play through pygame's mixer on its own channels, so a cue never
 for the screen. A machine without an audio device runs silent: one log line, never a crash.
 Tests hear the kiosk through SDL's `disk` audio driver (SDL_AUDIODRIVER=disk writes the
 mixed output to SDL_DISKAUDIOFILE).
+
+An open audio device costs CPU even in silence: SDL's audio thread wakes for every buffer (170 times
+a second at 6 ms), a quarter of a percent of a core here, most of an idle kiosk's cost. So the
+device is closed after `SLEEP_AFTER_S` without a cue and opened again at the next input (a touch,
+a scan, a seat button: `wake`), before its cue is due; `play` opens it too.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import time
 from array import array
 from collections.abc import Mapping
 from pathlib import Path
@@ -27,6 +33,7 @@ Cue = Literal["accepted", "rejected", "race_start", "race_result", "game_end"]
 CUES: tuple[Cue, ...] = ("accepted", "rejected", "race_start", "race_result", "game_end")
 RATE = 44100
 BUFFER = 256  # samples per mixer buffer: 6 ms at 44.1 kHz, so a cue starts within a few ms
+SLEEP_AFTER_S = 10.0  # no cue for this long: the audio device is closed until the next input
 
 # (frequency Hz at start, frequency Hz at end, seconds) per note; 0 Hz is a rest.
 NOTES: dict[Cue, tuple[tuple[float, float, float], ...]] = {
@@ -79,33 +86,66 @@ class Sounds:
         self.volume = max(0, min(100, int(volume)))
         self.muted = muted
         self.available = False
+        self.asleep = False  # the device is closed for now (`SLEEP_AFTER_S` without a cue)
+        self.last_used = time.monotonic()
         self._sounds: dict[Cue, pygame.mixer.Sound] = {}
-        if not pygame.mixer.get_init() and not sound_output_possible():
+        self._buffers: dict[Cue, bytes] = {}
+        self._ours = not pygame.mixer.get_init()  # a mixer opened elsewhere is not ours to close for a while
+        if self._ours and not sound_output_possible():
             log.warning("no audio device (no sound card, no sound server): the kiosk runs silent")
             return
         try:
-            if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
-            self._load()
+            self._open()
             self.available = True
         except (pygame.error, ValueError, OSError) as error:
             log.warning("no audio device (%s): the kiosk runs silent", error)
 
-    def _load(self) -> None:
+    def _open(self) -> None:
+        if not pygame.mixer.get_init():
+            pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
         freq, size, channels = pygame.mixer.get_init()
         for cue in CUES:
-            if size == 32:  # a mixer opened elsewhere in float format
-                data = array("f")
-                for value in samples(cue, freq):
-                    data.extend([value] * channels)
-            else:
-                data = array("h")
-                for value in samples(cue, freq):
-                    data.extend([int(value * 32767)] * channels)
-            self._sounds[cue] = pygame.mixer.Sound(buffer=data.tobytes())
+            if cue not in self._buffers:  # synthesised once (tens of ms), kept while the device sleeps
+                if size == 32:  # a mixer opened elsewhere in float format
+                    data = array("f")
+                    for value in samples(cue, freq):
+                        data.extend([value] * channels)
+                else:
+                    data = array("h")
+                    for value in samples(cue, freq):
+                        data.extend([int(value * 32767)] * channels)
+                self._buffers[cue] = data.tobytes()
+            self._sounds[cue] = pygame.mixer.Sound(buffer=self._buffers[cue])
+
+    def sleep_due(self) -> float | None:
+        """When the device is closed for quiet (monotonic), or None (closed already, or not ours)."""
+        return self.last_used + SLEEP_AFTER_S if self.available and self._ours and not self.asleep else None
+
+    def tick(self, now: float) -> None:
+        """Close the device once no cue played for `SLEEP_AFTER_S`."""
+        due = self.sleep_due()
+        if due is not None and now >= due and not pygame.mixer.get_busy():
+            self._sounds.clear()
+            pygame.mixer.quit()
+            self.asleep = True
+
+    def wake(self) -> None:
+        """Someone is at the table: open the device again, so the next cue starts on time."""
+        self.last_used = time.monotonic()
+        if not self.asleep:
+            return
+        self.asleep = False
+        try:
+            self._open()
+        except (pygame.error, ValueError, OSError) as error:
+            log.warning("audio failed (%s): the kiosk runs silent", error)
+            self.available = False
 
     def play(self, cue: Cue) -> None:
         if not self.available or self.muted or not self.volume:
+            return
+        self.wake()
+        if not self.available:
             return
         sound = self._sounds[cue]
         try:
@@ -121,5 +161,6 @@ class Sounds:
 
     def close(self) -> None:
         if self.available:
-            pygame.mixer.quit()
+            if not self.asleep:
+                pygame.mixer.quit()
             self.available = False

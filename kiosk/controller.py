@@ -97,6 +97,16 @@ class TableController:
         return cls._replayed(log, row, header, events, seat_players)
 
     @classmethod
+    def ended(cls, log: EventLog) -> TableController | None:
+        """The finished game whose results screen showed when the kiosk stopped, replayed; None when there is
+        none (its end is in the log; leaving the results marks it left)."""
+        row = log.results_on_screen()
+        if row is None:
+            return None
+        header, events = log.load(row)
+        return cls._replayed(log, row, header, events, None)
+
+    @classmethod
     def reopen(cls, log: EventLog, game_id: int) -> TableController:
         """A paused game taken up again (from the history): replayed exactly, marked playing once more."""
         header, events = log.load(game_id)
@@ -154,6 +164,10 @@ class TableController:
     # --- inputs
 
     def scan(self, code: str, seat: str | None = None) -> Feedback:
+        if self.finished:  # a card scanned twice at the end, on the results screen: said, nothing sent
+            self.pending = None
+            self.feedback = Feedback(False, note=tr("The game is over."))
+            return self.feedback
         if self.pending is not None:
             pending, self.pending = self.pending, None  # a new scan replaces an unanswered question …
             if pending.on_scan is not None:  # … unless the question gathers scans
@@ -167,7 +181,7 @@ class TableController:
 
     def button(self, seat: str, button: str, t_ns: int) -> Feedback | None:
         player = self.player_for_seat(seat)
-        if player is None:
+        if player is None or self.finished:  # nobody's seat, or a press on the results screen: it means nothing
             return None
         made = self.ui.button(self._state, player, button, t_ns // 1000)
         if made is None:
@@ -298,8 +312,13 @@ class TableController:
                 self.on_fault(None)
 
     def pause(self) -> None:
-        """Leave the game for later (guests went to the menu, or the table was idle): it stays in the log."""
-        if self.log is not None and self.game_row is not None and not self.finished:
+        """Leave the game for later (guests went to the menu, or the table was idle): it stays in the log.
+        A finished game's results are left for good: a restart shows the menu, not them again."""
+        if self.log is None or self.game_row is None:
+            return
+        if self.finished:
+            self.log.leave_results(self.game_row)
+        else:
             self.log.set_status(self.game_row, "paused")
 
     def _arm_timers(self) -> None:

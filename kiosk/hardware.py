@@ -17,7 +17,7 @@ from typing import Any
 from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
-from kiosk import seat_lights
+from kiosk import fault_injection, seat_lights
 from kiosk.inbox import Inbox
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,10 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
+            if fault_injection.enabled():  # tests of the display loop's guard only (decision H22-2)
+                log.warning("%s=1: the control socket's `fault` command can make screens raise",
+                            fault_injection.ENV)
+                sim.add_command("fault", lambda request: inbox.call("fault", request.get("where")))
             try:
                 sim.serve(control)
             except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard

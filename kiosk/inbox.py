@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 
@@ -23,16 +24,25 @@ class Command:
 
 
 class Inbox:
-    """A queue of items for the display thread and the event that wakes its loop."""
+    """A queue of items for the display thread and the way to wake its loop.
+
+    The loop sleeps in `select()` on a wake pipe (`kiosk.waiting.Waker`, decision H23-Q), which the `App` makes
+    when it opens the display and hands in with `wake_with`: hardware threads post here directly, so every post
+    must write to that pipe, or a scan would wait for the loop's next timeout. Items posted before that (the
+    hardware opens before the app) wait in the queue; the loop takes them on its first turn."""
 
     def __init__(self) -> None:
         self.items: queue.Queue[Any] = queue.Queue()
-        self.wake = threading.Event()
+        self._wake: Callable[[], None] = _nobody
+
+    def wake_with(self, wake: Callable[[], None]) -> None:
+        """Who `post` wakes from now on: the display loop's `Waker.wake` (thread-safe, never blocks)."""
+        self._wake = wake
 
     def post(self, item: Any) -> None:
         """Thread-safe: hand an input or a Command to the display thread (and wake its loop)."""
         self.items.put(item)
-        self.wake.set()
+        self._wake()
 
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
@@ -43,3 +53,7 @@ class Inbox:
         if command.error is not None:
             raise command.error
         return command.result
+
+
+def _nobody() -> None:
+    """No loop to wake yet: the item waits in the queue for the loop's first turn."""

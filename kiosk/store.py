@@ -48,6 +48,9 @@ CREATE TABLE IF NOT EXISTS events (
     at REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS results_left (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id)  -- a finished game whose results screen the guests left
+);
 """
 
 # The café log, added in one transaction with its migration (see `_migrate_records`).
@@ -240,6 +243,20 @@ class EventLog:
         if row is None:
             return None
         return row[0], json.loads(row[1]), self.events(row[0])
+
+    def results_on_screen(self) -> int | None:
+        """The last game, when it finished and the guests have not left its results screen (a restart shows
+        those results again, issue #22); else None."""
+        row = self.db.execute("SELECT id, status FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None or row[1] != "finished":
+            return None
+        left = self.db.execute("SELECT 1 FROM results_left WHERE game_id=?", (row[0],)).fetchone()
+        return None if left else int(row[0])
+
+    def leave_results(self, game_id: int) -> None:
+        """The guests left a finished game's results screen (Menü, or the table was left alone)."""
+        with self._tx():
+            self.db.execute("INSERT OR IGNORE INTO results_left (game_id) VALUES (?)", (game_id,))
 
     def load(self, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """One game's header and accepted events (any status), e.g. to resume a paused game."""

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Operations drills against a real simulated kiosk: SIGKILLs, garbage scans, storage faults, config mutations.
 # Usage: scripts/drill.sh [--kills 1000] [--garbage 100000] [--mutations 1000] [--no-faults] [--seed N]
-# (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs)
+#        scripts/drill.sh monkey [--inputs 20000] [--games alles-klar,...] [--kill-every 300] [--seed N]
+# (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
+# the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   "${PYTHON:-python3}" -m venv .venv
   .venv/bin/python -m pip install --quiet -e '.[dev]'
+fi
+if [ "${1:-}" = "monkey" ]; then
+  shift
+  exec .venv/bin/python benchmarks/monkey.py "$@"
 fi
 exec .venv/bin/python benchmarks/drills.py "$@"

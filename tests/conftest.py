@@ -18,6 +18,32 @@ def mosquitto(tmp_path):
         yield broker
 
 
+@pytest.fixture(autouse=True)
+def no_guarded_errors():
+    """Fail a test that leaves an error caught by the display loop's guard (kiosk/guard.py) in a kiosk it started:
+    the guard protects guests, it must never hide a bug from us. A test that injects faults on purpose sets
+    `expect_guarded_errors` on its KioskProcess."""
+    from tests import kiosk_helpers
+    from tests.kiosk_process import KioskProcess
+
+    KioskProcess.started.clear()
+    kiosk_helpers.MADE.clear()
+    yield
+    found = left_guarded_errors(KioskProcess.started, kiosk_helpers.MADE)
+    KioskProcess.started.clear()
+    kiosk_helpers.MADE.clear()
+    if found:
+        pytest.fail("the display loop's guard caught errors (bugs hidden from guests, not from us):\n"
+                    + "\n".join(found), pytrace=False)
+
+
+def left_guarded_errors(kiosks, apps) -> list[str]:
+    """What the guard caught in these kiosk processes (unless expected) and in-process apps, one line each."""
+    found = [f"kiosk pid {k.proc.pid}: {line}" for k in kiosks if not k.expect_guarded_errors
+             for line in k.guarded_errors()]
+    return found + [f"in-process app: {app.guard.count} guarded error(s)" for app in apps if app.guard.count]
+
+
 @pytest.fixture
 def restore_logging():
     """Put the root logger and `sys.excepthook` back after a test that ran the kiosk's `main()` in-process

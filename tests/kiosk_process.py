@@ -10,16 +10,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 E2E_CONFIG = Path(__file__).parent / "data" / "table.e2e.toml"
+GUARD_MARK = "display loop guard:"  # how kiosk/app.py logs an error its display-loop guard caught
 
 
 class KioskProcess:
-    def __init__(self, data_dir: Path, extra: list[str] | None = None):
+    # Every kiosk started during the current test: tests/conftest.py fails a test that leaves a guarded error
+    # behind in one of them, unless the test set `expect_guarded_errors` on it (it injects faults on purpose).
+    started: ClassVar[list[KioskProcess]] = []
+
+    def __init__(self, data_dir: Path, extra: list[str] | None = None, env: dict[str, str] | None = None):
+        KioskProcess.started.append(self)
+        self.expect_guarded_errors = False
         self.data_dir = data_dir
         self.control = data_dir / "control.sock"
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", **(env or {})}
         env.pop("NOTIFY_SOCKET", None)
         if self.control.exists():
             self.control.unlink()
@@ -44,6 +51,10 @@ class KioskProcess:
             except OSError:
                 time.sleep(0.05)
         self.sock.settimeout(30)
+
+    def guarded_errors(self) -> list[str]:
+        """The lines the display loop's guard logged (each caught error, with its traceback below it)."""
+        return [line for line in self.stderr_text().splitlines() if GUARD_MARK in line]
 
     def stderr_text(self) -> str:
         """What the kiosk logged so far (a file, not a pipe: a pipe nobody reads would block its logging)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,20 @@ def test_the_table_prints_every_drill(drills, capsys):
     drills.print_table([{"drill": "x", "runs": 1, "ok": 1, "lost": 0, "crashes": 0, "restart p99 s": 0.5}])
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:5] == ["drill", "runs", "ok", "lost", "crashes"] and "restart p99 s 0.500" in out[1]
+
+
+@pytest.fixture(scope="module")
+def monkey():
+    spec = importlib.util.spec_from_file_location("monkey", ROOT / "benchmarks" / "monkey.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["monkey"] = module  # (its dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("game_id", ["alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto"])
+def test_the_monkey_finds_no_crash_no_error_and_no_loss(monkey, game_id):
+    """A small size of `scripts/drill.sh monkey`: random guest inputs on every screen, two SIGKILLs and resumes."""
+    row = monkey.monkey_drill(game_id, 80, seed=11, kill_every=40)
+    assert row["kills"] == 2 and row["runs"] >= 80 and row["plan moves"] > 0, row
+    assert (row["crashes"], row["errors logged"], row["lost"], row["resume mismatches"]) == (0, 0, 0, 0), row

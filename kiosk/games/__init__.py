@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from kiosk.i18n import language, tr
-from referee.hints import Hints
+from referee.hints import FinishedHints, Hints
 from referee.labels.faces import label_text
 from referee.registry import Registry
 
@@ -138,6 +138,25 @@ class GameUI:
     @property
     def check(self) -> Callable[[Event], Any] | None:
         return self.ruling.check if self.ruling is not None else None
+
+    def detail(self) -> Any | None:
+        """The referee's game detail while play goes on; None before its first answer and once the game is over.
+
+        `hints()` answers with one of these kinds, and each is handled here by type: no answer yet (None),
+        the end (`FinishedHints`, which has none of the game's fields: the issue #22 crash), or the game's
+        own detail (`Magische7Hints` …, from `referee.hints`' list; the panels read its fields, and only
+        through here). Hints of another game are a bug between controller and panel, said as such (the
+        display loop's guard logs it and goes on from the log)."""
+        match self.hints:
+            case None:
+                return None
+            case Hints(detail=FinishedHints()):
+                return None
+            case Hints(game=game, detail=detail) if game == self.game_id:
+                return detail
+            case Hints(game=game):
+                raise TypeError(f"hints() of {game!r} on the {self.game_id!r} panel")
+        return None
 
     # --- inputs → events
 

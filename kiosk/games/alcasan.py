@@ -51,9 +51,8 @@ class AlcasanUI(GameUI):
 
     def face_down_phase(self, state: State, player: str) -> bool:
         """AC-R16, as the referee says: the player on turn lays from the face-down cards (`hints().detail`)."""
-        hints = self.hints
-        detail = hints.detail if hints is not None else None
-        return player == state.get("turn") and getattr(detail, "source", "") == "down"
+        detail = self.detail()
+        return detail is not None and player == state.get("turn") and detail.source == "down"
 
     def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | None:
         player = seat or state.get("turn")
@@ -65,13 +64,14 @@ class AlcasanUI(GameUI):
 
     def actions(self, state: State) -> list[Action]:
         turn = state.get("turn")
-        if state.get("finished") or turn is None or self.face_down_phase(state, turn) or self.hints is None:
-            return []
+        detail = self.detail()
+        if detail is None or turn is None or self.face_down_phase(state, turn):
+            return []  # before the referee's first answer, or the game is over
         out = []
         source = state["hands"][turn] or state["up"][turn]
         if source >= 2:
             out.append(Action(tr("Lay several"), lambda: self.gather(turn, []), "several"))
-        if self.hints.detail.can_take:
+        if detail.can_take:
             out.append(Action(tr("Take the pile ({n})", n=state["pile"]), lambda: {"type": "take_pile",
                                                                                  "player": turn}, "take"))
         return out

@@ -78,9 +78,9 @@ class AnnaottoUI(GameUI):
 
     def actions(self, state: State) -> list[Action]:
         """The touches the referee would take now (`hints().events` and `owed`)."""
-        hints = self.hints
-        if hints is None or state["finished"] or state["top"] is None:
-            return []
+        hints, detail = self.hints, self.detail()
+        if hints is None or detail is None or state["top"] is None:
+            return []  # before the referee's first answer, or the game is over
         events, turn = hints.events, state["turn"]
         owed = {(o.kind, o.what): o.player for o in hints.owed}
         out: list[Action] = []
@@ -95,7 +95,7 @@ class AnnaottoUI(GameUI):
                 out.append(Action(self._confirm_label(), lambda: self._press(turn), "confirm"))
             if "draw" in events:
                 out.append(Action(tr("Draw"), lambda: {"type": "draw", "player": turn}, "draw"))
-            if "play" in events and not hints.detail.drawn:
+            if "play" in events and not detail.drawn:
                 out.append(Action(self._source_label(turn), lambda: self._source_choice(state, turn), "from"))
         for (kind, word), who in owed.items():
             if kind == "call" and "call" in events:
@@ -110,7 +110,9 @@ class AnnaottoUI(GameUI):
         return {"type": "press", "player": player, "button": "confirm"}
 
     def _confirm_label(self) -> str:
-        detail = self.hints.detail
+        detail = self.detail()
+        if detail is None:
+            return tr("Confirm")
         if detail.penalty:
             return tr("Confirm: take {n}", n=detail.penalty)
         if detail.flips:
@@ -138,7 +140,8 @@ class AnnaottoUI(GameUI):
                       lambda colour: {"type": "choose_colour", "player": player, "colour": colour})
 
     def _flip_choice(self, player: str) -> Choice:
-        following = self.hints.detail.next_player or player  # AO-R8, as the referee says
+        detail = self.detail()
+        following = (detail.next_player if detail is not None else None) or player  # AO-R8, as the referee says
         options = [(tr("{player} (self)", player=player), "self"), (tr("{player} (next)", player=following), "next")]
         return Choice(tr("Who turns all hand cards over? (AO-R14)"), options,
                       lambda who: {"type": "flip_choice", "player": player, "who": who})

@@ -92,8 +92,8 @@ class ProfiSortUI(GameUI):
 
     def _started(self, state: State) -> bool:
         """The round's first draw or skip has happened (PS-R5, as the referee's hints say)."""
-        detail = self.hints.detail if self.hints is not None else None
-        return not getattr(detail, "may_redeal", False)
+        detail = self.detail()
+        return detail is None or not detail.may_redeal  # a finished game has started, too
 
     def _cancel(self) -> Note:
         self.collect = None
@@ -191,14 +191,15 @@ class ProfiSortUI(GameUI):
                            f"reveal:{p}")
                     for p in self.players if state["round_points"].get(p) is None]
         turn = state.get("turn")
-        if phase != "play" or turn is None:
+        detail = self.detail()
+        if phase != "play" or turn is None or detail is None:
             return []
         if not state.get("drawn"):
             out = [Action(tr("Draw"), lambda: {"type": "draw", "player": turn}, "draw")]
             take = {"type": "draw", "player": turn, "from": "discard"}
             if self.options.get("discard_draw") and self.check is not None and self.check(take).ok:
                 out.append(Action(tr("Take the discard"), lambda: dict(take), "draw-discard"))
-            if self.hints.detail.may_skip:
+            if detail.may_skip:
                 out.append(Action(tr("Skip with ace"), lambda: {"type": "skip_with_ace", "player": turn}, "skip"))
             if not self._started(state):
                 out.append(Action(tr("Redeal (3 aces)"), lambda: self._ask_player(
@@ -206,9 +207,9 @@ class ProfiSortUI(GameUI):
                     "redeal"))
             return out
         out = [Action(tr("Lay a task"), lambda: self._ask_task(state, turn), "lay")]
-        if state["melds"] and self.hints.detail.may_extend:
+        if state["melds"] and detail.may_extend:
             out.append(Action(tr("Extend"), lambda: self._ask_meld(state, turn), "extend"))
-        if self.hints.detail.may_give_ace:
+        if detail.may_give_ace:
             others = [p for p in self.players if p != turn]
             out.append(Action(tr("Give an ace"), lambda: self._ask_player(
                 tr("Who gets the ace? (PS-R24)"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),

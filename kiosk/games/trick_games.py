@@ -54,7 +54,8 @@ class MagischeSiebenUI(GameUI):
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
-        targets = self.hints.detail.targets if self.hints is not None else ()
+        detail = self.detail()
+        targets = detail.targets if detail is not None else ()  # none once the game is over
         if event is None or not targets:
             return event
         # M7-R8: the leader taps the opponent the trick is played against (the referee names who may be).

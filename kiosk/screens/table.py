@@ -110,7 +110,11 @@ def cols(rect: Rect, n: int, gap: int) -> list[Rect]:
 
 class TableScreen(Screen):
     name = "table"
-    takes_scans = True
+
+    @property
+    def takes_scans(self) -> bool:  # type: ignore[override]
+        """The results screen takes no more cards (the kiosk answers a scan there with the "rejected" cue)."""
+        return not self.controller.finished
 
     def __init__(self, app: Host, controller: TableController):
         super().__init__(app)
@@ -414,6 +418,7 @@ class TableScreen(Screen):
         elif kind == "rematch":
             self.app.rematch(c)
         elif kind == "menu":
+            c.pause()  # the results are left: a restart shows the menu
             self.app.go_menu()
         self._cue(before)
 
