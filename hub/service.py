@@ -109,6 +109,10 @@ class Service:
         try:
             ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
             item = topics.incoming(message.topic, message.payload, time.time(), ack)
+            if item is None and str(message.topic).endswith("/announce"):
+                heard = topics.announcement(message.topic, message.payload)
+                if heard is not None:  # the staff page shows what the tables show, after a restart too
+                    self.hub.heard_announcement(*heard)
         except Exception as error:  # nothing a message carries may end the network loop
             item = None
             topics.dropped.warning("on_message", "dropped a message on %s: %r", str(message.topic)[:200], error)

@@ -49,6 +49,15 @@ def encode(payload: dict[str, Any]) -> bytes:
     return contract.encode(payload)
 
 
+def announcement(topic: str, payload: bytes) -> tuple[str, dict[str, Any] | None] | None:
+    """(café, announcement or None when cleared) for a valid message on a café's announce topic, else None."""
+    try:
+        parsed, body = contract.validate(topic, payload)
+    except Exception:  # `incoming` has logged it already: only that message is lost
+        return None
+    return (parsed.cafe, body) if parsed.kind == "announce" else None
+
+
 def incoming(topic: str, payload: bytes, received: float, ack: Callable[[], None] | None) -> Incoming | None:
     """A table's `status` or `log` message as an Incoming item; None for the hub's own topics or a bad message."""
     try:

@@ -54,12 +54,20 @@ class Hub:
 
         def announce_and_keep(cafe: str, payload: dict[str, Any] | None) -> None:
             send(cafe, payload)
-            if payload is None:
-                self.announcements.pop(cafe, None)
-            else:
-                self.announcements[cafe] = payload | {"sent": time.time()}
+            self.heard_announcement(cafe, payload)
 
         self.announce = announce_and_keep
+
+    def heard_announcement(self, cafe: str, payload: dict[str, Any] | None) -> None:
+        """The café's announcement as the broker holds it (retained): what this hub sent, and after a restart
+        what the tables still show. Replaced as a whole, never changed in place, because the MQTT thread
+        writes it while the web server reads it."""
+        kept = dict(self.announcements)
+        if payload is None:
+            kept.pop(cafe, None)
+        else:
+            kept[cafe] = payload | {"sent": time.time()}
+        self.announcements = kept
 
     def table_name(self, cafe: str, table: str) -> str:
         """The name the owner gave a table in the hub's config ("Fenster"), or ""."""

@@ -168,3 +168,24 @@ def test_every_page_fits_a_phone_and_speaks_the_language(staffed_hub, lang):
         page.goto(f"{hub.url}/?lang={lang}")
         words = json.loads(page.inner_text("#words"))
         assert words["online"] == "online" and words["nogame"] == ("Kein Spiel" if lang == "de" else "No game")
+
+
+def test_a_hub_started_after_an_announcement_shows_the_one_the_tables_still_show(mosquitto, tmp_path):
+    """The broker keeps the café's announcement (retained); a restarted hub's staff page and API show it,
+    and its clearing, from the broker — not only what this hub process sent itself."""
+    host, _, port = mosquitto.address.rpartition(":")
+    sender = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=MQTTProtocolVersion.MQTTv5)
+    sender.connect(host, int(port))
+    sender.loop_start()
+    topic = contract.announce_topic("cafe-1")
+    payload = contract.announce_payload({"de": "Heute Quiz um 20 Uhr.", "en": "Quiz tonight at 8."})
+    sender.publish(topic, json.dumps(payload).encode(), qos=1, retain=True).wait_for_publish(10)
+    try:
+        with HubProcess(tmp_path / "hub", mosquitto.address, "cafe-1") as hub:
+            wait_for(lambda: get_json(f"{hub.url}/api/announcements").get("cafe-1", {}).get("text", {}).get("de")
+                     == "Heute Quiz um 20 Uhr.", what="the retained announcement on the restarted hub")
+            sender.publish(topic, b"", qos=1, retain=True).wait_for_publish(10)
+            wait_for(lambda: "cafe-1" not in get_json(f"{hub.url}/api/announcements"), what="the cleared one")
+    finally:
+        sender.loop_stop()
+        sender.disconnect()
