@@ -5,7 +5,6 @@ and its calibration screen, and `referee-kiosk camera read` on still pictures.""
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 import time
@@ -18,10 +17,8 @@ from PIL import Image
 
 from hw.camera.sim import SIM_CAMERA, TableScene
 from hw.camera.sources import FULL_VIEW
-from referee import sim
-from referee.table import Referee
 from tests.kiosk_process import KioskProcess
-from tests.test_kiosk_e2e import GAMES, SEATS, play_event, start_game
+from tests.test_kiosk_e2e import GAMES, play_simulated_game, start_game
 
 CAMERA_CONFIG = Path(__file__).parent / "data" / "table.camera.toml"
 FORGET_S = 4.0  # the camera config's forget_s
@@ -81,22 +78,11 @@ def camera_kiosk(tmp_path: Path) -> KioskProcess:
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_whole_game_read_by_the_camera(tmp_path, game_id: str) -> None:
-    players = sim.get(game_id).default_players
     kiosk = camera_kiosk(tmp_path)
     try:
         table = CameraTable(kiosk)
         assert "scanners" not in kiosk.cmd("readers") or kiosk.cmd("readers")["readers"] == []
-        options = sim.get(game_id)(random.Random(21), sim.names(players)).header.get("options", {})
-        names = start_game(kiosk, game_id, players, options)
-        seat_of = dict(zip(names, SEATS, strict=False))
-        game = sim.get(game_id)(random.Random(21), names)
-        referee = Referee(game.header)
-        events = list(sim.play(game, referee))
-        for n, event in enumerate(events, 1):
-            play_event(table, event, seat_of, n)
-        final = kiosk.state()
-        assert final["state"] == referee.state()
-        assert final["state"]["finished"] is True
+        events, final = play_simulated_game(kiosk, table, game_id)
         laid = sum(1 for e in events if "card" in e or "cards" in e)
         assert final["camera"]["scans"] >= laid // 2
         assert table.nudges <= max(1, laid // 20), f"{table.nudges} of {laid} cards needed straightening"

@@ -65,22 +65,30 @@ def play_event(kiosk: KioskProcess, event: dict, seat_of: dict[str, str], count:
     kiosk.wait_events(count)
 
 
+def play_simulated_game(kiosk, table, game_id: str) -> tuple[list[dict], dict]:
+    """Start `game_id` on the kiosk and play the simulator's seeded game through `table` (the kiosk itself, or
+    a stand-in that lays the cards another way); the kiosk must end exactly where the referee does.
+    Returns the events played and the kiosk's final state."""
+    players = sim.get(game_id).default_players
+    options = sim.get(game_id)(random.Random(21), sim.names(players)).header.get("options", {})
+    names = start_game(kiosk, game_id, players, options)
+    seat_of = dict(zip(names, SEATS, strict=False))
+    simulated = sim.get(game_id)(random.Random(21), names)
+    referee = Referee(simulated.header)
+    events = list(sim.play(simulated, referee))
+    for n, event in enumerate(events, 1):
+        play_event(table, event, seat_of, n)
+    final = kiosk.state()
+    assert final["state"] == referee.state()
+    assert final["state"]["finished"] is True
+    return events, final
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_full_game_through_the_control_socket(tmp_path, game_id: str) -> None:
-    players = sim.get(game_id).default_players
     kiosk = KioskProcess(tmp_path)
     try:
-        options = sim.get(game_id)(random.Random(21), sim.names(players)).header.get("options", {})
-        names = start_game(kiosk, game_id, players, options)
-        seat_of = dict(zip(names, SEATS, strict=False))
-        table = sim.get(game_id)(random.Random(21), names)
-        referee = Referee(table.header)
-        events = list(sim.play(table, referee))
-        for n, event in enumerate(events, 1):
-            play_event(kiosk, event, seat_of, n)
-        final = kiosk.state()
-        assert final["state"] == referee.state()
-        assert final["state"]["finished"] is True
+        play_simulated_game(kiosk, kiosk, game_id)
     finally:
         kiosk.close()
 
