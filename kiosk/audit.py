@@ -5,9 +5,11 @@ Scenes (a screen in one state) come from a registry filled by the modules of
 putting a headless app onto one screen in one state. For every scene and size the
 renderer records each text's capital height and colours and each touch target as
 drawn (`Renderer.record`); the audit reports per size the smallest capital height
-(any text, and the `key` texts: whose turn, scores), the lowest contrast, the
-smallest touch target and gap, and whether accepted and rejected verdicts differ
-in greyscale. Any limit broken: exit status 1.
+per role (any text; `lead`: the verdict's first line and the hint; `key`: whose
+turn, scores), in pixels and in millimetres of the real panel, the lowest
+contrast, the smallest touch target and gap, every text cut with "…", and
+whether accepted and rejected verdicts differ in greyscale. Any limit broken or
+any text cut: exit status 1.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.view import Limits
+from kiosk.view import PANEL_MM_PER_PX, REFERENCE_MM_PER_PX, Limits, ui_scale
 
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
 Scene = Callable[[Any], None]  # (app) -> None: shows one screen in one state
@@ -58,7 +60,7 @@ def scenes() -> dict[str, Scene]:
 @dataclass
 class Finding:
     scene: str
-    what: str  # "cap" | "key-cap" | "contrast" | "touch" | "gap" | "greyscale" | "error"
+    what: str  # "cap" | "lead-cap" | "key-cap" | "cut" | "contrast" | "touch" | "gap" | "greyscale" | "error"
     value: float
     limit: float
     detail: str
@@ -69,7 +71,9 @@ class SizeReport:
     size: str
     scenes: int = 0
     min_cap_px: float = 1e9
+    min_lead_cap_px: float = 1e9
     min_key_cap_px: float = 1e9
+    mm_per_px: float = 0.0
     min_contrast: float = 1e9
     min_touch_px: float = 1e9
     min_gap_px: float = 1e9
@@ -96,10 +100,16 @@ def check_drawn(name: str, drawn: list[Any], limits: Limits, report: SizeReport)
         report.min_cap_px = min(report.min_cap_px, t.cap_px)
         if t.cap_px < limits.cap - 0.5:
             report.failures.append(Finding(name, "cap", t.cap_px, limits.cap, t.source))
+        if t.role == "lead":
+            report.min_lead_cap_px = min(report.min_lead_cap_px, t.cap_px)
+            if t.cap_px < limits.lead_cap - 0.5:
+                report.failures.append(Finding(name, "lead-cap", t.cap_px, limits.lead_cap, t.source))
         if t.role == "key":
             report.min_key_cap_px = min(report.min_key_cap_px, t.cap_px)
             if t.cap_px < limits.key_cap - 0.5:
                 report.failures.append(Finding(name, "key-cap", t.cap_px, limits.key_cap, t.source))
+        if t.cut:
+            report.failures.append(Finding(name, "cut", 1, 0, f"{t.source!r} drawn as {t.text!r}"))
         ratio = contrast(t.fg, t.bg)
         report.min_contrast = min(report.min_contrast, ratio)
         if ratio < limits.contrast:
@@ -141,6 +151,15 @@ def grey_difference(app: Any, ok_scene: Scene, no_scene: Scene) -> float:
     return total / max(n, 1)
 
 
+LANGUAGES = ("de", "en")
+
+
+def _runs(registered: dict[str, Scene]) -> list[tuple[str, Scene, str]]:
+    """Every scene in German (its plain name) and in English (`name@en`): both languages must fit."""
+    return [(name if language == "de" else f"{name}@{language}", fn, language)
+            for language in LANGUAGES for name, fn in registered.items()]
+
+
 def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = None, only: str | None = None
           ) -> list[SizeReport]:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -157,15 +176,16 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
     for width, height in sizes:
         report = SizeReport(f"{width}x{height}")
         limits = Limits.for_size(width, height)
+        report.mm_per_px = PANEL_MM_PER_PX.get((width, height), REFERENCE_MM_PER_PX / ui_scale(width, height))
         report.limits = asdict(limits)
         with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(data_dir=Path(tmp), language="de", demo_after_s=0, width=width, height=height)
             app = App(settings, None, headless=True)
-            for name, fn in registered.items():
+            for name, fn, language in _runs(registered):
                 if only and only not in name:
                     continue
                 try:
-                    i18n.set_language("de")  # every scene starts in German; a scene may switch
+                    i18n.set_language(language)
                     fn(app)
                     app.renderer.record = []
                     app.draw()
@@ -194,18 +214,27 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
 
 
 def format_text(reports: list[SizeReport]) -> str:
-    lines = ["| size | scenes | min capital px (limit) | min key capital px (limit) | min contrast | "
+    lines = ["| size | scenes | min capital px = mm (limit) | min lead capital px = mm (limit) | "
+             "min key capital px = mm (limit) | min contrast | "
              "min touch px (limit) | min gap px (limit) | verdicts grey diff | cut texts | failures |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+
+    def mm(px: float, r: SizeReport) -> str:
+        return f"{px:g} = {px * r.mm_per_px:.1f} mm" if px < 1e9 else "none"
+
     for r in reports:
         lim = r.limits
-        lines.append(f"| {r.size} | {r.scenes} | {r.min_cap_px:g} ({lim['cap']:g}) | {r.min_key_cap_px:g} "
+        lines.append(f"| {r.size} | {r.scenes} | {mm(r.min_cap_px, r)} ({lim['cap']:g}) | "
+                     f"{mm(r.min_lead_cap_px, r)} ({lim['lead_cap']:g}) | {mm(r.min_key_cap_px, r)} "
                      f"({lim['key_cap']:g}) | {r.min_contrast:.2f} ({lim['contrast']:g}) | {r.min_touch_px:g} "
                      f"({lim['touch']:g}) | {r.min_gap_px:g} ({lim['gap']:g}) | {r.verdict_grey_difference:g} | "
                      f"{r.cut_texts} | {len(r.failures)} |")
     for r in reports:
         for f in r.failures:
-            lines.append(f"FAIL {r.size} {f.scene}: {f.what} {f.value:g} < {f.limit:g}: {f.detail}")
+            if f.what == "cut":
+                lines.append(f"FAIL {r.size} {f.scene}: cut: {f.detail}")
+            else:
+                lines.append(f"FAIL {r.size} {f.scene}: {f.what} {f.value:g} < {f.limit:g}: {f.detail}")
     return "\n".join(lines)
 
 

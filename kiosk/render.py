@@ -1,8 +1,9 @@
 """Draw a View onto a pygame surface, keeping the readability limits, and say what was drawn.
 
 Text never shrinks below the limits (`kiosk.view.Limits`): a text that does not fit its box
-first shrinks down to its floor (13 px capitals at 800×480, 32 px for the `key` role), then
-wraps onto more lines, and only then is cut with "…". Button labels get dark or light ink,
+first shrinks down to its floor (its role's capital height in `Limits`: 16 px at 800×480, 21 px for
+`lead`, 32 px for `key`), then wraps onto more lines, and only then is cut with "…" — which the audit
+counts as a failure: a screen must lay its texts out so they fit. Button labels get dark or light ink,
 whichever reads better on the button's fill. When `record` is a list, every drawn text and
 touch target is appended to it with its final sizes and colours, as drawn: the audit
 (`kiosk.audit`) checks those, not the layout's wishes.
@@ -155,7 +156,7 @@ class Renderer:
         self.surface.blit(pygame.transform.smoothscale(surface, rect.size), rect.topleft)
 
     def _floor_cap(self, e: Element) -> float:
-        return self.limits.key_cap if e.role == "key" else self.limits.cap
+        return self.limits.cap_for(e.role)
 
     def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
         pad = max(4, round(6 * self.scale)) if e.kind == "button" or e.fill is not None else 2

@@ -20,8 +20,16 @@ Color = tuple[int, int, int]
 
 MIN_TOUCH = 48  # px at 800×480: the smallest touch target
 MIN_GAP = 8  # px at 800×480: the least space between two touch targets
-MIN_CAP = 13  # px at 800×480: the smallest capital letter anywhere (2.5 mm on the 7-inch display)
-KEY_CAP = 32  # px at 800×480: capitals of whose turn it is and of the scores (6 mm)
+# Capital heights in millimetres on the panel, read from a chair 1.5 m away (issue #26).
+CAP_MM = 3.0  # every text
+LEAD_CAP_MM = 4.0  # the verdict's first line and the hint line
+KEY_CAP_MM = 6.0  # whose turn it is and the scores
+# Millimetres per pixel of the two real panels, in either orientation: the 7-inch Touch Display
+# (800×480) and Touch Display 2 (720×1280, landscape 1280×720). Other sizes scale the 800×480 limits.
+PANEL_MM_PER_PX: dict[tuple[int, int], float] = {
+    (800, 480): 0.19, (480, 800): 0.19, (720, 1280): 0.12, (1280, 720): 0.12,
+}
+REFERENCE_MM_PER_PX = PANEL_MM_PER_PX[(800, 480)]
 MIN_CONTRAST = 4.5  # WCAG AA for every text
 
 # A small palette with strong contrast, readable across a table: light text on dark fills, dark text on light.
@@ -38,7 +46,7 @@ TURN_FILL: Color = (250, 200, 60)  # the seat on turn: a light fill, dark text, 
 MUTED: Color = (160, 180, 170)
 BUTTON: Color = (52, 96, 150)
 
-Role = Literal["", "key"]  # "key": whose turn it is, and the scores (KEY_CAP)
+Role = Literal["", "lead", "key"]  # "lead": verdict's first line, hint line; "key": whose turn, scores
 Icon = Literal["", "ok", "no", "turn", "warn"]
 
 
@@ -50,9 +58,10 @@ def ui_scale(width: int, height: int) -> float:
 
 @dataclass(frozen=True)
 class Limits:
-    """The readability limits in pixels of one screen size."""
+    """The readability limits in pixels of one screen size (capitals from millimetres on the panel)."""
 
     cap: float
+    lead_cap: float
     key_cap: float
     touch: float
     gap: float
@@ -61,7 +70,13 @@ class Limits:
     @classmethod
     def for_size(cls, width: int, height: int) -> Limits:
         s = ui_scale(width, height)
-        return cls(MIN_CAP * s, KEY_CAP * s, MIN_TOUCH * s, MIN_GAP * s)
+        mm_per_px = PANEL_MM_PER_PX.get((width, height), REFERENCE_MM_PER_PX / s)
+        return cls(round(CAP_MM / mm_per_px), round(LEAD_CAP_MM / mm_per_px), round(KEY_CAP_MM / mm_per_px),
+                   MIN_TOUCH * s, MIN_GAP * s)
+
+    def cap_for(self, role: str) -> float:
+        """The smallest capital height a text of this role may have."""
+        return {"key": self.key_cap, "lead": self.lead_cap}.get(role, self.cap)
 
 
 @dataclass(frozen=True, slots=True)

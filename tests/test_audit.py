@@ -25,7 +25,7 @@ def test_every_screen_keeps_the_limits() -> None:
         assert {f"table:{game}:start", f"table:{game}:rejected", f"table:{game}:end", f"setup:{game}"} <= names
     assert {"menu", "keyboard", "history", "admin:menu", "demo", "table:annaotto:race-result"} <= names
     for r in reports:
-        assert r["scenes"] == len(names)
+        assert r["scenes"] == len(names) * len(audit.LANGUAGES)  # every scene in German and in English
         assert r["min_key_cap_px"] >= r["limits"]["key_cap"] - 0.5
         assert r["verdict_grey_difference"] >= audit.GREY_DIFFERENCE
 
@@ -39,6 +39,7 @@ def test_the_audit_catches_small_pale_crowded_screens() -> None:
             v = View(width, height)
             v.add(Element("text", (10, 10, 300, 12), "tiny grey words", color=(40, 60, 50)))
             v.add(Element("text", (10, 40, 300, 40), "turn", role="key", size=0.1))
+            v.add(Element("text", (10, 200, 120, 30), "a sentence far too long for its small box", lines=1))
             v.add(Element("button", (10, 100, 30, 30), "x", action="a"))
             v.add(Element("button", (44, 100, 60, 60), "y", action="b"))
             return v
@@ -53,8 +54,10 @@ def test_the_audit_catches_small_pale_crowded_screens() -> None:
         del audit._SCENES["zz-test:bad"]
     kinds = {f.what for f in report.failures}
     assert {"contrast", "touch", "gap"} <= kinds, report.failures
-    # Text never drops below the floor: the tiny text and the key text were drawn at 13 / 32 px capitals anyway.
-    assert report.min_cap_px >= 13 and report.min_key_cap_px >= 32
+    # Text never drops below the floor: the tiny text and the key text were drawn at 16 / 32 px capitals anyway
+    # (3 mm and 6 mm on the 7-inch panel); the sentence that does not fit its one line is cut, which fails.
+    assert report.min_cap_px >= 16 and report.min_key_cap_px >= 32
+    assert {(f.what, f.scene) for f in report.failures} >= {("cut", "zz-test:bad"), ("cut", "zz-test:bad@en")}
 
 
 def test_a_long_path_breaks_after_slashes_and_dashes_instead_of_being_cut() -> None:
