@@ -50,18 +50,35 @@ class Rejection(RefereeError):
 
 
 class HeaderError(RefereeError):
-    """The transcript header is not valid (`bad-header`); nothing else is read."""
+    """The transcript header is not valid (`bad-header`); nothing else is read.
+
+    Like a `Rejection`, it carries a code and values, no words: `what` names the sentence
+    (`bad-header.<what>` in the `reasons` catalogue), `params` fill it in. A tuple of numbers among the
+    values (the player counts a game allows) reads as "2 or 4" / "2 oder 4".
+    """
 
     code = "bad-header"
 
-    def __init__(self, reason_en: str, reason_de: str | None = None):
-        super().__init__(reason_en)
-        self.reason_en = reason_en
-        self.reason_de = reason_de or reason_en
+    def __init__(self, what: str, **params: Any):
+        super().__init__(f"bad-header.{what}")
+        self.key = f"bad-header.{what}"
+        self.params = params
+
+    def reason(self, lang: str = "en") -> str:
+        """Why the header is not valid, in `lang` (the part after "The header is not valid: ")."""
+        either = messages.render("bad-header.or", {}, lang)
+        params = {name: either.join(str(v) for v in value) if isinstance(value, tuple) else value
+                  for name, value in self.params.items()}
+        return messages.render(self.key, params, lang)
 
     def message(self, lang: str = "en") -> str:
-        reason = self.reason_de if lang == "de" else self.reason_en
-        return messages.render("bad-header", {"reason": reason}, lang)
+        return messages.render("bad-header", {"reason": self.reason(lang)}, lang)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message()}"
+
+    def __repr__(self) -> str:
+        return f"HeaderError({self.key!r}, **{self.params!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +156,14 @@ def known_options(options: Mapping[str, Any], *names: str) -> None:
     """`bad-header` for an option key the game does not define (every rules file: "any other option key")."""
     for key in options:
         if key not in names:
-            raise HeaderError(f"unknown option {key!r}", f"unbekannte Option {key!r}")
+            raise HeaderError("unknown-option", option=key)
 
 
 def bool_option(options: Mapping[str, Any], name: str, default: bool) -> bool:
     """A JSON boolean option (`0`, `1`, strings and `null` are not booleans)."""
     value = options.get(name, default)
     if type(value) is not bool:
-        raise HeaderError(f"{name} must be true or false", f"{name} muss true oder false sein")
+        raise HeaderError("not-boolean", option=name)
     return value
 
 
@@ -306,7 +323,7 @@ class Game:
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Any:
         """Validate the header's options; raise HeaderError for an unknown key or a bad value."""
         if options:
-            raise HeaderError(f"unknown option {sorted(options)[0]!r}", f"unbekannte Option {sorted(options)[0]!r}")
+            raise HeaderError("unknown-option", option=sorted(options)[0])
         return None
 
     @classmethod

@@ -26,38 +26,31 @@ FORMAT = "tabletop-referee/1"
 def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
     """Validate the header (transcript format, then the game's player counts and options)."""
     if not isinstance(header, dict):
-        raise HeaderError("the first line must be a JSON object", "die erste Zeile muss ein JSON-Objekt sein")
+        raise HeaderError("first-line")
     if header.get("format") != FORMAT:
-        raise HeaderError(f"format must be {FORMAT!r}", f"format muss {FORMAT!r} sein")
+        raise HeaderError("format", expected=FORMAT)
     game_id = header.get("game")
     cls = games.get(game_id) if isinstance(game_id, str) else None
     if cls is None:
-        raise HeaderError(f"unknown game {game_id!r}", f"unbekanntes Spiel {game_id!r}")
+        raise HeaderError("unknown-game", game=game_id)
     players = header.get("players")
     if (
         not isinstance(players, list)
         or any(not isinstance(p, str) or not p for p in players)
         or len(set(players)) != len(players)
     ):
-        raise HeaderError(
-            "players must be a list of distinct, non-empty names",
-            "players muss eine Liste verschiedener, nicht leerer Namen sein",
-        )
+        raise HeaderError("players")
     if len(players) not in cls.player_counts:
-        counts = " or ".join(str(n) for n in cls.player_counts)
-        raise HeaderError(
-            f"{cls.title} is played by {counts} players, not {len(players)}",
-            f"{cls.title} wird zu {counts.replace(' or ', ' oder ')} gespielt, nicht zu {len(players)}",
-        )
+        raise HeaderError("player-count", title=cls.title, counts=tuple(cls.player_counts), count=len(players))
     if "dealer" in header:
         dealer = header["dealer"]
         if not isinstance(dealer, str) or dealer not in players:
-            raise HeaderError(f"the dealer {dealer!r} is not seated", f"der Geber {dealer!r} sitzt nicht am Tisch")
+            raise HeaderError("dealer", dealer=dealer)
     else:
         dealer = players[-1]
     options = header.get("options", {})
     if not isinstance(options, dict):
-        raise HeaderError("options must be an object", "options muss ein Objekt sein")
+        raise HeaderError("not-an-object", option="options")
     return cls, tuple(players), dealer, cls.parse_options(options, tuple(players), dealer)
 
 

@@ -100,7 +100,7 @@ def replay(stream: Iterable[str]) -> Iterator[Step]:
     first = next(lines, None)
     try:
         if first is None:
-            raise HeaderError("the header is missing", "die Kopfzeile fehlt")
+            raise HeaderError("missing")
         header = parse(first)
         referee = Referee(header if not isinstance(header, NotJSON) else None)  # type: ignore[arg-type]
     except HeaderError as error:

@@ -49,7 +49,8 @@ def test_a_rejection_names_cards_and_colours_in_words_not_codes() -> None:
 
 def used_keys(paths: Iterable[Path] = ()) -> tuple[set[str], set[str]]:
     """Every message key the code names (default: the referee's): `Rejection(code[, key])`, `say(key)`,
-    `render(key)`; and the prefixes of keys made with an f-string (`f"ps.task-not-met.{reason}"`)."""
+    `render(key)`, `HeaderError(what)` (key `bad-header.<what>`); and the prefixes of keys made with an f-string
+    (`f"ps.task-not-met.{reason}"`)."""
     keys: set[str] = set()
     prefixes: set[str] = set()
     for path in paths or REFEREE.rglob("*.py"):
@@ -59,6 +60,9 @@ def used_keys(paths: Iterable[Path] = ()) -> tuple[set[str], set[str]]:
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if name == "Rejection":
                 arg = node.args[1] if len(node.args) > 1 else node.args[0]
+            elif name == "HeaderError" and isinstance(node.args[0], ast.Constant):
+                keys.add(f"bad-header.{node.args[0].value}")
+                continue
             elif name in ("say", "render"):
                 arg = node.args[0]
             else:
@@ -79,3 +83,20 @@ def test_every_key_the_rules_name_has_its_sentences() -> None:
     for prefix in prefixes:
         assert any(k.startswith(prefix) for k in known), prefix
     assert messages.render("no-such-key", {}) == "no-such-key"
+
+
+def test_a_header_error_holds_a_key_and_values_and_the_catalogue_its_words() -> None:
+    """`HeaderError` carries no sentence of its own (issue #23): every raise names a key and values, never a
+    literal sentence, and the reasons catalogue says it in both languages."""
+    from referee.protocol import HeaderError
+
+    for path in REFEREE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "HeaderError":
+                assert len(node.args) == 1 and isinstance(node.args[0], ast.Constant), (path.name, node.lineno)
+                assert re.fullmatch(r"[a-z-]+", node.args[0].value), (path.name, node.args[0].value)
+    error = HeaderError("player-count", title="Die magische 7", counts=(2, 4), count=3)
+    assert error.code == "bad-header"
+    assert error.message("de") == "Die Kopfzeile ist ungültig: Die magische 7 wird zu 2 oder 4 gespielt, nicht zu 3"
+    assert error.message("en") == "The header is not valid: Die magische 7 is played by 2 or 4 players, not 3"
+    assert HeaderError("unknown-option", option="x").reason("de") == "unbekannte Option 'x'"

@@ -134,15 +134,9 @@ class AllesKlar(Game):
         if deck is None and "deck" not in options:
             return Options(DEFAULT_DECK)
         if not isinstance(deck, list) or any(not isinstance(f, str) or parse_face(f) is None for f in deck):
-            raise HeaderError(
-                "deck must be a list of well-formed faces such as 'AK:7.II'",
-                "deck muss eine Liste gültiger Kartenbilder wie 'AK:7.II' sein",
-            )
+            raise HeaderError("ak-deck")
         if len(deck) < cls.HAND * len(players):
-            raise HeaderError(
-                f"the deck must hold at least {cls.HAND * len(players)} cards",
-                f"das Spiel muss mindestens {cls.HAND * len(players)} Karten haben",
-            )
+            raise HeaderError("too-few-cards", least=cls.HAND * len(players))
         return Options(tuple(deck))
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):

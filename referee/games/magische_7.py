@@ -158,7 +158,7 @@ class MagischeSieben(Game):
         known_options(options, "mirror", "no_repeat_target")
         mirror = options.get("mirror", "copy")
         if mirror not in ("copy", "zero") or type(mirror) is not str:
-            raise HeaderError("mirror must be 'copy' or 'zero'", "mirror muss 'copy' oder 'zero' sein")
+            raise HeaderError("one-of", option="mirror", values=("'copy'", "'zero'"))
         return Options(mirror, bool_option(options, "no_repeat_target", True))
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):

@@ -47,7 +47,7 @@ def game_deck(
     try:
         referee = Referee(header)
     except HeaderError as error:
-        reason = error.reason_en
+        reason = error.reason("en")
         raise LabelError(reason if cls.title in reason else f"{cls.title}: {reason}") from None
     return cls, referee.game.deck
 

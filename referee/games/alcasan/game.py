@@ -124,13 +124,10 @@ class Alcasan(Game):
         known_options(options, "copies", "stop_at_first")
         copies = options.get("copies", DEFAULT_COPIES)
         if not is_int(copies) or copies < 1:
-            raise HeaderError("copies must be an integer of at least 1", "copies muss eine ganze Zahl ab 1 sein")
+            raise HeaderError("at-least", option="copies", least=1)
         size = len(SHORT_FACES) * copies
         if size < DEALT * len(players):
-            raise HeaderError(
-                f"{copies} copies make {size} cards, fewer than the {DEALT * len(players)} dealt",
-                f"{copies} Exemplare ergeben {size} Karten, weniger als die {DEALT * len(players)} ausgeteilten",
-            )
+            raise HeaderError("ac-copies", copies=copies, size=size, dealt=DEALT * len(players))
         return Options(copies, bool_option(options, "stop_at_first", False))
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):

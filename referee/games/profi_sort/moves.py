@@ -22,25 +22,21 @@ class Options:
     discard_draw: bool = False  # the variant: draw the top card of the discard pile (§14)
 
 
-def _bad(key: str, en: str, de: str) -> HeaderError:
-    return HeaderError(f"option {key}: {en}", f"Option {key}: {de}")
-
-
 def parse_options(options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
     """The header's options, checked (§20); `bad-header` for an unknown key or a bad value."""
     known_options(options, "jokers", "bonus", "first_to", "discard_draw")
     jokers = options.get("jokers", DEFAULT_JOKERS)
     if not is_int(jokers) or not 0 <= jokers <= MAX_JOKERS:
-        raise _bad("jokers", "an integer 0 to 8", "eine ganze Zahl von 0 bis 8")
+        raise HeaderError("between", option="jokers", least=0, most=MAX_JOKERS)
     bonus = options.get("bonus", True)
     if type(bonus) is not bool:
-        raise _bad("bonus", "true or false", "true oder false")
+        raise HeaderError("not-boolean", option="bonus")
     first_to = options.get("first_to")
     if first_to is not None and (not is_int(first_to) or not 1 <= first_to <= ALL_TASKS):
-        raise _bad("first_to", "an integer 1 to 15 or null", "eine ganze Zahl von 1 bis 15 oder null")
+        raise HeaderError("between-or-null", option="first_to", least=1, most=ALL_TASKS)
     discard_draw = options.get("discard_draw", False)
     if type(discard_draw) is not bool:
-        raise _bad("discard_draw", "true or false", "true oder false")
+        raise HeaderError("not-boolean", option="discard_draw")
     return Options(jokers, bonus, first_to, discard_draw)
 
 
