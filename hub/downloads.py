@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 
 import segno
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from hub import formats
-from hub.views import Hub, game_view, lang_of, with_words
+from hub.views import Hub, game_view, lang_of, not_found, with_words
 
 GAMES_HEADER = ["cafe", "table", "table_name", "game_uid", "game", "players", "status", "check", "winners",
                 "scores", "started", "ended", "length_s", "started_at_table_clock", "ended_at_table_clock"]
@@ -51,7 +51,7 @@ def _csv_routes(hub: Hub) -> list[Route]:
         p = request.path_params
         game = reader.game(p["cafe"], p["table"], p["uid"])
         if game is None:
-            return PlainTextResponse("no such game", status_code=404)
+            return not_found(request, "No such game.")
         lang = lang_of(request)
         rows = []
         for r in reader.records(game["cafe"], game["table"], game["game_uid"]):
@@ -72,7 +72,7 @@ def routes(hub: Hub) -> list[Route]:
         p = request.path_params
         game = reader.game(p["cafe"], p["table"], p["uid"])
         if game is None:
-            return PlainTextResponse("no such game", status_code=404)
+            return not_found(request, "No such game.")
         records = reader.records(game["cafe"], game["table"], game["game_uid"])
         lines = [json.dumps(r["header"], ensure_ascii=False) for r in records if r.get("kind") == "start"]
         lines += [json.dumps(r.get("event"), ensure_ascii=False) for r in records if r.get("kind") == "event"]

@@ -25,7 +25,7 @@ refusals = RateLimitedLog(log, every_s=30.0)
 
 
 class FormError(ValueError):
-    """A form the hub refuses; the message is the English sentence to show (hub.texts has its German)."""
+    """A form the hub refuses; the message is the English sentence to show (the hub's catalogue has its German)."""
 
     def __init__(self, message: str, **values: object):
         super().__init__(message)

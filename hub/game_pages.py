@@ -6,10 +6,10 @@ address) leads to the one game of that uid, or lists them when several tables us
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from hub.views import STATUSES, Hub, Pages, dispute_words, game_view, lang_of, with_words
+from hub.views import STATUSES, Hub, Pages, dispute_words, game_view, lang_of, not_found, with_words
 
 
 def routes(hub: Hub, pages: Pages) -> list[Route]:
@@ -31,7 +31,7 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
         p = request.path_params
         game = reader.game(p["cafe"], p["table"], p["uid"])
         if game is None:
-            return PlainTextResponse("no such game", status_code=404)
+            return not_found(request, "No such game.")
         records = [with_words(r, lang) for r in reader.records(game["cafe"], game["table"], game["game_uid"])]
         dispute = game["dispute"] or {}
         return pages.render(request, "game.html", game=game_view(game, hub), records=records,
@@ -43,7 +43,7 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
         uid = request.path_params["uid"]
         found = reader.games(uid=uid, limit=2)
         if not found:
-            return PlainTextResponse("no such game", status_code=404)
+            return not_found(request, "No such game.")
         if len(found) == 1:
             suffix = request.path_params.get("suffix", "")
             return RedirectResponse(found[0]["url"] + suffix + (f"?{request.url.query}" if request.url.query else ""),

@@ -15,6 +15,7 @@ from typing import Any
 
 from hub.queries import Reader
 from hub.ratings import canonical
+from hub.texts import N_
 
 MAX_NAME = 100
 
@@ -25,7 +26,7 @@ class MergePlan:
     name: str
     games: list[dict[str, Any]] = field(default_factory=list)  # the games that change
     together: list[dict[str, Any]] = field(default_factory=list)  # games both played: the merge is refused
-    problem: str = ""  # English sentence when the merge cannot be done (hub.texts has its German)
+    problem: str = ""  # English sentence when the merge cannot be done (marked N_: the hub's catalogue has its German)
 
 
 def spellings(target: str, aliases: Mapping[str, str], players: list[str]) -> set[str]:
@@ -49,13 +50,13 @@ def plan(reader: Reader, alias: str, name: str) -> MergePlan:
     merge = MergePlan(alias, name)
     aliases, players = reader.aliases(), reader.players()
     if not alias or not name or alias == name:
-        merge.problem = "A name cannot be merged into itself."
+        merge.problem = N_("A name cannot be merged into itself.")
     elif alias not in players or name not in players:
-        merge.problem = "Choose two names from the list."
+        merge.problem = N_("Choose two names from the list.")
     elif alias in aliases:
-        merge.problem = "{alias} is already merged: undo that first."
+        merge.problem = N_("{alias} is already merged: undo that first.")
     elif canonical(name, aliases) == alias:
-        merge.problem = "{name} is already counted as {alias}."
+        merge.problem = N_("{name} is already counted as {alias}.")
     if merge.problem:
         return merge
     moving = spellings(alias, aliases, players)
@@ -63,5 +64,5 @@ def plan(reader: Reader, alias: str, name: str) -> MergePlan:
     merge.games = games_of(reader, moving)
     merge.together = [g for g in merge.games if staying & set(g["players"])]
     if merge.together:
-        merge.problem = "{alias} and {name} played at the same game: they are two people."
+        merge.problem = N_("{alias} and {name} played at the same game: they are two people.")
     return merge

@@ -7,12 +7,12 @@ import datetime as dt
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from hub import formats, standings
 from hub.ratings import canonical
-from hub.views import GAME_IDS, Hub, Pages, game_view
+from hub.views import GAME_IDS, Hub, Pages, game_view, not_found
 
 PRINT_TOP = 10  # players per leaderboard on the printed sheet
 
@@ -53,19 +53,19 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
     def player_page(request: Request) -> Response:
         data = player_data(hub, request.path_params["name"])
         if data is None:
-            return PlainTextResponse("no such player", status_code=404)
+            return not_found(request, "No such player.")
         return pages.render(request, "player.html", p=data)
 
     def evening_page(request: Request) -> Response:
         day = chosen_day(hub, request.path_params.get("day"))
         if day is None:
-            return PlainTextResponse("a day is YYYY-MM-DD", status_code=404)
+            return not_found(request, "A day is written YYYY-MM-DD.")
         return pages.render(request, "evening.html", e=evening_data(hub, day), day=day, fmt_date=formats.date)
 
     def print_page(request: Request) -> Response:
         day = chosen_day(hub, request.query_params.get("day"))
         if day is None:
-            return PlainTextResponse("a day is YYYY-MM-DD", status_code=400)
+            return not_found(request, "A day is written YYYY-MM-DD.", 400)
         boards = {g: hub.ingest.board(g)[:PRINT_TOP] for g in GAME_IDS}
         return pages.render(request, "print.html", e=evening_data(hub, day), day=day, fmt_date=formats.date,
                             boards=boards, overview=str(request.url_for("overview_page")))

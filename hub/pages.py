@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response, StreamingResponse
+from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from hub import downloads, game_pages, owner_pages
-from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, lang_of, table_view, with_words
+from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, lang_of, not_found, table_view, with_words
 
 
 def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
@@ -28,7 +28,7 @@ def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
         cafe, table = request.path_params["cafe"], request.path_params["table"]
         row = reader.table(cafe, table)
         if row is None:
-            return PlainTextResponse("no such table", status_code=404)
+            return not_found(request, "No such table.")
         view = table_view(row, lang, hub)
         moves = []
         if view["game_uid"]:
@@ -39,7 +39,7 @@ def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
     def leaderboard(request: Request) -> Response:
         game = request.path_params.get("game") or GAME_IDS[0]
         if game not in GAME_IDS:
-            return PlainTextResponse("no such game", status_code=404)
+            return not_found(request, "No such game.")
         return pages.render(request, "leaderboard.html", game=game, board=hub.ingest.board(game))
 
     return [Route("/", overview, name="overview_page"), Route("/table/{cafe}/{table}", table_page),

@@ -12,7 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.templating import Jinja2Templates
 
 from hub import formats
@@ -88,6 +88,11 @@ def game_title(game_id: str | None) -> str:
 def lang_of(request: Request) -> str:
     return pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
                          request.headers.get("accept-language"))
+
+
+def not_found(request: Request, text: str, status_code: int = 404) -> Response:
+    """A plain answer for a page that does not exist (or a bad day), in the reader's language."""
+    return PlainTextResponse(tr(text, lang_of(request)), status_code=status_code)
 
 
 def with_words(record: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 # of the referee's words, the kiosk and the hub's event words with Babel, merge them into the de/en catalogs,
 # compile the .mo files. After running: translate the new entries in referee/locale/de/LC_MESSAGES/tabletop.po
 # and run it again. The referee's own sentences (domain "reasons", keyed by message key) are written by hand in
-# referee/locale/<lang>/LC_MESSAGES/reasons.po; this script compiles them too.
+# referee/locale/<lang>/LC_MESSAGES/reasons.po, and the hub's page sentences (domain "hub", keyed by their
+# English) in referee/locale/<lang>/LC_MESSAGES/hub.po; this script compiles them too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.venv/bin
@@ -20,3 +21,4 @@ for lang in de en; do
 done
 $bin/pybabel compile -d $locale -D tabletop --use-fuzzy 2>/dev/null || $bin/pybabel compile -d $locale -D tabletop
 $bin/pybabel compile -d $locale -D reasons
+$bin/pybabel compile -d $locale -D hub

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from hub.evenings.desk import SEATINGS
-from hub.evenings.texts import ACTION_WORDS, german_known, tr
+from hub.evenings.texts import ACTION_WORDS
+from hub.texts import german_known, tr
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "hub" / "evenings" / "templates"
 STATES = ("waiting", "playing", "verified", "disputed", "abandoned", "accepted", "entered")

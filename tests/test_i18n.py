@@ -46,7 +46,8 @@ def test_every_marked_sentence_has_a_german_translation() -> None:
     assert any(isinstance(m, tuple) for m in source_messages()), "no trn() sentence found: the plural check is idle"
 
 
-@pytest.mark.parametrize(("domain", "lang"), [(DOMAIN, "de"), (REASONS, "de"), (REASONS, "en")])
+@pytest.mark.parametrize(("domain", "lang"),
+                         [(DOMAIN, "de"), (REASONS, "de"), (REASONS, "en"), ("hub", "de"), ("hub", "en")])
 def test_compiled_catalog_matches_the_po_file(domain: str, lang: str) -> None:
     with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po", "rb") as handle:
         catalog = read_po(handle)

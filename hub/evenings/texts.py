@@ -1,103 +1,11 @@
-"""The club nights' sentences in German and English, keyed by the English text (the shape of `hub.texts`)."""
+"""The words of the club nights' desk log: a staff action as the actions list names it.
+
+The sentences themselves are in the hub's catalogue (`hub.texts.tr`, domain `hub`), like every page sentence."""
 
 from __future__ import annotations
-
-_DE: dict[str, str] = {
-    "Club nights": "Spieleabende",
-    "Club night": "Spieleabend",
-    "Standings": "Tabelle",
-    "Round": "Runde",
-    "Rounds": "Runden",
-    "Table": "Tisch",
-    "Tables": "Tische",
-    "Player": "Spieler",
-    "Players": "Spieler",
-    "Rank": "Platz",
-    "Points": "Punkte",
-    "Score sum": "Wertungssumme",
-    "Opponents": "Gegnerpunkte",
-    "Games": "Spiele",
-    "Byes": "Freilose",
-    "bye": "Freilos",
-    "Check in": "Anmelden",
-    "Your name": "Dein Name",
-    "You are checked in.": "Du bist angemeldet.",
-    "Check-in is closed.": "Die Anmeldung ist geschlossen.",
-    "That did not work: the name is taken, or too many names came from this device.":
-        "Das ging nicht: Der Name ist schon vergeben, oder von diesem Gerät kamen zu viele Namen.",
-    "Scan to check in": "Zum Anmelden scannen",
-    "New evening": "Neuer Abend",
-    "Evening id": "Kennung des Abends",
-    "Title (German)": "Titel (Deutsch)",
-    "Title (English)": "Titel (Englisch)",
-    "Game": "Spiel",
-    "Seating": "Sitzordnung",
-    "mixing": "gemischt",
-    "standings": "nach Tabelle",
-    "random": "zufällig",
-    "Scoring": "Wertung",
-    "places": "Plätze 3/2/1/0",
-    "score": "Spielwertung normiert",
-    "Create": "Anlegen",
-    "Checked in": "Angemeldet",
-    "from round": "ab Runde",
-    "dropped out": "ausgestiegen",
-    "by guest": "selbst angemeldet",
-    "Remove": "Entfernen",
-    "Drop out": "Aussteigen",
-    "Open check-in": "Anmeldung öffnen",
-    "Close check-in": "Anmeldung schließen",
-    "Start round": "Runde starten",
-    "Close round": "Runde schließen",
-    "End evening": "Abend beenden",
-    "Undo last action": "Letzte Aktion zurücknehmen",
-    "Accept": "Annehmen",
-    "Replay": "Neu spielen",
-    "Enter result": "Ergebnis eintragen",
-    "Note": "Notiz",
-    "places, e.g. 1 2 2 4": "Plätze, z. B. 1 2 2 4",
-    "waiting": "wartet",
-    "playing": "läuft",
-    "verified": "geprüft",
-    "disputed": "strittig",
-    "abandoned": "abgebrochen",
-    "accepted": "angenommen",
-    "entered": "eingetragen",
-    "entered by staff": "vom Personal eingetragen",
-    "Actions": "Aktionen",
-    "Print": "Drucken",
-    "TV view": "TV-Ansicht",
-    "ended": "beendet",
-    "No evenings yet.": "Noch keine Abende.",
-    "Done.": "Erledigt.",
-    "Not possible now.": "Das geht gerade nicht.",
-    "Staff": "Personal",
-    "live": "live",
-    "offline": "offline",
-    "Turn": "Am Zug",
-    "created": "angelegt",
-    "checked in": "angemeldet",
-    "removed": "entfernt",
-    "check-in opened or closed": "Anmeldung geöffnet oder geschlossen",
-    "round started": "Runde gestartet",
-    "round closed": "Runde geschlossen",
-    "accepted by staff": "vom Personal angenommen",
-    "result entered": "Ergebnis eingetragen",
-    "to be played again": "wird neu gespielt",
-    "evening ended": "Abend beendet",
-}
 
 # A staff action in the desk's log, as the actions list names it.
 ACTION_WORDS = {"create": "created", "check_in": "checked in", "remove": "removed", "drop": "dropped out",
                 "checkin": "check-in opened or closed", "start_round": "round started", "close_round": "round closed",
                 "accept": "accepted by staff", "enter": "result entered", "replay": "to be played again",
                 "end": "evening ended"}
-
-
-def tr(text: str, lang: str) -> str:
-    """The sentence in `lang` (German from the table; English is the key itself)."""
-    return _DE.get(text, text) if lang == "de" else text
-
-
-def german_known(text: str) -> bool:
-    return text in _DE

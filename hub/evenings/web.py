@@ -1,7 +1,8 @@
 """The club nights' web pages: the staff desk (behind the staff login), the public standings (live by SSE,
 fitting a phone), a full-screen TV view, a print view, CSV and JSON, and the guests' check-in page.
 
-Its own templates (`hub/evenings/templates`) and sentences (`hub/evenings/texts.py`); the hub's web app only
+Its own templates (`hub/evenings/templates`); its sentences are in the hub's catalogue (`hub.texts`); the
+hub's web app only
 adds these routes (`hub/web.py`). Staff actions run on the server's event loop thread and publish a
 `{"type": "evening"}` news so open standings pages refresh.
 """
@@ -18,14 +19,15 @@ from typing import Any
 
 import segno
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from hub.evenings.desk import SEATINGS, Desk, DeskError, Evening
-from hub.evenings.texts import ACTION_WORDS, tr
+from hub.evenings.texts import ACTION_WORDS
 from hub.forms import FormError, cross_site_refusal, read_form
-from hub.texts import LANGUAGES, pick_language
+from hub.texts import LANGUAGES, N_, pick_language, tr
+from hub.views import not_found
 from referee import games as referee_games
 
 HERE = Path(__file__).resolve().parent
@@ -95,7 +97,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
     def page(request: Request) -> Response:
         evening = find(request)
         if evening is None:
-            return PlainTextResponse("no such evening", status_code=404)
+            return not_found(request, "No such club night.")
         view = request.query_params.get("view", "")
         template = {"tv": "evening_tv.html", "print": "evening_print.html"}.get(view, "evening.html")
         join_url = str(request.url_for("club-join", evening=evening.id))
@@ -105,13 +107,13 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
     def as_json(request: Request) -> Response:
         evening = find(request)
         if evening is None:
-            return PlainTextResponse("no such evening", status_code=404)
+            return not_found(request, "No such club night.")
         return JSONResponse(evening_json(evening))
 
     def as_csv(request: Request) -> Response:
         evening = find(request)
         if evening is None:
-            return PlainTextResponse("no such evening", status_code=404)
+            return not_found(request, "No such club night.")
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["rank", "player", "points", "score_sum", "opponents_points", "games", "byes"])
@@ -131,7 +133,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
     async def join(request: Request) -> Response:
         evening = find(request)
         if evening is None:
-            return PlainTextResponse("no such evening", status_code=404)
+            return not_found(request, "No such club night.")
         message, status = "", 200
         if request.method == "POST":
             refusal = cross_site_refusal(request)  # a page elsewhere cannot check guests in through their phones
@@ -141,11 +143,11 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
             try:
                 form = await read_form(request)
                 desk.check_in(evening.id, form.get("name", ""), via="guest", address=address)
-                message = "You are checked in."
+                message = N_("You are checked in.")
                 changed(evening.id)
             except (DeskError, FormError):
-                message = "Check-in is closed." if not evening.checkin_open else \
-                    "That did not work: the name is taken, or too many names came from this device."
+                message = N_("Check-in is closed.") if not evening.checkin_open else \
+                    N_("That did not work: the name is taken, or too many names came from this device.")
                 status = 400
             evening = desk.evening(evening.id)
         response = render(request, "join.html", evening=evening, message=message)
@@ -157,7 +159,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
         try:
             cafe = desk.evening(evening_id).cafe
         except KeyError:
-            return PlainTextResponse("no such evening", status_code=404)
+            return not_found(request, "No such club night.")
 
         def wants(news: dict[str, Any]) -> bool:
             if news.get("type") == "evening":
@@ -194,7 +196,7 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
                     title={"de": str(form.get("title_de", "")).strip(), "en": str(form.get("title_en", "")).strip()})
                 return RedirectResponse(f"/staff/club/{evening.id}", status_code=303)
             except (DeskError, ValueError):  # a FormError is a ValueError
-                message, status = "Not possible now.", 400
+                message, status = N_("Not possible now."), 400
         response = render(request, "staff_evenings.html", evenings=[desk.evening(i) for i in desk.ids()],
                           games=referee_games.all_games(), seatings=SEATINGS, message=message,
                           cafe=cafe if cafe != "+" else "")
@@ -205,15 +207,15 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
     async def staff_evening(request: Request) -> Response:
         evening = find(request)
         if evening is None:
-            return PlainTextResponse("no such evening", status_code=404)
+            return not_found(request, "No such club night.")
         message, status = "", 200
         if request.method == "POST":
             try:
                 _act(desk, evening.id, await read_form(request))
-                message = "Done."
+                message = N_("Done.")
                 changed(evening.id)
             except (DeskError, ValueError, KeyError):
-                message, status = "Not possible now.", 400
+                message, status = N_("Not possible now."), 400
             evening = desk.evening(evening.id)
         live = {row["table"]: row for row in reader.tables(evening.cafe)}
         response = render(request, "staff_evening.html", evening=evening, rows=standings_rows(evening),
