@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     random.seed(1)
     results: dict[str, list[float]] = {mode: [] for mode in MODES}
     published = 0
+    idle: dict[str, float] = {}
     with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
         root = pathlib.Path(tmp)
         broker = Broker(root / "mosquitto").start()
@@ -143,7 +144,6 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(args.events):  # scan by scan in turn, so machine noise hits all alike
                     for mode in MODES:
                         results[mode] += benches[mode].scans(1)
-            idle = {}
             if args.idle_seconds > 0:
                 idle["off"] = idle_cpu(root / "idle-off", [], args.idle_seconds)
                 idle["on"] = idle_cpu(root / "idle-on", ["--cafe-broker", broker.address, "--cafe", "bench",
@@ -163,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
             for bench in benches.values():
                 bench.close()
             broker.stop()
+    print_results(results, idle, args.idle_seconds)
+    return 0
+
+
+def print_results(results: dict[str, list[float]], idle: dict[str, float], idle_seconds: float) -> None:
+    """The latency table per publisher mode, the p99 differences and the idle CPU."""
     print()
     print("| publisher | scans | p50 ms | p99 ms | max ms |\n| --- | --- | --- | --- | --- |")
     for mode in MODES:
@@ -173,9 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     for mode in MODES[1:]:
         print(f"- p99 {mode} − off: {summary(results[mode])[1] - base:+.2f} ms")
     if idle:
-        print(f"- idle kiosk on the menu over {args.idle_seconds:g} s: {idle['off']:.2f} % of one core without "
+        print(f"- idle kiosk on the menu over {idle_seconds:g} s: {idle['off']:.2f} % of one core without "
               f"the café, {idle['on']:.2f} % publishing to a broker")
-    return 0
 
 
 if __name__ == "__main__":

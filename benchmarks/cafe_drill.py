@@ -54,12 +54,53 @@ def play_until_killed(table: CafeTable, rng: random.Random) -> None:
     table.kill()
 
 
-def main(argv: list[str] | None = None) -> int:
+def kill_while_sending_backlog(table: CafeTable, broker: Broker, watcher: Watcher, rng: random.Random) -> bool:
+    """A backlog played while the broker is down, the broker back (a restart), the kiosk killed while it sends
+    the backlog; True when records were still unacknowledged at the kill."""
+    broker.stop()
+    table.play(rng.randint(10, 30))
+    before = len({r["n"] for r in watcher.log_arrivals(TABLE)})
+    broker.start()
+    watcher.wait(lambda b=before: len({r["n"] for r in watcher.log_arrivals(TABLE)}) > b, 60,
+                 "the kiosk never sent its backlog")
+    time.sleep(rng.uniform(0, 0.02))
+    table.kill()
+    return unacked(table, broker) > 0
+
+
+def replayed(truth: list[dict]) -> tuple[int, int, int]:
+    """Games in the log, games that ended, and ended games whose replay answers differ from the logged ones."""
+    mismatched = games = finished = 0
+    for game in games_of(truth).values():
+        games += 1
+        if game[-1]["kind"] != "end":
+            continue
+        finished += 1
+        events = [r for r in game if r["kind"] == "event"]
+        answers = replay_answers(game[0]["header"], [r["event"] for r in events])
+        mismatched += [{k: a[k] for k in ("seq", "ok", "error")} for a in answers] != \
+            [r["answer"] for r in events]
+    return games, finished, mismatched
+
+
+def restart_during_play(table: CafeTable, broker: Broker, rng: random.Random) -> None:
+    """The broker goes away during play and comes back."""
+    broker.stop()
+    table.play(rng.randint(3, 15))
+    broker.start()
+    table.play(rng.randint(3, 15))
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--restarts", type=int, default=20, help="broker restarts during play")
     parser.add_argument("--kills", type=int, default=50, help="SIGKILLs of the kiosk")
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
     rng = random.Random(args.seed)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
@@ -74,27 +115,16 @@ def main(argv: list[str] | None = None) -> int:
             while restarts < args.restarts or kills < args.kills:
                 if kills < args.kills and (kills % 2 == 0 or restarts >= args.restarts):
                     if kills % 2 == 0:  # a backlog, the broker back, the kiosk killed while sending it
-                        broker.stop()
-                        table.play(rng.randint(10, 30))
-                        before = len({r["n"] for r in watcher.log_arrivals(TABLE)})
-                        broker.start()
+                        backlog_kills += kill_while_sending_backlog(table, broker, watcher, rng)
                         restarts += 1
-                        watcher.wait(lambda b=before: len({r["n"] for r in watcher.log_arrivals(TABLE)}) > b, 60,
-                                     "the kiosk never sent its backlog")
-                        time.sleep(rng.uniform(0, 0.02))
-                        table.kill()
-                        backlog_kills += unacked(table, broker) > 0
                     else:
                         play_until_killed(table, rng)
                     kills += 1
                     table.start()
                     table.play(3)
                 else:  # the broker goes away during play and comes back
-                    broker.stop()
-                    table.play(rng.randint(3, 15))
-                    broker.start()
+                    restart_during_play(table, broker, rng)
                     restarts += 1
-                    table.play(rng.randint(3, 15))
                 print(f"\r{restarts} broker restarts, {kills} kills", end="", flush=True)
             truth = table.log_records()
             watcher.wait(lambda: watcher.has_records(TABLE, len(truth)), 120, "records missing at the end")
@@ -106,17 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         firsts = watcher.records(TABLE)
         in_order = [r["n"] for r in firsts] == list(range(1, len(truth) + 1))
         exact = firsts == truth
-        mismatched = 0
-        games = finished = 0
-        for game in games_of(truth).values():
-            games += 1
-            if game[-1]["kind"] != "end":
-                continue
-            finished += 1
-            events = [r for r in game if r["kind"] == "event"]
-            answers = replay_answers(game[0]["header"], [r["event"] for r in events])
-            mismatched += [{k: a[k] for k in ("seq", "ok", "error")} for a in answers] != \
-                [r["answer"] for r in events]
+        games, finished, mismatched = replayed(truth)
     rejected = sum(1 for r in truth if r["kind"] == "event" and not r["answer"]["ok"])
     print()
     print(f"- {restarts} broker restarts, {kills} kiosk SIGKILLs ({backlog_kills} with records not yet "

@@ -91,6 +91,19 @@ def log_replay(data_dir: Path) -> tuple[dict | None, list[dict]]:
         log.close()
 
 
+def play_until_killed(kiosk: KioskProcess, events: list[dict], seat_of: dict[str, str], confirmed: int) -> int:
+    """Scan the plan's events until the kiosk dies; the count of events it confirmed."""
+    with contextlib.suppress(ConnectionError, OSError, TimeoutError, AssertionError, ValueError, KeyError):
+        for event in events:
+            kiosk.cmd("scan", code=event["card"], reader=seat_of[event["player"]])
+            state = kiosk.wait(lambda s, n=confirmed + 1: s.get("events") == n or s.get("pending"))
+            if state.get("events") != confirmed + 1:
+                kiosk.touch(f"choose:{state['pending'].index(event['rank_choice'])}")
+                kiosk.wait_events(confirmed + 1)
+            confirmed += 1
+    return confirmed
+
+
 def kill_drill(kills: int, seed: int = 1) -> dict:
     """SIGKILL the kiosk at random moments of a driven game; count what survives."""
     rng = random.Random(seed)
@@ -120,15 +133,7 @@ def kill_drill(kills: int, seed: int = 1) -> dict:
                 confirmed = done
                 killer = threading.Timer(rng.uniform(0.0, 0.15), kiosk.proc.kill)
                 killer.start()
-                with contextlib.suppress(ConnectionError, OSError, TimeoutError, AssertionError, ValueError,
-                                         KeyError):
-                    for event in plan[done:]:
-                        kiosk.cmd("scan", code=event["card"], reader=seat_of[event["player"]])
-                        state = kiosk.wait(lambda s, n=confirmed + 1: s.get("events") == n or s.get("pending"))
-                        if state.get("events") != confirmed + 1:
-                            kiosk.touch(f"choose:{state['pending'].index(event['rank_choice'])}")
-                            kiosk.wait_events(confirmed + 1)
-                        confirmed += 1
+                confirmed = play_until_killed(kiosk, plan[done:], seat_of, confirmed)
                 killer.join()
                 code = kiosk.proc.wait()
                 if code != -signal.SIGKILL:

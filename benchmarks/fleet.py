@@ -179,6 +179,30 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
+def start_workers(ids: list[str], workers: int, table_args: tuple) -> tuple[list, list]:
+    """`workers` forked processes, each playing its share of the tables (`run_tables`); their pipes and
+    processes."""
+    pipes, procs = [], []
+    ctx = mp.get_context("fork")
+    for w in range(workers):
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=run_tables, args=(ids[w::workers], *table_args, child))
+        proc.start()
+        pipes.append(parent)
+        procs.append(proc)
+    return pipes, procs
+
+
+def wait_stored(db_path: Path, last_n: dict[str, int], timeout: float = 60) -> None:
+    """Until the hub has stored every table's last record (or `timeout` seconds)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        counts = stored_counts(db_path)
+        if all(counts.get(t, 0) >= n for t, n in last_n.items()):
+            return
+        time.sleep(0.2)
+
+
 def run(tables: int, seconds: float, interval: float, burst: bool, workers: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="fleet-") as tmp:
         tmp_path = Path(tmp)
@@ -188,16 +212,9 @@ def run(tables: int, seconds: float, interval: float, burst: bool, workers: int)
         page.start()
         page.ready.wait(10)
         ids = [f"t{i:04d}" for i in range(tables)]
-        pipes, procs = [], []
-        ctx = mp.get_context("fork")
         cpu0, t0 = proc_cpu_seconds(hub.proc.pid), time.time()
-        for w in range(workers):
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(target=run_tables, args=(ids[w::workers], broker.address, str(tmp_path / "tables"),
-                                                         seconds, interval, burst, child))
-            proc.start()
-            pipes.append(parent)
-            procs.append(proc)
+        pipes, procs = start_workers(ids, workers, (broker.address, str(tmp_path / "tables"), seconds, interval,
+                                                    burst))
         sent: dict[str, float] = {}
         last_n: dict[str, int] = {}
         for parent in pipes:
@@ -205,12 +222,7 @@ def run(tables: int, seconds: float, interval: float, burst: bool, workers: int)
             sent |= report["sent"]
             last_n |= report["last_n"]
         db_path = tmp_path / "hub" / "data" / "hub.sqlite"
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            counts = stored_counts(db_path)
-            if all(counts.get(t, 0) >= n for t, n in last_n.items()):
-                break
-            time.sleep(0.2)
+        wait_stored(db_path, last_n)
         cpu1, t1 = proc_cpu_seconds(hub.proc.pid), time.time()
         peak = proc_peak_rss_mb(hub.proc.pid)
         time.sleep(0.5)  # the last news on their way to the page

@@ -109,6 +109,36 @@ def bench_idle(seconds: float) -> float:
     return 100 * cpu / wall
 
 
+def blinking_lights(bank: ButtonBank) -> SeatLights:
+    """Four seat lights on the buttons' own pin factory, as on a Pi: two blink fast (the race), two pulse."""
+    leds = SeatLights([LightPin(s, p) for s, p in zip("ABCD", (22, 23, 24, 25), strict=True)],
+                      pin_factory=bank.pin_factory).open()
+    leds.show({"A": Mode.BLINK, "B": Mode.BLINK, "C": Mode.PULSE, "D": Mode.FLASH})
+    leds.wait_applied()
+    return leds
+
+
+def race(rng: random.Random, pins: dict, inbox: dict, q: queue.Queue, called_at: dict) -> tuple[bool, bool]:
+    """Two seats pressed 0.05–3 ms apart: (wrong order by callback time, wrong order by edge time)."""
+    first, second = rng.sample("AB", 2)
+    gap_ns = rng.randint(50_000, 3_000_000)
+    e1 = pins[first].drive_low(deliver=False)
+    inbox[first].put(e1)
+    t_end = time.monotonic_ns() + gap_ns
+    while time.monotonic_ns() < t_end:
+        pass
+    e2 = pins[second].drive_low(deliver=False)
+    inbox[second].put(e2)
+    truth = [s for _, s in sorted([(e1[0], first), (e2[0], second)])]
+    got = [q.get(timeout=10), q.get(timeout=10)]
+    by_edge = [p.seat for p in sorted(got, key=lambda p: (p.t_ns, p.seat))]
+    by_call = [p.seat for p in sorted(got, key=lambda p: called_at[p.seat, p.t_ns])]
+    for s in "AB":
+        inbox[s].put(pins[s].drive_high(deliver=False))
+    time.sleep(0.01)  # released for longer than the debounce before the next race
+    return by_call != truth, by_edge != truth
+
+
 def bench_races(n: int, seed: int = 1, lights: bool = False) -> tuple[int, int]:
     """Returns (wrong orders by callback time, wrong orders by edge time); `lights`: with seat lights blinking."""
     rng = random.Random(seed)
@@ -122,12 +152,7 @@ def bench_races(n: int, seed: int = 1, lights: bool = False) -> tuple[int, int]:
     bank = ButtonBank([ButtonPin("A", "slap", 17), ButtonPin("B", "slap", 18)], sink,
                       pin_factory=timed_mock_factory(), debounce_ms=5).open()
     pins = {s: bank.pin(s, "slap") for s in "AB"}
-    leds = None
-    if lights:  # on the buttons' own factory, as on a Pi: two blink fast (the race), two pulse
-        leds = SeatLights([LightPin(s, p) for s, p in zip("ABCD", (22, 23, 24, 25), strict=True)],
-                          pin_factory=bank.pin_factory).open()
-        leds.show({"A": Mode.BLINK, "B": Mode.BLINK, "C": Mode.PULSE, "D": Mode.FLASH})
-        leds.wait_applied()
+    leds = blinking_lights(bank) if lights else None
     inbox = {s: queue.SimpleQueue() for s in "AB"}
 
     def alert_thread(seat):  # a backend's callback thread: gets the edge, runs the callback when it can
@@ -149,24 +174,9 @@ def bench_races(n: int, seed: int = 1, lights: bool = False) -> tuple[int, int]:
     wrong_naive = wrong_edge = 0
     try:
         for _ in range(n):
-            first, second = rng.sample("AB", 2)
-            gap_ns = rng.randint(50_000, 3_000_000)
-            e1 = pins[first].drive_low(deliver=False)
-            inbox[first].put(e1)
-            t_end = time.monotonic_ns() + gap_ns
-            while time.monotonic_ns() < t_end:
-                pass
-            e2 = pins[second].drive_low(deliver=False)
-            inbox[second].put(e2)
-            truth = [s for _, s in sorted([(e1[0], first), (e2[0], second)])]
-            got = [q.get(timeout=10), q.get(timeout=10)]
-            by_edge = [p.seat for p in sorted(got, key=lambda p: (p.t_ns, p.seat))]
-            by_call = [p.seat for p in sorted(got, key=lambda p: called_at[p.seat, p.t_ns])]
-            wrong_edge += by_edge != truth
-            wrong_naive += by_call != truth
-            for s in "AB":
-                inbox[s].put(pins[s].drive_high(deliver=False))
-            time.sleep(0.01)  # released for longer than the debounce before the next race
+            naive, edge = race(rng, pins, inbox, q, called_at)
+            wrong_naive += naive
+            wrong_edge += edge
     finally:
         stop.set()
         for s in "AB":

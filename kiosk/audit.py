@@ -160,6 +160,18 @@ def _runs(registered: dict[str, Scene]) -> list[tuple[str, Scene, str]]:
             for language in LANGUAGES for name, fn in registered.items()]
 
 
+def _check_verdict_greys(app: Any, registered: dict[str, Scene], report: SizeReport) -> None:
+    """Accepted and rejected verdicts must differ in greyscale too (for colour-blind guests)."""
+    if "verdict:accepted" in registered and "verdict:rejected" in registered:
+        diff = grey_difference(app, registered["verdict:accepted"], registered["verdict:rejected"])
+        report.verdict_grey_difference = round(diff, 1)
+        if diff < GREY_DIFFERENCE:
+            report.failures.append(Finding("verdict", "greyscale", round(diff, 1), GREY_DIFFERENCE,
+                                           "accepted and rejected look alike in greyscale"))
+    else:
+        report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
+
+
 def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = None, only: str | None = None
           ) -> list[SizeReport]:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -198,14 +210,7 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
                 if png_dir is not None:
                     png_dir.mkdir(parents=True, exist_ok=True)
                     pygame.image.save(app.display, str(png_dir / f"{width}x{height}-{name.replace(':', '_')}.png"))
-            if "verdict:accepted" in registered and "verdict:rejected" in registered:
-                diff = grey_difference(app, registered["verdict:accepted"], registered["verdict:rejected"])
-                report.verdict_grey_difference = round(diff, 1)
-                if diff < GREY_DIFFERENCE:
-                    report.failures.append(Finding("verdict", "greyscale", round(diff, 1), GREY_DIFFERENCE,
-                                                   "accepted and rejected look alike in greyscale"))
-            else:
-                report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
+            _check_verdict_greys(app, registered, report)
             i18n.set_language("de")
             app.audio.close()
             pygame.display.quit()

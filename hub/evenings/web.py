@@ -1,9 +1,8 @@
 """The club nights' web pages: the staff desk (behind the staff login), the public standings (live by SSE,
 fitting a phone), a full-screen TV view, a print view, CSV and JSON, and the guests' check-in page.
 
-Its own templates (`hub/evenings/templates`); its sentences are in the hub's catalogue (`hub.texts`); the
-hub's web app only
-adds these routes (`hub/web.py`). Staff actions run on the server's event loop thread and publish a
+Its own templates (`hub/evenings/templates`); its sentences are in the hub's catalogue (`hub.texts`). The
+hub's web app only adds these routes (`hub/web.py`). Staff actions run on the server's event loop thread and publish a
 `{"type": "evening"}` news so open standings pages refresh.
 """
 
@@ -67,9 +66,42 @@ def evening_json(evening: Evening) -> dict[str, Any]:
     }
 
 
-def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
+def standings_csv(evening: Evening) -> str:
+    """The standings, then every table of every round, as a spreadsheet reads them."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "player", "points", "score_sum", "opponents_points", "games", "byes"])
+    for row in standings_rows(evening):
+        writer.writerow([row["rank"], _cell(row["player"]), row["points"], row["score"], row["opponents"],
+                         row["played"], row["byes"]])
+    writer.writerow([])
+    writer.writerow(["round", "table", "players", "state", "scores", "winners", "note"])
+    for r in evening.played:
+        for t in r.tables:
+            writer.writerow([r.number, t.table, _cell(" / ".join(t.players)), t.state,
+                             _cell(" / ".join(f"{p} {v}" for p, v in (t.scores or {}).items())),
+                             _cell(" / ".join(t.winners)), _cell(t.note)])
+    return out.getvalue()
+
+
+def needs_staff(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """Logged-in staff only (the hub's server-side session), and a POST only from the hub's own pages."""
+    async def guarded(request: Request) -> Response:
+        if not request.session.get("staff"):
+            return RedirectResponse("/staff", status_code=303)
+        if request.method == "POST" and (refusal := cross_site_refusal(request)) is not None:
+            return refusal
+        return await handler(request)
+    return guarded
+
+
+class EveningPages:
     """The pages over the desk; `reader` is the hub's store reader (known players, the tables' live status)."""
-    def render(request: Request, name: str, **context: Any) -> Response:
+
+    def __init__(self, desk: Desk, broadcaster: Any, reader: Any, cafe: str):
+        self.desk, self.broadcaster, self.reader, self.cafe = desk, broadcaster, reader, cafe
+
+    def render(self, request: Request, name: str, **context: Any) -> Response:
         lang = lang_of(request)
         context |= {"lang": lang, "t": lambda text: tr(text, lang), "languages": LANGUAGES, "now": time.time(),
                     "staff": bool(request.session.get("staff")), "path": request.url.path,
@@ -80,58 +112,46 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
             response.set_cookie("lang", lang, max_age=365 * 86400, samesite="lax")
         return response
 
-    def find(request: Request) -> Evening | None:
+    def find(self, request: Request) -> Evening | None:
         try:
-            return desk.evening(request.path_params["evening"])
+            return self.desk.evening(request.path_params["evening"])
         except KeyError:
             return None
 
-    def changed(evening_id: str) -> None:
-        broadcaster.publish({"type": "evening", "evening": evening_id})
+    def changed(self, evening_id: str) -> None:
+        self.broadcaster.publish({"type": "evening", "evening": evening_id})
 
     # ---------------------------------------------------------------- guests
 
-    def index(request: Request) -> Response:
-        return render(request, "evenings.html", evenings=[desk.evening(i) for i in desk.ids()])
+    def index(self, request: Request) -> Response:
+        return self.render(request, "evenings.html", evenings=[self.desk.evening(i) for i in self.desk.ids()])
 
-    def page(request: Request) -> Response:
-        evening = find(request)
+    def page(self, request: Request) -> Response:
+        evening = self.find(request)
         if evening is None:
             return not_found(request, "No such club night.")
         view = request.query_params.get("view", "")
         template = {"tv": "evening_tv.html", "print": "evening_print.html"}.get(view, "evening.html")
         join_url = str(request.url_for("club-join", evening=evening.id))
         qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
-        return render(request, template, evening=evening, rows=standings_rows(evening), qr=qr, join_url=join_url)
+        return self.render(request, template, evening=evening, rows=standings_rows(evening), qr=qr,
+                           join_url=join_url)
 
-    def as_json(request: Request) -> Response:
-        evening = find(request)
+    def as_json(self, request: Request) -> Response:
+        evening = self.find(request)
         if evening is None:
             return not_found(request, "No such club night.")
         return JSONResponse(evening_json(evening))
 
-    def as_csv(request: Request) -> Response:
-        evening = find(request)
+    def as_csv(self, request: Request) -> Response:
+        evening = self.find(request)
         if evening is None:
             return not_found(request, "No such club night.")
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["rank", "player", "points", "score_sum", "opponents_points", "games", "byes"])
-        for row in standings_rows(evening):
-            writer.writerow([row["rank"], _cell(row["player"]), row["points"], row["score"], row["opponents"],
-                             row["played"], row["byes"]])
-        writer.writerow([])
-        writer.writerow(["round", "table", "players", "state", "scores", "winners", "note"])
-        for r in evening.played:
-            for t in r.tables:
-                writer.writerow([r.number, t.table, _cell(" / ".join(t.players)), t.state,
-                                 _cell(" / ".join(f"{p} {v}" for p, v in (t.scores or {}).items())),
-                                 _cell(" / ".join(t.winners)), _cell(t.note)])
-        return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+        return Response(standings_csv(evening), media_type="text/csv; charset=utf-8",
                         headers={"content-disposition": f'attachment; filename="{evening.id}.csv"'})
 
-    async def join(request: Request) -> Response:
-        evening = find(request)
+    async def join(self, request: Request) -> Response:
+        evening = self.find(request)
         if evening is None:
             return not_found(request, "No such club night.")
         message, status = "", 200
@@ -142,22 +162,22 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
             address = request.client.host if request.client else ""
             try:
                 form = await read_form(request)
-                desk.check_in(evening.id, form.get("name", ""), via="guest", address=address)
+                self.desk.check_in(evening.id, form.get("name", ""), via="guest", address=address)
                 message = N_("You are checked in.")
-                changed(evening.id)
+                self.changed(evening.id)
             except (DeskError, FormError):
                 message = N_("Check-in is closed.") if not evening.checkin_open else \
                     N_("That did not work: the name is taken, or too many names came from this device.")
                 status = 400
-            evening = desk.evening(evening.id)
-        response = render(request, "join.html", evening=evening, message=message)
+            evening = self.desk.evening(evening.id)
+        response = self.render(request, "join.html", evening=evening, message=message)
         response.status_code = status
         return response
 
-    async def events(request: Request) -> Response:
+    async def events(self, request: Request) -> Response:
         evening_id = request.path_params["evening"]
         try:
-            cafe = desk.evening(evening_id).cafe
+            cafe = self.desk.evening(evening_id).cafe
         except KeyError:
             return not_found(request, "No such club night.")
 
@@ -166,29 +186,18 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
                 return news.get("evening") == evening_id
             return news.get("cafe") == cafe and (news.get("type") == "game" or news.get("kind") == "start")
 
-        return StreamingResponse(broadcaster.stream(wants, lambda news: {"refresh": True}),
+        return StreamingResponse(self.broadcaster.stream(wants, lambda news: {"refresh": True}),
                                  media_type="text/event-stream",
                                  headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
 
     # ---------------------------------------------------------------- staff
 
-    def needs_staff(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        """Logged-in staff only (the hub's server-side session), and a POST only from the hub's own pages."""
-        async def guarded(request: Request) -> Response:
-            if not request.session.get("staff"):
-                return RedirectResponse("/staff", status_code=303)
-            if request.method == "POST" and (refusal := cross_site_refusal(request)) is not None:
-                return refusal
-            return await handler(request)
-        return guarded
-
-    @needs_staff
-    async def staff_index(request: Request) -> Response:
+    async def staff_index(self, request: Request) -> Response:
         message, status = "", 200
         if request.method == "POST":
             try:
                 form = await read_form(request)
-                evening = desk.create(
+                evening = self.desk.create(
                     str(form.get("evening", "")).strip(), cafe=str(form.get("cafe", "")),
                     game=str(form.get("game", "")), rounds=int(str(form.get("rounds", "0")) or 0),
                     tables=str(form.get("tables", "")).split(), seating=str(form.get("seating", "")),
@@ -197,42 +206,46 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
                 return RedirectResponse(f"/staff/club/{evening.id}", status_code=303)
             except (DeskError, ValueError):  # a FormError is a ValueError
                 message, status = N_("Not possible now."), 400
-        response = render(request, "staff_evenings.html", evenings=[desk.evening(i) for i in desk.ids()],
-                          games=referee_games.all_games(), seatings=SEATINGS, message=message,
-                          cafe=cafe if cafe != "+" else "")
+        response = self.render(request, "staff_evenings.html",
+                               evenings=[self.desk.evening(i) for i in self.desk.ids()],
+                               games=referee_games.all_games(), seatings=SEATINGS, message=message,
+                               cafe=self.cafe if self.cafe != "+" else "")
         response.status_code = status
         return response
 
-    @needs_staff
-    async def staff_evening(request: Request) -> Response:
-        evening = find(request)
+    async def staff_evening(self, request: Request) -> Response:
+        evening = self.find(request)
         if evening is None:
             return not_found(request, "No such club night.")
         message, status = "", 200
         if request.method == "POST":
             try:
-                _act(desk, evening.id, await read_form(request))
+                _act(self.desk, evening.id, await read_form(request))
                 message = N_("Done.")
-                changed(evening.id)
+                self.changed(evening.id)
             except (DeskError, ValueError, KeyError):
                 message, status = N_("Not possible now."), 400
-            evening = desk.evening(evening.id)
-        live = {row["table"]: row for row in reader.tables(evening.cafe)}
-        response = render(request, "staff_evening.html", evening=evening, rows=standings_rows(evening),
-                          known=[p for p in reader.players() if p not in evening.entrants], message=message,
-                          live=live)
+            evening = self.desk.evening(evening.id)
+        live = {row["table"]: row for row in self.reader.tables(evening.cafe)}
+        response = self.render(request, "staff_evening.html", evening=evening, rows=standings_rows(evening),
+                               known=[p for p in self.reader.players() if p not in evening.entrants],
+                               message=message, live=live)
         response.status_code = status
         return response
 
+
+def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
+    """The club nights' routes over the desk (`EveningPages`)."""
+    pages = EveningPages(desk, broadcaster, reader, cafe)
     return [
-        Route("/club-nights", index),
-        Route("/club/{evening}.json", as_json),  # before the page: its {evening} would take "x.json" too
-        Route("/club/{evening}.csv", as_csv),
-        Route("/club/{evening}", page),
-        Route("/club/{evening}/join", join, methods=["GET", "POST"], name="club-join"),
-        Route("/club/{evening}/events", events),
-        Route("/staff/club-nights", staff_index, methods=["GET", "POST"]),
-        Route("/staff/club/{evening}", staff_evening, methods=["GET", "POST"]),
+        Route("/club-nights", pages.index),
+        Route("/club/{evening}.json", pages.as_json),  # before the page: its {evening} would take "x.json" too
+        Route("/club/{evening}.csv", pages.as_csv),
+        Route("/club/{evening}", pages.page),
+        Route("/club/{evening}/join", pages.join, methods=["GET", "POST"], name="club-join"),
+        Route("/club/{evening}/events", pages.events),
+        Route("/staff/club-nights", needs_staff(pages.staff_index), methods=["GET", "POST"]),
+        Route("/staff/club/{evening}", needs_staff(pages.staff_evening), methods=["GET", "POST"]),
     ]
 
 
