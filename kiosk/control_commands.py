@@ -10,6 +10,7 @@ the test flag (`kiosk/fault_injection.py`).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +20,8 @@ import pygame
 from kiosk.screens.admin import AdminScreen
 
 App = Any  # kiosk.app.App (not imported: the app imports this module)
+
+logger = logging.getLogger(__name__)
 
 
 def screenshot(app: App, path: Any) -> dict[str, Any]:
@@ -106,3 +109,16 @@ def run(app: App, name: str, arg: Any = None) -> Any:
     if handler is None:
         raise ValueError(f"unknown command {name!r}")
     return handler(app, arg)
+
+
+def answer(app: App, command: Any) -> None:
+    """Run a queued `kiosk.inbox.Command` and hand its result (or the caller's error) back to the waiting
+    thread; a bad request is logged and its caller's, never the display loop's."""
+    try:
+        command.result = run(app, command.name, command.arg)
+    except Exception as exc:  # a bad request (unknown action, unwritable path) is its caller's error
+        logger.warning("command %s %r failed: %s", command.name, command.arg, exc)
+        command.error = exc
+        app.dirty = True
+    finally:
+        command.done.set()

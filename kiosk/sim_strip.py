@@ -10,11 +10,11 @@ screens, touches and screenshots of the screen are exactly as on the Pi.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import pygame
 
 from hw.lights import Mode, SeatLights
+from kiosk.display import Display
 from kiosk.render import Renderer
 from kiosk.view import INK, MUTED
 
@@ -36,20 +36,20 @@ class SimStrip:
         self.columns = 1
         self._font: pygame.font.Font | None = None
 
-    def attach(self, app: Any) -> None:
-        """Make the window taller; the app's display (the part its screens reach) stays the top part."""
-        display = getattr(app, "display", app.surface)  # the screen as mounted (rotated or not)
-        width, height = display.get_size()
+    def attach(self, display: Display) -> None:
+        """Make the window taller; the display (`kiosk.display.Display`: the part its screens reach) stays the
+        top part."""
+        mounted = display.window  # the screen as mounted (rotated or not)
+        width, height = mounted.get_size()
         seats = max(len(self.lights.seats), 1)
         self.columns = max(1, min(seats, width // SLOT))  # portrait: two rows of two
         rows = -(-seats // self.columns)
         self.window = pygame.display.set_mode((width, height + rows * ROW))
         screen_part = self.window.subsurface((0, 0, width, height))
-        if app.surface is display:  # not rotated: screens draw straight onto the window's top part
-            app.surface = screen_part
-        app.display = screen_part  # screenshots and the rotated picture: the screen without the strip
-        app.renderer = Renderer(app.surface)
-        app.dirty = True
+        if display.surface is mounted:  # not rotated: screens draw straight onto the window's top part
+            display.surface = screen_part
+        display.window = screen_part  # screenshots and the rotated picture: the screen without the strip
+        display.renderer = Renderer(display.surface)
         self.rect = pygame.Rect(0, height, width, rows * ROW)
         self._font = pygame.font.Font(None, 22)
 

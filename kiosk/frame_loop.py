@@ -1,0 +1,138 @@
+"""The display loop: sleep until something is due, hand the inputs on, draw a frame when something changed.
+
+Hardware threads only post inputs to the inbox (`kiosk/inbox.py`), which wakes the loop (`kiosk/waiting.py`,
+decision H23-Q); everything else happens on this thread. The loop sleeps until a touch, an input or a
+screen's next deadline: an idle kiosk draws nothing and wakes about once a second. A frame is the screen's
+view, the guests' notice band after a caught error and the café strip, put on the glass by
+`kiosk/display.py`.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+import pygame
+
+from kiosk import i18n, idle
+from kiosk.view import INK, PANEL, View
+
+App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+
+IDLE_WAIT_MS = 1000  # the loop wakes at least this often (watchdog pings, SDL's device hotplug)
+
+
+class FrameLoop:
+    """One turn of the loop per `step`; `draw` makes the frame."""
+
+    def __init__(self, app: App, wake_every_s: float | None):
+        self.app = app
+        # The loop wakes at least this often, so watchdog pings keep their pace while idle.
+        self.max_idle_ms = IDLE_WAIT_MS if not wake_every_s else max(10, min(IDLE_WAIT_MS, int(wake_every_s * 1000)))
+
+    def _next_wakeup(self, now: float) -> float | None:
+        """The earliest deadline: the screen's, the light strip's, the idle pause, the notice's end, the audio's
+        sleep."""
+        app = self.app
+        wakeup = app.screen.next_wakeup()
+        if app.lights is not None:  # the --sim window's light strip animates a blinking light
+            wakeup = app.lights.next_wakeup(wakeup, now)
+        idle_at = self._idle_deadline()
+        if idle_at is not None:
+            wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
+        if app.guard.notice_shows(now):
+            wakeup = app.guard.notice_until if wakeup is None else min(wakeup, app.guard.notice_until)
+        quiet_at = app.audio.sleep_due()  # the audio device closes when no cue played for a while
+        if quiet_at is not None:
+            wakeup = quiet_at if wakeup is None else min(wakeup, quiet_at)
+        return wakeup
+
+    def step(self, max_wait_ms: int | None = None) -> None:
+        app = self.app
+        now = time.monotonic()
+        wakeup = self._next_wakeup(now)
+        wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
+        if max_wait_ms is not None:
+            wait = min(wait, max_wait_ms)
+        if app.dirty:
+            wait = 0
+        for event in self._wait(wait):
+            app.guarded(app.input_events.on_pygame, event)
+        while True:
+            try:
+                item = app.inputs.get_nowait()
+            except queue.Empty:
+                break
+            app.guarded(app.input_events.on_item, item)
+        app.guarded(self._after_inputs)
+        if app.heartbeat is not None:
+            app.heartbeat()
+
+    def _after_inputs(self) -> None:
+        """Time, the café, the idle pause, the frame and the lights: once per turn of the loop."""
+        app = self.app
+        now = time.monotonic()
+        if app.screen.on_tick(now):
+            app.dirty = True
+        if app.guard.notice_until and now >= app.guard.notice_until:
+            app.guard.notice_until = 0.0  # the notice ran out: draw the screen without it
+            app.dirty = True
+        if app.cafe is not None and app.cafe.tick():
+            app.dirty = True
+        app.audio.tick(now)
+        self._idle_check(time.monotonic())
+        if app.dirty:
+            app.draw()  # through the app: a benchmark times its frames there
+        if app.lights is not None:
+            app.lights.follow(app.screen)
+
+    def _wait(self, ms: int) -> list[pygame.event.Event]:
+        """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline."""
+        waker = self.app.waker
+        end = time.monotonic() + ms / 1000
+        while True:
+            events = pygame.event.get()
+            if waker.woken() or events:
+                return events
+            left = end - time.monotonic()
+            if left <= 0:
+                return []
+            waker.sleep(left)
+
+    # --- a table left alone
+
+    def _idle_deadline(self) -> float | None:
+        return idle.deadline(self.app.screen, self.app.settings.idle_pause_s, self.app.last_activity)
+
+    def _idle_check(self, now: float) -> None:
+        """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
+        app = self.app
+        if idle.pause_if_left(app.screen, app.settings.idle_pause_s, app.last_activity, now):
+            app.last_activity = now
+            app.go_menu()
+
+    # --- the frame
+
+    def draw(self) -> None:
+        app = self.app
+        width, height = app.surface.get_width(), app.surface.get_height()
+        strip = app.cafe.strip_height(width, height) if app.cafe is not None else 0
+        app.current_view = app.screen.view(width, height - strip)
+        if app.guard.notice_shows(time.monotonic()):
+            self._notice(app.current_view)
+        if app.cafe is not None:
+            app.cafe.decorate(app.current_view, height)
+        app.video.present(app.current_view)
+        if app.cafe is not None:  # after the flip: the publisher's work never delays what players see
+            app.cafe.publish_status(app.screen)
+        app.dirty = False
+        app.frames += 1
+
+    def _notice(self, view: View) -> None:
+        """The guests' calm notice after a caught error, a band across the top (over the title, like the scanner
+        banner; taps still reach the buttons under it)."""
+        w, h = view.width, view.height
+        band = (0, 0, w, round(h * (0.07 if h > w else 0.12)))
+        view.text(band, i18n.tr("A glitch – the game goes on"), size=0.9, color=INK, fill=PANEL, align="center",
+                  lines=1, tag="notice")
