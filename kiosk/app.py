@@ -127,10 +127,6 @@ class App:
     def renderer(self) -> Renderer:
         return self.video.renderer
 
-    @property
-    def rotate(self) -> int:
-        return self.video.rotate
-
     def to_logical(self, x: int, y: int) -> tuple[int, int]:
         """A display point (touch) → the point of the upright picture under it."""
         return self.video.to_logical(x, y)

@@ -1,0 +1,59 @@
+"""The kiosk app has rooms with one job each (issue #23): the display, the display loop, what an input does,
+which screen shows and the control socket's commands live in their own modules; `App` composes them."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from kiosk.display import Display
+from kiosk.frame_loop import FrameLoop
+from kiosk.input_events import InputEvents
+from kiosk.routing import ScreenRouter
+from kiosk.screens.table import TableScreen
+from tests.kiosk_helpers import make_app, press
+
+KIOSK = Path(__file__).resolve().parent.parent / "kiosk"
+
+# What each room does, as the calls and names that do it; none of them is in kiosk/app.py.
+ROOMS = {
+    "display.py": {"set_mode", "flip", "rotate"},  # SDL's display, the frame on the glass, a rotated mounting
+    "frame_loop.py": {"woken", "next_wakeup", "get_nowait", "view", "decorate"},  # the sleep, the inbox, the frame
+    "input_events.py": {"hit", "on_touch", "on_input", "FINGERDOWN"},  # a finger's button, a seat's input
+    "routing.py": {"TableScreen", "SetupScreen", "FaultScreen", "reopen", "open_log"},  # where guests go
+    "control_commands.py": {"COMMANDS", "result", "done"},  # a command's answer to the waiting thread
+}
+
+
+def names(path: Path) -> set[str]:
+    """Every attribute, name and imported name a module uses."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.ImportFrom):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_each_room_does_its_job_and_the_app_does_none_of_them() -> None:
+    in_app = names(KIOSK / "app.py")
+    for module, job in ROOMS.items():
+        assert job <= names(KIOSK / module), module
+        assert not job & in_app, f"kiosk/app.py does {module}'s job: {sorted(job & in_app)}"
+
+
+def test_the_app_composes_the_rooms_and_a_game_goes_through_them(tmp_path) -> None:
+    app = make_app(tmp_path)
+    assert isinstance(app.video, Display) and isinstance(app.loop, FrameLoop)
+    assert isinstance(app.routes, ScreenRouter) and isinstance(app.input_events, InputEvents)
+    assert app.surface is app.video.surface and app.display is app.video.window
+    app.start_game("magische-7", ["Anna", "Ben"], None, {}, {})
+    assert isinstance(app.screen, TableScreen)  # routed
+    app.step(max_wait_ms=1)  # the loop drew the table
+    assert app.frames >= 1 and app.current_view is not None and app.current_view.buttons()
+    press(app, "lang")  # a touch through the input room
+    app.go_menu()
+    assert app.screen.name == "menu"
