@@ -63,3 +63,17 @@ def test_tr_reads_the_hub_catalogue_then_the_shared_one() -> None:
     assert tr("{player} to play", "de", player="Anna") == "Anna ist am Zug"  # the shared catalogue's sentence
     assert tr("finished", "de") == "beendet" and tr("Standings", "fr") == "Standings"
     assert pick_language(None, None, "fr, en;q=0.8") == "en" and pick_language(None, None, None) == "de"
+
+
+def test_a_missing_page_says_so_in_the_readers_language() -> None:
+    from starlette.requests import Request
+
+    from hub.views import not_found
+
+    def asked(query: bytes) -> Request:
+        return Request({"type": "http", "method": "GET", "path": "/games/x", "query_string": query, "headers": []})
+
+    de, en = not_found(asked(b"lang=de"), "No such game."), not_found(asked(b"lang=en"), "No such game.")
+    assert (de.status_code, de.body.decode()) == (404, "Dieses Spiel gibt es nicht.")
+    assert en.body.decode() == "No such game."
+    assert not_found(asked(b""), "A day is written YYYY-MM-DD.", 400).status_code == 400
