@@ -192,8 +192,9 @@ class App:
         self.screen = screen
         self.dirty = True
 
-    def go_menu(self) -> None:
-        self.show(MenuScreen(self))
+    def go_menu(self, paused: int | None = None) -> None:
+        """The menu; `paused`: the game the idle pause just stopped, offered there to resume."""
+        self.show(MenuScreen(self, paused))
         offer_assignment(self)  # club nights: the café's assignment for this table, if one waits
 
     def resume(self) -> None:
@@ -478,9 +479,10 @@ class App:
 
     def _idle_check(self, now: float) -> None:
         """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
-        if idle.pause_if_left(self.screen, self.settings.idle_pause_s, self.last_activity, now):
+        left = idle.pause_if_left(self.screen, self.settings.idle_pause_s, self.last_activity, now)
+        if left is not None:
             self.last_activity = now
-            self.go_menu()
+            self.go_menu(paused=left.game_row)
 
     def draw(self) -> None:
         width, height = self.surface.get_width(), self.surface.get_height()

@@ -50,9 +50,10 @@ class AssignmentScreen(Screen):
         v = View(width, height)
         gap = gap_of(v)
         title = contract.assignment_title(self.assignment, language()) or tr("Club night")
-        v.text(g.r(0.04, 0.015, 0.46, 0.1), title, size=1.1, color=ACCENT, tag="title")
-        v.button(g.r(0.52, 0.015, 0.19, 0.1), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
-        v.button(g.r(0.73, 0.015, 0.24, 0.1), tr("Other game"), "other", tag="other")
+        v.text(g.r(0.04, 0.005, 0.47, 0.12), title, size=1.1, color=ACCENT, tag="title")  # two lines if long
+        v.button(g.r(0.52, 0.015, 0.19, 0.1), "English" if language() == "de" else "Deutsch", "lang", tag="lang",
+                 group="top")
+        v.button(g.r(0.73, 0.015, 0.24, 0.1), tr("Other game"), "other", tag="other", group="top")
         v.text(g.r(0.04, 0.13, 0.92, 0.12), self.headline(), size=1.0, tag="assignment")
         nxt = self._next()
         if self.error:

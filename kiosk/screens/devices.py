@@ -84,7 +84,7 @@ class ButtonTestScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.7, 0.1), tr("Button test: press each seat's buttons"), size=1.0, color=ACCENT,
+        v.text(g.r(0.04, 0.005, 0.72, 0.13), tr("Button test: press each seat's buttons"), size=1.0, color=ACCENT,
                tag="title")
         v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
         seats = self.seats()
