@@ -238,8 +238,8 @@ class Renderer:
         if max_lines:
             room = min(room, max_lines)
         lines = self._wrap(text, font, width)
-        if len(lines) <= room:
-            return lines, floor, False
+        if len(lines) <= room:  # a single word wider than the box was cut while wrapping: that is cut too
+            return lines, floor, "".join(lines).replace(" ", "") != text.replace(" ", "")
         kept = lines[:room]
         kept[-1] = self._cut(kept[-1] + " " + lines[room], font, width)
         return kept, floor, True

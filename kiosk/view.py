@@ -110,6 +110,11 @@ class View:
     def limits(self) -> Limits:
         return Limits.for_size(self.width, self.height)
 
+    def lines_height(self, n: int) -> int:
+        """The height a box needs for `n` lines of the smallest text (DejaVu's line: 1.2 × its size, the size
+        about capital height / 0.73), with the renderer's inner margin: for layouts that must never cut."""
+        return round(n * self.limits.cap / 0.73 * 1.2) + 4
+
     def add(self, element: Element) -> Element:
         self.elements.append(element)
         return element

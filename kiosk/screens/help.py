@@ -32,24 +32,30 @@ class HelpScreen(Screen):
         v = View(width, height)
         portrait = height > width
         bar = 0.07 if portrait else 0.11  # the top and bottom bars
-        top, bottom = 0.04 + bar, 0.96 - bar - 0.02
+        head = 0.1 if portrait else bar  # the title's height: three lines in portrait's narrow column
+        top, bottom = 0.03 + head, 0.96 - bar - 0.02
         x, w, area = round(0.03 * width), round(0.94 * width), round((bottom - top) * height)
         self.sheets = self._sheets(w, area, v)
         self.page = min(self.page, len(self.sheets) - 1)
         title, paragraphs = self.sheets[self.page]
-        v.text(g.r(0.03, 0.02, 0.7, bar), f"{games.get(self.game_id).title} – {title}", size=1.0,
+        side = 0.3 if portrait else 0.21  # the width of Back and of the pager's buttons
+        v.text(g.r(0.03, 0.01, 0.95 - side - 0.03, head), f"{games.get(self.game_id).title} – {title}", size=1.0,
                color=ACCENT, tag="title")
-        v.button(g.r(0.76, 0.02, 0.21, bar), tr("Back"), "back", tag="back")
+        v.button(g.r(0.97 - side, 0.02, side, bar), tr("Back"), "back", tag="back")
         y = round(top * height)
         for paragraph, each in zip(paragraphs, self._heights(paragraphs, w, area, v), strict=True):
             v.text((x, y, w, each), paragraph, size=0.9 if portrait else 0.8, color=INK, tag="help", group="help")
             y += each
-        pager = tr("Page {n} of {m}", n=self.page + 1, m=len(self.sheets))
-        v.text(g.r(0.3, 0.98 - bar, 0.4, bar), pager, size=0.8, color=MUTED, align="center", tag="page")
+        pager = f"{self.page + 1} / {len(self.sheets)}" if portrait else tr("Page {n} of {m}", n=self.page + 1,
+                                                                              m=len(self.sheets))
+        side = max(side, 0.25)
+        v.text(g.r(0.04 + side, 0.98 - bar, 0.92 - 2 * side, bar), pager, size=0.8, color=MUTED, align="center",
+               tag="page")
         if self.page > 0:
-            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Previous"), "prev", fill=BUTTON, tag="prev", group="pager")
+            v.button(g.r(0.03, 0.98 - bar, side, bar), tr("Previous"), "prev", fill=BUTTON, tag="prev", group="pager")
         if self.page < len(self.sheets) - 1:
-            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Next"), "next", fill=BUTTON, tag="next", group="pager")
+            v.button(g.r(0.97 - side, 0.98 - bar, side, bar), tr("Next"), "next", fill=BUTTON, tag="next",
+                     group="pager")
         return v
 
     def _sheets(self, width: int, area: int, v: View) -> list[tuple[str, list[str]]]:

@@ -95,14 +95,22 @@ class HistoryScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         bar = 0.07 if g.portrait else 0.1
-        v.text(g.r(0.03, 0.02, 0.33, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
-               tag="title")
-        v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
-        if self.status == "paused":
-            v.button(g.r(0.38, 0.02, 0.36, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
+        paused = self.status == "paused"
+        if g.portrait:  # the title beside Back; a paused game's Resume gets a row of its own under them
+            v.text(g.r(0.03, 0.02, 0.64, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
+                   tag="title")
+            v.button(g.r(0.7, 0.02, 0.28, bar), tr("Back"), "back", tag="back")
+            if paused:
+                v.button(g.r(0.03, 0.03 + bar, 0.95, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
+        else:
+            v.text(g.r(0.03, 0.02, 0.33, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
+                   tag="title")
+            v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
+            if paused:
+                v.button(g.r(0.38, 0.02, 0.36, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
         lines = self.lines()
         row = ROW_PORTRAIT if g.portrait else ROW
-        top, bottom = 0.04 + bar, 0.96 - bar - 0.02
+        top, bottom = 0.04 + bar + (bar + 0.01 if g.portrait and paused else 0), 0.96 - bar - 0.02
         capacity = rows_for(top, bottom, row)
         px = v.limits.cap / 0.73  # the smallest text's font size: a row holds about this many characters
         self._per_row = max(20, int(0.94 * width / (px * 0.6)) - 2)
@@ -203,9 +211,8 @@ class GamesScreen(Screen):
         bar = 0.07 if g.portrait else 0.1
         v.text(g.r(0.03, 0.02, 0.7, bar), tr("Earlier games"), size=1.0, color=ACCENT, tag="title")
         v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
-        line = round(v.limits.cap / 0.73 * 1.2)  # one line of the smallest text
         gap = round(v.limits.gap) + 2
-        each = 3 * line + 8  # a game's button holds three lines: game and status, when, the players' scores
+        each = v.lines_height(3) + 4  # a game's button holds three lines: game and status, when, the players' scores
         top, bottom = round((0.04 + bar) * height), round((0.96 - bar) * height)
         rows = max(1, (bottom - top + gap) // (each + gap))
         for i, record in enumerate(self.records[self.first:self.first + rows]):

@@ -74,10 +74,9 @@ class MenuScreen(Screen):
         v.button(places[0], tr("Earlier games"), "games", tag="games", group="top")
         v.button(places[1], "English" if language() == "de" else "Deutsch", "lang", tag="lang", group="top")
         y += bar + gap
-        line = round(v.limits.cap / 0.73 * 1.2)  # the height of one line of the smallest text
         parts = len(unplugged_parts(self.app.scanners_down))
-        y = self._warning(v, (x, y, w, 2 * parts * line + gap if g.portrait else bar), gap)
-        y = self._paused(v, g, (x, y, w, 5 * line if g.portrait else 2 * bar), gap)
+        y = self._warning(v, (x, y, w, v.lines_height(2 * parts) if g.portrait else bar), gap)
+        y = self._paused(v, g, (x, y, w, v.lines_height(5) if g.portrait else 2 * bar), gap)
         self._games(v, g, (x, y, w, height - margin - y), gap)
         return v
 
@@ -119,13 +118,13 @@ class MenuScreen(Screen):
         ids = kiosk.games.available()
         x, y, w, h = rect
         least = v.limits.touch
-        line = round(v.limits.cap / 0.73 * 1.2)  # one line of the smallest text
+        line = v.lines_height(1)
         if len(ids) * (least + gap) + line + gap <= h:
             v.text((x, y, w, line), tr("Choose a game"), color=MUTED)
             y, h = y + line + gap, h - line - gap
         if len(ids) * (least + gap) - gap <= h:
             cells = rows((x + round(w * 0.05), y, round(w * 0.9), h), max(1, len(ids)), gap)
-            labels = [f"{games.get(i).title}  ·  {tr('{players} players', players=players_span(i))}" for i in ids]
+            labels = [games.get(i).title + "  ·  " + tr("{players} players", players=players_span(i)) for i in ids]
         else:  # short of room (the paused game above): titles only, two columns
             per_col = -(-len(ids) // 2)
             cells = [cell for col in cols((x, y, w, h), 2, gap) for cell in rows(col, per_col, gap)]

@@ -39,7 +39,7 @@ class SetupScreen(Screen):
         margin = round(0.02 * min(width, height))
         x, w = round(0.04 * width), round(0.93 * width)
         bar = max(round(v.limits.touch), round(height * (0.07 if g.portrait else 0.1)))
-        line = round(v.limits.cap / 0.73 * 1.2)  # the height of one line of the smallest text
+        line = v.lines_height(1)
         y = margin
         top = cols((x, y, w, bar), 7, gap)
         v.text((top[0][0], y, top[3][0] + top[3][2] - top[0][0], bar), self.cls.title, size=1.3, color=ACCENT,
@@ -55,7 +55,7 @@ class SetupScreen(Screen):
             v.button(rect, str(n), f"count:{n}", fill=GOOD if n == self.count else PANEL, tag=f"count:{n}",
                      group="counts")
         y += bar + gap
-        hint_h = 2 * line if g.portrait else line
+        hint_h = v.lines_height(2 if g.portrait else 1)
         if self.error:
             v.text((x, y, w, hint_h), self.error, color=BAD, tag="error")
         else:
