@@ -8,10 +8,10 @@ import pytest
 from kiosk.audit import audit
 
 OURS = ["menu", "setup:", "keyboard", "help:", "leave:", "admin:", "results:", "history", "games", "scanner-test",
-        "button-test"]
+        "button-test", "assignment", "camera:", "fault:"]
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (720, 1280)])
 def test_guests_and_staff_screens_keep_the_limits(size) -> None:
     failures, scenes_seen = [], 0
     for prefix in OURS:

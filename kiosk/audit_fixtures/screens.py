@@ -15,6 +15,7 @@ from kiosk.screens.setup import SetupScreen
 
 @scene("menu")
 def menu(app) -> None:
+    app.scanners_down.clear()  # an earlier scene may have left a scanner unplugged
     app.show(MenuScreen(app))
 
 
