@@ -198,3 +198,18 @@ def test_a_running_kiosk_pauses_a_left_game_and_resumes_it_from_the_menu(tmp_pat
         kiosk.wait(lambda s: s.get("warning") == "")
     finally:
         kiosk.close()
+
+
+def test_a_word_cut_to_fit_its_box_counts_as_cut() -> None:
+    """"Zurü…" on a narrow Back button is cut even though it took one line: the audit must see it."""
+    import pygame
+
+    from kiosk.render import ELLIPSIS, Renderer
+
+    pygame.init()
+    renderer = Renderer(pygame.Surface((720, 1280)))
+    floor = renderer.px_for_cap(25)
+    lines, _px, cut = renderer._fit("Zurück", renderer.font(floor).size("Zurü")[0], 200, floor, floor, 0)
+    assert lines[0].endswith(ELLIPSIS) and cut
+    lines, _px, cut = renderer._fit("Zurück", renderer.font(floor).size("Zurück")[0] + 2, 200, floor, floor, 0)
+    assert lines == ["Zurück"] and not cut
