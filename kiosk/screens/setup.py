@@ -85,7 +85,8 @@ class SetupScreen(Screen):
         each = min(bar, (h - bar - gap * len(self.settings)) // max(1, len(self.settings)))
         for i, setting in enumerate(self.settings):
             picked = self.picked[setting.option]
-            text = tr("{option}: {value}", option=tr(setting.label), value=tr(setting.values[picked][0]))
+            value = tr(setting.values[picked][0])
+            text = tr("{option}: {value}", option=tr(setting.label), value=value) if setting.label else value
             v.button((x, y + i * (each + gap), w, each), text, f"opt:{setting.option}",
                      fill=BUTTON if picked else PANEL, tag=f"opt:{setting.option}", group="options")
         v.button((x, y + h - bar, w, bar), tr("Start"), "start", fill=GOOD, tag="start")
