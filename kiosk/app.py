@@ -149,8 +149,9 @@ class App:
     def show(self, screen: Screen) -> None:
         self.routes.show(screen)
 
-    def go_menu(self) -> None:
-        self.routes.go_menu()
+    def go_menu(self, paused: int | None = None) -> None:
+        """The menu; `paused`: the game the idle pause just stopped, offered there to resume."""
+        self.routes.go_menu(paused)
 
     def resume(self) -> None:
         self.routes.resume()

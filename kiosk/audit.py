@@ -8,7 +8,8 @@ drawn (`Renderer.record`); the audit reports per size the smallest capital heigh
 per role (any text; `lead`: the verdict's first line and the hint; `key`: whose
 turn, scores), in pixels and in millimetres of the real panel, the lowest
 contrast, the smallest touch target and gap, every text cut with "…", and
-whether accepted and rejected verdicts differ in greyscale. Any limit broken or
+whether accepted and rejected verdicts differ in greyscale, and whether the texts of one group (a row of
+buttons) share one size. Any limit broken or
 any text cut: exit status 1.
 """
 
@@ -60,7 +61,7 @@ def scenes() -> dict[str, Scene]:
 @dataclass
 class Finding:
     scene: str
-    what: str  # "cap" | "lead-cap" | "key-cap" | "cut" | "contrast" | "touch" | "gap" | "greyscale" | "error"
+    what: str  # cap | lead-cap | key-cap | cut | uneven | contrast | touch | gap | greyscale | error
     value: float
     limit: float
     detail: str
@@ -116,6 +117,7 @@ def check_drawn(name: str, drawn: list[Any], limits: Limits, report: SizeReport)
             report.failures.append(Finding(name, "contrast", round(ratio, 2), limits.contrast,
                                            f"{t.source!r} {t.fg} on {t.bg}"))
         report.cut_texts += t.cut
+    _check_groups(name, texts, report)
     for i, a in enumerate(targets):
         side = min(a.rect[2], a.rect[3])
         report.min_touch_px = min(report.min_touch_px, side)
@@ -126,6 +128,17 @@ def check_drawn(name: str, drawn: list[Any], limits: Limits, report: SizeReport)
             report.min_gap_px = min(report.min_gap_px, gap)
             if gap < limits.gap - 0.5:
                 report.failures.append(Finding(name, "gap", gap, limits.gap, f"{a.action} / {b.action}"))
+
+
+def _check_groups(name: str, texts: list[Any], report: SizeReport) -> None:
+    """One row, one text size (issue #26): the texts of a group drawn at more than one capital height fail."""
+    sizes: dict[str, set[int]] = {}
+    for t in texts:
+        if t.group:
+            sizes.setdefault(t.group, set()).add(t.cap_px)
+    for group, caps in sizes.items():
+        if len(caps) > 1:
+            report.failures.append(Finding(name, "uneven", max(caps), min(caps), f"group {group!r}: {sorted(caps)}"))
 
 
 def grey_difference(app: Any, ok_scene: Scene, no_scene: Scene) -> float:

@@ -17,7 +17,6 @@ class AdminCommand(Enum):
     ABANDON = "abandon"
     EXPORT = "export"
     LANGUAGE = "lang"
-    VOLUME = "volume"
     DEMO = "demo"
     CHANGE_PIN = "pin"
     SCANNER_TEST = "scanners"

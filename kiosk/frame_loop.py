@@ -108,9 +108,10 @@ class FrameLoop:
     def _idle_check(self, now: float) -> None:
         """Idle mid-game for `idle_pause_s`: the game is paused (resumable from the history), the menu shows."""
         app = self.app
-        if idle.pause_if_left(app.screen, app.settings.idle_pause_s, app.last_activity, now):
+        left = idle.pause_if_left(app.screen, app.settings.idle_pause_s, app.last_activity, now)
+        if left is not None:
             app.last_activity = now
-            app.go_menu()
+            app.go_menu(paused=left.game_row)
 
     # --- the frame
 

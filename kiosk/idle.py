@@ -1,12 +1,22 @@
 """A table left alone: after `[kiosk] idle_pause_s` without a touch or a seat input, a game in progress is
-paused (it stays in the log, resumable from the history) and the menu shows for the next group."""
+paused (it stays in the log) and the menu shows for the next group, saying which game was paused and offering
+to resume it (`kiosk/screens/menu.py`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from kiosk.screens import Screen
 from kiosk.screens.table import TableScreen
 
 DEPTH = 8  # screens stacked over a table (help over history over a question …) never go deeper
+
+
+@dataclass(frozen=True)
+class Left:
+    """A table found left alone: the log row of its game (paused now, unless it had ended)."""
+
+    game_row: int
 
 
 def game_on_screen(screen: Screen | None) -> TableScreen | None:
@@ -25,12 +35,11 @@ def deadline(screen: Screen, idle_s: float, last_activity: float) -> float | Non
     return last_activity + idle_s
 
 
-def pause_if_left(screen: Screen, idle_s: float, last_activity: float, now: float) -> bool:
-    """Pause the game under `screen` once it is left alone; True when the menu should show now."""
+def pause_if_left(screen: Screen, idle_s: float, last_activity: float, now: float) -> Left | None:
+    """Pause the game under `screen` once it is left alone; then the menu should show (None: not yet)."""
     due = deadline(screen, idle_s, last_activity)
-    if due is None or now < due:
-        return False
     table = game_on_screen(screen)
-    if table is not None:
-        table.controller.pause()  # a finished game stays finished
-    return True
+    if due is None or now < due or table is None:
+        return None
+    table.controller.pause()  # a finished game stays finished
+    return Left(table.controller.game_row)

@@ -78,6 +78,10 @@ class PinGuard:
         """The PIN set from the admin menu, else the config's."""
         return self.own_hash or self.config_hash
 
+    def tries_left(self) -> int:
+        """Wrong PINs still taken before the keypad waits (after a wait, the next wrong one waits again)."""
+        return max(0, FREE_TRIES - self.failures)
+
     def locked_for(self) -> float:
         """Seconds until the next try is taken (0: now)."""
         return max(0.0, self.locked_until - self.clock())

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 FILE = "prefs.json"
-VOLUME_STEPS = (0, 25, 50, 75, 100)  # percent; 0 is mute
+VOLUME_STEP = 10  # percent per touch of the admin menu's − / +; 0 is mute
 
 
 @dataclass
@@ -44,7 +44,9 @@ class Prefs:
         os.replace(tmp, path)
 
 
-def next_volume(current: int) -> int:
-    """The next step of the volume button (100 wraps to mute)."""
-    later = [step for step in VOLUME_STEPS if step > current]
-    return later[0] if later else VOLUME_STEPS[0]
+def step_volume(current: int, up: bool) -> int:
+    """The volume after one touch of "+" (`up`) or "−": the next multiple of the step, from mute to 100 %,
+    never wrapping around (issue #26: one button cycling up to 100 % before mute startled staff)."""
+    if up:
+        return min(100, (current // VOLUME_STEP + 1) * VOLUME_STEP)
+    return max(0, (-(-current // VOLUME_STEP) - 1) * VOLUME_STEP)

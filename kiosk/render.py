@@ -69,6 +69,7 @@ class DrawnText:
     role: str
     tag: str
     cut: bool  # the text did not fit even wrapped at its floor size and was cut with "…"
+    group: str = ""  # texts of one group (a row of buttons) must share one size
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Renderer:
         self._file = font_file()
         self._images: dict[tuple[str, int, Color], pygame.Surface] = {}  # rendered lines, reused across frames
         self._fits: dict[tuple, tuple[list[str], int, bool]] = {}
+        self._group_px: dict[str, int] = {}  # per drawn view: the one size of each group of texts
         self.resize(surface)
         self.record: list[DrawnText | DrawnTarget] | None = None
 
@@ -128,6 +130,8 @@ class Renderer:
     def draw(self, view: View) -> None:
         surface = self.surface
         surface.fill(BG)
+        self._group_px = {}
+        self._group_px = self._group_sizes(view)
         for e in view.elements:
             rect = pygame.Rect(e.rect)
             if e.kind == "icon":
@@ -158,18 +162,37 @@ class Renderer:
     def _floor_cap(self, e: Element) -> float:
         return self.limits.cap_for(e.role)
 
-    def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
-        pad = max(4, round(6 * self.scale)) if e.kind == "button" or e.fill is not None else 2
-        inner = rect.inflate(-2 * pad, -2)
+    def _group_sizes(self, view: View) -> dict[str, int]:
+        """For every group of texts (a row of buttons): the size each would get alone; the group takes the least,
+        so labels in one row never differ in size (issue #26)."""
+        sizes: dict[str, int] = {}
+        for e in view.elements:
+            if e.group and e.text:
+                px = self._fitted(e, pygame.Rect(e.rect))[1]
+                sizes[e.group] = min(px, sizes.get(e.group, px))
+        return sizes
+
+    def _fitted(self, e: Element, rect: pygame.Rect) -> tuple[list[str], int, bool]:
+        """Lines, font size and whether cut, for `e`'s text in `rect` (cached: the same text in the same box)."""
+        inner = rect.inflate(-2 * self._pad(e), -2)
         floor_px = self.px_for_cap(self._floor_cap(e))
         want_px = max(floor_px, self.px_for_cap(19 * self.scale * e.size))
+        if e.group in self._group_px:
+            want_px = max(floor_px, min(want_px, self._group_px[e.group]))
         key = (e.text, inner.width, inner.height, want_px, floor_px, e.lines)
         fitted = self._fits.get(key)
         if fitted is None:
             if len(self._fits) > 4000:
                 self._fits.clear()
             fitted = self._fits[key] = self._fit(*key)
-        lines, px, cut = fitted
+        return fitted
+
+    def _pad(self, e: Element) -> int:
+        return max(4, round(6 * self.scale)) if e.kind == "button" or e.fill is not None else 2
+
+    def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
+        inner = rect.inflate(-2 * self._pad(e), -2)
+        lines, px, cut = self._fitted(e, rect)
         font = self.font(px)
         step = font.get_linesize()
         top = inner.y + (inner.height - step * len(lines)) // 2
@@ -187,7 +210,7 @@ class Renderer:
             area = pygame.Rect(placed[0][1], (0, 0)).unionall(
                 [pygame.Rect(at, image.get_size()) for image, at in placed])
             self.record.append(DrawnText("\n".join(lines), e.text, tuple(area), self.cap_height(px), color,
-                                         self._background(area), e.role, e.tag, cut))
+                                         self._background(area), e.role, e.tag, cut, e.group))
         for image, at in placed:
             self.surface.blit(image, at)
 
@@ -215,8 +238,8 @@ class Renderer:
         if max_lines:
             room = min(room, max_lines)
         lines = self._wrap(text, font, width)
-        if len(lines) <= room:
-            return lines, floor, False
+        if len(lines) <= room:  # a single word wider than the box was cut while wrapping: that is cut too
+            return lines, floor, "".join(lines).replace(" ", "") != text.replace(" ", "")
         kept = lines[:room]
         kept[-1] = self._cut(kept[-1] + " " + lines[room], font, width)
         return kept, floor, True

@@ -35,8 +35,8 @@ class ScreenRouter:
         self.app.screen = screen
         self.app.dirty = True
 
-    def go_menu(self) -> None:
-        self.show(MenuScreen(self.app))
+    def go_menu(self, paused: int | None = None) -> None:
+        self.show(MenuScreen(self.app, paused))
         offer_assignment(self.app)  # club nights: the café's assignment for this table, if one waits
 
     def resume(self) -> None:

@@ -96,6 +96,7 @@ class Element:
     icon: Icon = ""
     lines: int = 0  # texts: at most this many wrapped lines (0: as many as the box holds)
     picture: Any = None  # pictures: a grey PIL image, scaled into the rect (the camera's calibration view)
+    group: str = ""  # texts of one group (a row of buttons) are drawn at one size: the largest all of them fit
 
 
 @dataclass
@@ -108,6 +109,11 @@ class View:
     @property
     def limits(self) -> Limits:
         return Limits.for_size(self.width, self.height)
+
+    def lines_height(self, n: int) -> int:
+        """The height a box needs for `n` lines of the smallest text (DejaVu's line: 1.2 × its size, the size
+        about capital height / 0.73), with the renderer's inner margin: for layouts that must never cut."""
+        return round(n * self.limits.cap / 0.73 * 1.2) + 4
 
     def add(self, element: Element) -> Element:
         self.elements.append(element)
@@ -130,11 +136,14 @@ class View:
         """An outline only (a camera zone drawn over its picture)."""
         return self.add(Element("box", rect, tag=tag, outline=color, outline_px=width))
 
-    def button(self, rect: Rect, label: str, action: str, fill: Color = BUTTON, tag: str = "") -> Element:
+    def button(self, rect: Rect, label: str, action: str, fill: Color = BUTTON, tag: str = "", group: str = "",
+               size: float = 1.0) -> Element:
+        """A touch target; buttons given the same `group` (one row, one grid) show their labels at one size."""
         x, y, w, h = rect
         least = round(self.limits.touch)
         rect = (x, y, max(w, least), max(h, least))
-        return self.add(Element("button", rect, label, fill=fill, action=action, align="center", tag=tag))
+        return self.add(Element("button", rect, label, fill=fill, action=action, align="center", tag=tag,
+                                group=group, size=size))
 
     def card(self, rect: Rect, label: str, highlight: bool = False, tag: str = "") -> Element:
         return self.add(Element("card", rect, label, color=DARK_INK, fill=ACCENT if highlight else CARD,

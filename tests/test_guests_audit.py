@@ -8,14 +8,14 @@ import pytest
 from kiosk.audit import audit
 
 OURS = ["menu", "setup:", "keyboard", "help:", "leave:", "admin:", "results:", "history", "games", "scanner-test",
-        "button-test"]
+        "button-test", "assignment", "camera:", "fault:"]
 
 
-@pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
-def test_guests_and_staff_screens_keep_the_limits(size) -> None:
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720), (720, 1280)])
+def test_guests_and_staff_screens_keep_the_limits(size, tmp_path) -> None:
     failures, scenes_seen = [], 0
-    for prefix in OURS:
-        [report] = audit(sizes=[size], only=prefix)
+    for prefix in OURS:  # every scene's picture stays in the test's output folder, to look at
+        [report] = audit(sizes=[size], only=prefix, png_dir=tmp_path)
         scenes_seen += report.scenes
         failures += [f for f in report.failures if f.scene != "verdict"]  # the verdict pair is the table's check
         assert report.min_cap_px >= report.limits["cap"] - 0.5

@@ -215,9 +215,12 @@ def test_admin_menu_sets_the_sound(tmp_path) -> None:
     admin.mode = "menu"  # unlocked
     app.show(admin)
     seen = []
-    for _ in range(5):
+    for action in ["volume:up", "volume:down", "volume:down"] + ["volume:down"] * 7:
         app.draw()
-        seen.append(app.current_view.tagged("admin:volume")[0].text)
-        press(app, "admin:volume")
-    assert seen == ["Volume: 70 %", "Volume: 75 %", "Volume: 100 %", "Volume: mute", "Volume: 25 %"]
-    assert not app.audio.muted and app.audio.volume == 50
+        seen.append(app.current_view.tagged("volume-level")[0].text)
+        press(app, action)
+    assert seen == ["Volume: 70 %", "Volume: 80 %", "Volume: 70 %", "Volume: 60 %", "Volume: 50 %", "Volume: 40 %",
+                    "Volume: 30 %", "Volume: 20 %", "Volume: 10 %", "Volume: mute"]
+    assert app.audio.muted
+    press(app, "volume:up")
+    assert not app.audio.muted and app.audio.volume == 10

@@ -102,10 +102,14 @@ def test_wrong_pins_lock_the_keypad_for_a_growing_time_kept_across_restarts(tmp_
 def test_the_keypad_shows_the_lockout(tmp_path) -> None:
     app = make_app(tmp_path)
     app.show(AdminScreen(app, app.screen))
+    said = []
     for _ in range(5):
         for key in "0000":
             press(app, f"key:{key}")
         press(app, "key:OK")
+        said.append(app.screen.message)
+    assert said[:4] == ["Wrong PIN. 4 more tries before a wait.", "Wrong PIN. 3 more tries before a wait.",
+                        "Wrong PIN. 2 more tries before a wait.", "Wrong PIN. 1 more try before a wait."], said
     assert any(t.startswith("Too many wrong PINs. Try again in ") for t in texts(app))
     other = make_app(tmp_path / "other")
     open_admin(other)
@@ -149,19 +153,24 @@ def test_volume_and_default_language_are_kept(tmp_path) -> None:
     app = make_app(tmp_path, lang="en")
     open_admin(app)
     assert app.volume == 70 and "Volume: 70 %" in texts(app), "the config's default"
-    for label in ["Volume: 75 %", "Volume: 100 %", "Volume: mute"]:
-        press(app, "admin:volume")
-        assert label in texts(app)
-    assert app.audio.muted
-    press(app, "admin:volume")
-    assert "Volume: 25 %" in texts(app) and not app.audio.muted and app.audio.volume == 25
+    for label in ["Volume: 80 %", "Volume: 90 %", "Volume: 100 %", "Volume: 100 %"]:
+        press(app, "volume:up")
+        assert label in texts(app), "+ goes up to 100 % and stays there"
+    for _ in range(10):
+        press(app, "volume:down")
+    assert "Volume: mute" in texts(app) and app.audio.muted
+    press(app, "volume:down")
+    assert "Volume: mute" in texts(app), "− stops at mute, never wraps to loud"
+    for _ in range(3):
+        press(app, "volume:up")
+    assert "Volume: 30 %" in texts(app) and not app.audio.muted and app.audio.volume == 30
     assert "Demo mode: off" in texts(app)
     press(app, "admin:demo")
     assert "Demo mode: on" in texts(app) and app.settings.demo_after_s > 0
     press(app, "admin:lang")
     assert "Sprache: Deutsch" in texts(app)
     again = make_app(tmp_path, lang="en")
-    assert again.lang == "de" and again.volume == 25
+    assert again.lang == "de" and again.volume == 30
 
 
 def test_scanner_test_shows_each_readers_last_code_per_seat(tmp_path) -> None:

@@ -25,7 +25,7 @@ from kiosk.store import EventLog
 from referee.table import Referee
 
 for _game in games.available():
-    for _page in range(len(help_texts.pages(_game))):
+    for _page in range(len(help_texts.pages(_game)) + 1):  # one more: a page split to fit shows a sheet more
         def _help(app, game_id: str = _game, page: int = _page) -> None:
             screen = HelpScreen(app, SetupScreen(app, game_id), game_id)
             screen.page = page
@@ -149,3 +149,39 @@ def history_profi_sort(app) -> None:
     screen.view(app.settings.width, app.settings.height)
     lay = next((i for i, e in enumerate(controller.referee.history) if e.get("type") in ("lay_task", "extend")), 0)
     screen.first = max(0, lay - 1)
+
+
+@scene("leave:most-players")
+def leave_crowded(app) -> None:
+    """The leave question naming six players with 12-character names."""
+    from kiosk.audit_fixtures.screens import LONG_NAMES
+
+    c = TableController.new_game(None, "annaotto", LONG_NAMES, LONG_NAMES[-1])
+    table = show(app, c)
+    question = leave_question(app, table, c)
+    app.show(question)
+    question.on_input(ButtonPress(LONG_NAMES[1], "confirm", 0))
+    question.message = "Halte den Knopf 2 Sekunden lang gedrückt."
+
+
+@scene("admin:wrong-pin")
+def admin_wrong_pin(app) -> None:
+    app.pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash)
+    admin = AdminScreen(app, MenuScreen(app))
+    app.show(admin)
+    for key in "0000":
+        admin.on_action(f"key:{key}")
+    admin.on_action("key:OK")
+
+
+@scene("admin:message")
+def admin_message(app) -> None:
+    """The admin menu with a long answer under it (the export's folder)."""
+    admin = AdminScreen(app, MenuScreen(app))
+    admin.mode = "menu"
+    from kiosk.i18n import trn
+
+    admin.message = trn("Exported {n} game to the USB stick {stick}, folder {folder}",
+                        "Exported {n} games to the USB stick {stick}, folder {folder}", 12,
+                        stick="/media/pi/USB-STICK", folder="tabletop-referee-tisch-12-20261126-010203")
+    app.show(admin)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import kiosk.games
 from kiosk import games
 from kiosk.audit import scene
 from kiosk.audit_fixtures.table import played, show
@@ -14,14 +15,44 @@ from kiosk.screens.setup import SetupScreen
 
 @scene("menu")
 def menu(app) -> None:
+    app.scanners_down.clear()  # an earlier scene may have left a scanner unplugged
     app.show(MenuScreen(app))
+
+
+LONG_NAMES = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia-Sofia", "Friederike"]  # 12 chars
 
 
 for _game in games.available():
     def _setup(app, game_id: str = _game) -> None:
         app.show(SetupScreen(app, game_id))
 
+    def _crowded(app, game_id: str = _game) -> None:
+        """The most players the game allows, with 12-character names, some seats claimed."""
+        screen = SetupScreen(app, game_id)
+        screen.count = max(screen.cls.player_counts)
+        screen.names[: screen.count] = LONG_NAMES[: screen.count]
+        screen.claimed = {"north": 0, "south": screen.count - 1}
+        app.show(screen)
+
     scene(f"setup:{_game}")(_setup)
+    scene(f"setup:{_game}:most-players")(_crowded)
+    for _setting in kiosk.games.get(_game).settings:  # every option at every value (on and off)
+        for _index in range(len(_setting.values)):
+            def _option(app, game_id: str = _game, option: str = _setting.option, index: int = _index) -> None:
+                screen = SetupScreen(app, game_id)
+                screen.picked[option] = index
+                app.show(screen)
+
+            scene(f"setup:{_game}:{_setting.option}={_index + 1}")(_option)
+
+
+@scene("setup:error")
+def setup_error(app) -> None:
+    screen = SetupScreen(app, "annaotto")
+    screen.count = 6
+    screen.names[:6] = LONG_NAMES
+    screen.rename(1, LONG_NAMES[0])  # a name twice: the error line
+    app.show(screen)
 
 
 @scene("keyboard")
@@ -46,3 +77,38 @@ def admin_menu(app) -> None:
     screen = AdminScreen(app, MenuScreen(app))
     screen.mode = "menu"
     app.show(screen)
+
+
+def _paused_game(app, count: int = 6) -> int:
+    """A logged ANNAOTTO game of `count` players with long names, paused as the idle pause leaves it."""
+    from kiosk.controller import TableController
+    from kiosk.store import EventLog
+
+    log = EventLog(":memory:")
+    app.log = log
+    names = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia-Sofia", "Friederike"][:count]
+    controller = TableController.new_game(log, "annaotto", names, names[-1])
+    controller.pause()
+    return controller.game_row
+
+
+@scene("menu:paused")
+def menu_paused(app) -> None:
+    app.scanners_down.clear()
+    app.show(MenuScreen(app, paused=_paused_game(app)))
+
+
+@scene("menu:unplugged")
+def menu_unplugged(app) -> None:
+    from hw.camera.zones import READER as CAMERA
+
+    app.scanners_down.clear()
+    app.scanners_down.update({"/dev/ttyACM1": "north", "/dev/ttyACM2": "south", CAMERA: None})
+    app.show(MenuScreen(app))
+
+
+@scene("menu:paused-unplugged")
+def menu_paused_unplugged(app) -> None:
+    app.scanners_down.clear()
+    app.scanners_down["/dev/ttyACM1"] = "north"
+    app.show(MenuScreen(app, paused=_paused_game(app)))

@@ -51,10 +51,12 @@ class Note:
 
 @dataclass(frozen=True)
 class Setting:
-    """A game option the set-up screen offers as one button that cycles through its values (first: default)."""
+    """A game option the set-up screen offers as one button that cycles through its values (first: default);
+    the button reads "label: value", so its state is in words."""
 
     option: str
     values: tuple[tuple[str, Any], ...]  # (label marked with N_, option value); the first is the game's default
+    label: str = ""  # what the option is (marked with N_), shown before its value
 
 
 @dataclass

@@ -55,12 +55,11 @@ class ProfiSortUI(GameUI):
     game_id = "profi-sort"
     title = "Profi-Sort"
     settings = (
-        Setting("first_to", ((N_("Full match"), None), (N_("First to 2 tasks"), 2),
-                                     (N_("First to 5 tasks"), 5), (N_("First to 10 tasks"), 10))),
-        Setting("discard_draw", ((N_("Talon only"), False),
-                                                 (N_("May take the discard"), True))),
-        Setting("jokers", ((N_("8 jokers"), 8), (N_("6 jokers"), 6))),
-        Setting("bonus", ((N_("Bonus points"), True), (N_("No bonus points"), False))),
+        Setting("first_to", ((N_("full match"), None), (N_("to 2 tasks"), 2), (N_("to 5 tasks"), 5),
+                             (N_("to 10 tasks"), 10)), label=N_("Length")),
+        Setting("discard_draw", ((N_("no"), False), (N_("yes"), True)), label=N_("Take the discard")),
+        Setting("jokers", (("8", 8), ("6", 6)), label=N_("Jokers")),
+        Setting("bonus", ((N_("on"), True), (N_("off"), False)), label=N_("Bonus points")),
     )
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):

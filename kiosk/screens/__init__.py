@@ -26,6 +26,7 @@ class Host(Protocol):
     kiosk_mode: bool
     pins: PinGuard
     reader_seats: dict[str, str]
+    scanners_down: dict[str, str | None]  # reader → its seat, while unplugged (the camera by its reader name)
     seats: list[str]
     lights: Any  # None, or the seat lights with `hold(seat, on)`
     camera: Any  # None, or the overhead camera (`kiosk.camera_seat.TableCamera`: reader, config path, pile seats)
@@ -38,7 +39,7 @@ class Host(Protocol):
 
     def show(self, screen: Screen) -> None: ...
 
-    def go_menu(self) -> None: ...
+    def go_menu(self, paused: int | None = None) -> None: ...
 
     def toggle_language(self) -> None: ...
 

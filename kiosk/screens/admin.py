@@ -12,9 +12,9 @@ import time
 
 from kiosk.commands import AdminCommand
 from kiosk.event_words import describe
-from kiosk.i18n import tr
+from kiosk.i18n import tr, trn
 from kiosk.pin import MAX_LENGTH, MIN_LENGTH
-from kiosk.prefs import next_volume
+from kiosk.prefs import step_volume
 from kiosk.screens import Host, Screen, cells
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
@@ -65,12 +65,15 @@ class AdminScreen(Screen):
         last = table.controller.referee.history[-1]
         return tr("Take back: {event}?", event=describe(last, table.controller.ui.face))
 
-    def items(self) -> list[tuple[AdminCommand, str]]:
-        lang = "Deutsch" if self.app.lang == "de" else "English"
+    def volume_text(self) -> str:
         volume = self.app.volume
+        return tr("Volume: {n} %", n=volume) if volume else tr("Volume: mute")
+
+    def items(self) -> list[tuple[AdminCommand, str]]:
+        """The grid's entries (the volume has a row of its own: − level +)."""
+        lang = "Deutsch" if self.app.lang == "de" else "English"
         items = [(AdminCommand.UNDO, tr("Undo last event")), (AdminCommand.ABANDON, tr("Abandon game")),
                  (AdminCommand.EXPORT, tr("Export")), (AdminCommand.LANGUAGE, tr("Language: {lang}", lang=lang)),
-                 (AdminCommand.VOLUME, tr("Volume: {n} %", n=volume) if volume else tr("Volume: mute")),
                  (AdminCommand.DEMO, tr("Demo mode: on") if self.app.settings.demo_after_s else tr("Demo mode: off")),
                  (AdminCommand.CHANGE_PIN, tr("Change PIN")),
                  (AdminCommand.SCANNER_TEST, tr("Scanner test")), (AdminCommand.BUTTON_TEST, tr("Button test")),
@@ -92,8 +95,9 @@ class AdminScreen(Screen):
     def _keypad(self, width: int, height: int, title: str) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.6, 0.1), title, size=1.0, color=ACCENT, tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
+        side = 0.28 if g.portrait else 0.2
+        v.text(g.r(0.04, 0.02, 0.94 - side - 0.04, 0.1), title, size=1.0, color=ACCENT, tag="title")
+        v.button(g.r(0.98 - side, 0.02, side, 0.07 if g.portrait else 0.1), tr("Back"), "back")
         v.text(g.r(0.3, 0.14, 0.4, 0.1), "•" * len(self.entered) or "—", size=1.2, align="center", fill=PANEL,
                tag="pin")
         keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "C", "0", "OK"]
@@ -111,16 +115,29 @@ class AdminScreen(Screen):
     def _menu(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.6, 0.1), tr("Admin"), size=1.0, color=ACCENT, tag="title")
-        v.button(g.r(0.68, 0.02, 0.3, 0.1), tr("Close"), "back")
+        gap = cells.gap_of(v)
+        bar = round(v.limits.touch) if g.portrait else max(round(v.limits.touch), round(height * 0.1))
+        x, w, y = round(0.04 * width), round(0.92 * width), round(0.02 * height)
+        v.text((x, y, round(w * 0.6), bar), tr("Admin"), size=1.0, color=ACCENT, tag="title")
+        v.button((x + w - round(w * 0.32), y, round(w * 0.32), bar), tr("Close"), "back")
+        y += bar + gap
         items = self.items()
         n_cols = 2 if g.portrait else 3
-        grid = cells.table(g.r(0.04, 0.14, 0.92, 0.64), n_cols, math.ceil(len(items) / n_cols), cells.gap_of(v))
+        n_rows = math.ceil(len(items) / n_cols)
+        message_h = v.lines_height(5 if g.portrait else 3) if self.message else 0  # an export names its folder
+        grid_h = height - y - 2 * gap - bar - message_h - round(0.02 * height)
+        grid = cells.table((x, y, w, grid_h), n_cols, n_rows, gap)
         for (command, label), rect in zip(items, grid, strict=False):
             fill = BAD_FILL if command.destructive else BUTTON
-            v.button(rect, label, f"admin:{command.value}", fill=fill, tag=f"admin:{command.value}")
+            v.button(rect, label, f"admin:{command.value}", fill=fill, tag=f"admin:{command.value}", group="grid")
+        y += grid_h + gap
+        minus, *middle, plus = cells.cols((x, y, w, bar), 5, gap)
+        level = (middle[0][0], y, middle[-1][0] + middle[-1][2] - middle[0][0], bar)
+        v.button(minus, "−", "volume:down", tag="volume:down", group="volume", size=1.6)
+        v.text(level, self.volume_text(), color=INK, fill=PANEL, align="center", tag="volume-level")
+        v.button(plus, "+", "volume:up", tag="volume:up", group="volume", size=1.6)
         if self.message:
-            v.text(g.r(0.04, 0.8, 0.92, 0.19), self.message, size=0.7, color=INK, tag="message")
+            v.text((x, y + bar + gap, w, message_h), self.message, color=INK, tag="message")
         return v
 
     # --- reacting
@@ -136,6 +153,9 @@ class AdminScreen(Screen):
             self._key(arg)
         elif kind == "admin" and self.mode == MENU:
             self.run(AdminCommand(arg))
+        elif kind == "volume" and self.mode == MENU:
+            self.message = ""
+            self.app.set_volume(step_volume(self.app.volume, up=arg == "up"))
 
     def run(self, command: AdminCommand) -> None:
         self.message = ""
@@ -147,8 +167,6 @@ class AdminScreen(Screen):
             self.app.show(ButtonTestScreen(self.app, self))
         elif command is AdminCommand.CAMERA:
             self.app.show(CameraScreen(self.app, self))
-        elif command is AdminCommand.VOLUME:
-            self.app.set_volume(next_volume(self.app.volume))
         elif command is AdminCommand.LANGUAGE:
             self.app.set_default_language("en" if self.app.lang == "de" else "de")
         elif command.destructive:
@@ -193,7 +211,9 @@ class AdminScreen(Screen):
             if verdict.ok:
                 self.mode, self.message = MENU, ""
             elif not verdict.wait_s:
-                self.message = tr("Wrong PIN.")
+                left = self.app.pins.tries_left()
+                self.message = trn("Wrong PIN. {n} more try before a wait.",
+                                   "Wrong PIN. {n} more tries before a wait.", left)
         elif self.mode == NEW_PIN:
             if len(pin) < MIN_LENGTH:
                 self.message = tr("A PIN has 4 to 8 digits.")

@@ -50,9 +50,14 @@ class AssignmentScreen(Screen):
         v = View(width, height)
         gap = gap_of(v)
         title = contract.assignment_title(self.assignment, language()) or tr("Club night")
-        v.text(g.r(0.04, 0.015, 0.46, 0.1), title, size=1.1, color=ACCENT, tag="title")
-        v.button(g.r(0.52, 0.015, 0.19, 0.1), "English" if language() == "de" else "Deutsch", "lang", tag="lang")
-        v.button(g.r(0.73, 0.015, 0.24, 0.1), tr("Other game"), "other", tag="other")
+        if g.portrait:  # the title over the two buttons, both in the top tenth
+            v.text(g.r(0.04, 0.005, 0.92, 0.05), title, size=1.1, color=ACCENT, tag="title")
+            lang, other = g.r(0.04, 0.057, 0.44, 0.058), g.r(0.52, 0.057, 0.44, 0.058)
+        else:
+            v.text(g.r(0.04, 0.005, 0.47, 0.12), title, size=1.1, color=ACCENT, tag="title")  # two lines if long
+            lang, other = g.r(0.52, 0.015, 0.19, 0.1), g.r(0.73, 0.015, 0.24, 0.1)
+        v.button(lang, "English" if language() == "de" else "Deutsch", "lang", tag="lang", group="top")
+        v.button(other, tr("Other game"), "other", tag="other", group="top")
         v.text(g.r(0.04, 0.13, 0.92, 0.12), self.headline(), size=1.0, tag="assignment")
         nxt = self._next()
         if self.error:
@@ -80,7 +85,7 @@ class AssignmentScreen(Screen):
         cells = [cell for col in cols(area, columns, gap * 2) for cell in rows(col, per_col, gap)]
         for i, cell in zip(range(len(self.players)), cells, strict=False):
             where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
-            mark = f" · {tr('dealer')}" if self.players[i] == dealer else ""
+            mark = " · " + tr("Dealer") if self.players[i] == dealer else ""
             v.button(cell, f"{i + 1}. {self.players[i]} · {where}{mark}", f"free:{i}",
                      fill=GOOD if i in seat_of else PANEL, tag=f"player:{i}")
 

@@ -17,7 +17,7 @@ from typing import Any
 from hw.camera.save import save_areas
 from hw.camera.zones import Zone
 from kiosk.i18n import tr
-from kiosk.screens import Host, Screen
+from kiosk.screens import Host, Screen, cells
 from kiosk.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 
 REFRESH_S = 0.25  # the live picture's pace (a staff screen: no need for the camera's full rate)
@@ -69,10 +69,16 @@ class CameraScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.03, 0.02, 0.5, 0.1), tr("Camera set-up"), size=1.0, color=ACCENT, tag="title")
-        v.button(g.r(0.56, 0.02, 0.2, 0.1), tr("Save"), "save", fill=GOOD)
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
-        area = g.r(0.03, 0.17, 0.6, 0.66)  # far enough from the buttons above for the corners' handles
+        if g.portrait:  # the title over the two buttons
+            v.text(g.r(0.03, 0.01, 0.94, 0.06), tr("Camera set-up"), size=1.0, color=ACCENT, tag="title")
+            save, back = g.r(0.03, 0.075, 0.455, 0.065), g.r(0.515, 0.075, 0.455, 0.065)
+        else:
+            v.text(g.r(0.03, 0.02, 0.5, 0.1), tr("Camera set-up"), size=1.0, color=ACCENT, tag="title")
+            save, back = g.r(0.56, 0.02, 0.2, 0.1), g.r(0.78, 0.02, 0.2, 0.1)
+        v.button(save, tr("Save"), "save", fill=GOOD, group="top")
+        v.button(back, tr("Back"), "back", group="top")
+        # far enough from the buttons above for the corners' handles; in portrait the controls go below it
+        area = g.r(0.03, 0.17, 0.94, 0.36) if g.portrait else g.r(0.03, 0.17, 0.6, 0.66)
         live = self._live()
         camera = self._reader()
         picture = self._picture(live, area[2], area[3])
@@ -83,7 +89,9 @@ class CameraScreen(Screen):
             self._draw_picture(v, area, picture, live)
         self._draw_controls(v, g, live)
         if self.message:
-            v.text(g.r(0.03, 0.9, 0.94, 0.09), self.message, size=0.75, color=INK, tag="message")
+            lines = v.lines_height(3 if g.portrait else 2)
+            v.text((round(0.03 * width), height - lines, round(0.94 * width), lines), self.message, size=0.75,
+                   color=INK, tag="message")
         return v
 
     def _draw_picture(self, v: View, area: tuple[int, int, int, int], picture: Any, live: Any) -> None:
@@ -114,19 +122,32 @@ class CameraScreen(Screen):
             v.frame((mx - 6, my - 6, 12, 12), GOOD, 3, tag=f"seen:{seen.code}")
 
     def _draw_controls(self, v: View, g: Grid, live: Any) -> None:
+        """The chosen corner, the arrow pad around the step size, the codes in view: beside the picture
+        (landscape) or under it (portrait)."""
+        gap = cells.gap_of(v)
+        side = round(v.limits.touch)
+        column = g.r(0.03, 0.54, 0.94, 0.36) if g.portrait else g.r(0.66, 0.13, 0.31, 0.72)
+        x, y, w, h = column
+        said_h = v.lines_height(2)
         if self.selected is not None:
             zone, corner = self.zones[self.selected[0]], CORNERS[self.selected[1]]
             said = tr("Zone {zone}: {corner}", zone=zone.name, corner=_corner_word(corner))
-            v.text(g.r(0.66, 0.14, 0.31, 0.08), said, size=0.7, color=INK, tag="selected")
-        pad = {"up": (0.77, 0.23), "left": (0.66, 0.33), "right": (0.88, 0.33), "down": (0.77, 0.43)}
-        arrows = {"up": "↑", "left": "←", "right": "→", "down": "↓"}
-        for move, (px, py) in pad.items():
-            v.button(g.r(px, py, 0.1, 0.09), arrows[move], f"move:{move}", tag=f"move:{move}")
-        v.button(g.r(0.77, 0.33, 0.1, 0.09), f"{round(STEPS[self.step] * 100)} %", "step", tag="step")
+            v.text((x, y, w, said_h), said, size=0.7, color=INK, tag="selected")
+        y += said_h + gap // 2
+        pad_w = min(w, 3 * round(side * 1.4) + 2 * gap) if g.portrait else w
+        pad = cells.table((x, y, pad_w, 3 * side + 2 * gap), 3, 3, gap)
+        arrows = {"up": (1, "↑"), "left": (3, "←"), "right": (5, "→"), "down": (7, "↓")}
+        for move, (cell, arrow) in arrows.items():
+            v.button(pad[cell], arrow, f"move:{move}", tag=f"move:{move}", group="pad")
+        v.button(pad[4], f"{round(STEPS[self.step] * 100)} %", "step", tag="step", group="pad")
         seen = live.seen if live is not None else []
         lines = [f"{s.code} · {zone}" for zone, s in seen[:4]] or [tr("No code in view")]
-        v.text(g.r(0.66, 0.54, 0.31, 0.3), "\n".join(lines), size=0.6, color=MUTED if not seen else INK,
-               fill=PANEL, tag="codes")
+        if g.portrait:  # the codes beside the pad
+            codes = (x + pad_w + 2 * gap, y, w - pad_w - 2 * gap, 3 * side + 2 * gap)
+        else:
+            top = y + 3 * side + 3 * gap
+            codes = (x, top, w, column[1] + h - top)
+        v.text(codes, "\n".join(lines), size=0.6, color=MUTED if not seen else INK, fill=PANEL, tag="codes")
 
     # --- reacting
 

@@ -68,8 +68,8 @@ class ConfirmScreen(Screen):
         for i, (answer, rect) in enumerate(zip(self.answers, places, strict=False)):
             label = answer.label + (" " + tr("(hold)") if self.guarded else "")
             fill = BAD_FILL if self.danger and not self.guarded else BUTTON
-            v.button(rect, label, f"yes:{i}", fill=fill, tag=f"yes:{i}")
-        v.button(places[-1], self.cancel_label, "no", fill=PANEL, tag="no")
+            v.button(rect, label, f"yes:{i}", fill=fill, tag=f"yes:{i}", group="answers")
+        v.button(places[-1], self.cancel_label, "no", fill=PANEL, tag="no", group="answers")
         if self.message:
             v.text(g.r(0.04, 0.87, 0.92, 0.11), self.message, size=0.8, color=INK, tag="message")
         return v
@@ -125,6 +125,11 @@ class ConfirmScreen(Screen):
     def model(self) -> dict:
         return {"screen": self.name, "question": self.question, "answers": [a.label for a in self.answers],
                 "guarded": self.guarded, "seats": sorted(self.seats)}
+
+
+def held_to_leave(held: float) -> bool:
+    """The table's "Menu" held as long as the question would ask: that hold is the answer, no second page."""
+    return held >= HOLD_S
 
 
 def leave_question(app: Host, table: Screen, controller: TableController) -> ConfirmScreen:

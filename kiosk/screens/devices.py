@@ -36,8 +36,10 @@ class ScannerTestScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.7, 0.1), tr("Scanner test: scan any card"), size=1.0, color=ACCENT, tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
+        side = 0.28 if g.portrait else 0.2
+        v.text(g.r(0.04, 0.005, 0.9 - side, 0.13), tr("Scanner test: scan any card"), size=1.0, color=ACCENT,
+               tag="title")
+        v.button(g.r(0.98 - side, 0.02, side, 0.07 if g.portrait else 0.1), tr("Back"), "back")
         readers = self.readers()
         if not readers:
             v.text(g.r(0.04, 0.16, 0.92, 0.1), tr("No scanner is configured. Scan a card to see it here."),
@@ -49,9 +51,10 @@ class ScannerTestScreen(Screen):
             name = tr("Seat {seat}", seat=seat) if seat else reader
             code, at, ok = self.last.get(reader, (tr("nothing yet"), 0.0, True))
             when = time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
-            v.text(g.r(0.04, y, 0.3, row - 0.02), name, size=0.8, color=INK, fill=PANEL, tag=f"reader:{reader}")
-            v.text(g.r(0.36, y, 0.6, row - 0.02), f"{code}  {when}".strip(), size=0.8, color=INK if ok else BAD,
-                   fill=PANEL, tag=f"code:{reader}")
+            name_at, code_at = _split_row(g, y, row)
+            v.text(name_at, name, size=0.8, color=INK, fill=PANEL, tag=f"reader:{reader}")
+            v.text(code_at, f"{code}  {when}".strip(), size=0.8, color=INK if ok else BAD, fill=PANEL,
+                   tag=f"code:{reader}")
         return v
 
     def on_input(self, item: Any) -> None:
@@ -84,9 +87,10 @@ class ButtonTestScreen(Screen):
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
         v = View(width, height)
-        v.text(g.r(0.04, 0.02, 0.7, 0.1), tr("Button test: press each seat's buttons"), size=1.0, color=ACCENT,
-               tag="title")
-        v.button(g.r(0.78, 0.02, 0.2, 0.1), tr("Back"), "back")
+        side = 0.28 if g.portrait else 0.2
+        v.text(g.r(0.04, 0.005, 0.9 - side, 0.13), tr("Button test: press each seat's buttons"), size=1.0,
+               color=ACCENT, tag="title")
+        v.button(g.r(0.98 - side, 0.02, side, 0.07 if g.portrait else 0.1), tr("Back"), "back")
         seats = self.seats()
         if not seats:
             v.text(g.r(0.04, 0.16, 0.92, 0.1), tr("No seat is configured. Press a seat button to see it here."),
@@ -95,11 +99,13 @@ class ButtonTestScreen(Screen):
         row = min(0.16, 0.7 / max(1, len(seats)))
         for i, seat in enumerate(seats):
             y = 0.14 + i * row
-            v.text(g.r(0.04, y, 0.3, row - 0.02), tr("Seat {seat}", seat=seat), size=0.8, color=INK, fill=PANEL,
-                   tag=f"seat:{seat}")
+            name_at, lamps = _split_row(g, y, row)
+            v.text(name_at, tr("Seat {seat}", seat=seat), size=0.8, color=INK, fill=PANEL, tag=f"seat:{seat}")
+            halves = [(lamps[0], lamps[1], lamps[2] // 2 - 6, lamps[3]),
+                      (lamps[0] + lamps[2] // 2 + 6, lamps[1], lamps[2] - lamps[2] // 2 - 6, lamps[3])]
             for j, (button, label) in enumerate((("confirm", tr("Confirm")), ("slap", tr("Slap")))):
                 on = self.lit.get((seat, button), 0) > now
-                rect = g.r(0.36 + j * 0.31, y, 0.29, row - 0.02)
+                rect = halves[j]
                 if on:
                     v.box(rect, LIT_FILL, tag=f"lit:{seat}:{button}")
                     v.text(rect, label + " ✓", size=0.8, color=(20, 20, 20), align="center")
@@ -143,3 +149,11 @@ class ButtonTestScreen(Screen):
 
     def model(self) -> dict:
         return {"screen": self.name, "lit": [f"{seat}:{button}" for seat, button in self.lit_now()]}
+
+
+def _split_row(g: Grid, y: float, row: float) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
+    """A reader's or seat's row: its name beside what it shows (landscape), or above it (portrait, where the
+    names and codes need the whole width)."""
+    if g.portrait:
+        return g.r(0.04, y, 0.92, row * 0.38), g.r(0.04, y + row * 0.4, 0.92, row * 0.6 - 0.02)
+    return g.r(0.04, y, 0.3, row - 0.02), g.r(0.36, y, 0.6, row - 0.02)

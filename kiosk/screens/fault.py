@@ -35,8 +35,9 @@ class FaultScreen(Screen):
             self._lines(v, g, self.fault.sentence().split(" – "), 0.08, 0.32, 1.5, BAD, "fault")
             self._lines(v, g, _sentences(tr("New moves cannot be recorded. The table tries again by itself.")),
                         0.45, 0.22, 0.8, INK, "fault-help")
-            v.text(g.r(0.05, 0.8, 0.9, 0.08), self.fault.detail[:160], size=0.45, color=MUTED, align="center",
-                   tag="fault-detail")
+            lines = v.lines_height(5 if g.portrait else 3)  # for staff: the system's words, a path broken at "/"
+            v.text((round(0.05 * width), height - lines - round(0.02 * height), round(0.9 * width), lines),
+                   self.fault.detail[:160], size=0.45, color=MUTED, align="center", tag="fault-detail")
         else:
             self._lines(v, g, _sentences(self.notice or ""), 0.06, 0.5, 0.8, INK, "notice")
             v.button(g.r(0.3, 0.66, 0.4, 0.18), tr("OK"), "ok", tag="ok")

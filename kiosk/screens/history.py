@@ -95,16 +95,25 @@ class HistoryScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         bar = 0.07 if g.portrait else 0.1
-        v.text(g.r(0.03, 0.02, 0.33, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
-               tag="title")
-        v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
-        if self.status == "paused":
-            v.button(g.r(0.38, 0.02, 0.36, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
+        paused = self.status == "paused"
+        if g.portrait:  # the title beside Back; a paused game's Resume gets a row of its own under them
+            v.text(g.r(0.03, 0.02, 0.64, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
+                   tag="title")
+            v.button(g.r(0.7, 0.02, 0.28, bar), tr("Back"), "back", tag="back")
+            if paused:
+                v.button(g.r(0.03, 0.03 + bar, 0.95, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
+        else:
+            v.text(g.r(0.03, 0.02, 0.33, bar), tr("History: {game}", game=self.title()), size=1.0, color=ACCENT,
+                   tag="title")
+            v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
+            if paused:
+                v.button(g.r(0.38, 0.02, 0.36, bar), tr("Resume"), "resume", fill=GOOD, tag="resume")
         lines = self.lines()
         row = ROW_PORTRAIT if g.portrait else ROW
-        top, bottom = 0.04 + bar, 0.96 - bar - 0.02
+        top, bottom = 0.04 + bar + (bar + 0.01 if g.portrait and paused else 0), 0.96 - bar - 0.02
         capacity = rows_for(top, bottom, row)
-        self._per_row = 40 if g.portrait else 68
+        px = v.limits.cap / 0.73  # the smallest text's font size: a row holds about this many characters
+        self._per_row = max(20, int(0.94 * width / (px * 0.6)) - 2)
         first = self._first_of_last_page(lines, capacity) if self.first is None else self.first
         used, last = 0, first
         for line in lines[first:]:
@@ -126,17 +135,17 @@ class HistoryScreen(Screen):
         shown = f"{first + 1}–{last} / {len(lines)}" if lines else ""
         v.text(g.r(0.3, 0.98 - bar, 0.4, bar), shown, size=0.8, color=MUTED, align="center", tag="position")
         if first > 0:
-            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Earlier"), "up", fill=BUTTON, tag="up")
+            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Earlier"), "up", fill=BUTTON, tag="up", group="pager")
         if last < len(lines):
-            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Later"), "down", fill=BUTTON, tag="down")
+            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Later"), "down", fill=BUTTON, tag="down", group="pager")
         self._shown, self._capacity = (first, last), capacity
         return v
 
     def _units(self, line: Line) -> int:
         """Rows a line takes: long ones (a Profi-Sort task's cards) wrap; a rejected one adds the reason."""
         per_row = self._per_row
-        length = len(line.text) + (len(line.reason) + 3 if not line.ok else 0) + 10
-        return max(1 if line.ok else 2, min(3, -(-length // per_row)))
+        length = len(line.text) + (len(line.reason) + 5 if not line.ok else 0) + 11  # "12. 01:03  " before it
+        return max(1 if line.ok else 2, min(4, -(-length // per_row)))
 
     def _first_fitting(self, lines: list[Line], end: int, capacity: int) -> int:
         """The first line of the page that ends just before `end`."""
@@ -202,24 +211,26 @@ class GamesScreen(Screen):
         bar = 0.07 if g.portrait else 0.1
         v.text(g.r(0.03, 0.02, 0.7, bar), tr("Earlier games"), size=1.0, color=ACCENT, tag="title")
         v.button(g.r(0.76, 0.02, 0.22, bar), tr("Back"), "back", tag="back")
-        row = 0.09 if g.portrait else 0.13
-        top = 0.04 + bar
-        rows = max(2, int((0.94 - 2 * bar - top) / row))
+        gap = round(v.limits.gap) + 2
+        each = v.lines_height(3) + 4  # a game's button holds three lines: game and status, when, the players' scores
+        top, bottom = round((0.04 + bar) * height), round((0.96 - bar) * height)
+        rows = max(1, (bottom - top + gap) // (each + gap))
         for i, record in enumerate(self.records[self.first:self.first + rows]):
             item = self.summary(record)
             title = games.get(item.game).title if games.get(item.game) else item.game
-            scores = ", ".join(f"{p.player} {p.score}" for p in item.places) if record.events else \
+            scores = " · ".join(f"{p.player}: {p.score}" for p in item.places) if record.events else \
                 ", ".join(item.players)
             day = time.strftime("%d.%m. %H:%M", time.localtime(record.started))
             label = f"{title} · {status_word(record.status)} · {day} · {scores}"
-            v.button(g.r(0.03, top + i * row, 0.94, row - 0.02), label, f"game:{record.id}",
-                     fill=GOOD if record.status == "paused" else BUTTON, tag=f"game:{record.status}")
+            v.button((round(0.03 * width), top + i * (each + gap), round(0.94 * width), each), label,
+                     f"game:{record.id}", fill=GOOD if record.status == "paused" else BUTTON,
+                     tag=f"game:{record.status}", group="games")
         if not self.records:
             v.text(g.r(0.03, 0.14, 0.94, 0.1), tr("No games yet."), size=0.8, color=MUTED, tag="none")
         if self.first > 0:
-            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Previous"), "up", fill=BUTTON, tag="up")
+            v.button(g.r(0.03, 0.98 - bar, 0.25, bar), tr("Previous"), "up", fill=BUTTON, tag="up", group="pager")
         if self.first + rows < len(self.records):
-            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Next"), "down", fill=BUTTON, tag="down")
+            v.button(g.r(0.72, 0.98 - bar, 0.25, bar), tr("Next"), "down", fill=BUTTON, tag="down", group="pager")
         self._rows = rows
         return v
 

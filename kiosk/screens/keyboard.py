@@ -41,13 +41,17 @@ class KeyboardScreen(Screen):
             for c, (char, rect) in enumerate(zip(row, cols(key_rows[r], per_row, gap), strict=False)):
                 label = char if self.shift else char.lower()
                 v.button(rect, label, f"key:{label}", tag=f"key{r}:{c}")
-        special = cols(g.r(0.02, 0.73, 0.96, 0.12), 3, gap)
-        v.button(special[0], "Shift", "shift", fill=GOOD if self.shift else BUTTON)
-        v.button(special[1], tr("Space"), "key: ")
-        v.button(special[2], tr("Delete"), "delete")
+        units = cols(g.r(0.02, 0.73, 0.96, 0.12), 10, gap)  # Shift, Space, Delete: 3, 4 and 3 tenths
+
+        def span(first: int, last: int) -> tuple[int, int, int, int]:
+            return (units[first][0], units[first][1], units[last][0] + units[last][2] - units[first][0], units[0][3])
+
+        v.button(span(0, 2), "Shift", "shift", fill=GOOD if self.shift else BUTTON, group="special")
+        v.button(span(3, 6), tr("Space"), "key: ", group="special")
+        v.button(span(7, 9), tr("Delete"), "delete", group="special")
         bottom = cols(g.r(0.02, 0.87, 0.96, 0.12), 2, gap)
-        v.button(bottom[0], tr("Cancel"), "cancel")
-        v.button(bottom[1], tr("OK"), "ok", fill=GOOD, tag="ok")
+        v.button(bottom[0], tr("Cancel"), "cancel", group="bottom")
+        v.button(bottom[1], tr("OK"), "ok", fill=GOOD, tag="ok", group="bottom")
         return v
 
     def on_action(self, action: str) -> None:

@@ -8,7 +8,7 @@ from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.keyboard import KeyboardScreen
-from kiosk.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
+from kiosk.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
 from referee import games
 from referee.protocol import HeaderError
 
@@ -36,46 +36,92 @@ class SetupScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         gap = gap_of(v)
-        top = cols(g.r(0.04, 0.015, 0.93, 0.1), 7, gap)
-        v.text((top[0][0], top[0][1], top[3][0] + top[3][2] - top[0][0], top[0][3]), self.cls.title, size=1.3,
-               color=ACCENT, tag="title")
-        v.button(top[4], "?", "help", tag="help")
-        v.button((top[5][0], top[5][1], top[6][0] + top[6][2] - top[5][0], top[5][3]), tr("Back"), "back")
-        v.text(g.r(0.04, 0.14, 0.17, 0.1), tr("Players"), color=MUTED)
+        margin = round(0.02 * min(width, height))
+        x, w = round(0.04 * width), round(0.93 * width)
+        bar = max(round(v.limits.touch), round(height * (0.07 if g.portrait else 0.1)))
+        line = v.lines_height(1)
+        y = margin
+        top = cols((x, y, w, bar), 7, gap)
+        v.text((top[0][0], y, top[3][0] + top[3][2] - top[0][0], bar), self.cls.title, size=1.3, color=ACCENT,
+               tag="title")
+        v.button(top[4], "?", "help", tag="help", group="top")
+        v.button((top[5][0], y, top[6][0] + top[6][2] - top[5][0], bar), tr("Back"), "back", group="top")
+        y += bar + gap
+        label_w = round(w * (0.3 if g.portrait else 0.2))
+        v.text((x, y, label_w, bar), tr("Players"), color=MUTED)
         counts = list(self.cls.player_counts)
-        for n, rect in zip(counts, cols(g.r(0.22, 0.14, 0.12 * len(counts), 0.1), len(counts), gap), strict=True):
-            v.button(rect, str(n), f"count:{n}", fill=GOOD if n == self.count else PANEL, tag=f"count:{n}")
-        how = tr("Press your seat button to claim a seat; touch a name to change it.")
+        span = min(w - label_w - gap, round(len(counts) * 0.14 * w))
+        for n, rect in zip(counts, cols((x + label_w + gap, y, span, bar), len(counts), gap), strict=True):
+            v.button(rect, str(n), f"count:{n}", fill=GOOD if n == self.count else PANEL, tag=f"count:{n}",
+                     group="counts")
+        y += bar + gap
+        hint_h = v.lines_height(2 if g.portrait else 1)
         if self.error:
-            v.text(g.r(0.04, 0.255, 0.92, 0.095), self.error, size=0.6, color=BAD, tag="error")
+            v.text((x, y, w, hint_h), self.error, color=BAD, tag="error")
         else:
-            v.text(g.r(0.04, 0.255, 0.92, 0.095), how, size=0.6, color=MUTED)
-        self._players(v, g, gap)
-        bottom = g.r(0.04, 0.86, 0.93, 0.12)
-        parts = cols(bottom, len(self.settings) + 2, gap) if self.settings else cols(bottom, 3, gap)
-        for rect, setting in zip(parts, self.settings, strict=False):  # one button per option, cycling its values
-            label = tr(setting.values[self.picked[setting.option]][0])
-            v.button(rect, label, f"opt:{setting.option}", fill=PANEL, tag=f"opt:{setting.option}")
-        start = (parts[-2][0], parts[-2][1], parts[-1][0] + parts[-1][2] - parts[-2][0], parts[-1][3])
-        v.button(start, tr("Start"), "start", fill=GOOD, tag="start")
+            v.text((x, y, w, hint_h), tr("Seat button: take a seat · Touch a name: rename"), color=MUTED, tag="how")
+        y += hint_h + gap // 2
+        bottom = height - margin
+        if self.settings and not g.portrait:  # players on the left, the options beside them, Start under those
+            left_w = round(w * 0.55)
+            right = (x + left_w + 2 * gap, y, w - left_w - 2 * gap, bottom - y)
+            self._players(v, g, (x, y, left_w, bottom - y), gap, line)
+            self._options(v, right, gap, bar)
+            return v
+        start = (x + w // 2, bottom - bar, w - w // 2, bar)
+        players_bottom = start[1] - gap
+        if self.settings:  # portrait: the options in rows of their own over Start
+            need = len(self.settings) * (bar + gap)
+            self._options(v, (x, players_bottom - need + gap, w, need + bar), gap, bar)
+            players_bottom -= need
+        else:
+            v.button(start, tr("Start"), "start", fill=GOOD, tag="start")
+        self._players(v, g, (x, y, w, players_bottom - y), gap, line)
         return v
 
-    def _players(self, v: View, g: Grid, gap: int) -> None:
-        """One row per player: the name (with the seat it claimed) and the dealer mark; two columns for 5–6."""
+    def _options(self, v: View, area: tuple[int, int, int, int], gap: int, bar: int) -> None:
+        """One button per option, "label: value" (the state in words, not by colour only), Start under them."""
+        x, y, w, h = area
+        each = min(bar, (h - bar - gap * len(self.settings)) // max(1, len(self.settings)))
+        for i, setting in enumerate(self.settings):
+            picked = self.picked[setting.option]
+            value = tr(setting.values[picked][0])
+            text = tr("{option}: {value}", option=tr(setting.label), value=value) if setting.label else value
+            v.button((x, y + i * (each + gap), w, each), text, f"opt:{setting.option}",
+                     fill=BUTTON if picked else PANEL, tag=f"opt:{setting.option}", group="options")
+        v.button((x, y + h - bar, w, bar), tr("Start"), "start", fill=GOOD, tag="start")
+
+    def _players(self, v: View, g: Grid, area: tuple[int, int, int, int], gap: int, line: int) -> None:
+        """One row per player under the column headings: the name (with the seat it claimed) and whether they
+        deal; two columns of players for 5–6 in landscape."""
         dealer = self.count - 1 if self.dealer is None or self.dealer >= self.count else self.dealer
         seat_of = {index: seat for seat, index in self.claimed.items()}
-        area = g.r(0.04, 0.36, 0.93, 0.47)
+        x, y, w, h = area
         columns = 2 if self.count > 4 and not g.portrait else 1
         per_col = -(-self.count // columns)
-        cells = [cell for col in cols(area, columns, gap * 2) for cell in rows(col, per_col, gap)]
+        bottom = y + h
+        places = cols((x, y, w, line), columns, gap * 2)
+        for place in places:  # the headings: "Name · seat" over the names, "Dealer" over its column
+            name_h, deal_h = self._split(place, gap)
+            v.text(name_h, tr("Name · seat"), color=MUTED, tag="heading:name")
+            v.text(deal_h, tr("Dealer"), color=MUTED, align="center", tag="heading:dealer")
+        y += line + gap // 2
+        cells = [cell for col in cols((x, y, w, bottom - y), columns, gap * 2) for cell in rows(col, per_col, gap)]
         for i, cell in zip(range(self.count), cells, strict=False):
-            name, mark = cols(cell, 3, gap)[0:2], cols(cell, 3, gap)[2]
             where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
-            name_rect = (name[0][0], cell[1], name[1][0] + name[1][2] - name[0][0], cell[3])
-            v.button(name_rect, f"{self.names[i]} · {where}", f"name:{i}", fill=PANEL, tag=f"player:{i}")
+            name_rect, mark = self._split(cell, gap)
+            v.button(name_rect, f"{self.names[i]} · {where}", f"name:{i}", fill=PANEL, tag=f"player:{i}",
+                     group="names")
             is_dealer = i == dealer
-            v.button(mark, tr("dealer") if is_dealer else "-", f"dealer:{i}", fill=GOOD if is_dealer else PANEL,
-                     tag=f"dealer:{i}")
+            v.button(mark, "✓" if is_dealer else "○", f"dealer:{i}", fill=GOOD if is_dealer else PANEL,
+                     tag=f"dealer:{i}", group="dealer", size=1.6)
+
+    @staticmethod
+    def _split(rect: tuple[int, int, int, int], gap: int) -> tuple[tuple[int, int, int, int], ...]:
+        """A player's row: the name on the left two thirds, the dealer mark on the right third."""
+        x, y, w, h = rect
+        name_w = round((w - gap) * 0.68)
+        return (x, y, name_w, h), (x + name_w + gap, y, w - name_w - gap, h)
 
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")

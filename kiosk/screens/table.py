@@ -20,7 +20,7 @@ from kiosk.controller import Feedback, TableController
 from kiosk.games import RaceShown
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
-from kiosk.screens.confirm import leave_question
+from kiosk.screens.confirm import held_to_leave, leave_question
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.results import results_view
@@ -394,6 +394,12 @@ class TableScreen(Screen):
         return results_view(self.controller, width, height)
 
     # --- reacting
+
+    def on_touch(self, action: str, held: float) -> None:
+        if action == "leave" and held_to_leave(held):  # one hold on "Menu" leaves (issue #26)
+            self.app.leave_game(self.controller, new_game=False)
+            return
+        self.on_action(action)
 
     def on_action(self, action: str) -> None:
         c = self.controller
