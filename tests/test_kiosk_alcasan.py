@@ -97,7 +97,8 @@ def test_a_gather_is_judged_by_the_referee_and_cancel_drops_it() -> None:
     c.scan("AC:7#1")
     c.scan("AC:8#1")
     fb = c.choose(0)
-    assert not fb.ok and fb.rejection.code == "mixed-faces" and "(AC-R2)" in fb.text("en")
+    assert not fb.ok and fb.rejection.code == "mixed-faces" and "(AC-R2)" in fb.rejection.message("en") \
+        and "(AC-R2)" not in fb.text("en"), "the rule id for the log, not for the guests"
     c.action("several")
     c.scan("AC:5#1")
     c.cancel_choice()

@@ -9,7 +9,7 @@ import pygame
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.screens import table as table_screen
-from kiosk.screens.table import split_rule
+from referee.messages import split_rules
 from tests.kiosk_helpers import make_app, press, settle, texts
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import start_game
@@ -67,7 +67,8 @@ def test_verdicts_name_card_and_player_say_what_to_do_and_fade(tmp_path) -> None
     view = app.current_view
     assert [e.text for e in view.tagged("feedback-todo")] == ["Take the card back – Player 2 is to play ✗"]
     assert view.tagged("verdict-icon:no") and view.tagged("verdict:no")[0].fill is not None, "a filled panel"
-    assert [e.text for e in view.tagged("feedback-rule")] == ["card-exhausted"]
+    assert not view.tagged("feedback-rule") and not view.contains("card-exhausted"), "guest words only (#26)"
+    assert app.log.attempts(app.screen.controller.game_row)[-1].error == "card-exhausted", "the log keeps the id"
     deadline = app.screen.next_wakeup()
     feedback = app.screen.controller.feedback
     assert deadline is not None and abs(deadline - (feedback.at + table_screen.VERDICT_S)) < 0.01, \
@@ -79,9 +80,11 @@ def test_verdicts_name_card_and_player_say_what_to_do_and_fade(tmp_path) -> None
 
 
 def test_rule_ids_are_split_from_the_plain_sentence() -> None:
-    assert split_rule("Blau matches Rot neither in colour (AO-R5).") == ("Blau matches Rot neither in colour.", "AO-R5")
-    assert split_rule("4 or lower (AC-R8, AC-R9)") == ("4 or lower", "AC-R8, AC-R9")
-    assert split_rule("No id here.") == ("No id here.", "")
+    assert split_rules("Blau matches Rot neither in colour (AO-R5).") == ("Blau matches Rot neither in colour.",
+                                                                         ("AO-R5",))
+    assert split_rules("4 or lower (AC-R8, AC-R9)") == ("4 or lower", ("AC-R8", "AC-R9"))
+    assert split_rules("the run has a gap (§4, §5).") == ("the run has a gap.", ("§4", "§5"))
+    assert split_rules("No id here.") == ("No id here.", ())
 
 
 def _race(app) -> list[str]:

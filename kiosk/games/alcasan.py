@@ -80,11 +80,11 @@ class AlcasanUI(GameUI):
         """AC-R2: the cards of one play, scanned one after another; the referee judges them all at "Lay"."""
         if codes:
             shown = ", ".join(self.face(code) for code in codes)
-            prompt = tr("{player} lays {cards}: scan more, then touch Lay (AC-R2)", player=player, cards=shown)
+            prompt = tr("{player} lays {cards}: scan more, then touch Lay", player=player, cards=shown)
             label = tr("Lay 1 card") if len(codes) == 1 else tr("Lay {n} cards", n=len(codes))
             options: list[tuple[str, Any]] = [(label, "lay")]
         else:
-            prompt = tr("{player}: scan the cards of one face, then touch Lay (AC-R2)", player=player)
+            prompt = tr("{player}: scan the cards of one face, then touch Lay", player=player)
             options = []
 
         def complete(_: Any) -> Event:

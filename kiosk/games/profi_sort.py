@@ -203,7 +203,7 @@ class ProfiSortUI(GameUI):
                 out.append(Action(tr("Skip with ace"), lambda: {"type": "skip_with_ace", "player": turn}, "skip"))
             if not self._started(state):
                 out.append(Action(tr("Redeal (3 aces)"), lambda: self._ask_player(
-                    tr("Who shows 3 aces? (PS-R5)"), self.players, lambda p: self._start(Collect("redeal", p))),
+                    tr("Who shows 3 aces?"), self.players, lambda p: self._start(Collect("redeal", p))),
                     "redeal"))
             return out
         out = [Action(tr("Lay a task"), lambda: self._ask_task(state, turn), "lay")]
@@ -212,7 +212,7 @@ class ProfiSortUI(GameUI):
         if detail.may_give_ace:
             others = [p for p in self.players if p != turn]
             out.append(Action(tr("Give an ace"), lambda: self._ask_player(
-                tr("Who gets the ace? (PS-R24)"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),
+                tr("Who gets the ace?"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),
                 "give"))
         return out
 
@@ -241,7 +241,7 @@ class ProfiSortUI(GameUI):
 
         def chosen(task_id: str):
             if task_id == REPEAT:
-                return self._paged(tr("Task 15 repeats which task? (PS-R12)"),
+                return self._paged(tr("Task 15 repeats which task?"),
                                    [(self._task_label(t.id), t.id) for t in TASKS],
                                    lambda as_id: self._start(Collect("lay_task", player, task=REPEAT, as_task=as_id)))
             return self._start(Collect("lay_task", player, task=task_id))
@@ -250,7 +250,7 @@ class ProfiSortUI(GameUI):
 
     def _ask_meld(self, state: State, player: str) -> Choice:
         options = [(f"{mid} {meld['player']}", mid) for mid, meld in state["melds"].items()]
-        return self._paged(tr("Which meld gets the cards? (PS-R16)"), options,
+        return self._paged(tr("Which meld gets the cards?"), options,
                            lambda mid: self._start(Collect("extend", player, meld=mid)))
 
     @staticmethod
@@ -300,7 +300,7 @@ class ProfiSortUI(GameUI):
         elif c.cards:
             hints.append(tr("Collected: {cards}", cards=self._words(c.cards)))
         if c.kind == "extend" and c.at:
-            hints.append(tr("Run end: {end} (PS-R17)", end=tr("low") if c.at == "low" else tr("high")))
+            hints.append(tr("Run end: {end}", end=tr("low") if c.at == "low" else tr("high")))
         if c.sent is not None:
             hints.append(tr("Rejected: scan more, or Cancel."))
         return hints
@@ -308,9 +308,9 @@ class ProfiSortUI(GameUI):
     def _turn_hints(self, state: State) -> list[str]:
         """The screen's own notes (what may come next is the referee's sentence)."""
         if state["phase"] == "scoring":
-            return [tr("Touch the player, scan the cards, Done (PS-R30).")]
+            return [tr("Touch the player, scan the cards, Done.")]
         if state["phase"] == "round-over":
-            return [tr("Touch Next round (PS-R31).")]
+            return [tr("Touch Next round.")]
         return []
 
     def _aces(self, state: State) -> str:
@@ -384,7 +384,7 @@ class ProfiSortUI(GameUI):
             out += [tr("{player}: {tasks} tasks done", player=p, tasks=len(state["tasks_done"][p]))
                     + (" - " + tr("winner") if p in winners else "") for p in self.players]
             return out
-        out = [tr("Lowest total wins (PS-R33).")]
+        out = [tr("Lowest total wins.")]
         for p in sorted(self.players, key=lambda p: scores.get(p, 0)):
             bonus = state["bonus_open"][p]
             out.append(tr("{player}: {total} points ({cards} card points + {bonus} open bonus), {tasks} tasks",

@@ -28,7 +28,7 @@ class AllesKlarUI(GameUI):
             return event
         # AK-R6: the player taps which of the two numerals acts.
         options = [(n, n) for n in numerals]
-        return Choice(tr("Which numeral turns its ranking card? (AK-R6)"), options,
+        return Choice(tr("Which numeral turns its ranking card?"), options,
                       lambda numeral: {**event, "rank_choice": numeral})
 
     def panel(self, state: State) -> Panel:
@@ -60,7 +60,7 @@ class MagischeSiebenUI(GameUI):
             return event
         # M7-R8: the leader taps the opponent the trick is played against (the referee names who may be).
         options = [(p, p) for p in targets]
-        return Choice(tr("Against which opponent? (M7-R8)"), options, lambda target: {**event, "target": target})
+        return Choice(tr("Against which opponent?"), options, lambda target: {**event, "target": target})
 
     def panel(self, state: State) -> Panel:
         lead = state.get("lead")
