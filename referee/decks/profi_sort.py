@@ -228,9 +228,9 @@ HELP = (
 # picture ranks as the labels print them, a task by its number on the task sheet, an event by its button, a phase
 # by what is going on at the table.
 EVENT_NAMES = {
-    "draw": N_("Draw"), "skip_with_ace": N_("Skip with ace"), "give_ace": N_("Give an ace"), "lay_task": N_("Lay a task"),
-    "extend": N_("Extend"), "discard": N_("Discard"), "redeal": N_("Redeal (3 aces)"), "reveal_hand": N_("Show hand"),
-    "new_round": N_("Next round"),
+    "draw": N_("Draw"), "skip_with_ace": N_("Skip with ace"), "give_ace": N_("Give an ace"),
+    "lay_task": N_("Lay a task"), "extend": N_("Extend"), "discard": N_("Discard"), "redeal": N_("Redeal (3 aces)"),
+    "reveal_hand": N_("Show hand"), "new_round": N_("Next round"),
 }
 PHASE_NAMES = {"play": N_("the round is being played"), "scoring": N_("the hands are being shown"),
                "round-over": N_("the round is over"), "over": N_("the game is over")}
