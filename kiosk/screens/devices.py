@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
+from kiosk.event_words import reader_problem, scanned
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
@@ -56,9 +57,9 @@ class ScannerTestScreen(Screen):
 
     def on_input(self, item: Any) -> None:
         if isinstance(item, CardScan):
-            self.last[item.reader] = (item.code, time.time(), True)
+            self.last[item.reader] = (scanned(item.code), time.time(), True)
         elif isinstance(item, ReaderError):
-            self.last[item.reader] = (tr("reader problem: {reason}", reason=item.reason), time.time(), False)
+            self.last[item.reader] = (reader_problem(item.reason), time.time(), False)
 
     def on_action(self, action: str) -> None:
         if action == "back":
