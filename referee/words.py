@@ -14,6 +14,7 @@ codes and values; this layer and the ones above put them into words.
 from __future__ import annotations
 
 import gettext
+import re
 from functools import cache
 from pathlib import Path
 
@@ -80,3 +81,21 @@ def _same_in_both(message: str, lang: str) -> bool:
             return True
         catalogue = getattr(catalogue, "_fallback", None)
     return False
+
+
+DEFAULT_NAME = N_("Player {n}")  # a seat's name until the guests type their own
+
+
+@cache
+def _default_names() -> re.Pattern[str]:
+    """"Spieler 3" or "Player 3": a default name in any language, as a whole name."""
+    shapes = {re.escape(tr(DEFAULT_NAME, lang, n=0)).replace("0", r"(\d+)", 1) for lang in LANGUAGES}
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(shapes)) + r")(?!\w)")
+
+
+def default_names_in(text: str, lang: str) -> str:
+    """`text` with every default name in `lang` ("Spieler 1" → "Player 1" in English): only the default names
+    follow the table's language when it is switched mid-game; a name the guests typed stays as typed."""
+    if not any(ch.isdigit() for ch in text):
+        return text
+    return _default_names().sub(lambda m: tr(DEFAULT_NAME, lang, n=int(next(g for g in m.groups() if g))), text)

@@ -202,8 +202,9 @@ def test_english_names_colours_patterns_and_signs_in_english(tmp_path) -> None:
     assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 1: Rot · Streifen ✓"]
     press(app, "lang")  # the verdict given in German reads in English after the switch
     view = app.current_view
-    assert [e.text for e in view.tagged("feedback")] == ["Spieler 1: Red · Stripes ✓"]  # names stay as typed
+    assert [e.text for e in view.tagged("feedback")] == ["Player 1: Red · Stripes ✓"]  # default names follow
     assert [e.text for e in view.tagged("card")] == ["Red · Dots", "Red · Stripes"]
-    assert any(e.text == "Spieler 2 lays Red, Stripes." for e in view.tagged("hint")), view.texts()
+    assert any(e.text == "Player 2 plays on Red · Stripes (colour, pattern or sign)." for e in view.tagged("hint")), \
+        view.texts()
     scan(app, "AO:RED.DOTS.HUERDEN")
-    assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 2: Red · Dots · HURDLES ✓"]
+    assert [e.text for e in app.current_view.tagged("feedback")] == ["Player 2: Red · Dots · HURDLES ✓"]

@@ -121,8 +121,8 @@ class AnnaottoUI(GameUI):
 
     def _source_label(self, actor: str) -> str:
         if self.source is not None and self.source[0] == actor:
-            return tr("From: {player}", player=self.source[1])
-        return tr("From...")
+            return tr("From {player}'s hand", player=self.source[1])
+        return tr("From another hand")
 
     def _source_choice(self, state: State, actor: str) -> Choice:
         others = [(p, p) for p in self.players if p != actor and state["hands"][p] >= 2]
@@ -220,7 +220,7 @@ class AnnaottoUI(GameUI):
         elif any(p not in race.pressed for p in race.losers):
             reason = tr("Time up: no slap from them")
         else:
-            reason = tr("Last hand down")
+            reason = tr("Last hand on top")
         return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key)
 
     @staticmethod
