@@ -37,15 +37,17 @@ def lang_of(request: Request) -> str:
                          request.headers.get("accept-language"))
 
 
-def number(value: Any) -> str:
-    """A tournament number as people write it: 2, 2.5, 1.33."""
+def number(value: Any, lang: str = "en") -> str:
+    """A tournament number as people write it: 2, 2.5, 1.33 (German pages: 2,5; JSON and CSV keep the point)."""
     as_float = float(value)
-    return f"{as_float:.2f}".rstrip("0").rstrip(".") if as_float != int(as_float) else str(int(as_float))
+    text = f"{as_float:.2f}".rstrip("0").rstrip(".") if as_float != int(as_float) else str(int(as_float))
+    return text.replace(".", ",") if lang == "de" else text
 
 
-def standings_rows(evening: Evening) -> list[dict[str, Any]]:
-    return [{"rank": line.rank, "player": line.player, "points": number(line.points), "score": number(line.score),
-             "opponents": number(line.opponents), "played": line.played, "byes": line.byes}
+def standings_rows(evening: Evening, lang: str = "en") -> list[dict[str, Any]]:
+    return [{"rank": line.rank, "player": line.player, "points": number(line.points, lang),
+             "score": number(line.score, lang), "opponents": number(line.opponents, lang), "played": line.played,
+             "byes": line.byes}
             for line in evening.standings()]
 
 
@@ -100,7 +102,8 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
         template = {"tv": "evening_tv.html", "print": "evening_print.html"}.get(view, "evening.html")
         join_url = str(request.url_for("club-join", evening=evening.id))
         qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
-        return render(request, template, evening=evening, rows=standings_rows(evening), qr=qr, join_url=join_url)
+        return render(request, template, evening=evening, rows=standings_rows(evening, lang_of(request)), qr=qr,
+                      join_url=join_url)
 
     def as_json(request: Request) -> Response:
         evening = find(request)
@@ -216,7 +219,8 @@ def routes(desk: Desk, broadcaster: Any, reader: Any, cafe: str) -> list[Route]:
                 message, status = "Not possible now.", 400
             evening = desk.evening(evening.id)
         live = {row["table"]: row for row in reader.tables(evening.cafe)}
-        response = render(request, "staff_evening.html", evening=evening, rows=standings_rows(evening),
+        rows = standings_rows(evening, lang_of(request))
+        response = render(request, "staff_evening.html", evening=evening, rows=rows,
                           known=[p for p in reader.players() if p not in evening.entrants], message=message,
                           live=live)
         response.status_code = status

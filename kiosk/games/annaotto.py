@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.i18n import tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
@@ -199,7 +199,8 @@ class AnnaottoUI(GameUI):
         race = self._race_view()
         big = ""
         if race is not None and not race.open:
-            big = tr("ALLE race: {players} +{n} cards", players=", ".join(race.losers) or "–", n=race.penalty)
+            big = trn("ALLE race: {players} +{n} card", "ALLE race: {players} +{n} cards", race.penalty,
+                      players=", ".join(race.losers) or "–")
         return Panel(self._headline(state), notes, cards, tr("Discard pile (top on the right)"),
                      self._seat_lines(state), self._extra(state), big)
 
@@ -246,13 +247,13 @@ class AnnaottoUI(GameUI):
         out = state["out"]
         race = state["race"]
         for p in self.players:
-            parts = [tr("cards")]
+            parts = [tr("Cards")]
             if p in out:
-                parts.append(tr("place {n}", n=out.index(p) + 1))
+                parts.append(tr("Place {n}", n=out.index(p) + 1))
             if race is not None and p in race["pressed"]:
-                parts.append(tr("slapped"))
+                parts.append(tr("Slapped"))
             if state["due"] is not None and state["due"]["player"] == p:
-                parts.append(tr("owes {word}", word=state["due"]["word"]))
+                parts.append(tr("Owes {word}", word=state["due"]["word"]))
             lines[p] = " · ".join(parts)
         return lines
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk.games import Action, Choice, GameUI, Note, Panel, Ruling, Setting, State, register
-from kiosk.i18n import N_, tr
+from kiosk.i18n import N_, tr, trn
 from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
@@ -277,12 +277,14 @@ class ProfiSortUI(GameUI):
             return tr("{player} lays task {n} ({sizes}): scan group {g}, then Next group or Done.",
                       player=c.player, n=number, sizes=sizes, g=len(c.groups))
         if c.kind == "extend":
-            return tr("{player} extends {meld}: {n} cards so far; scan, then Done.", player=c.player, meld=c.meld, n=n)
+            return trn("{player} extends {meld}: {n} card so far; scan, then Done.",
+                       "{player} extends {meld}: {n} cards so far; scan, then Done.", n, player=c.player, meld=c.meld)
         if c.kind == "give_ace":
             return tr("{player} gives an ace to {to}: scan the ace.", player=c.player, to=c.to)
         if c.kind == "reveal_hand":
-            return tr("{player} shows the hand: {n} cards so far; scan all, then Done (none: just Done).",
-                      player=c.player, n=n)
+            return trn("{player} shows the hand: {n} card so far; scan all, then Done (none: just Done).",
+                       "{player} shows the hand: {n} cards so far; scan all, then Done (none: just Done).", n,
+                       player=c.player)
         return tr("{player} shows aces for a redeal: {n} so far; then Done.", player=c.player, n=n)
 
     def _words(self, codes: list[str]) -> str:
@@ -349,12 +351,12 @@ class ProfiSortUI(GameUI):
             melds = [*melds[:room - 1], tr("… and {n} more rows of melds", n=len(melds) - room + 1)]
         lines += melds or [tr("No melds on the table yet.")]
         top = state.get("discard_top")
-        extra = [tr("Round {round} · dealer {dealer} · talon {talon} · discard {top}", round=state["round"],
+        extra = [tr("Round {round} · Dealer {dealer} · Talon {talon} · Discard {top}", round=state["round"],
                     dealer=state["dealer"], talon=state["talon"], top=self.face(top) if top else "-")]
         points = state["round_points"]
         if any(v is not None for v in points.values()):
             extra.append(tr("Round points: {points}", points=" · ".join(
-                f"{p} {'-' if points[p] is None else points[p]}" for p in self.players)))
+                f"{p}: {'-' if points[p] is None else points[p]}" for p in self.players)))
         elif state.get("went_out"):
             extra.append(tr("{player} went out.", player=state["went_out"]))
         if self._aces(state):
@@ -362,9 +364,10 @@ class ProfiSortUI(GameUI):
         seat_lines = {}
         for p in self.players:
             rec = len(state["received"].get(p) or [])
-            line = tr("{tasks} tasks · hand {hand}", hand=state["hands"][p], tasks=len(state["tasks_done"][p]))
+            line = trn("{n} task · Hand {hand}", "{n} tasks · Hand {hand}", len(state["tasks_done"][p]),
+                       hand=state["hands"][p])
             if rec:
-                line += " · " + tr("{n} aces recv.", n=rec)
+                line += " · " + trn("{n} ace recv.", "{n} aces recv.", rec)
             seat_lines[p] = line
         return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
 
@@ -380,15 +383,17 @@ class ProfiSortUI(GameUI):
         scores = state.get("scores", {})
         winners = state.get("winners") or []
         if self.options.get("first_to"):
-            out = [tr("Beginner game: first to {n} tasks.", n=self.options["first_to"])]
-            out += [tr("{player}: {tasks} tasks done", player=p, tasks=len(state["tasks_done"][p]))
+            out = [trn("Beginner game: first to {n} task.", "Beginner game: first to {n} tasks.",
+                       self.options["first_to"])]
+            out += [trn("{player}: {n} task done", "{player}: {n} tasks done", len(state["tasks_done"][p]), player=p)
                     + (" - " + tr("winner") if p in winners else "") for p in self.players]
             return out
         out = [tr("Lowest total wins.")]
         for p in sorted(self.players, key=lambda p: scores.get(p, 0)):
             bonus = state["bonus_open"][p]
-            out.append(tr("{player}: {total} points ({cards} card points + {bonus} open bonus), {tasks} tasks",
-                          player=p, total=scores.get(p, 0), cards=scores.get(p, 0) - bonus, bonus=bonus,
-                          tasks=len(state["tasks_done"][p]))
+            out.append(trn("{player}: {total} points ({cards} card points + {bonus} open bonus), {n} task",
+                           "{player}: {total} points ({cards} card points + {bonus} open bonus), {n} tasks",
+                           len(state["tasks_done"][p]), player=p, total=scores.get(p, 0),
+                           cards=scores.get(p, 0) - bonus, bonus=bonus)
                        + (" - " + tr("winner") if p in winners else ""))
         return out

@@ -208,7 +208,7 @@ class GamesScreen(Screen):
         for i, record in enumerate(self.records[self.first:self.first + rows]):
             item = self.summary(record)
             title = games.get(item.game).title if games.get(item.game) else item.game
-            scores = ", ".join(f"{p.player} {p.score}" for p in item.places) if record.events else \
+            scores = " · ".join(f"{p.player}: {p.score}" for p in item.places) if record.events else \
                 ", ".join(item.players)
             day = time.strftime("%d.%m. %H:%M", time.localtime(record.started))
             label = f"{title} · {status_word(record.status)} · {day} · {scores}"

@@ -74,7 +74,7 @@ class SetupScreen(Screen):
             name_rect = (name[0][0], cell[1], name[1][0] + name[1][2] - name[0][0], cell[3])
             v.button(name_rect, f"{self.names[i]} · {where}", f"name:{i}", fill=PANEL, tag=f"player:{i}")
             is_dealer = i == dealer
-            v.button(mark, tr("dealer") if is_dealer else "-", f"dealer:{i}", fill=GOOD if is_dealer else PANEL,
+            v.button(mark, tr("Dealer") if is_dealer else "-", f"dealer:{i}", fill=GOOD if is_dealer else PANEL,
                      tag=f"dealer:{i}")
 
     def on_action(self, action: str) -> None:

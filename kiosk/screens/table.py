@@ -17,7 +17,7 @@ from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.audio import Cue
 from kiosk.controller import Feedback, TableController
 from kiosk.games import RaceShown
-from kiosk.i18n import language, tr
+from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import leave_question
 from kiosk.screens.help import HelpScreen
@@ -358,7 +358,7 @@ class TableScreen(Screen):
                lines=1, tag="title")
         v.text(g.r(0.04, name[0], 0.92, name[1]), ", ".join(race.losers) or "–", size=4.0, color=INK,
                fill=BAD_FILL, align="center", role="key", lines=1, tag="race-loser")
-        penalty = tr("+{n} cards", n=race.penalty) if race.losers else ""
+        penalty = trn("+{n} card", "+{n} cards", race.penalty) if race.losers else ""
         v.text(g.r(0.04, pen[0], 0.92, pen[1]), penalty, size=2.2, color=ACCENT, align="center", role="key",
                lines=1, tag="race-penalty")
         v.text(g.r(0.04, why[0], 0.92, why[1]), race.reason, size=0.8, color=INK, align="center", lines=1,
