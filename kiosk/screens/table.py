@@ -335,7 +335,9 @@ class TableScreen(Screen):
             return
         names = [self.controller.player_for_seat(seat) or seat or reader for reader, seat in sorted(down.items())
                  if reader != CAMERA]
-        texts = [tr("Scanner {seat} disconnected – check the cable", seat=", ".join(names))] if names else []
+        texts = [trn("The scanner of {seat} is disconnected – check the cable.",
+                      "The scanners of {seat} are disconnected – check the cables.", len(names),
+                      seat=", ".join(names))] if names else []
         if CAMERA in down:  # the overhead camera is missing or sends no pictures; it comes back by itself
             texts.append(tr("Camera sends no pictures – check its cable"))
         text = " · ".join(texts)
