@@ -102,6 +102,7 @@ def test_the_history_tells_a_whole_game_in_plain_words(tmp_path, path, lang) -> 
     assert len(lines) == len(events)
     details = [line.detail for line in game_history.lines(app.log, row) if not line.ok]
     assert details == [a.rejection.detail() for a in answers if not a.ok] and all(details), "staff's detail"
+    assert app.screen.model()["details"] == details
     referee = Referee(header)
     for event, answer, line in zip(events, answers, lines, strict=True):
         judged = referee.apply(event)
