@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -46,13 +46,20 @@ def add_catalogue(folder: Path) -> None:
     """Read a game's own catalogue folder (`<folder>/<lang>/LC_MESSAGES/<domain>.mo`) after the shared one."""
     if folder not in _extra:
         _extra.append(folder)
-        translation.cache_clear()
+        _clear()
 
 
 def remove_catalogue(folder: Path) -> None:
     if folder in _extra:
         _extra.remove(folder)
-        translation.cache_clear()
+        _clear()
+
+
+def _clear() -> None:
+    """Forget what was read from the catalogues (a game's own catalogue came or went)."""
+    translation.cache_clear()
+    _default_names.cache_clear()
+    default_names_in.cache_clear()
 
 
 def tr(message: str, lang: str, /, **values: object) -> str:
@@ -93,6 +100,7 @@ def _default_names() -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(sorted(shapes)) + r")(?!\w)")
 
 
+@lru_cache(maxsize=4096)  # a screen draws the same texts frame after frame
 def default_names_in(text: str, lang: str) -> str:
     """`text` with every default name in `lang` ("Spieler 1" → "Player 1" in English): only the default names
     follow the table's language when it is switched mid-game; a name the guests typed stays as typed."""
