@@ -51,7 +51,7 @@ class ScannerTestScreen(Screen):
             code, at, ok = self.last.get(reader, (tr("nothing yet"), 0.0, True))
             when = time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
             v.text(g.r(0.04, y, 0.3, row - 0.02), name, size=0.8, color=INK, fill=PANEL, tag=f"reader:{reader}")
-            v.text(g.r(0.36, y, 0.6, row - 0.02), f"{code}  {when}".strip(), size=0.8, color=INK if ok else BAD,
+            v.text(g.r(0.36, y, 0.6, row - 0.02), f"{when}  {code}".strip(), size=0.8, color=INK if ok else BAD,
                    fill=PANEL, tag=f"code:{reader}")
         return v
 
