@@ -109,3 +109,15 @@ def test_annaotto_says_what_a_move_means(tmp_path) -> None:
     start_game(app, "annaotto", 3)
     scan(app, "AO:RED.DOTS")
     assert "Aus fremder Hand" in app.current_view.buttons().values()
+
+
+def test_a_profi_sort_verdict_is_one_short_line() -> None:
+    from kiosk.games.profi_sort import ProfiSortUI
+
+    set_language("de")
+    ui = ProfiSortUI(("Anna", "Ben"), {})
+    laid = {"type": "lay_task", "player": "Anna", "task": "three-triples",
+            "groups": [["PS:H3", "PS:C3", "PS:S3"], ["PS:H6", "PS:C6", "PS:S6"], ["PS:H4", "PS:C4", "PS:JOKER"]]}
+    assert ui.verdict_words(laid) == "Anna: Aufgabe 2"
+    assert ui.verdict_words({"type": "reveal_hand", "player": "Ben", "cards": ["PS:H3"]}) == "Ben: 1 Karte gezeigt"
+    assert ui.verdict_words({"type": "skip_with_ace", "player": "Ben"}) == "Ben setzt mit einem erhaltenen Ass aus"

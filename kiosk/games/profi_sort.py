@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games import Action, Choice, GameUI, Note, Panel, Ruling, Setting, State, register
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, Setting, State, register
 from kiosk.i18n import N_, tr, trn
-from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASKS
+from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASK_NUMBERS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
 NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
@@ -370,6 +370,17 @@ class ProfiSortUI(GameUI):
                 line += " · " + trn("{n} ace recv.", "{n} aces recv.", rec)
             seat_lines[p] = line
         return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
+
+    def verdict_words(self, event: Event) -> str:
+        """A laid task by its number, a shown hand by its count: the verdict is one line (the history lists the
+        cards)."""
+        player, kind = event.get("player", ""), event.get("type")
+        if kind == "lay_task":
+            return f"{player}: {tr('task {n}', n=TASK_NUMBERS.get(str(event.get('task')), '?'))}"
+        if kind == "reveal_hand":
+            shown = trn("{n} card shown", "{n} cards shown", len(event.get("cards") or []))
+            return f"{player}: {shown}"
+        return super().verdict_words(event)
 
     def turn_text(self, state: State) -> str:
         phase = state.get("phase")
