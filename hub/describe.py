@@ -40,7 +40,7 @@ def verdict(answer: Mapping[str, Any] | None, lang: str, event: Any = None) -> s
     params = {}
     if isinstance(event, Mapping):
         params = {k: v for k, v in event.items() if isinstance(v, str)}  # render words the cards
-    sentence = render(code, params, lang) if code else ""
+    sentence = render(code, params, lang, rules=False) if code else ""  # guests read it: no rule ids (#26)
     if not sentence or "{" in sentence:
         sentence = tr(SHORT[code], lang) if code in SHORT else code
     rejected = tr("rejected", lang)

@@ -45,4 +45,7 @@ class ReaderError:
     t_ns: int
 
 
+# Every `ReaderError.reason`, stable ids for logs and staff (guests read a sentence instead).
+READER_REASONS = ("noise", "not-ascii", "too-long", "cut-off", "not-a-card", "disconnected", "reconnected")
+
 Input = ButtonPress | CardScan | ReaderError

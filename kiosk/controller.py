@@ -38,8 +38,9 @@ class Feedback:
     at: float = field(default_factory=time.monotonic)  # when it was given: the screen fades it after a while
 
     def text(self, lang: str) -> str:
+        """What the guests read: a rejection's sentence without its rule references (the log keeps the code)."""
         if self.rejection is not None:
-            return self.rejection.message(lang)
+            return self.rejection.message(lang, rules=False)
         return self.note
 
 

@@ -14,6 +14,7 @@ from kiosk import games
 from kiosk.i18n import language
 from kiosk.store import EventLog
 from referee.event_words import describe
+from referee.protocol import Rejection
 from referee.table import Referee
 
 
@@ -23,7 +24,8 @@ class Line:
     at: float  # wall-clock time (0 when unknown)
     text: str
     ok: bool
-    reason: str = ""  # a rejection's plain sentence
+    reason: str = ""  # a rejection's plain sentence, as the guests read it (no rule ids)
+    detail: str = ""  # for staff: a rejection's rule ids and error id ("AO-R5 · no-match")
 
 
 def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
@@ -54,13 +56,12 @@ def lines(log: EventLog, game_id: int) -> list[Line]:
         referee = None
     out = []
     for seq, at, event in attempts:
-        ok, reason = True, ""
+        ok, reason, detail = True, "", ""
         if referee is not None:
             answer = referee.apply(event)
             ok = answer.ok
-            if not ok and answer.rejection is not None:
-                reason = answer.rejection.message(language())
-            elif not ok:
-                reason = str(answer.error)
-        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason))
+            if answer.rejection is not None:
+                reason = answer.message(language(), rules=False) or ""
+                detail = answer.rejection.detail() if isinstance(answer.rejection, Rejection) else str(answer.error)
+        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason, detail))
     return out

@@ -12,8 +12,11 @@ renderer can keep them and `referee-kiosk audit` can check what it drew.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+from kiosk.i18n import language
+from referee.words import default_names_in
 
 Rect = tuple[int, int, int, int]  # x, y, w, h
 Color = tuple[int, int, int]
@@ -116,6 +119,10 @@ class View:
         return round(n * self.limits.cap / 0.73 * 1.2) + 4
 
     def add(self, element: Element) -> Element:
+        if element.text:  # the default names ("Spieler 1") follow the language when it is switched mid-game
+            shown = default_names_in(element.text, language())
+            if shown != element.text:
+                element = replace(element, text=shown)
         self.elements.append(element)
         return element
 

@@ -39,8 +39,14 @@ class Rejection(RefereeError):
         self.key = key or code
         self.params = params
 
-    def message(self, lang: str = "en") -> str:
-        return messages.render(self.key, self.params, lang)
+    def message(self, lang: str = "en", rules: bool = True) -> str:
+        """The sentence in `lang`; `rules=False` leaves out the rule references (a guest's screen)."""
+        return messages.render(self.key, self.params, lang, rules)
+
+    def detail(self) -> str:
+        """The rule references and the code, for staff: "AO-R5 · no-match"."""
+        refs = messages.rules_of(self.key)
+        return f"{', '.join(refs)} · {self.code}" if refs else self.code
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message()}"
@@ -92,7 +98,9 @@ class Answer:
     def error(self) -> str | None:
         return None if self.rejection is None else self.rejection.code
 
-    def message(self, lang: str = "en") -> str | None:
+    def message(self, lang: str = "en", rules: bool = True) -> str | None:
+        if isinstance(self.rejection, Rejection):
+            return self.rejection.message(lang, rules)
         return None if self.rejection is None else self.rejection.message(lang)
 
 

@@ -14,7 +14,8 @@ codes and values; this layer and the ones above put them into words.
 from __future__ import annotations
 
 import gettext
-from functools import cache
+import re
+from functools import cache, lru_cache
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -45,13 +46,20 @@ def add_catalogue(folder: Path) -> None:
     """Read a game's own catalogue folder (`<folder>/<lang>/LC_MESSAGES/<domain>.mo`) after the shared one."""
     if folder not in _extra:
         _extra.append(folder)
-        translation.cache_clear()
+        _clear()
 
 
 def remove_catalogue(folder: Path) -> None:
     if folder in _extra:
         _extra.remove(folder)
-        translation.cache_clear()
+        _clear()
+
+
+def _clear() -> None:
+    """Forget what was read from the catalogues (a game's own catalogue came or went)."""
+    translation.cache_clear()
+    _default_names.cache_clear()
+    default_names_in.cache_clear()
 
 
 def tr(message: str, lang: str, /, **values: object) -> str:
@@ -80,3 +88,22 @@ def _same_in_both(message: str, lang: str) -> bool:
             return True
         catalogue = getattr(catalogue, "_fallback", None)
     return False
+
+
+DEFAULT_NAME = N_("Player {n}")  # a seat's name until the guests type their own
+
+
+@cache
+def _default_names() -> re.Pattern[str]:
+    """"Spieler 3" or "Player 3": a default name in any language, as a whole name."""
+    shapes = {re.escape(tr(DEFAULT_NAME, lang, n=0)).replace("0", r"(\d+)", 1) for lang in LANGUAGES}
+    return re.compile(r"(?<!\w)(?:" + "|".join(sorted(shapes)) + r")(?!\w)")
+
+
+@lru_cache(maxsize=4096)  # a screen draws the same texts frame after frame
+def default_names_in(text: str, lang: str) -> str:
+    """`text` with every default name in `lang` ("Spieler 1" → "Player 1" in English): only the default names
+    follow the table's language when it is switched mid-game; a name the guests typed stays as typed."""
+    if not any(ch.isdigit() for ch in text):
+        return text
+    return _default_names().sub(lambda m: tr(DEFAULT_NAME, lang, n=int(next(g for g in m.groups() if g))), text)

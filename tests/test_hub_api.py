@@ -129,8 +129,7 @@ def test_every_sentence_of_the_templates_has_its_german():
 def test_a_rejection_reads_as_the_referees_sentence_or_a_few_words():
     event = {"type": "play", "player": "Anna", "card": "AK:8.II"}
     de = verdict({"ok": False, "error": "card-exhausted"}, "de", event)
-    assert de == "abgelehnt: 8 · II liegt schon so oft auf dem Tisch, wie das Spiel sie enthält: doppelt gescannt " \
-                 "oder eine fremde Karte."
+    assert de == "abgelehnt: 8 · II liegt schon auf dem Tisch: doppelt gescannt?"
     assert verdict({"ok": False, "error": "not-your-turn"}, "en", event) == "rejected: not their turn"
     assert verdict({"ok": False, "error": "no-such-rule"}, "en", event) == "rejected: no-such-rule"
     assert verdict({"ok": True, "error": None}, "de") == "angenommen"

@@ -97,7 +97,8 @@ def test_a_gather_is_judged_by_the_referee_and_cancel_drops_it() -> None:
     c.scan("AC:7#1")
     c.scan("AC:8#1")
     fb = c.choose(0)
-    assert not fb.ok and fb.rejection.code == "mixed-faces" and "(AC-R2)" in fb.text("en")
+    assert not fb.ok and fb.rejection.code == "mixed-faces" and "(AC-R2)" in fb.rejection.message("en") \
+        and "(AC-R2)" not in fb.text("en"), "the rule id for the log, not for the guests"
     c.action("several")
     c.scan("AC:5#1")
     c.cancel_choice()
@@ -154,10 +155,10 @@ def test_take_the_pile_by_touch_and_the_pile_follows_undo() -> None:
 
 def test_seat_lines_and_results_with_places() -> None:
     c = table((P1, P2), stop_at_first=True)
-    assert c.ui.panel(c.state).seat_lines[P1] == "hand 3 · up 3 · down 3"
+    assert c.ui.panel(c.state).seat_lines[P1] == "Hand 3 · Up 3 · Down 3"
     state = {**c.state, "finished": True, "turn": None, "scores": {P1: 2, P2: 1}, "out": [P2], "winners": [P2]}
     assert c.ui.result_lines(state) == ["Place 1: B", "Place 2: A"]
-    assert c.ui.panel(state).seat_lines == {P1: "place 2", P2: "place 1"}
+    assert c.ui.panel(state).seat_lines == {P1: "Place 2", P2: "Place 1"}
 
 
 def test_gather_choice_takes_scans() -> None:

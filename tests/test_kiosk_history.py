@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kiosk import game_history
 from kiosk.controller import TableController
 from kiosk.event_words import describe
 from kiosk.i18n import set_language
@@ -16,6 +17,7 @@ from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen
 from referee.registry import DEFINITIONS
 from referee.table import Referee
+from tests.developer_words import developer_words
 from tests.kiosk_helpers import make_app, press, scan, start_game, texts
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
@@ -98,13 +100,17 @@ def test_the_history_tells_a_whole_game_in_plain_words(tmp_path, path, lang) -> 
     app.show(HistoryScreen(app, MenuScreen(app), row))
     lines = history_lines(app)
     assert len(lines) == len(events)
+    details = [line.detail for line in game_history.lines(app.log, row) if not line.ok]
+    assert details == [a.rejection.detail() for a in answers if not a.ok] and all(details), "staff's detail"
+    assert app.screen.model()["details"] == details
     referee = Referee(header)
     for event, answer, line in zip(events, answers, lines, strict=True):
         judged = referee.apply(event)
         assert judged.ok == answer.ok
         assert line.tag == ("line:ok" if answer.ok else "line:rejected")
         if not answer.ok:
-            assert judged.message(lang) in line.text, "a rejection says why, in the table's language"
+            assert judged.message(lang, rules=False) in line.text, "a rejection says why, in the table's language"
+            assert not developer_words(line.text, lang), "guest words only: ids stay in the detail for staff"
             assert line.color != app.current_view.tagged("title")[0].color
         words = line.text.split(" – ")[0]
         assert "{" not in words and "type" not in words and "=" not in words, words

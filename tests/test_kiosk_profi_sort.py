@@ -85,7 +85,7 @@ def test_whole_full_match_through_the_screen(tmp_path) -> None:
     assert state["finished"] and state["winners"] == ["Player 1"]
     check_and_save(kiosk.app, tmp_path / "result.png")
     scores = [e.text for e in kiosk.app.current_view.tagged("score")]
-    assert scores[0] == "Lowest total wins (PS-R33)."
+    assert scores[0] == "Lowest total wins."
     assert scores[1].startswith("Player 1: 0 points (0 card points + 0 open bonus), 15 tasks") and "winner" in scores[1]
     assert "+ 230 open bonus" in scores[2]
 
@@ -193,7 +193,7 @@ def test_give_ace_extend_with_an_end_and_task_15_as(tmp_path) -> None:
     press(app, "act:draw")
     press(app, "act:lay")
     e2e_profi_sort.choose(k, lambda label: label.startswith("15"))
-    assert c.pending.prompt == "Task 15 repeats which task? (PS-R12)"
+    assert c.pending.prompt == "Task 15 repeats which task?"
     e2e_profi_sort.choose(k, lambda label: label.startswith("13:"))
     assert c.ui.collect.task == "repeat-any-and-go-out" and c.ui.collect.as_task == "run8"
 

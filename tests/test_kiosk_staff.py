@@ -184,12 +184,15 @@ def test_scanner_test_shows_each_readers_last_code_per_seat(tmp_path) -> None:
     scan(app, "AK:8.II", reader="scanner-2")
     scan(app, "AK:3.I", reader="scanner-1")
     scan(app, "AK:5.V", reader="scanner-1")
-    assert app.screen.model()["last"] == {"scanner-2": "AK:8.II", "scanner-1": "AK:5.V"}
+    assert app.screen.model()["last"] == {"scanner-2": "8 · II (AK:8.II)", "scanner-1": "5 · V (AK:5.V)"}
     code = app.current_view.tagged("code:scanner-1")[0].text
-    assert code.startswith("AK:5.V")
+    assert code.endswith("5 · V (AK:5.V)"), "staff read the card's words first, the code after them"
     app.post(ReaderError("scanner-2", "disconnected", "", 0))
     settle(app)
-    assert app.current_view.tagged("code:scanner-2")[0].text.startswith("reader problem: disconnected")
+    assert app.current_view.tagged("code:scanner-2")[0].text.endswith("Scanner disconnected (disconnected)")
+    app.post(ReaderError("scanner-2", "not-a-card", "'XX:1'", 0))
+    settle(app)
+    assert app.current_view.tagged("code:scanner-2")[0].text.endswith("Read, but no card of any game (not-a-card)")
     press(app, "back")
     press(app, "back")
     assert isinstance(app.screen, TableScreen) and app.screen.controller.referee.history == [], "tests log nothing"

@@ -9,7 +9,7 @@ import pygame
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.screens import table as table_screen
-from kiosk.screens.table import split_rule
+from referee.messages import split_rules
 from tests.kiosk_helpers import make_app, press, settle, texts
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import start_game
@@ -33,7 +33,7 @@ def test_scanner_banner_names_the_seat_until_it_is_back(tmp_path) -> None:
     app.post(ReaderError("/dev/ttyACM1", "disconnected", "unplugged", 0))
     settle(app)
     banner = app.current_view.tagged("banner")
-    assert [e.text for e in banner] == ["Scanner Player 2 disconnected – check the cable"]
+    assert [e.text for e in banner] == ["The scanner of Player 2 is disconnected – check the cable."]
     scan(app, "AK:8.II")  # the table goes on meanwhile; the banner stays
     assert app.current_view.tagged("banner") and app.current_view.tagged("verdict:ok")
     app.post(ReaderError("/dev/ttyACM1", "reconnected", "", 0))
@@ -47,7 +47,7 @@ def test_unplugging_a_simulated_scanner_shows_the_banner(tmp_path) -> None:
         players = start_game(kiosk, "alles-klar", 2)
         kiosk.cmd("unplug", reader="Ben")
         kiosk.wait(lambda s: s.get("scanners_down"))
-        assert f"Scanner {players[1]} disconnected – check the cable" in kiosk.cmd("view")["texts"]
+        assert f"The scanner of {players[1]} is disconnected – check the cable." in kiosk.cmd("view")["texts"]
         kiosk.cmd("replug", reader="Ben")
         kiosk.wait(lambda s: s.get("scanners_down") == [])
         assert not any("disconnected" in t for t in kiosk.cmd("view")["texts"])
@@ -67,7 +67,8 @@ def test_verdicts_name_card_and_player_say_what_to_do_and_fade(tmp_path) -> None
     view = app.current_view
     assert [e.text for e in view.tagged("feedback-todo")] == ["Take the card back – Player 2 is to play ✗"]
     assert view.tagged("verdict-icon:no") and view.tagged("verdict:no")[0].fill is not None, "a filled panel"
-    assert [e.text for e in view.tagged("feedback-rule")] == ["card-exhausted"]
+    assert not view.tagged("feedback-rule") and not view.contains("card-exhausted"), "guest words only (#26)"
+    assert app.log.attempts(app.screen.controller.game_row)[-1].error == "card-exhausted", "the log keeps the id"
     deadline = app.screen.next_wakeup()
     feedback = app.screen.controller.feedback
     assert deadline is not None and abs(deadline - (feedback.at + table_screen.VERDICT_S)) < 0.01, \
@@ -79,9 +80,11 @@ def test_verdicts_name_card_and_player_say_what_to_do_and_fade(tmp_path) -> None
 
 
 def test_rule_ids_are_split_from_the_plain_sentence() -> None:
-    assert split_rule("Blau matches Rot neither in colour (AO-R5).") == ("Blau matches Rot neither in colour.", "AO-R5")
-    assert split_rule("4 or lower (AC-R8, AC-R9)") == ("4 or lower", "AC-R8, AC-R9")
-    assert split_rule("No id here.") == ("No id here.", "")
+    assert split_rules("Blau matches Rot neither in colour (AO-R5).") == ("Blau matches Rot neither in colour.",
+                                                                         ("AO-R5",))
+    assert split_rules("4 or lower (AC-R8, AC-R9)") == ("4 or lower", ("AC-R8", "AC-R9"))
+    assert split_rules("the run has a gap (§4, §5).") == ("the run has a gap.", ("§4", "§5"))
+    assert split_rules("No id here.") == ("No id here.", ())
 
 
 def _race(app) -> list[str]:
@@ -199,8 +202,9 @@ def test_english_names_colours_patterns_and_signs_in_english(tmp_path) -> None:
     assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 1: Rot · Streifen ✓"]
     press(app, "lang")  # the verdict given in German reads in English after the switch
     view = app.current_view
-    assert [e.text for e in view.tagged("feedback")] == ["Spieler 1: Red · Stripes ✓"]  # names stay as typed
+    assert [e.text for e in view.tagged("feedback")] == ["Player 1: Red · Stripes ✓"]  # default names follow
     assert [e.text for e in view.tagged("card")] == ["Red · Dots", "Red · Stripes"]
-    assert any(e.text == "Spieler 2 lays Red, Stripes." for e in view.tagged("hint")), view.texts()
+    assert any(e.text == "Player 2 plays on Red · Stripes (colour, pattern or sign)." for e in view.tagged("hint")), \
+        view.texts()
     scan(app, "AO:RED.DOTS.HUERDEN")
-    assert [e.text for e in app.current_view.tagged("feedback")] == ["Spieler 2: Red · Dots · HURDLES ✓"]
+    assert [e.text for e in app.current_view.tagged("feedback")] == ["Player 2: Red · Dots · HURDLES ✓"]

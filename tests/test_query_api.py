@@ -126,7 +126,7 @@ def test_annaotto_race_hints_and_result() -> None:
     assert r.apply({"type": "start", "card": "AO:RED.DOTS"}).ok
     h = r.hints()
     assert isinstance(h.detail, AnnaottoHints) and h.detail.colour == "RED" and h.actors == ("Anna",)
-    assert h.sentence("de") == "Anna legt Rot, Punkte."
+    assert h.sentence("de") == "Anna legt auf Rot · Punkte (Farbe, Muster oder Zeichen)."  # plays ON it (#26)
     assert r.apply({"type": "play", "player": "Anna", "card": "AO:RED.DOTS.ALLE"}).ok
     h = r.hints()
     assert h.race == RaceView(True, "Anna", False, ("Anna", "Ben", "Cem"), {}, ("Anna", "Ben", "Cem"), (), 2)
@@ -148,7 +148,7 @@ def test_annaotto_penalty_hints() -> None:
     h = r.hints()
     assert h.detail.must == "PLUS" and h.detail.penalty == 1 and h.events == ("play", "press:confirm")
     assert all(face.endswith(".PLUS") for face in h.detail.playable)
-    assert h.sentence("en") == "Ben lays PLUS or takes 1 cards with confirm."
+    assert h.sentence("en") == "Ben lays PLUS or takes 1 card with confirm."
 
 
 SIM = pathlib.Path(sim.__file__).parent

@@ -38,15 +38,17 @@ def lang_of(request: Request) -> str:
                          request.headers.get("accept-language"))
 
 
-def number(value: Any) -> str:
-    """A tournament number as people write it: 2, 2.5, 1.33."""
+def number(value: Any, lang: str = "en") -> str:
+    """A tournament number as people write it: 2, 2.5, 1.33 (German pages: 2,5; JSON and CSV keep the point)."""
     as_float = float(value)
-    return f"{as_float:.2f}".rstrip("0").rstrip(".") if as_float != int(as_float) else str(int(as_float))
+    text = f"{as_float:.2f}".rstrip("0").rstrip(".") if as_float != int(as_float) else str(int(as_float))
+    return text.replace(".", ",") if lang == "de" else text
 
 
-def standings_rows(evening: Evening) -> list[dict[str, Any]]:
-    return [{"rank": line.rank, "player": line.player, "points": number(line.points), "score": number(line.score),
-             "opponents": number(line.opponents), "played": line.played, "byes": line.byes}
+def standings_rows(evening: Evening, lang: str = "en") -> list[dict[str, Any]]:
+    return [{"rank": line.rank, "player": line.player, "points": number(line.points, lang),
+             "score": number(line.score, lang), "opponents": number(line.opponents, lang), "played": line.played,
+             "byes": line.byes}
             for line in evening.standings()]
 
 
@@ -134,8 +136,8 @@ class EveningPages:
         template = {"tv": "evening_tv.html", "print": "evening_print.html"}.get(view, "evening.html")
         join_url = str(request.url_for("club-join", evening=evening.id))
         qr = segno.make(join_url, error="m").svg_inline(scale=4, dark="#000", light="#fff")
-        return self.render(request, template, evening=evening, rows=standings_rows(evening), qr=qr,
-                           join_url=join_url)
+        return self.render(request, template, evening=evening, rows=standings_rows(evening, lang_of(request)),
+                           qr=qr, join_url=join_url)
 
     def as_json(self, request: Request) -> Response:
         evening = self.find(request)
@@ -227,7 +229,8 @@ class EveningPages:
                 message, status = N_("Not possible now."), 400
             evening = self.desk.evening(evening.id)
         live = {row["table"]: row for row in self.reader.tables(evening.cafe)}
-        response = self.render(request, "staff_evening.html", evening=evening, rows=standings_rows(evening),
+        rows = standings_rows(evening, lang_of(request))
+        response = self.render(request, "staff_evening.html", evening=evening, rows=rows,
                                known=[p for p in self.reader.players() if p not in evening.entrants],
                                message=message, live=live)
         response.status_code = status

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from kiosk.i18n import language, tr
+from referee import event_words
 from referee.hints import FinishedHints, Hints
 from referee.labels.faces import label_text
 from referee.registry import Registry
@@ -220,10 +221,11 @@ class GameUI:
         kind = event.get("type", "")
         words = {"draw": tr("draws"), "press": tr("confirms") if event.get("button") == "confirm" else tr("slaps"),
                  "take_pile": tr("takes the pile"), "undo": tr("Undone"), "race_close": tr("Race closed")}
-        word = words.get(kind, kind.replace("_", " "))
         if kind == "call":
-            word = f"{event.get('word', '')}!"
-        return f"{player}: {word}" if player else word
+            words[kind] = f"{event.get('word', '')}!"
+        if kind not in words:  # the game's own events in the shared words (the history's), never the event type
+            return event_words.describe(event, language(), self.game_id, self.face)
+        return f"{player}: {words[kind]}" if player else words[kind]
 
 
 UIS: Registry[type[GameUI]] = Registry(__name__, __path__, "game_id")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.i18n import tr, trn
 
 PREFIX = "AC:"
 LUFT = "LUFT"
@@ -80,11 +80,11 @@ class AlcasanUI(GameUI):
         """AC-R2: the cards of one play, scanned one after another; the referee judges them all at "Lay"."""
         if codes:
             shown = ", ".join(self.face(code) for code in codes)
-            prompt = tr("{player} lays {cards}: scan more, then touch Lay (AC-R2)", player=player, cards=shown)
-            label = tr("Lay 1 card") if len(codes) == 1 else tr("Lay {n} cards", n=len(codes))
+            prompt = tr("{player} lays {cards}: scan more, then touch Lay", player=player, cards=shown)
+            label = trn("Lay {n} card", "Lay {n} cards", len(codes))
             options: list[tuple[str, Any]] = [(label, "lay")]
         else:
-            prompt = tr("{player}: scan the cards of one face, then touch Lay (AC-R2)", player=player)
+            prompt = tr("{player}: scan the cards of one face, then touch Lay", player=player)
             options = []
 
         def complete(_: Any) -> Event:
@@ -116,7 +116,8 @@ class AlcasanUI(GameUI):
         pile = self.pile_cards(state)
         top = len(pile) - 1
         cards = [Shown(self.face(code), owner, highlight=i == top) for i, (code, owner) in enumerate(pile)]
-        title = tr("Discard pile: {n} cards, top on the right", n=state["pile"])
+        title = trn("Discard pile: {n} card, top on the right", "Discard pile: {n} cards, top on the right",
+                    state["pile"])
         lines = {p: self.seat_line(state, p) for p in self.players}
         extra = [tr("Pile {pile} · burned {burned} · draw pile {draw}", pile=state["pile"],
                     burned=state["burned"], draw=state["draw_pile"])]
@@ -127,8 +128,8 @@ class AlcasanUI(GameUI):
     def seat_line(self, state: State, player: str) -> str:
         place = state["scores"][player]
         if place and (player in state["out"] or state["finished"]):
-            return tr("place {place}", place=place)
-        return tr("hand {hand} · up {up} · down {down}", hand=state["hands"][player], up=state["up"][player],
+            return tr("Place {place}", place=place)
+        return tr("Hand {hand} · Up {up} · Down {down}", hand=state["hands"][player], up=state["up"][player],
                   down=state["down"][player])
 
     def seat_score(self, state: State, player: str) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.i18n import tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
@@ -121,8 +121,8 @@ class AnnaottoUI(GameUI):
 
     def _source_label(self, actor: str) -> str:
         if self.source is not None and self.source[0] == actor:
-            return tr("From: {player}", player=self.source[1])
-        return tr("From...")
+            return tr("From {player}'s hand", player=self.source[1])
+        return tr("From another hand")
 
     def _source_choice(self, state: State, actor: str) -> Choice:
         others = [(p, p) for p in self.players if p != actor and state["hands"][p] >= 2]
@@ -131,24 +131,24 @@ class AnnaottoUI(GameUI):
             self.source = None if value is None else (actor, value)
             if value is None:
                 return Note(tr("The next scan is a card from {player}'s own hand.", player=actor))
-            return Note(tr("The next scan is a card from {player}'s hand (AO-R6).", player=value))
+            return Note(tr("The next scan is a card from {player}'s hand.", player=value))
 
-        return Choice(tr("Lay a card from whose hand? (AO-R6)"), [*others, (tr("Own hand"), None)], complete)
+        return Choice(tr("Lay a card from whose hand?"), [*others, (tr("Own hand"), None)], complete)
 
     def _colour_choice(self, player: str) -> Choice:
-        return Choice(tr("Which colour? (AO-R14)"), [(tr(COLOUR_NAMES[c]), c) for c in COLOURS],
+        return Choice(tr("Which colour?"), [(tr(COLOUR_NAMES[c]), c) for c in COLOURS],
                       lambda colour: {"type": "choose_colour", "player": player, "colour": colour})
 
     def _flip_choice(self, player: str) -> Choice:
         detail = self.detail()
         following = (detail.next_player if detail is not None else None) or player  # AO-R8, as the referee says
         options = [(tr("{player} (self)", player=player), "self"), (tr("{player} (next)", player=following), "next")]
-        return Choice(tr("Who turns all hand cards over? (AO-R14)"), options,
+        return Choice(tr("Who turns all hand cards over?"), options,
                       lambda who: {"type": "flip_choice", "player": player, "who": who})
 
     def _catch_choice(self, target: str) -> Choice:
         options = [(p, p) for p in self.players if p != target]
-        return Choice(tr("Who caught {player}'s missed call? (AO-R17)", player=target), options,
+        return Choice(tr("Who caught {player}'s missed call?", player=target), options,
                       lambda catcher: {"type": "catch", "player": catcher, "target": target})
 
     def timers(self, state: State) -> list[tuple[float, Event]]:
@@ -187,19 +187,20 @@ class AnnaottoUI(GameUI):
     def panel(self, state: State) -> Panel:
         if state["top"] is None:
             return Panel(tr("Scan the start card"), [
-                tr("Deal {n} cards each; turn the top card of the draw pile to its plain side (AO-R1, AO-R2).",
+                tr("Deal {n} cards each; turn the top card of the draw pile to its plain side.",
                    n=state["hands"][self.players[0]]),
-                tr("Then scan it: it starts the discard pile and has no effect (AO-R2)."),
+                tr("Then scan it: it starts the discard pile and has no effect."),
             ], [], tr("Discard pile"), self._seat_lines(state), self._extra(state))
         notes = [self._flip_text(state["flip"])] if state["flip"] is not None else []
         if self.source is not None and self.source[0] == state["turn"]:
-            notes.append(tr("Next scan: a card from {player}'s hand (AO-R6).", player=self.source[1]))
+            notes.append(tr("Next scan: a card from {player}'s hand.", player=self.source[1]))
         cards = [Shown(self.face("AO:" + face), who, highlight=i == len(self.recent) - 1)
                  for i, (_, face, who) in enumerate(self.recent)]
         race = self._race_view()
         big = ""
         if race is not None and not race.open:
-            big = tr("ALLE race: {players} +{n} cards", players=", ".join(race.losers) or "–", n=race.penalty)
+            big = trn("ALLE race: {players} +{n} card", "ALLE race: {players} +{n} cards", race.penalty,
+                      players=", ".join(race.losers) or "–")
         return Panel(self._headline(state), notes, cards, tr("Discard pile (top on the right)"),
                      self._seat_lines(state), self._extra(state), big)
 
@@ -216,11 +217,11 @@ class AnnaottoUI(GameUI):
         if race.open:
             return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], race.penalty, "", key)
         if not race.called:
-            reason = tr("{player} did not call ALLE (AO-R15e)", player=race.by)
+            reason = tr("{player} did not call ALLE", player=race.by)
         elif any(p not in race.pressed for p in race.losers):
-            reason = tr("Time up: no slap from them (AO-R15e)")
+            reason = tr("Time up: no slap from them")
         else:
-            reason = tr("Last hand down (AO-R15e)")
+            reason = tr("Last hand on top")
         return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key)
 
     @staticmethod
@@ -228,9 +229,9 @@ class AnnaottoUI(GameUI):
         """The public state's `flip`: who turns whose cards over now."""
         if flip["cards"] == "all":
             if flip["by"] == flip["target"]:
-                return tr("{player} turns all own hand cards over now (AO-R14).", player=flip["target"])
-            return tr("{player} turns all hand cards over now (AO-R14).", player=flip["target"])
-        return tr("{by} turns over {n} of {target}'s cards now (AO-R10).", by=flip["by"], n=flip["cards"],
+                return tr("{player} turns all own hand cards over now.", player=flip["target"])
+            return tr("{player} turns all hand cards over now.", player=flip["target"])
+        return tr("{by} turns over {n} of {target}'s cards now.", by=flip["by"], n=flip["cards"],
                   target=flip["target"])
 
     def _headline(self, state: State) -> str:
@@ -246,13 +247,13 @@ class AnnaottoUI(GameUI):
         out = state["out"]
         race = state["race"]
         for p in self.players:
-            parts = [tr("cards")]
+            parts = [tr("Cards")]
             if p in out:
-                parts.append(tr("place {n}", n=out.index(p) + 1))
+                parts.append(tr("Place {n}", n=out.index(p) + 1))
             if race is not None and p in race["pressed"]:
-                parts.append(tr("slapped"))
+                parts.append(tr("Slapped"))
             if state["due"] is not None and state["due"]["player"] == p:
-                parts.append(tr("owes {word}", word=state["due"]["word"]))
+                parts.append(tr("Owes {word}", word=state["due"]["word"]))
             lines[p] = " · ".join(parts)
         return lines
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.games import Action, Choice, GameUI, Note, Panel, Ruling, Setting, State, register
-from kiosk.i18n import N_, tr
-from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASKS
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, Setting, State, register
+from kiosk.i18n import N_, tr, trn
+from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASK_NUMBERS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
 NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
@@ -202,7 +202,7 @@ class ProfiSortUI(GameUI):
                 out.append(Action(tr("Skip with ace"), lambda: {"type": "skip_with_ace", "player": turn}, "skip"))
             if not self._started(state):
                 out.append(Action(tr("Redeal (3 aces)"), lambda: self._ask_player(
-                    tr("Who shows 3 aces? (PS-R5)"), self.players, lambda p: self._start(Collect("redeal", p))),
+                    tr("Who shows 3 aces?"), self.players, lambda p: self._start(Collect("redeal", p))),
                     "redeal"))
             return out
         out = [Action(tr("Lay a task"), lambda: self._ask_task(state, turn), "lay")]
@@ -211,7 +211,7 @@ class ProfiSortUI(GameUI):
         if detail.may_give_ace:
             others = [p for p in self.players if p != turn]
             out.append(Action(tr("Give an ace"), lambda: self._ask_player(
-                tr("Who gets the ace? (PS-R24)"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),
+                tr("Who gets the ace?"), others, lambda p: self._start(Collect("give_ace", turn, to=p))),
                 "give"))
         return out
 
@@ -240,7 +240,7 @@ class ProfiSortUI(GameUI):
 
         def chosen(task_id: str):
             if task_id == REPEAT:
-                return self._paged(tr("Task 15 repeats which task? (PS-R12)"),
+                return self._paged(tr("Task 15 repeats which task?"),
                                    [(self._task_label(t.id), t.id) for t in TASKS],
                                    lambda as_id: self._start(Collect("lay_task", player, task=REPEAT, as_task=as_id)))
             return self._start(Collect("lay_task", player, task=task_id))
@@ -249,7 +249,7 @@ class ProfiSortUI(GameUI):
 
     def _ask_meld(self, state: State, player: str) -> Choice:
         options = [(f"{mid} {meld['player']}", mid) for mid, meld in state["melds"].items()]
-        return self._paged(tr("Which meld gets the cards? (PS-R16)"), options,
+        return self._paged(tr("Which meld gets the cards?"), options,
                            lambda mid: self._start(Collect("extend", player, meld=mid)))
 
     @staticmethod
@@ -276,12 +276,14 @@ class ProfiSortUI(GameUI):
             return tr("{player} lays task {n} ({sizes}): scan group {g}, then Next group or Done.",
                       player=c.player, n=number, sizes=sizes, g=len(c.groups))
         if c.kind == "extend":
-            return tr("{player} extends {meld}: {n} cards so far; scan, then Done.", player=c.player, meld=c.meld, n=n)
+            return trn("{player} extends {meld}: {n} card so far; scan, then Done.",
+                       "{player} extends {meld}: {n} cards so far; scan, then Done.", n, player=c.player, meld=c.meld)
         if c.kind == "give_ace":
             return tr("{player} gives an ace to {to}: scan the ace.", player=c.player, to=c.to)
         if c.kind == "reveal_hand":
-            return tr("{player} shows the hand: {n} cards so far; scan all, then Done (none: just Done).",
-                      player=c.player, n=n)
+            return trn("{player} shows the hand: {n} card so far; scan all, then Done (none: just Done).",
+                       "{player} shows the hand: {n} cards so far; scan all, then Done (none: just Done).", n,
+                       player=c.player)
         return tr("{player} shows aces for a redeal: {n} so far; then Done.", player=c.player, n=n)
 
     def _words(self, codes: list[str]) -> str:
@@ -299,7 +301,7 @@ class ProfiSortUI(GameUI):
         elif c.cards:
             hints.append(tr("Collected: {cards}", cards=self._words(c.cards)))
         if c.kind == "extend" and c.at:
-            hints.append(tr("Run end: {end} (PS-R17)", end=tr("low") if c.at == "low" else tr("high")))
+            hints.append(tr("Run end: {end}", end=tr("low") if c.at == "low" else tr("high")))
         if c.sent is not None:
             hints.append(tr("Rejected: scan more, or Cancel."))
         return hints
@@ -307,9 +309,9 @@ class ProfiSortUI(GameUI):
     def _turn_hints(self, state: State) -> list[str]:
         """The screen's own notes (what may come next is the referee's sentence)."""
         if state["phase"] == "scoring":
-            return [tr("Touch the player, scan the cards, Done (PS-R30).")]
+            return [tr("Touch the player, scan the cards, Done.")]
         if state["phase"] == "round-over":
-            return [tr("Touch Next round (PS-R31).")]
+            return [tr("Touch Next round.")]
         return []
 
     def _aces(self, state: State) -> str:
@@ -348,12 +350,12 @@ class ProfiSortUI(GameUI):
             melds = [*melds[:room - 1], tr("… and {n} more rows of melds", n=len(melds) - room + 1)]
         lines += melds or [tr("No melds on the table yet.")]
         top = state.get("discard_top")
-        extra = [tr("Round {round} · dealer {dealer} · talon {talon} · discard {top}", round=state["round"],
+        extra = [tr("Round {round} · Dealer {dealer} · Talon {talon} · Discard {top}", round=state["round"],
                     dealer=state["dealer"], talon=state["talon"], top=self.face(top) if top else "-")]
         points = state["round_points"]
         if any(v is not None for v in points.values()):
             extra.append(tr("Round points: {points}", points=" · ".join(
-                f"{p} {'-' if points[p] is None else points[p]}" for p in self.players)))
+                f"{p}: {'-' if points[p] is None else points[p]}" for p in self.players)))
         elif state.get("went_out"):
             extra.append(tr("{player} went out.", player=state["went_out"]))
         if self._aces(state):
@@ -361,11 +363,23 @@ class ProfiSortUI(GameUI):
         seat_lines = {}
         for p in self.players:
             rec = len(state["received"].get(p) or [])
-            line = tr("{tasks} tasks · hand {hand}", hand=state["hands"][p], tasks=len(state["tasks_done"][p]))
+            line = trn("{n} task · Hand {hand}", "{n} tasks · Hand {hand}", len(state["tasks_done"][p]),
+                       hand=state["hands"][p])
             if rec:
-                line += " · " + tr("{n} aces recv.", n=rec)
+                line += " · " + trn("{n} ace recv.", "{n} aces recv.", rec)
             seat_lines[p] = line
         return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
+
+    def verdict_words(self, event: Event) -> str:
+        """A laid task by its number, a shown hand by its count: the verdict is one line (the history lists the
+        cards)."""
+        player, kind = event.get("player", ""), event.get("type")
+        if kind == "lay_task":
+            return f"{player}: {tr('task {n}', n=TASK_NUMBERS.get(str(event.get('task')), '?'))}"
+        if kind == "reveal_hand":
+            shown = trn("{n} card shown", "{n} cards shown", len(event.get("cards") or []))
+            return f"{player}: {shown}"
+        return super().verdict_words(event)
 
     def turn_text(self, state: State) -> str:
         phase = state.get("phase")
@@ -379,15 +393,17 @@ class ProfiSortUI(GameUI):
         scores = state.get("scores", {})
         winners = state.get("winners") or []
         if self.options.get("first_to"):
-            out = [tr("Beginner game: first to {n} tasks.", n=self.options["first_to"])]
-            out += [tr("{player}: {tasks} tasks done", player=p, tasks=len(state["tasks_done"][p]))
+            out = [trn("Beginner game: first to {n} task.", "Beginner game: first to {n} tasks.",
+                       self.options["first_to"])]
+            out += [trn("{player}: {n} task done", "{player}: {n} tasks done", len(state["tasks_done"][p]), player=p)
                     + (" - " + tr("winner") if p in winners else "") for p in self.players]
             return out
-        out = [tr("Lowest total wins (PS-R33).")]
+        out = [tr("Lowest total wins.")]
         for p in sorted(self.players, key=lambda p: scores.get(p, 0)):
             bonus = state["bonus_open"][p]
-            out.append(tr("{player}: {total} points ({cards} card points + {bonus} open bonus), {tasks} tasks",
-                          player=p, total=scores.get(p, 0), cards=scores.get(p, 0) - bonus, bonus=bonus,
-                          tasks=len(state["tasks_done"][p]))
+            out.append(trn("{player}: {total} points ({cards} card points + {bonus} open bonus), {n} task",
+                           "{player}: {total} points ({cards} card points + {bonus} open bonus), {n} tasks",
+                           len(state["tasks_done"][p]), player=p, total=scores.get(p, 0),
+                           cards=scores.get(p, 0) - bonus, bonus=bonus)
                        + (" - " + tr("winner") if p in winners else ""))
         return out

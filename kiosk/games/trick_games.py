@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.games import Choice, GameUI, Panel, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.i18n import tr, trn
 from referee.decks.alles_klar import NUMERALS
 
 
@@ -28,22 +28,26 @@ class AllesKlarUI(GameUI):
             return event
         # AK-R6: the player taps which of the two numerals acts.
         options = [(n, n) for n in numerals]
-        return Choice(tr("Which numeral turns its ranking card? (AK-R6)"), options,
+        return Choice(tr("Which numeral turns its ranking card?"), options,
                       lambda numeral: {**event, "rank_choice": numeral})
 
     def panel(self, state: State) -> Panel:
         cards = [Shown(self.face(face), owner) for owner, faces in state["table"].items() for face in faces]
-        lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the won cards: the number
-        extra = [tr("Stock {stock} · trick {size} cards · removed {removed}", stock=state["stock"],
-                    size=state["trick_size"], removed=state["removed"])]
+        lines = {p: tr("Hand {hand}", hand=state["hands"][p]) for p in self.players}  # the won cards: the number
+        extra = [trn("Stock {stock} · Trick {n} card · Removed {removed}",
+                     "Stock {stock} · Trick {n} cards · Removed {removed}", state["trick_size"], stock=state["stock"],
+                     removed=state["removed"])]
         last = state.get("last_trick")
         if last:
             if last["outcome"] == "won":
-                extra.append(tr("Last trick: {winner} took {cards} cards", winner=last["winner"], cards=last["cards"]))
+                extra.append(trn("Last trick: {winner} took {n} card", "Last trick: {winner} took {n} cards",
+                                 last["cards"], winner=last["winner"]))
             elif last["outcome"] == "blind":
-                extra.append(tr("Last trick was blind: {cards} cards out of the game", cards=last["cards"]))
+                extra.append(trn("Last trick was blind: {n} card out of the game",
+                                 "Last trick was blind: {n} cards out of the game", last["cards"]))
             else:
-                extra.append(tr("Last trick unfinished: {cards} cards out of the game", cards=last["cards"]))
+                extra.append(trn("Last trick unfinished: {n} card out of the game",
+                                 "Last trick unfinished: {n} cards out of the game", last["cards"]))
         return Panel(self.turn_text(state), [], cards, tr("Face-up cards in this trick"), lines, extra)
 
 
@@ -60,16 +64,16 @@ class MagischeSiebenUI(GameUI):
             return event
         # M7-R8: the leader taps the opponent the trick is played against (the referee names who may be).
         options = [(p, p) for p in targets]
-        return Choice(tr("Against which opponent? (M7-R8)"), options, lambda target: {**event, "target": target})
+        return Choice(tr("Against which opponent?"), options, lambda target: {**event, "target": target})
 
     def panel(self, state: State) -> Panel:
         lead = state.get("lead")
         cards = [Shown(self.face(lead["card"]), lead["player"], highlight=True)] if lead else []
         last = state.get("last_trick")
-        extra = [tr("Stock {stock} · tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
+        extra = [tr("Stock {stock} · Tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
         if last:
             shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
             extra.append(tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
                             points=last["points"]))
-        lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
+        lines = {p: tr("Hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
         return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra)

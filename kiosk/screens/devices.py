@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
+from kiosk.event_words import reader_problem, scanned
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
@@ -53,15 +54,15 @@ class ScannerTestScreen(Screen):
             when = time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
             name_at, code_at = _split_row(g, y, row)
             v.text(name_at, name, size=0.8, color=INK, fill=PANEL, tag=f"reader:{reader}")
-            v.text(code_at, f"{code}  {when}".strip(), size=0.8, color=INK if ok else BAD, fill=PANEL,
+            v.text(code_at, f"{when}  {code}".strip(), size=0.8, color=INK if ok else BAD, fill=PANEL,
                    tag=f"code:{reader}")
         return v
 
     def on_input(self, item: Any) -> None:
         if isinstance(item, CardScan):
-            self.last[item.reader] = (item.code, time.time(), True)
+            self.last[item.reader] = (scanned(item.code), time.time(), True)
         elif isinstance(item, ReaderError):
-            self.last[item.reader] = (tr("reader problem: {reason}", reason=item.reason), time.time(), False)
+            self.last[item.reader] = (reader_problem(item.reason), time.time(), False)
 
     def on_action(self, action: str) -> None:
         if action == "back":

@@ -189,7 +189,8 @@ class HistoryScreen(Screen):
     def model(self) -> dict:
         lines = self.lines()
         return {"screen": self.name, "game_id": self.game_id, "status": self.status, "lines": len(lines),
-                "rejected": sum(1 for line in lines if not line.ok)}
+                "rejected": sum(1 for line in lines if not line.ok),
+                "details": [line.detail for line in lines if line.detail]}  # for staff: rule ids and error ids
 
 
 class GamesScreen(Screen):

@@ -10,7 +10,6 @@ banner naming its seat until it is back. Each verdict, race and game end also pl
 
 from __future__ import annotations
 
-import re
 import time
 
 from hw.camera.zones import READER as CAMERA
@@ -18,7 +17,7 @@ from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.audio import Cue
 from kiosk.controller import Feedback, TableController
 from kiosk.games import RaceShown
-from kiosk.i18n import language, tr
+from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
 from kiosk.screens.help import HelpScreen
@@ -42,13 +41,6 @@ from kiosk.view import (
 
 VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neutral prompt
 RACE_RESULT_S = 2.5  # a decided race fills the screen this long
-RULE_ID = re.compile(r"\s*\(((?:[A-Z0-9]+-[A-Z]+\d+[a-z]?)(?:,\s*[A-Z0-9]+-[A-Z]+\d+[a-z]?)*)\)")
-
-
-def split_rule(sentence: str) -> tuple[str, str]:
-    """A referee sentence → (the plain sentence, its rule ids): "… (AO-R5)." → ("….", "AO-R5")."""
-    ids = RULE_ID.findall(sentence)
-    return RULE_ID.sub("", sentence).strip(), ", ".join(ids)
 
 
 class Layout:
@@ -285,28 +277,23 @@ class TableScreen(Screen):
             words = c.ui.verdict_words(fb.event) + " ✓" if named else fb.note
             v.text(text, words, size=1.0, color=INK if fb.event is None else GOOD, tag="feedback")
             return
-        # Rejected: a filled panel, a cross, what to do in big words, the rule's sentence, its id small.
+        # Rejected: a filled panel, a cross, what to do in big words, the rule's sentence (guest words only: the
+        # error id and the rule ids stay in the log, the export and the history's detail).
         v.box(lay.verdict, BAD_FILL, tag="verdict:no")
         v.icon(icon, "no", INK, tag="verdict-icon:no")
         if fb.rejection is None:
             v.text(text, fb.note, size=1.0, color=INK, tag="feedback")  # the drawn cross says it
             return
-        sentence, rule = split_rule(fb.rejection.message(self.app.lang))
+        sentence = fb.text(self.app.lang)
         tx, ty, tw, th = text
         todo = self._what_to_do(fb) + " ✗"
-        small = f"{rule} · {fb.rejection.code}" if rule else fb.rejection.code
         top = round(th * 0.42)
-        if v.height > v.width:  # portrait: the id on its own line at the bottom
+        if v.height > v.width:  # portrait
             v.text((tx, ty, tw, top), todo, size=1.0, color=INK, tag="feedback-todo")
-            v.text((tx, ty + top, tw, round(th * 0.4)), sentence, size=0.7, color=INK, tag="feedback")
-            v.text((tx, ty + round(th * 0.8), tw, th - round(th * 0.8)), small, size=0.5, color=INK, lines=1,
-                   align="right", tag="feedback-rule")
+            v.text((tx, ty + top, tw, th - top), sentence, size=0.7, color=INK, tag="feedback")
             return
-        # landscape: the id small beside what to do, the rule's sentence on two lines below
-        id_w = round(tw * 0.24)
-        v.text((tx, ty, tw - id_w, top), todo, size=1.0, color=INK, lines=1, tag="feedback-todo")
-        v.text((tx + tw - id_w, ty, id_w, top), small, size=0.5, color=INK, lines=2, align="right",
-               tag="feedback-rule")
+        # landscape: what to do on one line, the rule's sentence on two lines below
+        v.text((tx, ty, tw, top), todo, size=1.0, color=INK, lines=1, tag="feedback-todo")
         v.text((tx, ty + top, tw, th - top), sentence, size=0.7, color=INK, lines=2, tag="feedback")
 
     def _what_to_do(self, fb: Feedback) -> str:
@@ -348,7 +335,9 @@ class TableScreen(Screen):
             return
         names = [self.controller.player_for_seat(seat) or seat or reader for reader, seat in sorted(down.items())
                  if reader != CAMERA]
-        texts = [tr("Scanner {seat} disconnected – check the cable", seat=", ".join(names))] if names else []
+        texts = [trn("The scanner of {seat} is disconnected – check the cable.",
+                      "The scanners of {seat} are disconnected – check the cables.", len(names),
+                      seat=", ".join(names))] if names else []
         if CAMERA in down:  # the overhead camera is missing or sends no pictures; it comes back by itself
             texts.append(tr("Camera sends no pictures – check its cable"))
         text = " · ".join(texts)
@@ -371,7 +360,7 @@ class TableScreen(Screen):
                lines=1, tag="title")
         v.text(g.r(0.04, name[0], 0.92, name[1]), ", ".join(race.losers) or "–", size=4.0, color=INK,
                fill=BAD_FILL, align="center", role="key", lines=1, tag="race-loser")
-        penalty = tr("+{n} cards", n=race.penalty) if race.losers else ""
+        penalty = trn("+{n} card", "+{n} cards", race.penalty) if race.losers else ""
         v.text(g.r(0.04, pen[0], 0.92, pen[1]), penalty, size=2.2, color=ACCENT, align="center", role="key",
                lines=1, tag="race-penalty")
         v.text(g.r(0.04, why[0], 0.92, why[1]), race.reason, size=0.8, color=INK, align="center", lines=1,

@@ -128,7 +128,7 @@ HELP = (
     HelpPage(N_("Special cards"), (
         N_("ANNA and OTTO must alternate. The next player continues the chain or presses their seat button: "
            "2 cards per OTTO, 2 flipped per ANNA."),
-        N_("PLUS: the next player lays a PLUS or takes the cards. RETOUR turns the direction. HÜRDEN skips the "
+        N_("PLUS: the next player lays a PLUS or takes the cards. RETURN turns the direction. HURDLES skips the "
            "next player."),
         N_("ANNAOTTO is wild: choose a colour and who turns their cards over."),
     )),

@@ -151,6 +151,7 @@ assert BONUS_TOTAL == 230
 
 # --- the game's definition: everything about it that is not its rules (referee.registry)
 
+TASK_NUMBERS = {task_id: str(number) for number, task_id in enumerate(TASK_IDS, start=1)}  # as the sheet shows
 SUIT_NAMES = {"C": N_("Clubs"), "S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds")}
 PICTURE_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
 
@@ -167,7 +168,10 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
 
 def _task(task_id: object, w: Any) -> str:
     task = TASK_BY_ID.get(str(task_id))
-    return w.tr("task {n} ({name})", n=task.number, name=task.german) if task else str(task_id)
+    if task is not None:
+        return w.tr("task {n} ({name})", n=task.number, name=task.german)
+    number = TASK_NUMBERS.get(str(task_id))  # task 15 repeats another: it has no shape of its own
+    return w.tr("task {n}", n=number) if number else str(task_id)
 
 
 def _lay_task(e: Mapping[str, Any], p: str, w: Any) -> str:
@@ -220,7 +224,22 @@ HELP = (
     )),
 )
 
+# The codes the rules' sentences name beside cards, in the words a guest reads (`referee.event_words`): suits and
+# picture ranks as the labels print them, a task by its number on the task sheet, an event by its button, a phase
+# by what is going on at the table.
+EVENT_NAMES = {
+    "draw": N_("Draw"), "skip_with_ace": N_("Skip with ace"), "give_ace": N_("Give an ace"),
+    "lay_task": N_("Lay a task"), "extend": N_("Extend"), "discard": N_("Discard"), "redeal": N_("Redeal (3 aces)"),
+    "reveal_hand": N_("Show hand"), "new_round": N_("Next round"),
+}
+PHASE_NAMES = {"play": N_("the round is being played"), "scoring": N_("the hands are being shown"),
+               "round-over": N_("the round is over"), "over": N_("the game is over")}
+VALUE_WORDS = {
+    "suit": SUIT_NAMES, "other_suit": SUIT_NAMES, "rank": PICTURE_NAMES, "other_rank": PICTURE_NAMES,
+    "task": TASK_NUMBERS, "event": EVENT_NAMES, "phase": PHASE_NAMES, "side": {"low": N_("low"), "high": N_("high")},
+}
+
 define(GameDefinition(
     id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
-    events=EVENTS, score=score_kind, help=HELP, value_words={"suit": SUIT_NAMES},
+    events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS,
 ))

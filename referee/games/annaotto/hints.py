@@ -179,7 +179,7 @@ def annaotto_sentence(detail: AnnaottoHints, hints: Hints, lang: str) -> str:
     colour = colour_word(detail.colour, lang)
     if detail.wild_top:
         return say("hint.annaotto.wild", lang, player=player, colour=colour)
-    sign = f", {sign_word(detail.sign, lang)}" if detail.sign else ""
+    sign = f" · {sign_word(detail.sign, lang)}" if detail.sign else ""  # the top card as its label prints it
     return say("hint.annaotto.play", lang, player=player, colour=colour,
                pattern=pattern_word(detail.pattern, lang), sign=sign)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from referee.games.profi_sort.basics import ROUND_OVER, SCORING, TASK_NUMBER
+from referee.games.profi_sort.basics import ROUND_OVER, SCORING
 from referee.hints import Hints, Part, PublicState, names, say
 
 # --- the public state and the hints
@@ -97,6 +97,4 @@ class ProfiSortHints(NamedTuple):
         if self.must_go_out:
             return say("hint.ps.go-out", lang, player=self.player)
         key = "hint.ps.play" if self.may_extend else "hint.ps.play-no-extend"
-        text = say(key, lang, player=self.player, own=self.own)
-        numbers = ", ".join(str(TASK_NUMBER[t]) for t in self.tasks_open)
-        return f"{text} {say('hint.ps.open', lang, tasks=numbers)}" if numbers else text
+        return say(key, lang, player=self.player, own=self.own)  # the open tasks: on the task sheet beside it

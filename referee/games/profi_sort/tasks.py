@@ -85,7 +85,7 @@ def _naturals_rank(faces: Sequence[Face]) -> int:
             if rank == 0:
                 rank = f.rank
             elif f.rank != rank:
-                raise _Fail("set-ranks", cards=_cards(faces), a=_rank(rank), b=_rank(f.rank))
+                raise _Fail("set-ranks", cards=_cards(faces), rank=_rank(rank), other_rank=_rank(f.rank))
     return rank
 
 
@@ -97,7 +97,7 @@ def _one_suit(faces: Sequence[Face]) -> str:
             if not suit:
                 suit = f.suit
             elif f.suit != suit:
-                raise _Fail("suits", cards=_cards(faces), a=suit, b=f.suit)
+                raise _Fail("suits", cards=_cards(faces), suit=suit, other_suit=f.suit)
     return suit
 
 
