@@ -46,11 +46,11 @@ import pygame  # noqa: E402
 
 from hw.inputs import CardScan  # noqa: E402
 from kiosk import games  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.controller import TableController  # noqa: E402
+from kiosk.app.app import App  # noqa: E402
+from kiosk.app.controller import TableController  # noqa: E402
+from kiosk.eventlog.store import EventLog  # noqa: E402
 from kiosk.screens.table import TableScreen  # noqa: E402
-from kiosk.settings import Settings  # noqa: E402
-from kiosk.store import EventLog  # noqa: E402
+from kiosk.settings.settings import Settings  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import FORMAT, Referee  # noqa: E402
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.app import Command
-from kiosk.control_commands import COMMANDS
+from kiosk.app.app import Command
+from kiosk.app.control_commands import COMMANDS
 from tests.kiosk_helpers import make_app
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from kiosk import games
-from kiosk.audit import scene
 from kiosk.audit_fixtures.table import played, show
+from kiosk.drawing.audit import scene
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.keyboard import KeyboardScreen

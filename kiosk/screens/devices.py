@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
+from kiosk.drawing.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
-from kiosk.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
 
 LIT_FILL = (250, 200, 60)  # a lit button: light fill, dark text
 

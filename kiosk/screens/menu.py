@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 
 import kiosk.games
+from kiosk.drawing.view import ACCENT, MUTED, Grid, View
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.history import GamesScreen
 from kiosk.screens.setup import SetupScreen
-from kiosk.view import ACCENT, MUTED, Grid, View
 from referee import games
 
 

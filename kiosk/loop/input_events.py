@@ -13,14 +13,14 @@ from typing import Any
 import pygame
 
 from hw.inputs import CardScan, ReaderError
-from kiosk import control_commands
-from kiosk.display import WAKE
-from kiosk.inbox import Command
+from kiosk.app import control_commands
+from kiosk.loop.display import WAKE
+from kiosk.loop.inbox import Command
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.assignment import offer as offer_assignment
 
-App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
 
 class InputEvents:

@@ -19,7 +19,7 @@ import pygame
 
 from kiosk.screens.admin import AdminScreen
 
-App = Any  # kiosk.app.App (not imported: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported: the app imports this module)
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def view(app: App, _arg: Any = None) -> dict[str, Any]:
 
 def fault(app: App, where: Any) -> dict[str, Any]:
     """Tests only (registered on the socket under REFEREE_KIOSK_FAULTS=1): a screen that raises at `where`."""
-    from kiosk.fault_injection import RaisingScreen
+    from kiosk.app.fault_injection import RaisingScreen
 
     app.show(RaisingScreen(app, app.screen, str(where)))
     return {"screen": "raising", "where": where}
@@ -112,7 +112,7 @@ def run(app: App, name: str, arg: Any = None) -> Any:
 
 
 def answer(app: App, command: Any) -> None:
-    """Run a queued `kiosk.inbox.Command` and hand its result (or the caller's error) back to the waiting
+    """Run a queued `kiosk.loop.inbox.Command` and hand its result (or the caller's error) back to the waiting
     thread; a bad request is logged and its caller's, never the display loop's."""
     try:
         command.result = run(app, command.name, command.arg)

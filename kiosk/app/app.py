@@ -1,4 +1,4 @@
-"""The kiosk as guests see it, composed from rooms with one job each (built by `kiosk.compose`).
+"""The kiosk as guests see it, composed from rooms with one job each (built by `kiosk.app.compose`).
 
 `kiosk/display.py` opens the screen and puts a frame on it; `kiosk/frame_loop.py` is the display loop (sleep
 until something is due, hand the inputs on, draw); `kiosk/input_events.py` says what a touch, a key, a seat's
@@ -18,32 +18,33 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from hw.camera.zones import seat_of_reader as camera_seat_of
-from kiosk import export as exporting
-from kiosk import i18n, staff
-from kiosk.audio import Cue, Sounds
-from kiosk.commands import AdminCommand
-from kiosk.controller import TableController
-from kiosk.display import WAKE, Display, DisplayError
-from kiosk.frame_loop import FrameLoop
-from kiosk.guard import EXIT_CODE as GUARD_EXIT
-from kiosk.guard import REPEAT, WINDOW_S, LoopGuard
-from kiosk.inbox import Command, Inbox
-from kiosk.input_events import InputEvents
-from kiosk.pin import PinGuard
-from kiosk.prefs import Prefs
-from kiosk.render import Renderer
-from kiosk.routing import ScreenRouter
+from kiosk import i18n
+from kiosk.app import staff
+from kiosk.app.audio import Cue, Sounds
+from kiosk.app.commands import AdminCommand
+from kiosk.app.controller import TableController
+from kiosk.app.routing import ScreenRouter
+from kiosk.drawing.render import Renderer
+from kiosk.drawing.view import View
+from kiosk.eventlog import export as exporting
+from kiosk.eventlog.storage import StorageFault
+from kiosk.eventlog.store import EventLog
+from kiosk.loop.display import WAKE, Display, DisplayError
+from kiosk.loop.frame_loop import FrameLoop
+from kiosk.loop.guard import EXIT_CODE as GUARD_EXIT
+from kiosk.loop.guard import REPEAT, WINDOW_S, LoopGuard
+from kiosk.loop.inbox import Command, Inbox
+from kiosk.loop.input_events import InputEvents
+from kiosk.loop.waiting import Waker, input_devices
 from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
-from kiosk.settings import Settings
-from kiosk.storage import StorageFault
-from kiosk.store import EventLog
-from kiosk.view import View
-from kiosk.waiting import Waker, input_devices
+from kiosk.settings.pin import PinGuard
+from kiosk.settings.prefs import Prefs
+from kiosk.settings.settings import Settings
 
 if TYPE_CHECKING:
-    from kiosk.cafe_link import CafeLink
-    from kiosk.hardware import Hardware
+    from kiosk.app.cafe_link import CafeLink
+    from kiosk.hardware.hardware import Hardware
 
 __all__ = ["WAKE", "App", "Command", "DisplayError"]
 
@@ -51,7 +52,7 @@ logger = logging.getLogger(__name__)
 
 
 class App:
-    """The kiosk as guests see it. What it works with is built outside and handed in (`kiosk.compose`):
+    """The kiosk as guests see it. What it works with is built outside and handed in (`kiosk.app.compose`):
     the event log, the opened hardware (seats, scanners, lights), the café link and the inbox they post to."""
 
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False, headless: bool = False,

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pygame
 
-from kiosk.render import Renderer
-from kiosk.settings import Settings
-from kiosk.view import View
+from kiosk.drawing.render import Renderer
+from kiosk.drawing.view import View
+from kiosk.settings.settings import Settings
 
 logger = logging.getLogger(__name__)
 

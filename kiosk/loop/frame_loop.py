@@ -15,10 +15,11 @@ from typing import Any
 
 import pygame
 
-from kiosk import i18n, idle
-from kiosk.view import INK, PANEL, View
+from kiosk import i18n
+from kiosk.app import idle
+from kiosk.drawing.view import INK, PANEL, View
 
-App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
 IDLE_WAIT_MS = 1000  # the loop wakes at least this often (watchdog pings, SDL's device hotplug)
 

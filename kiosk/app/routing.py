@@ -11,15 +11,15 @@ import contextlib
 import logging
 from typing import Any
 
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
+from kiosk.eventlog.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.screens import Screen
 from kiosk.screens.assignment import offer as offer_assignment
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
-from kiosk.storage import FULL, StorageFault, fault_of, open_log
 
-App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
 logger = logging.getLogger(__name__)
 
