@@ -225,7 +225,7 @@ def start_kiosk(data_dir: pathlib.Path, idle: float) -> dict:
                 fields = pathlib.Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
                 return (int(fields[11]) + int(fields[12])) / ticks
 
-            time.sleep(SETTLE_S)  # left alone: the audio device has closed (kiosk/audio.py SLEEP_AFTER_S)
+            time.sleep(SETTLE_S)  # left alone: the audio device has closed (kiosk/app/audio.py SLEEP_AFTER_S)
             start, c0 = time.perf_counter(), cpu_s()
             time.sleep(idle)
             cpu = (cpu_s() - c0) / (time.perf_counter() - start) * 100

@@ -92,11 +92,11 @@ EX_CONFIG = 78  # sysexits.h: a configuration error (systemd names it "CONFIG")
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["audit"]:  # readability audit of every screen (kiosk/audit.py has its own options)
+    if argv[:1] == ["audit"]:  # readability audit of every screen (kiosk/drawing/audit.py has its own options)
         from kiosk.drawing.audit import main as audit_main
 
         return audit_main(argv[1:])
-    if argv[:1] == ["camera"]:  # the camera reader on still images (kiosk/camera_cli.py has its own options)
+    if argv[:1] == ["camera"]:  # the camera reader on still images (kiosk/hardware/camera_cli.py has its own options)
         from kiosk.hardware.camera_cli import main as camera_main
 
         return camera_main(argv[1:])

@@ -1,4 +1,4 @@
-"""The control socket's commands are one table (`kiosk/control_commands.py`): each runs on the display thread."""
+"""The control socket's commands are one table (`kiosk/app/control_commands.py`): each runs on the display thread."""
 
 from __future__ import annotations
 

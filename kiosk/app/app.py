@@ -1,8 +1,8 @@
 """The kiosk as guests see it, composed from rooms with one job each (built by `kiosk.app.compose`).
 
-`kiosk/display.py` opens the screen and puts a frame on it; `kiosk/frame_loop.py` is the display loop (sleep
-until something is due, hand the inputs on, draw); `kiosk/input_events.py` says what a touch, a key, a seat's
-input or a café message does; `kiosk/routing.py` decides which screen shows; `kiosk/control_commands.py` runs
+`kiosk/loop/display.py` opens the screen and puts a frame on it; `kiosk/loop/frame_loop.py` is the display loop (sleep
+until something is due, hand the inputs on, draw); `kiosk/loop/input_events.py` says what a touch, a key, a seat's
+input or a café message does; `kiosk/app/routing.py` decides which screen shows; `kiosk/app/control_commands.py` runs
 the control socket's commands. The app holds what they share (the screen shown, the log, the hardware, the
 café link, the sound, the preferences) and answers the screens' questions.
 """
@@ -112,7 +112,7 @@ class App:
         self.inbox.wake_with(waker.wake)
         return waker
 
-    # --- the display (kiosk/display.py)
+    # --- the display (kiosk/loop/display.py)
 
     @property
     def display(self) -> pygame.Surface:
@@ -133,7 +133,7 @@ class App:
         return self.video.to_logical(x, y)
 
     def draw(self) -> None:
-        """Draw the frame now (`kiosk/frame_loop.py`)."""
+        """Draw the frame now (`kiosk/loop/frame_loop.py`)."""
         self.loop.draw()
 
     def screenshot(self, path: Path) -> None:
@@ -145,7 +145,7 @@ class App:
         """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
         return self.video.shown()
 
-    # --- which screen shows (kiosk/routing.py): the screens ask the app
+    # --- which screen shows (kiosk/app/routing.py): the screens ask the app
 
     def show(self, screen: Screen) -> None:
         self.routes.show(screen)
@@ -252,14 +252,14 @@ class App:
         return self.inbox.call(name, arg, timeout)
 
     def _on_item(self, item: Any) -> None:
-        """An input or a Command as the display thread handles it (`kiosk/input_events.py`)."""
+        """An input or a Command as the display thread handles it (`kiosk/loop/input_events.py`)."""
         self.input_events.on_item(item)
 
     def touch(self, x: int, y: int, held: float = 0.0) -> None:
         """A tap at (x, y), the finger down for `held` seconds: the topmost button under it acts."""
         self.input_events.touch(x, y, held)
 
-    # --- the loop (kiosk/frame_loop.py)
+    # --- the loop (kiosk/loop/frame_loop.py)
 
     def run(self) -> int:
         while self.running:
@@ -276,7 +276,7 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         self.loop.step(max_wait_ms)
 
-    # --- the guard (kiosk/guard.py)
+    # --- the guard (kiosk/loop/guard.py)
 
     def guarded(self, handler: Callable[..., Any], *args: Any) -> Any:
         """Run a piece of the loop; a screen's exception is logged, counted and answered from the log, never

@@ -1,11 +1,11 @@
 """The control socket's commands as the display thread runs them: one function each, one table.
 
-The simulated table's control socket (`kiosk/hardware.py`) hands a request to `Inbox.call(name, arg)`
-(`kiosk/inbox.py`), which queues it for the display thread; there `run` looks the name up in `COMMANDS`. A command only
-touches what a finger or the admin corner could; a screen's own exception on the way is the display
+The simulated table's control socket (`kiosk/hardware/hardware.py`) hands a request to `Inbox.call(name, arg)`
+(`kiosk/loop/inbox.py`), which queues it for the display thread; there `run` looks the name up in `COMMANDS`.
+A command only touches what a finger or the admin corner could; a screen's own exception on the way is the display
 loop's guard's (`App.guarded`), a bad request (no such button, an unwritable path) the caller's.
-`fault` is in the table but reachable only when `kiosk/hardware.py` registers it on the socket, under
-the test flag (`kiosk/fault_injection.py`).
+`fault` is in the table but reachable only when `kiosk/hardware/hardware.py` registers it on the socket, under
+the test flag (`kiosk/app/fault_injection.py`).
 """
 
 from __future__ import annotations

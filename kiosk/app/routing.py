@@ -86,7 +86,7 @@ class ScreenRouter:
             return
         self.show(TableScreen(self.app, TableController.reopen(self.app.log, game_id)))
 
-    # --- storage faults (kiosk/storage.py)
+    # --- storage faults (kiosk/eventlog/storage.py)
 
     def _storage_error(self, error: Exception) -> bool:
         fault = fault_of(error)

@@ -1,5 +1,5 @@
 """What an input does, on the display thread: a touch or a key (SDL's events), a seat's input or a scan
-(posted by the hardware threads), a café message, and a control-socket command (`kiosk/control_commands.py`).
+(posted by the hardware threads), a café message, and a control-socket command (`kiosk/app/control_commands.py`).
 
 A tap acts on the topmost button under it when the finger lifts; a long press on the top-left corner opens
 the admin screen; typed letters and Enter are a scan from the keyboard (simulation).
