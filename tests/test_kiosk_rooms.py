@@ -57,3 +57,13 @@ def test_the_app_composes_the_rooms_and_a_game_goes_through_them(tmp_path) -> No
     press(app, "lang")  # a touch through the input room
     app.go_menu()
     assert app.screen.name == "menu"
+
+
+def test_the_kiosk_folder_is_packages_by_job() -> None:
+    """A newcomer finds a module by its job (decision R23-6): nothing new piles up at the kiosk's top level."""
+    assert sorted(p.name for p in KIOSK.glob("*.py")) == ["__init__.py", "__main__.py", "i18n.py"]
+    packages = sorted(p.name for p in KIOSK.iterdir() if (p / "__init__.py").is_file())
+    assert packages == ["app", "audit_fixtures", "drawing", "eventlog", "games", "hardware", "loop", "screens",
+                        "service", "settings"]
+    game_content = {"ranking.py", "help_texts.py", "event_words.py", "history.py"}  # under the game's folder
+    assert game_content <= {p.name for p in (KIOSK / "games").glob("*.py")}
