@@ -32,10 +32,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 from cafe.settings import CafeLinkConfig  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.cafe_link import CafeLink  # noqa: E402
-from kiosk.settings import Settings  # noqa: E402
-from kiosk.store import EventLog  # noqa: E402
+from kiosk.app.app import App  # noqa: E402
+from kiosk.app.cafe_link import CafeLink  # noqa: E402
+from kiosk.eventlog.store import EventLog  # noqa: E402
+from kiosk.settings.settings import Settings  # noqa: E402
 from referee import sim  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402
 

@@ -29,7 +29,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kiosk.store import EventLog  # noqa: E402
+from kiosk.eventlog.store import EventLog  # noqa: E402
 from tests.cafe_table import CafeTable, games_of, replay_answers  # noqa: E402
 from tests.cafe_watch import Watcher  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402

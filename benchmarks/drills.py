@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from kiosk.store import EventLog, effective_events  # noqa: E402
+from kiosk.eventlog.store import EventLog, effective_events  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from tests.damage import KINDS, damage  # noqa: E402

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/fleet.py [--tables 200] [--seconds 30] [--interval 2.0] [--burst] [--json]
 
-Each table is what a kiosk is: its own event log (`kiosk.store.EventLog`, SQLite,
+Each table is what a kiosk is: its own event log (`kiosk.eventlog.store.EventLog`, SQLite,
 synchronous FULL) as the outbox and its own café publisher (`cafe.publisher.Publisher`,
 one MQTT client per table), playing random games through the referee at one event
 every `--interval` seconds (random phase; `--burst` adds, every 10 s, five quick

@@ -46,11 +46,11 @@ import pygame  # noqa: E402
 
 from hw.inputs import CardScan  # noqa: E402
 from kiosk import games  # noqa: E402
-from kiosk.app import App  # noqa: E402
-from kiosk.controller import TableController  # noqa: E402
+from kiosk.app.app import App  # noqa: E402
+from kiosk.app.controller import TableController  # noqa: E402
+from kiosk.eventlog.store import EventLog  # noqa: E402
 from kiosk.screens.table import TableScreen  # noqa: E402
-from kiosk.settings import Settings  # noqa: E402
-from kiosk.store import EventLog  # noqa: E402
+from kiosk.settings.settings import Settings  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import FORMAT, Referee  # noqa: E402
 
@@ -225,7 +225,7 @@ def start_kiosk(data_dir: pathlib.Path, idle: float) -> dict:
                 fields = pathlib.Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
                 return (int(fields[11]) + int(fields[12])) / ticks
 
-            time.sleep(SETTLE_S)  # left alone: the audio device has closed (kiosk/audio.py SLEEP_AFTER_S)
+            time.sleep(SETTLE_S)  # left alone: the audio device has closed (kiosk/app/audio.py SLEEP_AFTER_S)
             start, c0 = time.perf_counter(), cpu_s()
             time.sleep(idle)
             cpu = (cpu_s() - c0) / (time.perf_counter() - start) * 100

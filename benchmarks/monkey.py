@@ -46,7 +46,7 @@ from tests.test_kiosk_e2e import SEATS, play_event, set_options  # noqa: E402
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from drills import log_replay  # noqa: E402
 
-PIN = "1234"  # the kiosk's default admin PIN (kiosk/settings.py)
+PIN = "1234"  # the kiosk's default admin PIN (kiosk/settings/settings.py)
 GARBAGE = ["", "XYZ", "AK:", "AK:99.IX", "M7:", "AO:??", "0000000000", "#1", "PS:joker#x", "AC:-1", "ÄÖÜ", "a" * 300]
 NEVER = ("admin:shutdown", "admin:quit")  # shut down, and quit (--sim only): the entries the drill leaves alone
 BACK = ("back", "no", "cancel", "race-done", "menu")  # ways back to the game a guest finds

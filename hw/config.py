@@ -9,7 +9,7 @@
     [camera]       (optional) the overhead camera and its zones: `hw.camera.zones`
 
 The same file holds other layers' tables (the kiosk's `[kiosk]`, the café link's `[cafe]`): hw checks only
-its own and leaves the rest to their owners. Whoever composes the whole file (the kiosk, `kiosk.config`)
+its own and leaves the rest to their owners. Whoever composes the whole file (the kiosk, `kiosk.settings.config`)
 hands `parse` the other tables' checks; then a table nobody owns is an error too, and every problem of
 every table comes out the same way, "FILE:LINE: message", sorted by line. The checks use `Checker`'s
 primitives, so they find their lines as hw's do.

@@ -35,7 +35,8 @@ def camera_source_for(camera: Any) -> Any:
     if camera.source == "picamera2":
         return Picamera2Source(camera.fps)
     if camera.source == "v4l2":
-        raise ValueError("a V4L2 webcam's frame source is the kiosk's (kiosk.webcam): pass it as camera_source")
+        raise ValueError("a V4L2 webcam's frame source is the kiosk's (kiosk.hardware.webcam): "
+                         "pass it as camera_source")
     raise ValueError('the camera is simulated (source = "sim"): run it with hw.sim')
 
 

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cafe.settings import CafeLinkConfig
-    from kiosk.config import KioskConfig
-    from kiosk.notify import Notifier
-    from kiosk.settings import Settings
+    from kiosk.service.notify import Notifier
+    from kiosk.settings.config import KioskConfig
+    from kiosk.settings.settings import Settings
 
 log = logging.getLogger("referee-kiosk")
 
@@ -92,17 +92,17 @@ EX_CONFIG = 78  # sysexits.h: a configuration error (systemd names it "CONFIG")
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["audit"]:  # readability audit of every screen (kiosk/audit.py has its own options)
-        from kiosk.audit import main as audit_main
+    if argv[:1] == ["audit"]:  # readability audit of every screen (kiosk/drawing/audit.py has its own options)
+        from kiosk.drawing.audit import main as audit_main
 
         return audit_main(argv[1:])
-    if argv[:1] == ["camera"]:  # the camera reader on still images (kiosk/camera_cli.py has its own options)
-        from kiosk.camera_cli import main as camera_main
+    if argv[:1] == ["camera"]:  # the camera reader on still images (kiosk/hardware/camera_cli.py has its own options)
+        from kiosk.hardware.camera_cli import main as camera_main
 
         return camera_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    from kiosk import logs
+    from kiosk.service import logs
 
     logs.setup(args.log_level)
     if args.check_config:
@@ -110,8 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.hash_pin:
         return _hash_pin()
     from hw.config import ConfigError
-    from kiosk import config as kiosk_config
-    from kiosk.notify import Notifier
+    from kiosk.service.notify import Notifier
+    from kiosk.settings import config as kiosk_config
 
     notifier = Notifier()
     try:
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _settings(config: KioskConfig | None, args: argparse.Namespace) -> Settings:
     """The config's [kiosk] settings with the command line's on top."""
-    from kiosk import settings as settings_mod
+    from kiosk.settings import settings as settings_mod
 
     settings = settings_mod.from_config(config)
     if args.data_dir:
@@ -159,8 +159,8 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         log.info("no screen found — rendering headless (SDL dummy driver); "
                  "use --screenshot FILE or the control socket to see it")
-    from kiosk.app import DisplayError
-    from kiosk.compose import compose
+    from kiosk.app.app import DisplayError
+    from kiosk.app.compose import compose
 
     control = (args.control or settings.data_dir / "control.sock") if args.sim else None
     try:
@@ -187,7 +187,7 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
 
 
 def _backup(settings: Settings, out: Path) -> int:
-    from kiosk.export import backup
+    from kiosk.eventlog.export import backup
 
     if not settings.log_path.exists():
         print(f"referee-kiosk backup: no event log at {settings.log_path}", file=sys.stderr)
@@ -220,7 +220,7 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
 
 def _check_config(path: Path) -> int:
     """Print the verdict on the whole table config (hardware, [kiosk], [cafe]); exit 0 when the kiosk will start."""
-    from kiosk.config import check_config, load
+    from kiosk.settings.config import check_config, load
 
     ok, messages = check_config(path)
     for line in messages:
@@ -236,7 +236,7 @@ def _hash_pin() -> int:
     """Read a PIN (twice, not echoed on a terminal) and print the line for [kiosk] admin_pin_hash."""
     import getpass
 
-    from kiosk.pin import hash_pin
+    from kiosk.settings.pin import hash_pin
 
     ask = getpass.getpass if sys.stdin.isatty() else (lambda prompt: sys.stdin.readline().rstrip("\n"))
     pin = ask("New admin PIN (4-8 digits): ")
@@ -258,8 +258,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def _export(settings: Settings, args: argparse.Namespace, table: str) -> int:
-    from kiosk.storage import fault_of
-    from kiosk.store import EventLog
+    from kiosk.eventlog.storage import fault_of
+    from kiosk.eventlog.store import EventLog
 
     try:
         event_log = EventLog(settings.log_path)
@@ -272,7 +272,7 @@ def _export(settings: Settings, args: argparse.Namespace, table: str) -> int:
         print(f"referee-kiosk export: {settings.log_path}: {fault}", file=sys.stderr)
         return 1
     if args.csv:
-        from kiosk.export import export
+        from kiosk.eventlog.export import export
 
         path, _ = export(event_log, args.out, table)
         print(path)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kiosk.store import EventLog
+from kiosk.eventlog.store import EventLog
 from referee import sim
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import SEATS, play_event, start_game

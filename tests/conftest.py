@@ -20,7 +20,7 @@ def mosquitto(tmp_path):
 
 @pytest.fixture(autouse=True)
 def no_guarded_errors():
-    """Fail a test that leaves an error caught by the display loop's guard (kiosk/guard.py) in a kiosk it started:
+    """Fail a test that leaves an error caught by the display loop's guard (kiosk/loop/guard.py) in a kiosk it started:
     the guard protects guests, it must never hide a bug from us. A test that injects faults on purpose sets
     `expect_guarded_errors` on its KioskProcess."""
     from tests import kiosk_helpers

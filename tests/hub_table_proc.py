@@ -1,4 +1,4 @@
-"""A simulated table as the kiosk is one: its event log (`kiosk.store.EventLog`) as the outbox, and the
+"""A simulated table as the kiosk is one: its event log (`kiosk.eventlog.store.EventLog`) as the outbox, and the
 kiosk's café publisher (`cafe.publisher.Publisher`) sending it to the broker.
 
     python -m tests.hub_table_proc --broker HOST:PORT --cafe C --table T --data-dir DIR --game G --seed S
@@ -24,7 +24,7 @@ from typing import Any
 
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig, parse_broker
-from kiosk.store import EventLog, outbox
+from kiosk.eventlog.store import EventLog, outbox
 from referee.sim import random_game
 from referee.table import Referee
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
-from kiosk.app import App
-from kiosk.settings import Settings
-from kiosk.store import EventLog
+from kiosk.app.app import App
+from kiosk.eventlog.store import EventLog
+from kiosk.settings.settings import Settings
 
 # The apps made during the current test: tests/conftest.py fails a test that leaves a guarded error in one.
 MADE: list[App] = []

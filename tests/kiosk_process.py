@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 E2E_CONFIG = Path(__file__).parent / "data" / "table.e2e.toml"
-GUARD_MARK = "display loop guard:"  # how kiosk/app.py logs an error its display-loop guard caught
+GUARD_MARK = "display loop guard:"  # how kiosk/app/app.py logs an error its display-loop guard caught
 
 
 class KioskProcess:

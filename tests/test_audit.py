@@ -7,8 +7,8 @@ import json
 import subprocess
 import sys
 
-from kiosk import audit
-from kiosk.view import Element
+from kiosk.drawing import audit
+from kiosk.drawing.view import Element
 
 
 def test_every_screen_keeps_the_limits() -> None:
@@ -31,8 +31,8 @@ def test_every_screen_keeps_the_limits() -> None:
 
 
 def test_the_audit_catches_small_pale_crowded_screens() -> None:
+    from kiosk.drawing.view import View
     from kiosk.screens import Screen
-    from kiosk.view import View
 
     class Bad(Screen):
         def view(self, width: int, height: int) -> View:
@@ -67,7 +67,7 @@ def test_a_long_path_breaks_after_slashes_and_dashes_instead_of_being_cut() -> N
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from kiosk.render import ELLIPSIS, Renderer
+    from kiosk.drawing.render import ELLIPSIS, Renderer
 
     pygame.init()
     renderer = Renderer(pygame.Surface((480, 800)))

@@ -22,7 +22,7 @@ from cafe import contract
 from cafe.broker import HUB_USER, table_user, write_broker_config
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
-from kiosk.store import EventLog, outbox
+from kiosk.eventlog.store import EventLog, outbox
 from tests.cafe_table import CafeTable, games_of, replay_answers
 from tests.cafe_watch import Watcher, retained
 from tests.mosquitto import Broker
@@ -137,7 +137,7 @@ def test_broker_restarts_and_kills_while_publishing_lose_and_reorder_nothing(tmp
 
 def test_the_publisher_sends_from_the_acked_n_and_answers_replay(tmp_path, mosquitto) -> None:
     """In-process: records made while the broker is down wait in the log; `acked` moves only on PUBACK."""
-    from kiosk.controller import TableController
+    from kiosk.app.controller import TableController
     from referee import sim
 
     path = tmp_path / "events.sqlite3"

@@ -10,7 +10,7 @@ import pytest
 from cafe.settings import CafeLinkConfig, parse_broker
 from hw.config import ConfigError
 from kiosk.__main__ import _cafe_config, build_parser
-from kiosk.config import check_config, load, loads
+from kiosk.settings.config import check_config, load, loads
 
 SEATS = """
 [seats.north]

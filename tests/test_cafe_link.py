@@ -6,7 +6,7 @@ import time
 
 from cafe import contract
 from cafe.settings import CafeLinkConfig
-from kiosk.cafe_link import CafeLink, CafeNews
+from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.screens.admin import AdminScreen
 from tests.cafe_watch import Watcher
 from tests.kiosk_helpers import make_app, press, settle
@@ -87,7 +87,7 @@ class _FakeScreen:
 
 
 def test_every_kiosk_screen_maps_to_a_contract_screen() -> None:
-    from kiosk.cafe_link import screen_name
+    from kiosk.app.cafe_link import screen_name
 
     table, setup = _FakeScreen("table"), _FakeScreen("setup")
     assert screen_name(_FakeScreen("help", table)) == "table"

@@ -14,8 +14,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
-from kiosk.controller import TableController
-from kiosk.store import EventLog, outbox
+from kiosk.app.controller import TableController
+from kiosk.eventlog.store import EventLog, outbox
 from referee import sim
 from tests.broker311 import Broker311
 from tests.cafe_watch import Watcher

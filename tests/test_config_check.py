@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import settings as settings_mod
 from kiosk.__main__ import EX_CONFIG, main
-from kiosk.config import check_config, loads
-from kiosk.pin import check_pin
+from kiosk.settings import settings as settings_mod
+from kiosk.settings.config import check_config, loads
+from kiosk.settings.pin import check_pin
 
 EXAMPLE = (Path(__file__).resolve().parent.parent / "config" / "table.example.toml").read_text()
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.controller import TableController
-from kiosk.storage import FULL
-from kiosk.store import EventLog
+from kiosk.app.controller import TableController
+from kiosk.eventlog.storage import FULL
+from kiosk.eventlog.store import EventLog
 from referee.sim import random_game
 from tests.mounts import can_mount, fill, free, rerun_in_namespace, tmpfs
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import i18n
-from kiosk.audit import scenes
+from kiosk.drawing.audit import scenes
 from tests.developer_words import developer_words
 
 STAFF = ("admin", "scanner-test", "button-test")  # the admin menu and what it opens
@@ -21,8 +21,8 @@ STAFF = ("admin", "scanner-test", "button-test")  # the admin menu and what it o
 def app(tmp_path_factory):
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from kiosk.app import App
-    from kiosk.settings import Settings
+    from kiosk.app.app import App
+    from kiosk.settings.settings import Settings
 
     settings = Settings(data_dir=Path(tmp_path_factory.mktemp("scenes")), language="de", demo_after_s=0)
     made = App(settings, None, headless=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.audit import audit
+from kiosk.drawing.audit import audit
 
 OURS = ["menu", "setup:", "keyboard", "help:", "leave:", "admin:", "results:", "history", "games", "scanner-test",
         "button-test", "assignment", "camera:", "fault:"]

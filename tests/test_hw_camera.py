@@ -256,7 +256,7 @@ def test_the_control_socket_lays_covers_and_takes(tmp_path) -> None:
 
 
 def test_a_webcam_that_is_not_there_is_reported_and_retried() -> None:
-    from kiosk.webcam import WebcamSource  # the kiosk's source (pygame.camera), read by hw's reader
+    from kiosk.hardware.webcam import WebcamSource  # the kiosk's source (pygame.camera), read by hw's reader
 
     camera = replace(SIM_CAMERA, source="v4l2", device="/dev/video-absent-h28")
     inputs: queue.Queue = queue.Queue()

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
 from kiosk.games import Choice
 from kiosk.games.alcasan import AlcasanUI
 from kiosk.i18n import set_language

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk import i18n
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
 from kiosk.games import Note
 from kiosk.games.annaotto import AnnaottoUI, whole_ms
 from kiosk.i18n import set_language

@@ -1,11 +1,11 @@
-"""The control socket's commands are one table (`kiosk/control_commands.py`): each runs on the display thread."""
+"""The control socket's commands are one table (`kiosk/app/control_commands.py`): each runs on the display thread."""
 
 from __future__ import annotations
 
 import pytest
 
-from kiosk.app import Command
-from kiosk.control_commands import COMMANDS
+from kiosk.app.app import Command
+from kiosk.app.control_commands import COMMANDS
 from tests.kiosk_helpers import make_app
 
 

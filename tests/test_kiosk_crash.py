@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import threading
 
-from kiosk.store import EventLog, effective_events
+from kiosk.eventlog.store import EventLog, effective_events
 from referee import sim
 from referee.table import Referee
 from tests.kiosk_process import KioskProcess

@@ -44,7 +44,7 @@ def test_a_kiosk_without_a_display_exits_69_with_a_log_line_and_a_status(tmp_pat
 def test_a_simulation_without_a_display_falls_back_to_the_dummy_driver(tmp_path):
     code, stderr, messages = run(tmp_path, "no-such-driver", "--sim", "--control", str(tmp_path / "c.sock"))
     assert code == 0, stderr
-    assert "warning: kiosk.display: no working display" in stderr and "dummy" in stderr
+    assert "warning: kiosk.loop.display: no working display" in stderr and "dummy" in stderr
     assert any("READY=1" in m for m in messages)
 
 

@@ -8,9 +8,9 @@ import sqlite3
 import threading
 
 from kiosk.__main__ import main
-from kiosk.controller import TableController
-from kiosk.export import CSV_COLUMNS, backup, export
-from kiosk.store import EventLog
+from kiosk.app.controller import TableController
+from kiosk.eventlog.export import CSV_COLUMNS, backup, export
+from kiosk.eventlog.store import EventLog
 from referee import sim
 from tests.kiosk_helpers import make_app, press
 from tests.test_kiosk_staff import open_admin

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from kiosk.fault_injection import ENV
-from kiosk.guard import EXIT_CODE, REPEAT
+from kiosk.app.fault_injection import ENV
+from kiosk.loop.guard import EXIT_CODE, REPEAT
 from referee import sim
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import SEATS, play_event, start_game

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk import games, help_texts
+from kiosk import games
+from kiosk.games import help_texts
 from kiosk.i18n import set_language, tr
 from kiosk.screens.table import TableScreen
 from tests.kiosk_helpers import make_app, press, scan, start_game, texts

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from kiosk import games
-from kiosk.app import App
+from kiosk.app.app import App
+from kiosk.eventlog.store import EventLog
 from kiosk.games import Choice
-from kiosk.settings import Settings
-from kiosk.store import EventLog
+from kiosk.settings.settings import Settings
 from referee import sim
 from referee.hints import FinishedHints
 from referee.table import Referee

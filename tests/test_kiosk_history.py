@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import game_history
-from kiosk.controller import TableController
-from kiosk.event_words import describe
+from kiosk.app.controller import TableController
+from kiosk.games import history as game_history
+from kiosk.games.event_words import describe
 from kiosk.i18n import set_language
 from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.commands import AdminCommand
+from kiosk.app.commands import AdminCommand
 
 SCREENS = sorted((Path(__file__).resolve().parents[1] / "kiosk" / "screens").glob("*.py"))
 

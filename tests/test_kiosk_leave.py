@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
 from kiosk.screens.table import TableScreen
 from tests.kiosk_helpers import hold, make_app, press, scan, seat_press, settle, start_game, texts
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pygame
 
 from hw.inputs import CardScan
-from kiosk.app import App
-from kiosk.audio import SLEEP_AFTER_S, Sounds
-from kiosk.inbox import Inbox
-from kiosk.settings import Settings
-from kiosk.store import EventLog
-from kiosk.waiting import Waker, input_devices
+from kiosk.app.app import App
+from kiosk.app.audio import SLEEP_AFTER_S, Sounds
+from kiosk.eventlog.store import EventLog
+from kiosk.loop.inbox import Inbox
+from kiosk.loop.waiting import Waker, input_devices
+from kiosk.settings.settings import Settings
 from tests.kiosk_helpers import MADE, make_app, settle
 from tests.kiosk_process import KioskProcess
 
@@ -55,7 +55,7 @@ def test_an_input_from_another_thread_wakes_the_sleeping_loop(tmp_path) -> None:
 
 
 def test_a_hardware_thread_posting_to_the_inbox_wakes_the_sleeping_loop(tmp_path) -> None:
-    """Hardware threads post to the composition's inbox (`kiosk.compose`), not through the App: an item posted
+    """Hardware threads post to the composition's inbox (`kiosk.app.compose`), not through the App: an item posted
     there, even before the App exists, is taken, and a later one ends the loop's sleep at once."""
     inbox = Inbox()
     inbox.post(CardScan("XX:BEFORE-THE-APP", "keyboard", time.monotonic_ns()))  # the hardware opens first

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.ranking import FEWER_WINS, MORE_WINS, PLACES, TASKS, rank
+from kiosk.games.ranking import FEWER_WINS, MORE_WINS, PLACES, TASKS, rank
 from kiosk.screens.table import TableScreen
 from tests.kiosk_helpers import make_app, press
 from tests.test_kiosk_screens import drive

@@ -13,11 +13,11 @@ import pygame
 import pytest
 
 from kiosk import games
+from kiosk.drawing.view import MIN_TOUCH
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.table import TableScreen
-from kiosk.view import MIN_TOUCH
 from referee import sim
 from tests.kiosk_helpers import make_app, press
 

@@ -19,7 +19,7 @@ import pygame
 import pytest
 
 from hw.inputs import ButtonPress, CardScan
-from kiosk.audio import NOTES
+from kiosk.app.audio import NOTES
 from referee import sim
 from referee.table import Referee
 from tests.kiosk_helpers import make_app, press, settle
@@ -162,7 +162,7 @@ def test_mute_and_volume_from_the_config(tmp_path, disk_audio) -> None:
 def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, caplog) -> None:
     pygame.mixer.quit()
     monkeypatch.setenv("SDL_AUDIODRIVER", "no-such-audio-driver")
-    with caplog.at_level(logging.INFO, logger="kiosk.audio"):
+    with caplog.at_level(logging.INFO, logger="kiosk.app.audio"):
         app = make_app(tmp_path)
         assert not app.audio.available
         app.post(CardScan("AK:8.II", "keyboard", 0))  # a cue that cannot play
@@ -171,12 +171,12 @@ def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, ca
         app.post(CardScan("AK:8.II", "keyboard", 0))
         settle(app)
     assert app.screen.controller.referee.history, "the scan was refereed"
-    lines = [r for r in caplog.records if r.name == "kiosk.audio"]
+    lines = [r for r in caplog.records if r.name == "kiosk.app.audio"]
     assert len(lines) == 1 and "silent" in lines[0].getMessage()
 
 
 def test_where_sound_can_go_is_asked_before_the_mixer(tmp_path) -> None:
-    from kiosk.audio import sound_output_possible
+    from kiosk.app.audio import sound_output_possible
 
     cards = tmp_path / "cards"
     nowhere = tmp_path / "absent"
@@ -193,7 +193,7 @@ def test_where_sound_can_go_is_asked_before_the_mixer(tmp_path) -> None:
 
 def test_a_machine_without_sound_starts_without_the_alsa_probe_noise(tmp_path) -> None:
     """No sound server, no driver chosen: no libasound errors, and without a card one line in the log."""
-    from kiosk.audio import sound_output_possible
+    from kiosk.app.audio import sound_output_possible
 
     env = {k: v for k, v in os.environ.items() if k not in ("SDL_AUDIODRIVER", "XDG_RUNTIME_DIR")}
     env["SDL_VIDEODRIVER"] = "dummy"

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from hw.inputs import ReaderError
-from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN
-from kiosk.pin import PinGuard, hash_pin, wait_after
+from kiosk.app.commands import EXIT_RESTART, EXIT_SHUTDOWN
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.table import TableScreen
-from kiosk.settings import DEFAULT_PIN_HASH
+from kiosk.settings.pin import PinGuard, hash_pin, wait_after
+from kiosk.settings.settings import DEFAULT_PIN_HASH
 from tests.kiosk_helpers import make_app, press, scan, settle, start_game, texts
 from tests.test_seat_lights import SEATS, LocalKiosk, pin_shows
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from hw.inputs import ReaderError
-from kiosk.audit import SizeReport, check_drawn
-from kiosk.render import DrawnText
+from kiosk.drawing.audit import SizeReport, check_drawn
+from kiosk.drawing.render import DrawnText
+from kiosk.drawing.view import Limits
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.confirm import leave_question
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.table import TableScreen
-from kiosk.view import Limits
 from tests.kiosk_helpers import hold, make_app, press, scan, settle, start_game, texts
 from tests.kiosk_process import E2E_CONFIG, KioskProcess
 
@@ -204,7 +204,7 @@ def test_a_word_cut_to_fit_its_box_counts_as_cut() -> None:
     """"Zurü…" on a narrow Back button is cut even though it took one line: the audit must see it."""
     import pygame
 
-    from kiosk.render import ELLIPSIS, Renderer
+    from kiosk.drawing.render import ELLIPSIS, Renderer
 
     pygame.init()
     renderer = Renderer(pygame.Surface((720, 1280)))

@@ -173,8 +173,8 @@ def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
     import pytest
 
     from hw.config import ConfigError
-    from kiosk import settings
     from kiosk.__main__ import build_parser
+    from kiosk.settings import settings
     from tests.kiosk_process import E2E_CONFIG
 
     def with_kiosk(lines: str):

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from kiosk import logs
+from kiosk.service import logs
 
 pytestmark = pytest.mark.usefixtures("restore_logging")  # the kiosk's main() sets up logging
 

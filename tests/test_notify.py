@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from kiosk.notify import Notifier
+from kiosk.service.notify import Notifier
 
 
 def datagrams(sock: socket.socket, wait: float) -> list[str]:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.__main__ import build_parser
-from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN
-from kiosk.notify import Notifier
+from kiosk.app.commands import EXIT_RESTART, EXIT_SHUTDOWN
+from kiosk.service.notify import Notifier
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL = ROOT / "scripts" / "install-pi.sh"

@@ -4,7 +4,7 @@ A kiosk runs in this process (headless App, the simulated table's real adapters 
 `MockFactory`), so the tests read the light pins themselves: a steady light is a pin
 at its lit level, a blink is a pin seen at both levels and nothing between, a pulse
 is a pin seen between its levels. What each seat should show is worked out here
-from the referee's hints and the public state, apart from `kiosk.seat_lights`.
+from the referee's hints and the public state, apart from `kiosk.hardware.seat_lights`.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from hw.config import ConfigError, loads
 from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
 from hw.sim import SimTable
-from kiosk import seat_lights
-from kiosk.app import Command
+from kiosk.app.app import Command
+from kiosk.drawing.view import View
+from kiosk.hardware import seat_lights
 from kiosk.screens import Screen
 from kiosk.screens.demo import DemoScreen
-from kiosk.view import View
 from referee import sim
 from referee.table import Referee
 from tests.kiosk_helpers import make_app

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from kiosk import i18n
-from kiosk.controller import TableController
-from kiosk.storage import FULL, READONLY, open_log
-from kiosk.store import EventLog, effective_events
+from kiosk.app.controller import TableController
+from kiosk.eventlog.storage import FULL, READONLY, open_log
+from kiosk.eventlog.store import EventLog, effective_events
 from referee import sim
 from referee.sim import random_game
 from referee.table import Referee

@@ -6,8 +6,8 @@ import io
 import json
 import sqlite3
 
-from kiosk.controller import TableController
-from kiosk.store import EventLog
+from kiosk.app.controller import TableController
+from kiosk.eventlog.store import EventLog
 from referee import sim
 from referee.transcript import replay
 

@@ -6,7 +6,7 @@
   apt package `python3-picamera2` (libcamera's Python bindings cannot come from pip); `camera` takes
   any object with picamera2's methods, which is how the simulated camera (`hw.camera.sim.SimPicamera2`)
   feeds this same code path in tests.
-- A V4L2 webcam's source is the kiosk's (`kiosk.webcam.WebcamSource`, through `pygame.camera`: hw does
+- A V4L2 webcam's source is the kiosk's (`kiosk.hardware.webcam.WebcamSource`, through `pygame.camera`: hw does
   not import pygame); the kiosk hands it to `hw.table.Table(camera_source=…)`.
 
 `read` raises OSError when the device is gone; it returns None when no frame came within `timeout`.

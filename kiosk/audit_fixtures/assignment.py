@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cafe import contract
-from kiosk.audit import scene
+from kiosk.drawing.audit import scene
 from kiosk.screens.assignment import AssignmentScreen
 
 

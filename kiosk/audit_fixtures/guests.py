@@ -9,11 +9,12 @@ import time
 from pathlib import Path
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
-from kiosk import games, help_texts
-from kiosk.audit import scene
+from kiosk import games
+from kiosk.app.controller import TableController
 from kiosk.audit_fixtures.table import NAMES, played, show
-from kiosk.controller import TableController
-from kiosk.pin import PinGuard
+from kiosk.drawing.audit import scene
+from kiosk.eventlog.store import EventLog
+from kiosk.games import help_texts
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.confirm import leave_question
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
@@ -21,7 +22,7 @@ from kiosk.screens.help import HelpScreen
 from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
-from kiosk.store import EventLog
+from kiosk.settings.pin import PinGuard
 from referee.table import Referee
 
 for _game in games.available():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import kiosk.games
 from kiosk import games
-from kiosk.audit import scene
 from kiosk.audit_fixtures.table import played, show
+from kiosk.drawing.audit import scene
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.keyboard import KeyboardScreen
@@ -81,8 +81,8 @@ def admin_menu(app) -> None:
 
 def _paused_game(app, count: int = 6) -> int:
     """A logged ANNAOTTO game of `count` players with long names, paused as the idle pause leaves it."""
-    from kiosk.controller import TableController
-    from kiosk.store import EventLog
+    from kiosk.app.controller import TableController
+    from kiosk.eventlog.store import EventLog
 
     log = EventLog(":memory:")
     app.log = log

@@ -3,11 +3,11 @@ with its notice, and the camera set-up without a camera and with a long answer u
 
 from __future__ import annotations
 
-from kiosk.audit import scene
+from kiosk.drawing.audit import scene
+from kiosk.eventlog.storage import CORRUPT, FULL, IO, READONLY, StorageFault
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.fault import FaultScreen
 from kiosk.screens.menu import MenuScreen
-from kiosk.storage import CORRUPT, FULL, IO, READONLY, StorageFault
 
 DETAIL = "[Errno 28] No space left on device: '/var/lib/tabletop-referee/events.sqlite3-journal' while writing"
 

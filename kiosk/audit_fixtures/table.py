@@ -7,8 +7,8 @@ import random
 import time
 
 import kiosk.games
-from kiosk.audit import scene
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
+from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.table import TableScreen
 from referee import games, sim

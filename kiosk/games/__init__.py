@@ -1,7 +1,9 @@
 """What each game's table screen shows and how scans, buttons and touches become its events.
 
-One module per game registers a `GameUI` subclass by game id; the kiosk never
-asks "which game is this?" outside this registry.
+One module per game registers a `GameUI` subclass by game id (`alcasan.py`, `annaotto.py`, …). Beside them
+live what the kiosk makes of any game's definition (`referee.registry`): its ranking (`ranking.py`), help
+pages (`help_texts.py`), events in words (`event_words.py`) and a game's story from the log (`history.py`).
+None of them names a game: what differs between games comes from the game's definition or its panel.
 """
 
 from __future__ import annotations

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from kiosk.view import View
+from kiosk.drawing.view import View
 
 if TYPE_CHECKING:
-    from kiosk.commands import AdminCommand
-    from kiosk.controller import TableController
-    from kiosk.pin import PinGuard
-    from kiosk.settings import Settings
-    from kiosk.store import EventLog
+    from kiosk.app.commands import AdminCommand
+    from kiosk.app.controller import TableController
+    from kiosk.eventlog.store import EventLog
+    from kiosk.settings.pin import PinGuard
+    from kiosk.settings.settings import Settings
 
 
 class Host(Protocol):
@@ -29,7 +29,7 @@ class Host(Protocol):
     scanners_down: dict[str, str | None]  # reader → its seat, while unplugged (the camera by its reader name)
     seats: list[str]
     lights: Any  # None, or the seat lights with `hold(seat, on)`
-    camera: Any  # None, or the overhead camera (`kiosk.camera_seat.TableCamera`: reader, config path, pile seats)
+    camera: Any  # None, or the overhead camera (`kiosk.hardware.camera_seat.TableCamera`: reader, config, pile seats)
 
     @property
     def lang(self) -> str: ...

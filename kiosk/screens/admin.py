@@ -1,7 +1,7 @@
 """The admin menu behind a long press on the top-left corner and a PIN.
 
 Every destructive entry (undo, abandon, restart, shut down) asks once more and names what it affects.
-Wrong PINs lock the keypad for a growing time (`kiosk.pin.PinGuard`, kept across restarts); the PIN is
+Wrong PINs lock the keypad for a growing time (`kiosk.settings.pin.PinGuard`, kept across restarts); the PIN is
 changed here, typed twice. The test screens for scanners and seat buttons open from here too.
 """
 
@@ -10,18 +10,18 @@ from __future__ import annotations
 import math
 import time
 
-from kiosk.commands import AdminCommand
-from kiosk.event_words import describe
+from kiosk.app.commands import AdminCommand
+from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
+from kiosk.games.event_words import describe
 from kiosk.i18n import tr, trn
-from kiosk.pin import MAX_LENGTH, MIN_LENGTH
-from kiosk.prefs import step_volume
 from kiosk.screens import Host, Screen, cells
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.table import TableScreen
-from kiosk.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
+from kiosk.settings.pin import MAX_LENGTH, MIN_LENGTH
+from kiosk.settings.prefs import step_volume
 
 ENTER, MENU, NEW_PIN, REPEAT_PIN = "enter", "menu", "new", "repeat"
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from cafe import contract
+from kiosk.drawing.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.screens.menu import MenuScreen
-from kiosk.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
 from referee import games
 from referee.protocol import HeaderError
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from hw.camera.save import save_areas
 from hw.camera.zones import Zone
+from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen, cells
-from kiosk.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 
 REFRESH_S = 0.25  # the live picture's pace (a staff screen: no need for the camera's full rate)
 ZONE_COLOURS = ((255, 200, 60), (90, 200, 255), (120, 230, 120), (255, 120, 200))

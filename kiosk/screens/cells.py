@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from kiosk.view import Rect, View
+from kiosk.drawing.view import Rect, View
 
 
 def gap_of(view: View) -> int:

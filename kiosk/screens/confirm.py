@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hw.inputs import ButtonPress, CardScan
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
+from kiosk.drawing.view import ACCENT, BAD_FILL, BUTTON, INK, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen, cells
-from kiosk.view import ACCENT, BAD_FILL, BUTTON, INK, MUTED, PANEL, Grid, View
 
 HOLD_S = 2.0
 SEATS_NEEDED = 2

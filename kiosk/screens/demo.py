@@ -7,12 +7,12 @@ import time
 from dataclasses import replace
 
 from kiosk import games
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
+from kiosk.drawing.render import ink_for
+from kiosk.drawing.view import BG, DARK_INK, TURN_FILL, Grid, View
 from kiosk.i18n import tr
-from kiosk.render import ink_for
 from kiosk.screens import Host, Screen
 from kiosk.screens.table import TableScreen
-from kiosk.view import BG, DARK_INK, TURN_FILL, Grid, View
 from referee import sim
 from referee.table import Referee
 

@@ -11,10 +11,10 @@ import time
 from typing import Any
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
-from kiosk.event_words import reader_problem, scanned
+from kiosk.drawing.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
+from kiosk.games.event_words import reader_problem, scanned
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
-from kiosk.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
 
 LIT_FILL = (250, 200, 60)  # a lit button: light fill, dark text
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from kiosk.drawing.view import BAD, INK, MUTED, Grid, View
+from kiosk.eventlog.storage import FREE_ENOUGH, FULL, StorageFault, free_bytes
 from kiosk.i18n import tr
 from kiosk.screens import Screen
-from kiosk.storage import FREE_ENOUGH, FULL, StorageFault, free_bytes
-from kiosk.view import BAD, INK, MUTED, Grid, View
 
 RETRY_S = 3.0
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from hw.inputs import CardScan
-from kiosk import help_texts
+from kiosk.drawing.view import ACCENT, BUTTON, INK, MUTED, Grid, View
+from kiosk.games import help_texts
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
-from kiosk.view import ACCENT, BUTTON, INK, MUTED, Grid, View
 from referee import games
 
 

@@ -11,16 +11,16 @@ import time
 from typing import Any
 
 from hw.inputs import CardScan
-from kiosk import game_history
-from kiosk.controller import TableController
-from kiosk.event_words import describe
-from kiosk.export import GameSummary, summarise
-from kiosk.game_history import Line
+from kiosk.app.controller import TableController
+from kiosk.drawing.view import ACCENT, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
+from kiosk.eventlog.export import GameSummary, summarise
+from kiosk.eventlog.store import GameRecord
+from kiosk.games import history as game_history
+from kiosk.games.event_words import describe
+from kiosk.games.history import Line
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import Answer, ConfirmScreen
-from kiosk.store import GameRecord
-from kiosk.view import ACCENT, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from referee import games
 
 ROW = 0.085  # of the screen height per line (landscape)

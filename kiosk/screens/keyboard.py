@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from kiosk.drawing.view import ACCENT, BUTTON, GOOD, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
-from kiosk.view import ACCENT, BUTTON, GOOD, PANEL, Grid, View
 
 ROWS = ["QWERTZUIOPÜ", "ASDFGHJKLÖÄ", "YXCVBNMß-"]
 MAX_LEN = 16

@@ -1,6 +1,6 @@
 """The game menu the kiosk boots into; after a while without a touch, demo mode starts.
 
-After the idle pause (`kiosk/idle.py`) the menu says which game was paused and offers a large "Resume" that
+After the idle pause (`kiosk/app/idle.py`) the menu says which game was paused and offers a large "Resume" that
 takes it up again from the log; while a scanner or the camera is unplugged it warns in a strip of its own.
 """
 
@@ -10,13 +10,13 @@ import time
 
 import kiosk.games
 from hw.camera.zones import READER as CAMERA
+from kiosk.drawing.view import ACCENT, DARK_INK, GOOD, INK, MUTED, PANEL, TURN_FILL, Grid, View
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.history import GamesScreen
 from kiosk.screens.setup import SetupScreen
-from kiosk.view import ACCENT, DARK_INK, GOOD, INK, MUTED, PANEL, TURN_FILL, Grid, View
 from referee import games
 
 

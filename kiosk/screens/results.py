@@ -7,11 +7,11 @@ issue's 32 px capitals), like whose turn it is.
 
 from __future__ import annotations
 
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
+from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, PANEL, Grid, View
+from kiosk.games.ranking import FEWER_WINS, PLACES, TASKS, Place, rank
 from kiosk.i18n import tr
-from kiosk.ranking import FEWER_WINS, PLACES, TASKS, Place, rank
 from kiosk.screens.cells import cols, gap_of, rows
-from kiosk.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, PANEL, Grid, View
 
 PODIUM = ((250, 200, 60), (200, 205, 210), (215, 150, 90))  # gold, silver, bronze: dark text on all three
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import kiosk.games
+from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.keyboard import KeyboardScreen
-from kiosk.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
 from referee import games
 from referee.protocol import HeaderError
 

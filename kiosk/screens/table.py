@@ -14,16 +14,9 @@ import time
 
 from hw.camera.zones import READER as CAMERA
 from hw.inputs import ButtonPress, CardScan, ReaderError
-from kiosk.audio import Cue
-from kiosk.controller import Feedback, TableController
-from kiosk.games import RaceShown
-from kiosk.i18n import language, tr, trn
-from kiosk.screens import Host, Screen
-from kiosk.screens.confirm import held_to_leave, leave_question
-from kiosk.screens.help import HelpScreen
-from kiosk.screens.history import HistoryScreen
-from kiosk.screens.results import results_view
-from kiosk.view import (
+from kiosk.app.audio import Cue
+from kiosk.app.controller import Feedback, TableController
+from kiosk.drawing.view import (
     ACCENT,
     BAD_FILL,
     BG,
@@ -38,6 +31,13 @@ from kiosk.view import (
     Rect,
     View,
 )
+from kiosk.games import RaceShown
+from kiosk.i18n import language, tr, trn
+from kiosk.screens import Host, Screen
+from kiosk.screens.confirm import held_to_leave, leave_question
+from kiosk.screens.help import HelpScreen
+from kiosk.screens.history import HistoryScreen
+from kiosk.screens.results import results_view
 
 VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neutral prompt
 RACE_RESULT_S = 2.5  # a decided race fills the screen this long

@@ -25,7 +25,7 @@ ROTATIONS = (0, 90, 180, 270)
 LANGUAGES = ("de", "en")
 KIOSK_KEYS = ("data_dir", "language", "admin_pin_hash", "demo_after_s", "idle_pause_s", "admin_hold_s", "screen_size",
               "rotate", "volume", "mute")
-# kiosk.pin.hash_pin's format: pbkdf2_sha256$ITERATIONS$SALT$HEX-DIGEST (make one: `referee-kiosk --hash-pin`)
+# kiosk.settings.pin.hash_pin's format: pbkdf2_sha256$ITERATIONS$SALT$HEX-DIGEST (make one: `referee-kiosk --hash-pin`)
 PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d{4,8})\$([^$\s]{1,64})\$([0-9a-f]{64})$")
 SCREEN_SIDE = (240, 8192)
 # `[kiosk]` numbers: key → (lowest, highest, whole numbers only)

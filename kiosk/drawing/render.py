@@ -1,12 +1,12 @@
 """Draw a View onto a pygame surface, keeping the readability limits, and say what was drawn.
 
-Text never shrinks below the limits (`kiosk.view.Limits`): a text that does not fit its box
+Text never shrinks below the limits (`kiosk.drawing.view.Limits`): a text that does not fit its box
 first shrinks down to its floor (its role's capital height in `Limits`: 16 px at 800×480, 21 px for
 `lead`, 32 px for `key`), then wraps onto more lines, and only then is cut with "…" — which the audit
 counts as a failure: a screen must lay its texts out so they fit. Button labels get dark or light ink,
 whichever reads better on the button's fill. When `record` is a list, every drawn text and
 touch target is appended to it with its final sizes and colours, as drawn: the audit
-(`kiosk.audit`) checks those, not the layout's wishes.
+(`kiosk.drawing.audit`) checks those, not the layout's wishes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from kiosk.view import BG, DARK_INK, INK, Color, Element, Limits, Rect, View, ui_scale
+from kiosk.drawing.view import BG, DARK_INK, INK, Color, Element, Limits, Rect, View, ui_scale
 
 FONT_FILES = (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",  # fonts-dejavu-core: Debian and Raspberry Pi OS

@@ -1,5 +1,5 @@
 """The kiosk's own settings: defaults, then the `[kiosk]` table of the table's config (all optional; checked by
-`kiosk.config`), then the command line."""
+`kiosk.settings.config`), then the command line."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import platformdirs
 
-from kiosk.config import KioskConfig, KioskSection
-from kiosk.config import load as load_config
-from kiosk.pin import hash_pin
+from kiosk.settings.config import KioskConfig, KioskSection
+from kiosk.settings.config import load as load_config
+from kiosk.settings.pin import hash_pin
 
 # PIN 1234: good enough for a laptop; `--check-config` warns when a kiosk keeps it.
 DEFAULT_PIN_HASH = hash_pin("1234", salt="tabletop-referee", iterations=1000)

@@ -26,7 +26,7 @@ class Command:
 class Inbox:
     """A queue of items for the display thread and the way to wake its loop.
 
-    The loop sleeps in `select()` on a wake pipe (`kiosk.waiting.Waker`, decision H23-Q), which the `App` makes
+    The loop sleeps in `select()` on a wake pipe (`kiosk.loop.waiting.Waker`, decision H23-Q), which the `App` makes
     when it opens the display and hands in with `wake_with`: hardware threads post here directly, so every post
     must write to that pipe, or a scan would wait for the loop's next timeout. Items posted before that (the
     hardware opens before the app) wait in the queue; the loop takes them on its first turn."""

@@ -1,6 +1,6 @@
 """Opening the table's hardware for the kiosk: real adapters from the config, or the simulated table.
 
-Hardware threads only hand inputs to the kiosk's inbox (`kiosk.inbox.Inbox`). In
+Hardware threads only hand inputs to the kiosk's inbox (`kiosk.loop.inbox.Inbox`). In
 simulation the kiosk also answers on the simulated table's control socket:
 `screenshot PATH`, `state`, `touch ACTION` and `view`, run on the display thread. `--sim --camera`
 adds the simulated overhead camera over the pile (`hw.camera.sim`), driven by the socket's `lay`,
@@ -17,8 +17,9 @@ from typing import Any
 from hw import config as hw_config
 from hw.sim import SimTable
 from hw.table import Table
-from kiosk import fault_injection, seat_lights
-from kiosk.inbox import Inbox
+from kiosk.app import fault_injection
+from kiosk.hardware import seat_lights
+from kiosk.loop.inbox import Inbox
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ class Hardware:
     sim: SimTable | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
-    camera: Any = None  # kiosk.camera_seat.TableCamera when the table has an overhead camera
+    camera: Any = None  # kiosk.hardware.camera_seat.TableCamera when the table has an overhead camera
 
     @property
     def table_name(self) -> str:
@@ -94,7 +95,7 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
         return Hardware(None)
     webcam = None
     if config.camera is not None and config.camera.source == "v4l2":
-        from kiosk.webcam import WebcamSource
+        from kiosk.hardware.webcam import WebcamSource
 
         webcam = WebcamSource(config.camera.device)
     table = Table(config, inbox.post, camera_source=webcam).open()
@@ -106,7 +107,7 @@ def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> Any:
     [camera], where the zones can be saved)."""
     if config.camera is None:
         return None
-    from kiosk.camera_seat import PileSeats, TableCamera
+    from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
     return TableCamera(table.camera, Path(config.path) if own and config.path else None,
                        PileSeats({z.reader for z in config.camera.zones if z.seat is None}))

@@ -17,7 +17,7 @@ from typing import Any
 from hw.camera.zones import READER as CAMERA
 from hw.camera.zones import seat_reader
 from hw.inputs import ButtonPress, CardScan
-from kiosk.controller import Feedback
+from kiosk.app.controller import Feedback
 from kiosk.i18n import tr
 
 

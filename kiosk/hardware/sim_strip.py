@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 import pygame
 
 from hw.lights import Mode, SeatLights
-from kiosk.display import Display
-from kiosk.render import Renderer
-from kiosk.view import INK, MUTED
+from kiosk.drawing.render import Renderer
+from kiosk.drawing.view import INK, MUTED
+from kiosk.loop.display import Display
 
 ROW = 44  # px per row of seats
 SLOT = 190  # px a seat needs: LED, "Name [1] [q]", mode and player
@@ -37,7 +37,7 @@ class SimStrip:
         self._font: pygame.font.Font | None = None
 
     def attach(self, display: Display) -> None:
-        """Make the window taller; the display (`kiosk.display.Display`: the part its screens reach) stays the
+        """Make the window taller; the display (`kiosk.loop.display.Display`: the part its screens reach) stays the
         top part."""
         mounted = display.window  # the screen as mounted (rotated or not)
         width, height = mounted.get_size()

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.view import PANEL_MM_PER_PX, REFERENCE_MM_PER_PX, Limits, ui_scale
+from kiosk.drawing.view import PANEL_MM_PER_PX, REFERENCE_MM_PER_PX, Limits, ui_scale
 
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
 Scene = Callable[[Any], None]  # (app) -> None: shows one screen in one state
@@ -93,7 +93,7 @@ def _gap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
 
 def check_drawn(name: str, drawn: list[Any], limits: Limits, report: SizeReport) -> None:
     """Compare what the renderer drew in one scene with the limits."""
-    from kiosk.render import DrawnTarget, DrawnText, contrast
+    from kiosk.drawing.render import DrawnTarget, DrawnText, contrast
 
     texts = [d for d in drawn if isinstance(d, DrawnText) and d.text.strip()]
     targets = [d for d in drawn if isinstance(d, DrawnTarget)]
@@ -193,8 +193,8 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
     import pygame
 
     from kiosk import i18n
-    from kiosk.app import App
-    from kiosk.settings import Settings
+    from kiosk.app.app import App
+    from kiosk.settings.settings import Settings
 
     registered = scenes()
     reports = []
@@ -272,7 +272,7 @@ def main(argv: list[str]) -> int:
     return 1 if any(r.failures for r in reports) else 0
 
 
-if __name__ == "__main__":  # `python -m kiosk.audit`: run the registry's own module, not a second copy
-    from kiosk.audit import main as audit_main
+if __name__ == "__main__":  # `python -m kiosk.drawing.audit`: run the registry's own module, not a second copy
+    from kiosk.drawing.audit import main as audit_main
 
     sys.exit(audit_main(sys.argv[1:]))

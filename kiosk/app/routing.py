@@ -11,15 +11,15 @@ import contextlib
 import logging
 from typing import Any
 
-from kiosk.controller import TableController
+from kiosk.app.controller import TableController
+from kiosk.eventlog.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.screens import Screen
 from kiosk.screens.assignment import offer as offer_assignment
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
 from kiosk.screens.table import TableScreen
-from kiosk.storage import FULL, StorageFault, fault_of, open_log
 
-App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class ScreenRouter:
             return
         self.show(TableScreen(self.app, TableController.reopen(self.app.log, game_id)))
 
-    # --- storage faults (kiosk/storage.py)
+    # --- storage faults (kiosk/eventlog/storage.py)
 
     def _storage_error(self, error: Exception) -> bool:
         fault = fault_of(error)

@@ -2,7 +2,7 @@
 upright canvas the screens draw on, the turn onto a display mounted rotated, and one frame shown.
 
 What goes into a frame (the screen's view, the notice band, the café strip) is the display loop's
-(`kiosk/frame_loop.py`); this module only puts a finished view on the glass.
+(`kiosk/loop/frame_loop.py`); this module only puts a finished view on the glass.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pygame
 
-from kiosk.render import Renderer
-from kiosk.settings import Settings
-from kiosk.view import View
+from kiosk.drawing.render import Renderer
+from kiosk.drawing.view import View
+from kiosk.settings.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class DisplayError(RuntimeError):
 
 class Display:
     """The opened display (`window`), the upright `surface` screens draw on (the window itself unless the
-    display is mounted rotated) and its `renderer`. The --sim light strip (`kiosk/sim_strip.py`) replaces
+    display is mounted rotated) and its `renderer`. The --sim light strip (`kiosk/hardware/sim_strip.py`) replaces
     `window`, `surface` and `renderer` with the part of a taller window above the strip."""
 
     def __init__(self, settings: Settings, kiosk_mode: bool, headless: bool, fallback_headless: bool):

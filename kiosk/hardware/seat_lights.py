@@ -132,7 +132,7 @@ def seat_players(screen: Any, seats: Sequence[str]) -> dict[str, str]:
 class LightFollower:
     """Keeps a table's `SeatLights` showing the current screen's plan (display thread only).
 
-    `strip`: the `--sim` window's light strip (`kiosk.sim_strip.SimStrip`), or None on a Pi.
+    `strip`: the `--sim` window's light strip (`kiosk.hardware.sim_strip.SimStrip`), or None on a Pi.
     """
 
     def __init__(self, lights: SeatLights, strip: Any = None):
@@ -202,7 +202,7 @@ def follower(table: Any, window: bool = False) -> LightFollower | None:
         return None
     strip = None
     if window:
-        from kiosk.sim_strip import SimStrip
+        from kiosk.hardware.sim_strip import SimStrip
 
         strip = SimStrip(lights, {s.name: s.keys for s in table.config.seats})
     return LightFollower(lights, strip)

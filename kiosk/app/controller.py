@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kiosk import games
+from kiosk.eventlog.storage import StorageFault, fault_of
+from kiosk.eventlog.store import EventLog, effective_events
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
-from kiosk.storage import StorageFault, fault_of
-from kiosk.store import EventLog, effective_events
 from referee.hints import Hints
 from referee.protocol import Answer, Rejection
 from referee.table import FORMAT, Referee

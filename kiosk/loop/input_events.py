@@ -1,5 +1,5 @@
 """What an input does, on the display thread: a touch or a key (SDL's events), a seat's input or a scan
-(posted by the hardware threads), a café message, and a control-socket command (`kiosk/control_commands.py`).
+(posted by the hardware threads), a café message, and a control-socket command (`kiosk/app/control_commands.py`).
 
 A tap acts on the topmost button under it when the finger lifts; a long press on the top-left corner opens
 the admin screen; typed letters and Enter are a scan from the keyboard (simulation).
@@ -13,14 +13,14 @@ from typing import Any
 import pygame
 
 from hw.inputs import CardScan, ReaderError
-from kiosk import control_commands
-from kiosk.display import WAKE
-from kiosk.inbox import Command
+from kiosk.app import control_commands
+from kiosk.loop.display import WAKE
+from kiosk.loop.inbox import Command
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.assignment import offer as offer_assignment
 
-App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
 
 class InputEvents:

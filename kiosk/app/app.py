@@ -1,8 +1,8 @@
-"""The kiosk as guests see it, composed from rooms with one job each (built by `kiosk.compose`).
+"""The kiosk as guests see it, composed from rooms with one job each (built by `kiosk.app.compose`).
 
-`kiosk/display.py` opens the screen and puts a frame on it; `kiosk/frame_loop.py` is the display loop (sleep
-until something is due, hand the inputs on, draw); `kiosk/input_events.py` says what a touch, a key, a seat's
-input or a café message does; `kiosk/routing.py` decides which screen shows; `kiosk/control_commands.py` runs
+`kiosk/loop/display.py` opens the screen and puts a frame on it; `kiosk/loop/frame_loop.py` is the display loop (sleep
+until something is due, hand the inputs on, draw); `kiosk/loop/input_events.py` says what a touch, a key, a seat's
+input or a café message does; `kiosk/app/routing.py` decides which screen shows; `kiosk/app/control_commands.py` runs
 the control socket's commands. The app holds what they share (the screen shown, the log, the hardware, the
 café link, the sound, the preferences) and answers the screens' questions.
 """
@@ -18,32 +18,33 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from hw.camera.zones import seat_of_reader as camera_seat_of
-from kiosk import export as exporting
-from kiosk import i18n, staff
-from kiosk.audio import Cue, Sounds
-from kiosk.commands import AdminCommand
-from kiosk.controller import TableController
-from kiosk.display import WAKE, Display, DisplayError
-from kiosk.frame_loop import FrameLoop
-from kiosk.guard import EXIT_CODE as GUARD_EXIT
-from kiosk.guard import REPEAT, WINDOW_S, LoopGuard
-from kiosk.inbox import Command, Inbox
-from kiosk.input_events import InputEvents
-from kiosk.pin import PinGuard
-from kiosk.prefs import Prefs
-from kiosk.render import Renderer
-from kiosk.routing import ScreenRouter
+from kiosk import i18n
+from kiosk.app import staff
+from kiosk.app.audio import Cue, Sounds
+from kiosk.app.commands import AdminCommand
+from kiosk.app.controller import TableController
+from kiosk.app.routing import ScreenRouter
+from kiosk.drawing.render import Renderer
+from kiosk.drawing.view import View
+from kiosk.eventlog import export as exporting
+from kiosk.eventlog.storage import StorageFault
+from kiosk.eventlog.store import EventLog
+from kiosk.loop.display import WAKE, Display, DisplayError
+from kiosk.loop.frame_loop import FrameLoop
+from kiosk.loop.guard import EXIT_CODE as GUARD_EXIT
+from kiosk.loop.guard import REPEAT, WINDOW_S, LoopGuard
+from kiosk.loop.inbox import Command, Inbox
+from kiosk.loop.input_events import InputEvents
+from kiosk.loop.waiting import Waker, input_devices
 from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
-from kiosk.settings import Settings
-from kiosk.storage import StorageFault
-from kiosk.store import EventLog
-from kiosk.view import View
-from kiosk.waiting import Waker, input_devices
+from kiosk.settings.pin import PinGuard
+from kiosk.settings.prefs import Prefs
+from kiosk.settings.settings import Settings
 
 if TYPE_CHECKING:
-    from kiosk.cafe_link import CafeLink
-    from kiosk.hardware import Hardware
+    from kiosk.app.cafe_link import CafeLink
+    from kiosk.hardware.hardware import Hardware
 
 __all__ = ["WAKE", "App", "Command", "DisplayError"]
 
@@ -51,7 +52,7 @@ logger = logging.getLogger(__name__)
 
 
 class App:
-    """The kiosk as guests see it. What it works with is built outside and handed in (`kiosk.compose`):
+    """The kiosk as guests see it. What it works with is built outside and handed in (`kiosk.app.compose`):
     the event log, the opened hardware (seats, scanners, lights), the café link and the inbox they post to."""
 
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False, headless: bool = False,
@@ -111,7 +112,7 @@ class App:
         self.inbox.wake_with(waker.wake)
         return waker
 
-    # --- the display (kiosk/display.py)
+    # --- the display (kiosk/loop/display.py)
 
     @property
     def display(self) -> pygame.Surface:
@@ -132,7 +133,7 @@ class App:
         return self.video.to_logical(x, y)
 
     def draw(self) -> None:
-        """Draw the frame now (`kiosk/frame_loop.py`)."""
+        """Draw the frame now (`kiosk/loop/frame_loop.py`)."""
         self.loop.draw()
 
     def screenshot(self, path: Path) -> None:
@@ -144,7 +145,7 @@ class App:
         """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
         return self.video.shown()
 
-    # --- which screen shows (kiosk/routing.py): the screens ask the app
+    # --- which screen shows (kiosk/app/routing.py): the screens ask the app
 
     def show(self, screen: Screen) -> None:
         self.routes.show(screen)
@@ -252,14 +253,14 @@ class App:
         return self.inbox.call(name, arg, timeout)
 
     def _on_item(self, item: Any) -> None:
-        """An input or a Command as the display thread handles it (`kiosk/input_events.py`)."""
+        """An input or a Command as the display thread handles it (`kiosk/loop/input_events.py`)."""
         self.input_events.on_item(item)
 
     def touch(self, x: int, y: int, held: float = 0.0) -> None:
         """A tap at (x, y), the finger down for `held` seconds: the topmost button under it acts."""
         self.input_events.touch(x, y, held)
 
-    # --- the loop (kiosk/frame_loop.py)
+    # --- the loop (kiosk/loop/frame_loop.py)
 
     def run(self) -> int:
         while self.running:
@@ -276,7 +277,7 @@ class App:
     def step(self, max_wait_ms: int | None = None) -> None:
         self.loop.step(max_wait_ms)
 
-    # --- the guard (kiosk/guard.py)
+    # --- the guard (kiosk/loop/guard.py)
 
     def guarded(self, handler: Callable[..., Any], *args: Any) -> Any:
         """Run a piece of the loop; a screen's exception is logged, counted and answered from the log, never

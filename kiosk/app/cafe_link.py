@@ -18,9 +18,9 @@ from typing import Any
 from cafe import contract
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
+from kiosk.drawing.view import ACCENT, BAD, DARK_INK, INK, View
+from kiosk.eventlog.store import EventLog, outbox
 from kiosk.i18n import language, tr
-from kiosk.store import EventLog, outbox
-from kiosk.view import ACCENT, BAD, DARK_INK, INK, View
 
 log = logging.getLogger("cafe")
 

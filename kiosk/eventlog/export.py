@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kiosk.ranking import Place, rank
-from kiosk.store import EventLog, GameRecord, effective_events
+from kiosk.eventlog.store import EventLog, GameRecord, effective_events
+from kiosk.games.ranking import Place, rank
 from referee.table import Referee
 
 MAX_PLAYERS = 6

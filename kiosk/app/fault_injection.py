@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from kiosk.drawing.view import View
 from kiosk.screens import Host, Screen
-from kiosk.view import View
 
 ENV = "REFEREE_KIOSK_FAULTS"
 PLACES = ("draw", "input", "tick")

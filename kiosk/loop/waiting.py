@@ -6,7 +6,7 @@ and dummy (tests, headless) SDL_WaitEventTimeout polls every millisecond (1.3 % 
 here), and pygame-ce's `event.wait` always does. So the loop sleeps in `select()` on
 
 - a wake pipe: every other thread (scanners, seat buttons, the café link, the control socket) that
-  hands the loop something writes one byte to it (`Waker.wake`, called by `kiosk.inbox.Inbox.post`);
+  hands the loop something writes one byte to it (`Waker.wake`, called by `kiosk.loop.inbox.Inbox.post`);
 - the touchscreen: the evdev devices (`/dev/input/event*`) SDL opened with the display. A touch makes
   one readable; the loop wakes and pumps SDL, which reads it (touch → frame stays one 60 Hz frame);
 

@@ -19,8 +19,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.eventlog.store import EventLog
 from kiosk.i18n import N_, tr
-from kiosk.store import EventLog
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,11 @@
 """The control socket's commands as the display thread runs them: one function each, one table.
 
-The simulated table's control socket (`kiosk/hardware.py`) hands a request to `Inbox.call(name, arg)`
-(`kiosk/inbox.py`), which queues it for the display thread; there `run` looks the name up in `COMMANDS`. A command only
-touches what a finger or the admin corner could; a screen's own exception on the way is the display
+The simulated table's control socket (`kiosk/hardware/hardware.py`) hands a request to `Inbox.call(name, arg)`
+(`kiosk/loop/inbox.py`), which queues it for the display thread; there `run` looks the name up in `COMMANDS`.
+A command only touches what a finger or the admin corner could; a screen's own exception on the way is the display
 loop's guard's (`App.guarded`), a bad request (no such button, an unwritable path) the caller's.
-`fault` is in the table but reachable only when `kiosk/hardware.py` registers it on the socket, under
-the test flag (`kiosk/fault_injection.py`).
+`fault` is in the table but reachable only when `kiosk/hardware/hardware.py` registers it on the socket, under
+the test flag (`kiosk/app/fault_injection.py`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import pygame
 
 from kiosk.screens.admin import AdminScreen
 
-App = Any  # kiosk.app.App (not imported: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported: the app imports this module)
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ def view(app: App, _arg: Any = None) -> dict[str, Any]:
 
 def fault(app: App, where: Any) -> dict[str, Any]:
     """Tests only (registered on the socket under REFEREE_KIOSK_FAULTS=1): a screen that raises at `where`."""
-    from kiosk.fault_injection import RaisingScreen
+    from kiosk.app.fault_injection import RaisingScreen
 
     app.show(RaisingScreen(app, app.screen, str(where)))
     return {"screen": "raising", "where": where}
@@ -112,7 +112,7 @@ def run(app: App, name: str, arg: Any = None) -> Any:
 
 
 def answer(app: App, command: Any) -> None:
-    """Run a queued `kiosk.inbox.Command` and hand its result (or the caller's error) back to the waiting
+    """Run a queued `kiosk.loop.inbox.Command` and hand its result (or the caller's error) back to the waiting
     thread; a bad request is logged and its caller's, never the display loop's."""
     try:
         command.result = run(app, command.name, command.arg)

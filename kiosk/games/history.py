@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kiosk import games
+from kiosk.eventlog.store import EventLog
 from kiosk.i18n import language
-from kiosk.store import EventLog
 from referee.event_words import describe
 from referee.protocol import Rejection
 from referee.table import Referee

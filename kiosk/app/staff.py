@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from kiosk import export as exporting
 from kiosk import i18n
-from kiosk.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
-from kiosk.event_words import describe
+from kiosk.app.commands import EXIT_RESTART, EXIT_SHUTDOWN, AdminCommand
+from kiosk.eventlog import export as exporting
+from kiosk.games.event_words import describe
 from kiosk.screens import Host, Screen
 from kiosk.screens.history import GamesScreen, HistoryScreen
 from kiosk.screens.menu import MenuScreen

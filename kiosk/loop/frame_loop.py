@@ -1,10 +1,10 @@
 """The display loop: sleep until something is due, hand the inputs on, draw a frame when something changed.
 
-Hardware threads only post inputs to the inbox (`kiosk/inbox.py`), which wakes the loop (`kiosk/waiting.py`,
+Hardware threads only post inputs to the inbox (`kiosk/loop/inbox.py`), which wakes the loop (`kiosk/loop/waiting.py`,
 decision H23-Q); everything else happens on this thread. The loop sleeps until a touch, an input or a
 screen's next deadline: an idle kiosk draws nothing and wakes about once a second. A frame is the screen's
 view, the guests' notice band after a caught error and the café strip, put on the glass by
-`kiosk/display.py`.
+`kiosk/loop/display.py`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 
 import pygame
 
-from kiosk import i18n, idle
-from kiosk.view import INK, PANEL, View
+from kiosk import i18n
+from kiosk.app import idle
+from kiosk.drawing.view import INK, PANEL, View
 
-App = Any  # kiosk.app.App (not imported, not even for types: the app imports this module)
+App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
 IDLE_WAIT_MS = 1000  # the loop wakes at least this often (watchdog pings, SDL's device hotplug)
 

@@ -9,18 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kiosk.app import App
-from kiosk.config import KioskConfig
-from kiosk.hardware import Hardware, open_hardware
-from kiosk.inbox import Inbox
-from kiosk.settings import Settings
-from kiosk.storage import open_log
-from kiosk.store import EventLog
+from kiosk.app.app import App
+from kiosk.eventlog.storage import open_log
+from kiosk.eventlog.store import EventLog
+from kiosk.hardware.hardware import Hardware, open_hardware
+from kiosk.loop.inbox import Inbox
+from kiosk.settings.config import KioskConfig
+from kiosk.settings.settings import Settings
 
 if TYPE_CHECKING:
     from cafe.settings import CafeLinkConfig
-    from kiosk.cafe_link import CafeLink
-    from kiosk.notify import Notifier
+    from kiosk.app.cafe_link import CafeLink
+    from kiosk.service.notify import Notifier
 
 log = logging.getLogger("referee-kiosk")
 
@@ -48,7 +48,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
             simulate: bool = False, control: Path | None = None, kiosk_mode: bool = False,
             headless: bool = False, camera: bool = False) -> Kiosk:
     """Open the log (a fault is a screen, never a crash), the hardware (real, or simulated with `control` as its
-    socket) and the café link, and make the App over them. `kiosk.app.DisplayError` when there is no screen
+    socket) and the café link, and make the App over them. `kiosk.app.app.DisplayError` when there is no screen
     (everything opened so far is closed again)."""
     opened = open_log(settings.log_path)
     inbox = Inbox()
@@ -82,7 +82,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
 
 def _cafe_link(config: CafeLinkConfig, event_log: EventLog | None, inbox: Inbox) -> CafeLink | None:
     """The café link over the event log (not started); none while the log cannot be opened."""
-    from kiosk.cafe_link import CafeLink  # paho only for a table in a café
+    from kiosk.app.cafe_link import CafeLink  # paho only for a table in a café
 
     if event_log is None:
         log.error("café %r: no event log to publish from; the table plays on without the café", config.cafe)

@@ -1,0 +1,1 @@
+"""The event log (SQLite, the truth the kiosk resumes from), its storage faults, and exports off the table."""

@@ -1,0 +1,1 @@
+"""Running as a service: log lines with journald's priorities, systemd's READY and WATCHDOG."""
