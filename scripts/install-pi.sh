@@ -53,6 +53,8 @@ network=keep
 hw_watchdog=keep
 keep_desktop=no
 start=yes
+camera=present
+CAMERA_PACKAGE=python3-picamera2  # the overhead camera (hw/camera): picamera2 and libcamera's bindings
 
 usage() {
     sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
@@ -115,18 +117,34 @@ install_packages() {
     if [ "$CODENAME" = trixie ]; then
         packages+=(swig)
     fi
+    # - the `camera` extra on armv7l: zxing-cpp has no armv7l wheel (built with CMake and g++ by
+    #   scikit-build-core), nor has Pillow (built against libjpeg and zlib).
     if [ "$ARCH" = armhf ]; then
         packages+=(pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libsdl2-mixer-dev libfreetype-dev
-                   libportmidi-dev)
+                   libportmidi-dev cmake g++ libjpeg-dev zlib1g-dev)
     fi
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")
     done
-    [ ${#missing[@]} -eq 0 ] && return 0
+    installed "$CAMERA_PACKAGE" || camera=missing
+    [ ${#missing[@]} -eq 0 ] && [ "$camera" != missing ] && return 0
     # A mirror in the middle of a sync (one index file stale: "File has unexpected size") fails the
     # update but leaves the other lists usable: go on, the install says what is really missing.
     sys apt-get update -qq || say "apt-get update had errors (above): installing from the package lists there are"
+    if [ "$camera" = missing ]; then
+        if available "$CAMERA_PACKAGE"; then
+            missing+=("$CAMERA_PACKAGE")
+        else
+            say "$CAMERA_PACKAGE is not in this system's package lists (Raspberry Pi OS has it): the Pi's" \
+                "camera module cannot be read here; a USB webcam can ([camera] source = \"v4l2\")"
+        fi
+    fi
+    [ ${#missing[@]} -eq 0 ] && return 0
     sys env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+available() { # available PACKAGE: can apt install it from the package lists here? (asked in DESTDIR mode too)
+    apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
 }
 
 create_user() {
@@ -146,7 +164,9 @@ create_user() {
 }
 
 install_program() {
-    sys python3 -m venv "$APP/venv"
+    # The overhead camera's picamera2 is Pi OS's apt package (libcamera's Python bindings are not on
+    # PyPI): the venv sees the system's packages. What pip installs in the venv comes first on sys.path.
+    sys python3 -m venv --system-site-packages "$APP/venv"
     sys "$APP/venv/bin/python" -m pip install --quiet --upgrade pip
     # pip builds in the source tree (build/, *.egg-info): as root that leaves root's files in the user's
     # clone. So pip gets a copy, outside the clone, removed afterwards.
@@ -158,7 +178,7 @@ install_program() {
     say "installing the program and its dependencies with pip (packages without a wheel are built from" \
         "source: minutes on a Pi, longest pygame-ce on 32-bit)"
     progress "pip install" sys env PYPI=1 "$APP/venv/bin/python" -m pip install --upgrade \
-        --progress-bar off "${SRC_COPY}[pi,hid]"
+        --progress-bar off "${SRC_COPY}[pi,hid,camera]"
     rm -rf "$SRC_COPY"
     put 0755 "$SRC/systemd/libexec/kiosk-stopped" "$APP/libexec/kiosk-stopped"
     put 0755 "$SRC/systemd/libexec/kiosk-failed" "$APP/libexec/kiosk-failed"

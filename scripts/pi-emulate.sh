@@ -295,13 +295,17 @@ imports() {
 import importlib, importlib.metadata as md, importlib.util, sys
 modules = {"pygame": "pygame-ce", "serial": "pyserial", "gpiozero": "gpiozero", "platformdirs": "platformdirs",
            "paho.mqtt.client": "paho-mqtt", "lgpio": "lgpio", "evdev": "evdev", "referee": "tabletop-referee",
-           "hw": "tabletop-referee", "kiosk": "tabletop-referee", "cafe": "tabletop-referee"}
+           "hw": "tabletop-referee", "kiosk": "tabletop-referee", "cafe": "tabletop-referee",
+           "zxingcpp": "zxing-cpp", "PIL": "pillow"}
 for name, dist in modules.items():
     importlib.import_module(name)
     print(name, dist, md.version(dist))
 # rpi-lgpio (RPi.GPIO) reads the board from /proc/device-tree at import: off a Pi it refuses, by design.
 assert importlib.util.find_spec("RPi.GPIO") is not None
 print("RPi.GPIO rpi-lgpio", md.version("rpi-lgpio"), "(found; imports only on a Pi)")
+# The venv sees the system site-packages, where Pi OS has picamera2 (plain Debian, as here, has not).
+assert sys.prefix != sys.base_prefix and any(p.endswith("dist-packages") for p in sys.path), sys.path
+print("picamera2", "found" if importlib.util.find_spec("picamera2") else "not in the system (plain Debian)")
 print("python", sys.version.split()[0])
 import pygame; print("SDL", pygame.get_sdl_version())
 '

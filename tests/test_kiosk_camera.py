@@ -23,7 +23,7 @@ from tests.test_kiosk_e2e import GAMES, play_simulated_game, start_game
 CAMERA_CONFIG = Path(__file__).parent / "data" / "table.camera.toml"
 FORGET_S = 4.0  # the camera config's forget_s
 NUDGE_S = 10.0  # a card not counted after this long is straightened by its player (a new pose)
-MAX_NUDGES_PER_CARD = 2
+MAX_NUDGES_PER_GAME = 1  # was one card in 20 before the second decoding pass (docs/decisions.md H28-1)
 
 
 class CameraTable:
@@ -43,15 +43,15 @@ class CameraTable:
 
     def counted_after(self, before: int, code: str) -> dict[str, Any]:
         """Wait for the camera to count the card just laid. A card the camera has not read after NUDGE_S is
-        straightened, as a player does when the screen says nothing (a new pose: angle, tilt, place); the
-        nudges are counted, and the test allows only a few of them."""
-        for _ in range(MAX_NUDGES_PER_CARD):
-            try:
-                return self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
-            except TimeoutError:
-                self.nudges += 1
-                self.kiosk.cmd("take", zone="pile", code=code)
-                self.kiosk.cmd("lay", code=code, zone="pile")
+        straightened once, as a player does when the screen says nothing (a new pose: angle, tilt, place);
+        the nudges are counted, and a game may need at most MAX_NUDGES_PER_GAME of them."""
+        try:
+            return self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
+        except TimeoutError:
+            self.nudges += 1
+            assert self.nudges <= MAX_NUDGES_PER_GAME, f"{self.nudges} cards needed straightening ({code} last)"
+            self.kiosk.cmd("take", zone="pile", code=code)
+            self.kiosk.cmd("lay", code=code, zone="pile")
         return self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
 
     def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def test_a_whole_game_read_by_the_camera(tmp_path, game_id: str) -> None:
         events, final = play_simulated_game(kiosk, table, game_id)
         laid = sum(1 for e in events if "card" in e or "cards" in e)
         assert final["camera"]["scans"] >= laid // 2
-        assert table.nudges <= max(1, laid // 20), f"{table.nudges} of {laid} cards needed straightening"
+        print(f"{game_id}: {laid} cards laid, {table.nudges} straightened")  # shown with pytest -s
         if game_id == "annaotto":  # a card laid while several may act (seed 21): the kiosk asked, a seat answered
             assert table.asked >= 1
     finally:

@@ -43,19 +43,26 @@ FAKES = {
     # systemctl: "running" on a booted Pi, "offline" (status 1) in a chroot; nothing else is asked live.
     "systemctl": '[ "$1" = is-system-running ] && {{ echo {systemd}; [ {systemd} != offline ]; exit; }}; '
                  'echo "unexpected: systemctl $*" >&2; exit 1',
+    # apt-cache: the package lists of Raspberry Pi OS (python3-picamera2 there) or of plain Debian (not).
+    "apt-cache": '[ "$1" = policy ] && {{ echo "$2:"; echo "  Installed: (none)"; '
+                 'case "$2" in {lists}) echo "  Candidate: 1.0-1";; *) echo "  Candidate: (none)";; esac; exit 0; }}; '
+                 'echo "unexpected: apt-cache $*" >&2; exit 1',
 }
+PI_OS_LISTS = "python3-picamera2"
 
 
 def run_install(destdir: Path, *args: str, arch: str = "arm64", cpu: str = "aarch64", systemd: str = "running",
-                codename: str = "bookworm", tmpdir: Path | None = None) -> subprocess.CompletedProcess:
-    """install-pi.sh --destdir with fakes of dpkg, uname and systemctl first on PATH (the machine it
-    believes it runs on), outside destdir."""
+                codename: str = "bookworm", tmpdir: Path | None = None,
+                lists: str = PI_OS_LISTS) -> subprocess.CompletedProcess:
+    """install-pi.sh --destdir with fakes of dpkg, uname, systemctl and apt-cache first on PATH (the machine
+    it believes it runs on; `lists`: the packages apt could install there, a shell case pattern), outside
+    destdir."""
     env = {k: v for k, v in os.environ.items() if k != "DESTDIR"}
     env["INSTALL_CODENAME"] = codename
     with tempfile.TemporaryDirectory() as fakes:
         for name, body in FAKES.items():
             path = Path(fakes) / name
-            path.write_text("#!/bin/sh\n" + body.format(arch=arch, cpu=cpu, systemd=systemd) + "\n")
+            path.write_text("#!/bin/sh\n" + body.format(arch=arch, cpu=cpu, systemd=systemd, lists=lists) + "\n")
             path.chmod(0o755)
         env["PATH"] = f"{fakes}:{env['PATH']}"
         if tmpdir is not None:
@@ -269,10 +276,10 @@ def test_install_puts_every_file_in_place_and_changes_nothing_on_the_machine(tmp
     commands = skipped(result)
     assert ["usermod", "--groups", GROUPS, "referee"] in commands
     assert any(c[:2] == ["useradd", "--system"] and c[-1] == "referee" and "/usr/sbin/nologin" in c for c in commands)
-    assert ["python3", "-m", "venv", f"{APP}/venv"] in commands
+    assert ["python3", "-m", "venv", "--system-site-packages", f"{APP}/venv"] in commands
     [pip] = [c for c in commands if c[:2] == ["env", "PYPI=1"]]
     assert pip[:7] == ["env", "PYPI=1", f"{APP}/venv/bin/python", "-m", "pip", "install", "--upgrade"]
-    assert pip[-1].endswith("[pi,hid]")
+    assert pip[-1].endswith("[pi,hid,camera]")
     assert ["systemctl", "enable", "referee-kiosk.service"] in commands
     # Every command that would touch the machine was skipped, none was run.
     assert {c[0] for c in commands} <= {"apt-get", "env", "groupadd", "useradd", "usermod", "python3",
@@ -286,7 +293,7 @@ def test_pip_builds_from_a_copy_outside_the_users_clone_and_removes_it(tmp_path)
     tmp.mkdir()
     result = install(tmp_path / "root", tmpdir=tmp)
     [pip] = [c for c in skipped(result) if c[:2] == ["env", "PYPI=1"]]
-    target = Path(pip[-1].removesuffix("[pi,hid]"))
+    target = Path(pip[-1].removesuffix("[pi,hid,camera]"))
     assert target.parent == tmp and not target.is_relative_to(ROOT)
     assert not any(tmp.iterdir())  # removed after the install
 
@@ -359,6 +366,9 @@ RUNTIME = {"python3-venv", "python3-pip", "fonts-dejavu-core", "libgbm1", "libeg
 # option is on by default; without it the build stops: "C shared or static library 'portmidi' not found").
 SDL_BUILD = {"pkg-config", "libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev", "libsdl2-mixer-dev",
              "libfreetype-dev", "libportmidi-dev"}
+# The `camera` extra's source builds (no armv7l wheels): zxing-cpp (CMake, g++) and Pillow (libjpeg, zlib).
+CAMERA_BUILD = {"cmake", "g++", "libjpeg-dev", "zlib1g-dev"}
+ARMHF_BUILD = SDL_BUILD | CAMERA_BUILD
 
 
 def apt_packages(commands: list[list[str]]) -> set[str]:
@@ -369,19 +379,40 @@ def apt_packages(commands: list[list[str]]) -> set[str]:
 @pytest.mark.parametrize(("codename", "arch", "cpu", "extra"), [
     ("bookworm", "arm64", "aarch64", set()),               # every wheel there but evdev's
     ("trixie", "arm64", "aarch64", {"swig"}),              # cp313: lgpio builds from its sdist
-    ("bookworm", "armhf", "armv7l", SDL_BUILD),            # no pygame-ce wheel for armv7l
-    ("trixie", "armhf", "armv7l", SDL_BUILD | {"swig"}),
+    ("bookworm", "armhf", "armv7l", ARMHF_BUILD),          # no pygame-ce wheel for armv7l
+    ("trixie", "armhf", "armv7l", ARMHF_BUILD | {"swig"}),
     # A Pi 4, 400 or 5 under 32-bit Pi OS boots a 64-bit kernel: the userland decides, not `uname -m`.
-    ("bookworm", "armhf", "aarch64", SDL_BUILD),
-    ("trixie", "armhf", "aarch64", SDL_BUILD | {"swig"}),
+    ("bookworm", "armhf", "aarch64", ARMHF_BUILD),
+    ("trixie", "armhf", "aarch64", ARMHF_BUILD | {"swig"}),
     ("bookworm", "amd64", "x86_64", set()),                # a test PC
 ])
 def test_each_supported_platform_gets_the_packages_its_wheels_need(tmp_path, codename, arch, cpu, extra):
     result = install(tmp_path, codename=codename, arch=arch, cpu=cpu)
     assert f"install-pi.sh: platform: {codename} {arch} (kernel: {cpu})" in result.stdout
     commands = skipped(result)
-    assert apt_packages(commands) == RUNTIME | extra
-    assert ["python3", "-m", "venv", f"{APP}/venv"] in commands  # a clean venv, no system site-packages
+    assert apt_packages(commands) == RUNTIME | {"python3-picamera2"} | extra
+
+
+@pytest.mark.parametrize(("codename", "arch"), [("bookworm", "arm64"), ("trixie", "armhf"), ("bookworm", "amd64")])
+def test_the_pi_camera_comes_from_pi_os_and_the_venv_sees_it(tmp_path, codename, arch):
+    """picamera2 needs libcamera's Python bindings, which are not on PyPI: Pi OS's python3-picamera2 (apt),
+    seen by a venv made with --system-site-packages; the `camera` extra brings zxing-cpp and Pillow."""
+    result = install(tmp_path, codename=codename, arch=arch, cpu="aarch64" if arch != "amd64" else "x86_64")
+    commands = skipped(result)
+    assert "python3-picamera2" in apt_packages(commands)
+    venv = [c for c in commands if c[:3] == ["python3", "-m", "venv"]]
+    assert venv == [["python3", "-m", "venv", "--system-site-packages", f"{APP}/venv"]]
+    [pip] = [c for c in commands if c[:2] == ["env", "PYPI=1"]]
+    assert pip[-1].endswith("[pi,hid,camera]")
+
+
+def test_without_pi_os_package_lists_the_install_goes_on_without_the_pi_camera(tmp_path):
+    """Plain Debian (a test PC, an emulated root) has no python3-picamera2: apt is not asked for it (it would
+    stop the whole install), and the installer says what that means."""
+    result = install(tmp_path, codename="bookworm", arch="arm64", lists="no-such-package")
+    assert apt_packages(skipped(result)) == RUNTIME
+    assert "python3-picamera2 is not in this system's package lists (Raspberry Pi OS has it)" in result.stdout
+    assert 'a USB webcam can ([camera] source = "v4l2")' in result.stdout
 
 
 @pytest.mark.parametrize(("codename", "arch", "cpu", "reason"), [
@@ -404,7 +435,7 @@ def test_the_kiosk_install_has_no_labels_extra_and_labels_say_how_to_get_it():
     assert not any(d.startswith(("reportlab", "pillow")) for d in project["dependencies"])
     # reportlab draws the sheets; zxing-cpp writes the camera labels' DataMatrix symbols (`--camera`)
     assert project["optional-dependencies"]["labels"] == ["reportlab>=4.0", "zxing-cpp>=3.0"]
-    assert "[pi,hid]" in INSTALL.read_text() and "[labels]" not in INSTALL.read_text()
+    assert "[pi,hid,camera]" in INSTALL.read_text() and "[labels]" not in INSTALL.read_text()
 
 
 def test_version_floors_exclude_the_broken_gpio_releases():
