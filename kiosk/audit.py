@@ -186,6 +186,7 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
                     continue
                 try:
                     i18n.set_language(language)
+                    app.cafe = None  # a scene may link a café (its strip); the next one starts without
                     fn(app)
                     app.renderer.record = []
                     app.draw()

@@ -71,6 +71,9 @@ class Limits:
     def for_size(cls, width: int, height: int) -> Limits:
         s = ui_scale(width, height)
         mm_per_px = PANEL_MM_PER_PX.get((width, height), REFERENCE_MM_PER_PX / s)
+        for (pw, ph), mm in PANEL_MM_PER_PX.items():  # a panel less a strip at its edge (the café's): the panel's
+            if (width, height) not in PANEL_MM_PER_PX and pw == width and ph * 0.7 <= height < ph:
+                s, mm_per_px = ui_scale(pw, ph), mm
         return cls(round(CAP_MM / mm_per_px), round(LEAD_CAP_MM / mm_per_px), round(KEY_CAP_MM / mm_per_px),
                    MIN_TOUCH * s, MIN_GAP * s)
 

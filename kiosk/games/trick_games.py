@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.games import Choice, GameUI, Panel, Shown, State, register
-from kiosk.i18n import tr
+from kiosk.i18n import N_, tr
 from referee.decks.alles_klar import NUMERALS
 
 
@@ -20,6 +20,7 @@ def numerals_of(code: str) -> list[str]:
 class AllesKlarUI(GameUI):
     game_id = "alles-klar"
     title = "Alles klar?"
+    seat_unit = N_("cards won")
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
@@ -37,14 +38,15 @@ class AllesKlarUI(GameUI):
         extra = [tr("Stock {stock} · trick {size} cards · removed {removed}", stock=state["stock"],
                     size=state["trick_size"], removed=state["removed"])]
         last = state.get("last_trick")
+        trick = ""
         if last:
             if last["outcome"] == "won":
-                extra.append(tr("Last trick: {winner} took {cards} cards", winner=last["winner"], cards=last["cards"]))
+                trick = tr("Last trick: {winner} took {cards} cards", winner=last["winner"], cards=last["cards"])
             elif last["outcome"] == "blind":
-                extra.append(tr("Last trick was blind: {cards} cards out of the game", cards=last["cards"]))
+                trick = tr("Last trick was blind: {cards} cards out of the game", cards=last["cards"])
             else:
-                extra.append(tr("Last trick unfinished: {cards} cards out of the game", cards=last["cards"]))
-        return Panel(self.turn_text(state), [], cards, tr("Face-up cards in this trick"), lines, extra)
+                trick = tr("Last trick unfinished: {cards} cards out of the game", cards=last["cards"])
+        return Panel(self.turn_text(state), [], cards, tr("Face-up cards in this trick"), lines, extra, trick=trick)
 
 
 @register
@@ -67,9 +69,10 @@ class MagischeSiebenUI(GameUI):
         cards = [Shown(self.face(lead["card"]), lead["player"], highlight=True)] if lead else []
         last = state.get("last_trick")
         extra = [tr("Stock {stock} · tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
+        trick = ""
         if last:
             shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
-            extra.append(tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
-                            points=last["points"]))
+            trick = tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
+                       points=last["points"])
         lines = {p: tr("hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
-        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra)
+        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra, trick=trick)
