@@ -13,6 +13,7 @@ import os
 import queue
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from kiosk.guard import REPEAT, WINDOW_S, LoopGuard
 from kiosk.inbox import Command, Inbox
 from kiosk.pin import PinGuard
 from kiosk.prefs import Prefs
-from kiosk.render import Renderer
+from kiosk.render import Renderer, measure
 from kiosk.screens import Screen
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.assignment import offer as offer_assignment
@@ -40,7 +41,7 @@ from kiosk.screens.table import TableScreen
 from kiosk.settings import Settings
 from kiosk.storage import FULL, StorageFault, fault_of, open_log
 from kiosk.store import EventLog
-from kiosk.view import INK, PANEL, View
+from kiosk.view import INK, PANEL, Element, Limits, View, ui_scale
 from kiosk.waiting import Waker, input_devices
 
 if TYPE_CHECKING:
@@ -451,13 +452,19 @@ class App:
             self.screen = MenuScreen(self)
             self.dirty = True
 
-    def _notice(self, view: View) -> None:
-        """The guests' calm notice after a caught error, a band across the top (over the title, like the scanner
-        banner; taps still reach the buttons under it)."""
-        w, h = view.width, view.height
-        band = (0, 0, w, round(h * (0.07 if h > w else 0.12)))
-        view.text(band, i18n.tr("A glitch – the game goes on"), size=0.9, color=INK, fill=PANEL, align="center",
-                  lines=1, tag="notice")
+    def _notice_height(self, width: int, height: int) -> int:
+        """The calm notice's band: as high as its words need at the screen's least capitals."""
+        cap = Limits.for_size(width, height).cap
+        pad = max(4, round(6 * ui_scale(width, height)))
+        return measure.height(i18n.tr("A glitch – the game goes on"), width, cap, pad) + 2 * pad
+
+    def _notice(self, view: View, band: int) -> None:
+        """The guests' calm notice after a caught error: a band across the top that pushes the screen (built
+        `band` px lower) down, so it covers no button."""
+        view.elements = [replace(e, rect=(e.rect[0], e.rect[1] + band, e.rect[2], e.rect[3])) for e in view.elements]
+        view.elements.insert(0, Element("text", (0, 0, view.width, band), i18n.tr("A glitch – the game goes on"),
+                                        color=INK, fill=PANEL, size=0.9, align="center", tag="notice"))
+        view.height += band
 
     def _wait(self, ms: int) -> list[pygame.event.Event]:
         """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline."""
@@ -485,9 +492,10 @@ class App:
     def draw(self) -> None:
         width, height = self.surface.get_width(), self.surface.get_height()
         strip = self.cafe.strip_height(width, height) if self.cafe is not None else 0
-        self.current_view = self.screen.view(width, height - strip)
-        if self.guard.notice_shows(time.monotonic()):
-            self._notice(self.current_view)
+        band = self._notice_height(width, height) if self.guard.notice_shows(time.monotonic()) else 0
+        self.current_view = self.screen.view(width, height - strip - band)
+        if band:
+            self._notice(self.current_view, band)
         if self.cafe is not None:
             self.cafe.decorate(self.current_view, height)
         self.renderer.draw(self.current_view)
