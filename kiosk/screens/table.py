@@ -286,7 +286,7 @@ class TableScreen(Screen):
         stack = Stack(rect, gap // 2)
         waiting = tr("Waiting for: {players}", players=", ".join(race.waiting) or "–")
         slaps = [f"{p} {self._ms(t, i)}" for i, (p, t) in enumerate(race.slaps)]
-        parts = [(tr("ALLE! Everyone slap!"), "lead", 1.2, ACCENT, "big"), (waiting, "lead", 0.8, INK, "hint"),
+        parts = [(tr("ALLE! Everyone slap!"), "lead", 1.2, ACCENT, "big"), (waiting, "", 0.8, INK, "hint"),
                  ("   ".join(slaps) if slaps else tr("No slap yet."), "", 0.8, INK, "race-slaps")]
         for text, role, size, color, tag in parts:
             place = stack.take(measure.height(text, w, lim.cap_for(role)))
@@ -379,15 +379,16 @@ class TableScreen(Screen):
         ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
         left = x + pad
         arrow = round(cap_line * 0.8)
-        beside_name = measure.width(player, lim.cap) + arrow + pad // 2 + 6 <= w - 2 * pad
-        if hot:  # the arrow before the name, or at the number's right end where the name needs the whole width
-            at = (left, y + pad + (cap_line - arrow) // 2) if beside_name and not low else \
+        number_w = measure.width(score, lim.key_cap) + pad
+        name_room = w - 2 * pad - (number_w if low else 0)
+        beside_name = measure.width(player, lim.cap) + arrow + pad // 2 + 6 <= name_room
+        if hot and (beside_name or not low):  # the arrow before the name, else at the tile's bottom right corner
+            at = (left, y + (h - arrow) // 2 if low else y + pad + (cap_line - arrow) // 2) if beside_name else \
                 (x + w - pad - arrow, y + h - pad - arrow)
             v.icon((*at, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
-            if beside_name and not low:
+            if beside_name:
                 left += arrow + pad // 2
         if low:  # the name beside the number
-            number_w = measure.width(score, lim.key_cap) + pad
             v.text((left, y, x + w - pad - number_w - left, h), player, size=0.8, color=ink, lines=2,
                    tag=f"seat-name:{player}")
             v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
