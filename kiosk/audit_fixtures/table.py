@@ -54,6 +54,10 @@ def show(app, controller: TableController) -> TableScreen:
 def _register(game_id: str) -> None:
     most = max(games.get(game_id).player_counts)
 
+    @scene(f"table:{game_id}:new")
+    def new(app) -> None:  # nothing played yet: the start instructions (ANNAOTTO: deal, turn, scan the start card)
+        show(app, played(game_id, 0, count=most, seed=5, pool=LONG_NAMES))
+
     @scene(f"table:{game_id}:start")
     def start(app) -> None:
         show(app, played(game_id, 1))
@@ -221,6 +225,7 @@ def every_banner(app) -> None:
 
 @scene("demo")
 def demo(app) -> None:
+    app.scanners_down.clear()
     screen = DemoScreen(app, seed=5)
     app.show(screen)
     for _ in range(6):

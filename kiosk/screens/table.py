@@ -152,11 +152,14 @@ class TableScreen(Screen):
         y += turn_h + gap // 2
         end = height - max(2, gap // 3)
         verdict = self._verdict(now)
+        prompt = verdict.kind == "prompt"  # no verdict now: the prompt only takes room the table leaves free
         if g.portrait:
             bottom = self._actions(v, margin, full, end, gap)
+            verdict_x, verdict_w = margin, full
             verdict_h = self._verdict_height(v, verdict, full)
-            self._draw_verdict(v, (margin, bottom - verdict_h, full, verdict_h), verdict)
-            bottom -= verdict_h + gap
+            if not prompt:
+                self._draw_verdict(v, (margin, bottom - verdict_h, full, verdict_h), verdict)
+                bottom -= verdict_h + gap
             seats_h = self._seats(v, (margin, y, full, bottom - y), panel, state, gap, columns=2, from_bottom=True)
             middle = (margin, y, full, bottom - seats_h - gap - y)
         else:
@@ -170,13 +173,19 @@ class TableScreen(Screen):
                 self._seats(v, (width - margin - seat_w, y, seat_w, end - y), panel, state, gap, columns=columns)
             else:
                 self._seats(v, (width - margin - seat_w, y, seat_w, bottom - y), panel, state, gap, columns=columns)
+            verdict_x, verdict_w = margin, left
             verdict_h = self._verdict_height(v, verdict, left)
-            self._draw_verdict(v, (margin, bottom - verdict_h, left, verdict_h), verdict)
-            middle = (margin, y, left, bottom - verdict_h - gap - y)
+            if not prompt:
+                self._draw_verdict(v, (margin, bottom - verdict_h, left, verdict_h), verdict)
+                bottom -= verdict_h + gap
+            middle = (margin, y, left, bottom - y)
         if race is not None and race.open:
-            self._race_open(v, middle, race, gap)
+            used = self._race_open(v, middle, race, gap)
         else:
-            self._middle(v, middle, panel, gap)
+            used = self._middle(v, middle, panel, gap, keep=verdict_h + gap // 2 if prompt else 0)
+        free_to = middle[1] + middle[3]
+        if prompt and free_to - used >= verdict_h:
+            self._draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
         return v
 
     def _top(self, v: View, g: Grid, margin: int, gap: int) -> int:
@@ -207,9 +216,10 @@ class TableScreen(Screen):
         v.text((margin, y, g.w - 2 * margin, title_h), title, size=0.8, color=MUTED, lines=1, tag="title")
         return y + title_h + gap // 3
 
-    def _middle(self, v: View, rect: Rect, panel, gap: int) -> None:
+    def _middle(self, v: View, rect: Rect, panel, gap: int, keep: int = 0) -> int:
         """What may come next (the screen's own notes, then the referee's sentence), the cards or the table's
-        rows, the last trick, then the counts; each in whole or not at all, the last trick always."""
+        rows, the last trick, then the counts; each in whole or not at all, the last trick always. Returns where
+        the free room under them starts."""
         lim = v.limits
         x, y, w, h = rect
         trick_h = measure.height(panel.trick, w, lim.cap) if panel.trick else 0
@@ -229,10 +239,13 @@ class TableScreen(Screen):
             v.text((x, stack.y, w, trick_h), panel.trick, size=0.7, color=INK, tag="trick")
             stack.y += trick_h + gap // 2
             stack.bottom += trick_h + gap // 2
+        if stack.bottom - stack.y >= keep:  # the counts only where the prompt still finds its room under them
+            stack.bottom -= keep
         for line in panel.extra:
             place = stack.take(measure.height(line, w, lim.cap))
             if place is not None:
                 v.text(place, line, size=0.6, color=MUTED, tag="extra")
+        return stack.y
 
     def _cards(self, v: View, stack: Stack, panel, gap: int) -> None:
         """The cards on the table, as many as fit side by side with their whole words (newest on the right),
@@ -279,7 +292,7 @@ class TableScreen(Screen):
                 v.text((x + cx, y + label_h + face_h, cw, owner_h), card.owner, size=0.6, color=MUTED,
                        align="center", tag="card-owner")
 
-    def _race_open(self, v: View, rect: Rect, race: RaceShown, gap: int) -> None:
+    def _race_open(self, v: View, rect: Rect, race: RaceShown, gap: int) -> int:
         """ALLE: everyone slaps; who has not yet, and the slaps so far with their times from the first one."""
         lim = v.limits
         w = rect[2]
@@ -292,6 +305,7 @@ class TableScreen(Screen):
             place = stack.take(measure.height(text, w, lim.cap_for(role)))
             if place is not None:
                 v.text(place, text, size=size, color=color, role=role, tag=tag)
+        return stack.y
 
     @staticmethod
     def _ms(t: int, i: int) -> str:
@@ -342,7 +356,7 @@ class TableScreen(Screen):
         unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
         tall = cap_line + key_box + 2 * pad + unit_h
         details = [panel.seat_lines.get(p, "") for p in players]
-        detail_h = max((measure.lines(d, tile_w, lim.cap, pad) * cap_line for d in details if d), default=0)
+        detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
         fit = (h - gap * (per_col - 1)) // per_col
         if from_bottom:  # portrait: the tiles as high as they need, the rest goes to what may come next
             want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.6 else tall
