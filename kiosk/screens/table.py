@@ -143,42 +143,15 @@ class TableScreen(Screen):
         gap = round(lim.gap * 1.5)
         margin = round(width * (0.03 if g.portrait else 0.02))
         full = width - 2 * margin
-        state = c.state
-        panel = c.ui.panel(state)
+        panel = c.ui.panel(c.state)
         y = self._top(v, g, margin, gap)
         y = self._banner(v, y, margin, gap)
         turn_h = min(measure.height(panel.headline, full, lim.key_cap), 2 * measure.line(lim.key_cap) + 2)
         v.text((margin, y, full, turn_h), panel.headline, size=1.6, color=ACCENT, role="key", tag="turn")
         y += turn_h + gap // 2
-        end = height - max(2, gap // 3)
         verdict = self._verdict(now)
         prompt = verdict.kind == "prompt"  # no verdict now: the prompt only takes room the table leaves free
-        if g.portrait:
-            bottom = self._actions(v, margin, full, end, gap)
-            verdict_x, verdict_w = margin, full
-            verdict_h = self._verdict_height(v, verdict, full)
-            if not prompt:
-                self._draw_verdict(v, (margin, bottom - verdict_h, full, verdict_h), verdict)
-                bottom -= verdict_h + gap
-            seats_h = self._seats(v, (margin, y, full, bottom - y), panel, state, gap, columns=2, from_bottom=True)
-            middle = (margin, y, full, bottom - seats_h - gap - y)
-        else:
-            seat_w = self._seat_width(v, g, gap)
-            left = full - seat_w - gap
-            columns = 1 if len(c.ui.players) <= 4 else 2
-            bottom = self._actions(v, margin, full, end, gap)
-            if bottom - y < self._seats_least(v, columns, gap):  # the seats need the height: actions go left
-                v.elements = [e for e in v.elements if not (e.kind == "button" and e.rect[1] >= bottom)]
-                bottom = self._actions(v, margin, left, end, gap)
-                self._seats(v, (width - margin - seat_w, y, seat_w, end - y), panel, state, gap, columns=columns)
-            else:
-                self._seats(v, (width - margin - seat_w, y, seat_w, bottom - y), panel, state, gap, columns=columns)
-            verdict_x, verdict_w = margin, left
-            verdict_h = self._verdict_height(v, verdict, left)
-            if not prompt:
-                self._draw_verdict(v, (margin, bottom - verdict_h, left, verdict_h), verdict)
-                bottom -= verdict_h + gap
-            middle = (margin, y, left, bottom - y)
+        middle, (verdict_x, verdict_w, verdict_h) = self._arrange(v, g, y, margin, gap, panel, verdict)
         if race is not None and race.open:
             used = self._race_open(v, middle, race, gap)
         else:
@@ -187,6 +160,35 @@ class TableScreen(Screen):
         if prompt and free_to - used >= verdict_h:
             self._draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
         return v
+
+    def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel, verdict: Verdict
+                 ) -> tuple[Rect, tuple[int, int, int]]:
+        """Under whose turn: the actions at the bottom, the verdict above them (a prompt waits, see `view`),
+        the seats (landscape: a column on the right, the actions moving left where the seats need the height;
+        portrait: above the verdict). Returns the room left for the middle and the verdict's x, width, height."""
+        c = self.controller
+        full = g.w - 2 * margin
+        end = g.h - max(2, gap // 3)
+        bottom = self._actions(v, margin, full, end, gap)
+        if g.portrait:
+            verdict_w = full
+        else:
+            seat_w = self._seat_width(v, g, gap)
+            verdict_w = full - seat_w - gap
+            columns = 1 if len(c.ui.players) <= 4 else 2
+            seats_end = bottom
+            if bottom - y < self._seats_least(v, columns, gap):  # the seats need the height: actions go left
+                v.elements = [e for e in v.elements if not (e.kind == "button" and e.rect[1] >= bottom)]
+                bottom, seats_end = self._actions(v, margin, verdict_w, end, gap), end
+            self._seats(v, (g.w - margin - seat_w, y, seat_w, seats_end - y), panel, c.state, gap, columns=columns)
+        verdict_h = self._verdict_height(v, verdict, verdict_w)
+        if verdict.kind != "prompt":
+            self._draw_verdict(v, (margin, bottom - verdict_h, verdict_w, verdict_h), verdict)
+            bottom -= verdict_h + gap
+        if g.portrait:
+            bottom -= self._seats(v, (margin, y, full, bottom - y), panel, c.state, gap, columns=2,
+                                  from_bottom=True) + gap
+        return (margin, y, verdict_w, bottom - y), (margin, verdict_w, verdict_h)
 
     def _top(self, v: View, g: Grid, margin: int, gap: int) -> int:
         """The touch buttons at the top right, as wide as their words; the game's title beside them, or on a
