@@ -93,16 +93,21 @@ class Measure:
 
     def __init__(self) -> None:
         self._lines: dict[tuple[str, int, float], tuple[int, bool]] = {}
+        self._widths: dict[tuple[str, float], int] = {}
 
     @staticmethod
     def line(cap: float) -> int:
         """The height of one line of text whose capitals are `cap` px high."""
         return _font(px_for_cap(cap)).get_linesize()
 
-    @staticmethod
-    def width(text: str, cap: float) -> int:
+    def width(self, text: str, cap: float) -> int:
         """The width of `text` on one line at capitals `cap` px high."""
-        return _font(px_for_cap(cap)).size(text)[0]
+        found = self._widths.get((text, cap))
+        if found is None:
+            if len(self._widths) > 4000:
+                self._widths.clear()
+            found = self._widths[(text, cap)] = _font(px_for_cap(cap)).size(text)[0]
+        return found
 
     def lines(self, text: str, width: int, cap: float, pad: int = 2) -> int:
         """The lines `text` wraps onto in a box `width` px wide (the renderer's inner padding `pad` each side)."""
