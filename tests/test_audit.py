@@ -4,20 +4,46 @@ measured from what the renderer drew; and the audit does catch a screen that bre
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from kiosk.drawing import audit
 from kiosk.drawing.view import Element
 
 
-def test_every_screen_keeps_the_limits() -> None:
-    proc = subprocess.run([sys.executable, "-m", "kiosk", "audit", "--json"], capture_output=True, text=True,
-                          timeout=600, env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy",
-                                            "SDL_AUDIODRIVER": "dummy"})
+def keep_the_worst(reports: list[dict], pngs: Path, kept: Path) -> Path:
+    """Of the audit's pictures keep one per screen (a scene name's first part) and size: the scene with the most
+    findings (else the screen's first scene), so a failing run shows what broke; the rest is deleted."""
+    findings: dict[tuple[str, str], int] = {}
+    for r in reports:
+        for f in r["failures"]:
+            stem = f"{r['size']}-{f['scene'].replace(':', '_')}"  # the audit's picture of that scene
+            findings[stem] = findings.get(stem, 0) + 1
+    worst: dict[tuple[str, str], tuple[int, str]] = {}
+    for png in sorted(pngs.glob("*.png")):
+        size, _, scene = png.stem.partition("-")
+        screen = scene.split("_")[0].split("@")[0]
+        count = findings.get(png.stem, 0)
+        if (size, screen) not in worst or count > worst[(size, screen)][0]:
+            worst[(size, screen)] = (count, png.name)
+    kept.mkdir(parents=True, exist_ok=True)
+    for (size, screen), (count, name) in worst.items():
+        shutil.copy(pngs / name, kept / f"{screen}-{size}-{count}-findings-{name}")
+    shutil.rmtree(pngs)
+    return kept
+
+
+def test_every_screen_keeps_the_limits(tmp_path) -> None:
+    pngs = tmp_path / "audit-png"
+    proc = subprocess.run([sys.executable, "-m", "kiosk", "audit", "--json", "--png", str(pngs)],
+                          capture_output=True, text=True, timeout=900,
+                          env={**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
     reports = json.loads(proc.stdout)
+    kept = keep_the_worst(reports, pngs, tmp_path / "audit-worst")
     failures = [(r["size"], f["scene"], f["what"], f["value"], f["detail"]) for r in reports for f in r["failures"]]
-    assert not failures, failures[:20]
+    assert not failures, (f"the worst picture per screen and size: {kept}", failures[:20])
     assert proc.returncode == 0
     assert [r["size"] for r in reports] == ["800x480", "1280x720", "720x1280"]
     names = set(audit.scenes())

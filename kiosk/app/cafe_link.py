@@ -18,7 +18,8 @@ from typing import Any
 from cafe import contract
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
-from kiosk.drawing.view import ACCENT, BAD, DARK_INK, INK, View
+from kiosk.drawing.render import measure
+from kiosk.drawing.view import ACCENT, BAD_FILL, DARK_INK, INK, Limits, View, ui_scale
 from kiosk.eventlog.store import EventLog, outbox
 from kiosk.i18n import language, tr
 
@@ -101,33 +102,41 @@ class CafeLink:
     def strip_height(self, width: int, height: int) -> int:
         """Pixels the café needs at the bottom edge (0 while online with nothing announced): screens lay out
         above it, so the banner and the mark never cover a button. Portrait stacks the two, landscape puts
-        the mark at the banner's right end."""
-        if self.online and self._text() == "":
-            return 0
-        row = max(28, round(height * STRIP))
-        return 2 * row if self._stacked(width, height) else row
+        the mark at the banner's right end; each as high as its words need wrapped, none cut."""
+        return sum(self._rows(width, height)[:2])
+
+    def _rows(self, width: int, height: int) -> tuple[int, int, int]:
+        """(announcement row, offline row under it (stacked) or 0, the offline mark's width) in pixels."""
+        text = self._text()
+        if self.online and text == "":
+            return 0, 0, 0
+        cap = Limits.for_size(width, height).cap
+        pad = max(4, round(6 * ui_scale(width, height)))
+        least = max(28, round(height * STRIP))
+        mark_w = 0 if self.online else measure.width(tr("Café offline"), cap) + 2 * pad + 16
+        mark_h = measure.line(cap) + 8
+        stacked = width < height and mark_w > 0 and text != ""
+        banner_w = width if stacked or not mark_w else width - mark_w
+        banner_h = max(least, measure.height(text, banner_w, cap, pad) + 8) if text else 0
+        if stacked:
+            return banner_h, max(least, mark_h), width
+        return max(banner_h, least, mark_h if mark_w else 0), 0, mark_w
 
     def decorate(self, view: View, height: int) -> None:
         """Draw the strip under a screen's view: the announcement and the offline mark."""
         width = view.width
-        strip = self.strip_height(width, height)
-        if not strip:
+        row, under, mark = self._rows(width, height)
+        if not row:
             return
         text = self._text()
-        stacked = self._stacked(width, height)
-        row = strip // 2 if stacked else strip
-        mark = 0 if self.online else round(width * (0.45 if stacked else 0.26))
+        strip = row + under
         if text:
-            banner_width = width if stacked else width - mark
-            view.text((0, height - row, banner_width, row), text, color=DARK_INK, fill=ACCENT, size=0.8,
-                      align="center", tag="cafe-announce")
+            view.text((0, height - strip, width if under or not mark else width - mark, row), text, color=DARK_INK,
+                      fill=ACCENT, size=0.8, align="center", tag="cafe-announce")
         if mark:
-            view.text((width - mark, height - strip, mark, row), tr("Café offline"), color=INK, fill=BAD,
-                      size=0.6, align="center", tag="cafe-offline")
+            view.text((width - mark, height - (under or row), mark, under or row), tr("Café offline"), color=INK,
+                      fill=BAD_FILL, size=0.6, align="center", tag="cafe-offline")
         view.height = height
-
-    def _stacked(self, width: int, height: int) -> bool:
-        return width < height and not self.online and self._text() != ""
 
     def _text(self) -> str:
         return "" if self.announcement is None else contract.announce_text(self.announcement, language())

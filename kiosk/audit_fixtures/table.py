@@ -1,29 +1,39 @@
 """Audit scenes of the table screen: every game at its start, mid-game, with a verdict each way, a question,
-the end; ANNAOTTO's ALLE race open and decided; a scanner unplugged; demo mode."""
+the end, at its largest player count with names of 12 characters, with its longest rejection in the table's
+language, with the last trick's winner; ANNAOTTO's ALLE race open and decided; a scanner unplugged; every
+banner at once (scanner and camera down, café offline, an announcement); demo mode."""
 
 from __future__ import annotations
 
+import ast
 import random
+import sys
 import time
+from pathlib import Path
 
 import kiosk.games
-from kiosk.app.controller import TableController
+from kiosk import i18n
+from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
-from kiosk.screens.table import TableScreen
+from kiosk.screens.table import TableScreen, split_rule
 from referee import games, sim
+from referee.event_words import CARD_PARAMS, card_words
+from referee.protocol import Rejection
 from referee.table import Referee
 
 NAMES = ["Annabelle", "Ben", "Cleopatra", "Dev", "Emil", "Friederike"]  # long and short names
+LONG_NAMES = ["Bartholomäus", "Konstantinos", "Marie-Louise", "Maximilianus", "Wilhelmine Ö", "Hannelorchen"]  # 12 each
 
 
-def names(game_id: str, count: int | None = None) -> list[str]:
-    return NAMES[: count or sim.get(game_id).default_players]
+def names(game_id: str, count: int | None = None, pool: list[str] = NAMES) -> list[str]:
+    return pool[: count or sim.get(game_id).default_players]
 
 
-def played(game_id: str, steps: int | None, count: int | None = None, seed: int = 3) -> TableController:
+def played(game_id: str, steps: int | None, count: int | None = None, seed: int = 3, pool: list[str] = NAMES
+           ) -> TableController:
     """A game the table simulator played `steps` events into (None: to its end)."""
-    players = names(game_id, count)
+    players = names(game_id, count, pool)
     table = sim.get(game_id)(random.Random(seed), players)
     referee = Referee(table.header)
     controller = TableController(referee, None, None, {})
@@ -44,6 +54,10 @@ def show(app, controller: TableController) -> TableScreen:
 def _register(game_id: str) -> None:
     most = max(games.get(game_id).player_counts)
 
+    @scene(f"table:{game_id}:new")
+    def new(app) -> None:  # nothing played yet: the start instructions (ANNAOTTO: deal, turn, scan the start card)
+        show(app, played(game_id, 0, count=most, seed=5, pool=LONG_NAMES))
+
     @scene(f"table:{game_id}:start")
     def start(app) -> None:
         show(app, played(game_id, 1))
@@ -55,6 +69,18 @@ def _register(game_id: str) -> None:
     @scene(f"table:{game_id}:most-players")
     def crowded(app) -> None:
         show(app, played(game_id, 12, count=most, seed=5))
+
+    @scene(f"table:{game_id}:long-names")
+    def long_names(app) -> None:  # the largest table, every name 12 characters long
+        show(app, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
+
+    @scene(f"table:{game_id}:longest-rejection")
+    def longest(app) -> None:  # the game's longest rejection in the table's language, in a crowded game
+        c = played(game_id, 12, count=most, seed=5, pool=LONG_NAMES)
+        rejection = longest_rejection(game_id, i18n.language())
+        c.feedback = Feedback(False, rejection, event={"type": "play", "player": c.state.get("turn"),
+                                                       "card": _cards(game_id)[0]})
+        show(app, c)
 
     @scene(f"table:{game_id}:rejected")
     def rejected(app) -> None:
@@ -73,6 +99,48 @@ def _register(game_id: str) -> None:
 
 for _game in [g for g in kiosk.games.available() if g in sim.registered()]:
     _register(_game)
+
+
+def _rejections(game_id: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(code, message key, value names) of every `Rejection(...)` the game's rules module (or package) and
+    the referee's common checks raise, read from their source."""
+    module = Path(sys.modules[games.get(game_id).__module__].__file__ or "")
+    files = sorted(module.parent.glob("*.py")) if module.parent.name != "games" else [module]
+    found = set()
+    for path in [*files, Path(sys.modules[Referee.__module__].__file__ or "")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Rejection" and node.args
+                    and isinstance(node.args[0], ast.Constant)):
+                continue
+            code = node.args[0].value
+            key = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else code
+            found.add((code, key, tuple(sorted(k.arg for k in node.keywords if k.arg))))
+    return sorted(found)
+
+
+def _cards(game_id: str) -> list[str]:
+    """The cards a simulated game played, the longest in words first."""
+    table = sim.get(game_id)(random.Random(3), names(game_id))
+    codes = {c for e in sim.play(table, Referee(table.header)) for c in [*e.get("cards", []), e.get("card")]
+             if isinstance(c, str)}
+    return sorted(codes, key=lambda code: (-len(card_words(code, "de")), code))
+
+
+def longest_rejection(game_id: str, lang: str) -> Rejection:
+    """The rejection of this game whose sentence is the longest in `lang`, its values filled with the longest
+    a table can have (12-character names, the longest card in words, two-digit numbers)."""
+    card = _cards(game_id)[0]
+    best: tuple[int, Rejection] | None = None
+    for code, key, params in _rejections(game_id):
+        values = {p: card if p in CARD_PARAMS else LONG_NAMES[0] if p in ("player", "source", "target", "owner",
+                                                                           "by", "winner") else "12"
+                  for p in params}
+        rejection = Rejection(code, key, **values)
+        sentence, _ = split_rule(rejection.message(lang))
+        if "{" not in sentence and (best is None or len(sentence) > best[0]):
+            best = (len(sentence), rejection)
+    assert best is not None, game_id
+    return best[1]
 
 
 @scene("verdict:accepted")
@@ -138,16 +206,26 @@ def unplugged(app) -> None:
     app.scanners_down["/dev/ttyACM1"] = "Cleopatra"
 
 
-@scene("table:english")
-def english(app) -> None:
-    from kiosk import i18n
+@scene("table:every-banner")
+def every_banner(app) -> None:
+    """Scanner and camera down, the café offline and an announcement, all at once."""
+    from cafe.settings import CafeLinkConfig
+    from hw.camera.zones import READER as CAMERA
+    from kiosk.app.cafe_link import CafeLink
+    from kiosk.eventlog.store import EventLog
 
-    i18n.set_language("en")  # the audit sets German again before the next scene
-    show(app, played("annaotto", 9))
-
+    show(app, played("annaotto", 9, seed=5, pool=LONG_NAMES))
+    app.scanners_down["/dev/ttyACM1"] = LONG_NAMES[2]
+    app.scanners_down[CAMERA] = None
+    # a café link that never connects (not started): offline, with the café's announcement showing
+    log = EventLog(Path(app.settings.data_dir) / "audit-cafe.sqlite")
+    app.cafe = CafeLink(CafeLinkConfig("127.0.0.1", 9, "audit-cafe", "table-1"), log, app.post)
+    app.cafe.announcement = {"text": {"de": "Das Turnier beginnt um 20 Uhr an Tisch 3 – bitte Karten bereithalten",
+                                      "en": "The tournament starts at 8 pm at table 3 – please have your cards ready"}}
 
 @scene("demo")
 def demo(app) -> None:
+    app.scanners_down.clear()
     screen = DemoScreen(app, seed=5)
     app.show(screen)
     for _ in range(6):

@@ -185,6 +185,19 @@ def _check_verdict_greys(app: Any, registered: dict[str, Scene], report: SizeRep
         report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
 
 
+def _drawn(app: Any, fn: Scene, language: str) -> list[Any]:
+    """One scene in one language, drawn: what the renderer recorded."""
+    from kiosk import i18n
+
+    i18n.set_language(language)
+    app.cafe = None  # a scene may link a café (its strip); the next one starts without
+    fn(app)
+    app.renderer.record = []
+    app.draw()
+    drawn, app.renderer.record = app.renderer.record, None
+    return drawn
+
+
 def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = None, only: str | None = None
           ) -> list[SizeReport]:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -210,11 +223,7 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
                 if only and only not in name:
                     continue
                 try:
-                    i18n.set_language(language)
-                    fn(app)
-                    app.renderer.record = []
-                    app.draw()
-                    drawn, app.renderer.record = app.renderer.record, None
+                    drawn = _drawn(app, fn, language)
                 except Exception as error:  # a scene that cannot be drawn is a failure, not a crash of the audit
                     report.failures.append(Finding(name, "error", 0, 0, f"{type(error).__name__}: {error}"))
                     continue

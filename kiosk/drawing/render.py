@@ -56,6 +56,87 @@ def ink_for(fill: Color) -> Color:
     return DARK_INK if contrast(DARK_INK, fill) >= contrast(INK, fill) else INK
 
 
+_FONTS: dict[int, pygame.font.Font] = {}
+_PX_FOR_CAP: dict[float, int] = {}
+
+
+def _font(px: int) -> pygame.font.Font:
+    """The font at `px` (shared by the measuring helpers below; pygame's font module is started on first use)."""
+    font = _FONTS.get(px)
+    if font is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        font = _FONTS[px] = pygame.font.Font(font_file(), max(8, px))
+    return font
+
+
+def px_for_cap(cap: float) -> int:
+    """The smallest font size whose capitals are at least `cap` px high."""
+    px = _PX_FOR_CAP.get(cap)
+    if px is None:
+        def cap_of(size: int) -> int:
+            metrics = _font(size).metrics("H")[0]
+            return metrics[3] - max(0, metrics[2])
+
+        px = max(8, int(cap / 0.73))
+        while cap_of(px) < cap:
+            px += 1
+        while px > 8 and cap_of(px - 1) >= cap:
+            px -= 1
+        _PX_FOR_CAP[cap] = px
+    return px
+
+
+class Measure:
+    """How much room a text needs when the renderer draws it at its floor (the capital height of its role):
+    screens lay their parts out with it so that every text fits, wrapped, and none is cut."""
+
+    def __init__(self) -> None:
+        self._lines: dict[tuple[str, int, float], tuple[int, bool]] = {}
+        self._widths: dict[tuple[str, float], int] = {}
+
+    @staticmethod
+    def line(cap: float) -> int:
+        """The height of one line of text whose capitals are `cap` px high."""
+        return _font(px_for_cap(cap)).get_linesize()
+
+    def width(self, text: str, cap: float) -> int:
+        """The width of `text` on one line at capitals `cap` px high."""
+        found = self._widths.get((text, cap))
+        if found is None:
+            if len(self._widths) > 4000:
+                self._widths.clear()
+            found = self._widths[(text, cap)] = _font(px_for_cap(cap)).size(text)[0]
+        return found
+
+    def lines(self, text: str, width: int, cap: float, pad: int = 2) -> int:
+        """The lines `text` wraps onto in a box `width` px wide (the renderer's inner padding `pad` each side)."""
+        return self.wrapped(text, width, cap, pad)[0]
+
+    def fits(self, text: str, width: int, cap: float, pad: int = 2) -> bool:
+        """Whether every word of `text` fits the box's width (a word wider than the box would be cut)."""
+        return not self.wrapped(text, width, cap, pad)[1]
+
+    def wrapped(self, text: str, width: int, cap: float, pad: int = 2) -> tuple[int, bool]:
+        key = (text, width - 2 * pad, cap)
+        found = self._lines.get(key)
+        if found is None:
+            if len(self._lines) > 4000:
+                self._lines.clear()
+            font, inner = _font(px_for_cap(cap)), width - 2 * pad
+            cut = any(font.size(part)[0] > inner for word in text.split()
+                      for part in Renderer._break_word(word, font, inner))
+            found = self._lines[key] = (len(Renderer._wrap(text, font, inner)), cut)
+        return found
+
+    def height(self, text: str, width: int, cap: float, pad: int = 2) -> int:
+        """The box height that holds `text` wrapped in `width` (renderer: 1 px off the top and the bottom)."""
+        return self.lines(text, width, cap, pad) * self.line(cap) + 2
+
+
+measure = Measure()
+
+
 @dataclass(frozen=True)
 class DrawnText:
     """One text as drawn: its capital height in px and the colours it was drawn in and on."""
@@ -118,12 +199,7 @@ class Renderer:
 
     def px_for_cap(self, cap: float) -> int:
         """The smallest font size whose capitals are at least `cap` px high."""
-        px = max(8, int(cap / 0.73))
-        while self.cap_height(px) < cap:
-            px += 1
-        while px > 8 and self.cap_height(px - 1) >= cap:
-            px -= 1
-        return px
+        return px_for_cap(cap)
 
     # --- drawing
 

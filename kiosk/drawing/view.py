@@ -12,6 +12,7 @@ renderer can keep them and `referee-kiosk audit` can check what it drew.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -72,14 +73,27 @@ class Limits:
 
     @classmethod
     def for_size(cls, width: int, height: int) -> Limits:
+        return _limits(cls, width, height)
+
+    @classmethod
+    def _for_size(cls, width: int, height: int) -> Limits:
         s = ui_scale(width, height)
         mm_per_px = PANEL_MM_PER_PX.get((width, height), REFERENCE_MM_PER_PX / s)
+        for (pw, ph), mm in PANEL_MM_PER_PX.items():  # a panel less a strip at its edge (the café's): the panel's
+            if (width, height) not in PANEL_MM_PER_PX and pw == width and ph * 0.7 <= height < ph:
+                s, mm_per_px = ui_scale(pw, ph), mm
         return cls(round(CAP_MM / mm_per_px), round(LEAD_CAP_MM / mm_per_px), round(KEY_CAP_MM / mm_per_px),
                    MIN_TOUCH * s, MIN_GAP * s)
 
     def cap_for(self, role: str) -> float:
         """The smallest capital height a text of this role may have."""
         return {"key": self.key_cap, "lead": self.lead_cap}.get(role, self.cap)
+
+
+@functools.lru_cache(maxsize=64)
+def _limits(cls: type[Limits], width: int, height: int) -> Limits:
+    """`Limits.for_size`, computed once per size (a frame asks it a few dozen times)."""
+    return cls._for_size(width, height)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from kiosk.i18n import language, tr
+from kiosk.i18n import N_, language, tr
 from referee import event_words
 from referee.hints import FinishedHints, Hints
 from referee.labels.faces import label_text
@@ -83,6 +83,7 @@ class Panel:
     extra: list[str] = field(default_factory=list)
     big: str = ""  # a message the whole table must see now (e.g. ANNAOTTO's "ALLE! Everyone slap!")
     lines: list[str] = field(default_factory=list)  # text rows shown in the cards' place (e.g. a task sheet, melds)
+    trick: str = ""  # who took the last trick: shown in its own place, never dropped for room
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class GameUI:
     title: ClassVar[str]
     players: tuple[str, ...]
     settings: ClassVar[tuple[Setting, ...]] = ()  # options the set-up screen offers
+    seat_unit: ClassVar[str] = N_("points")  # what the seat tile's big number counts (`seat_score`), marked N_
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
         """`ruling`: the game in progress; None for a panel that only names things (card words, history)."""

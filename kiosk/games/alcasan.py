@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, register
-from kiosk.i18n import tr, trn
+from kiosk.i18n import N_, tr, trn
 
 PREFIX = "AC:"
 LUFT = "LUFT"
@@ -46,6 +46,7 @@ def laid_cards(events: Sequence[Event]) -> list[tuple[str, str]]:
 class AlcasanUI(GameUI):
     game_id = "alcasan"
     title = "alcasan"
+    seat_unit = N_("cards left")  # the seat tile's big number
 
     # --- inputs → events
 

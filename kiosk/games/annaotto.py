@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
-from kiosk.i18n import tr, trn
+from kiosk.i18n import N_, tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
@@ -42,6 +42,7 @@ class RaceClock:
 class AnnaottoUI(GameUI):
     game_id = "annaotto"
     title = "ANNAOTTO"
+    seat_unit = N_("cards")  # the seat tile's big number
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
         super().__init__(players, options, ruling)
@@ -247,7 +248,7 @@ class AnnaottoUI(GameUI):
         out = state["out"]
         race = state["race"]
         for p in self.players:
-            parts = [tr("Cards")]
+            parts = []  # what the number counts is the seat tile's unit (`seat_unit`)
             if p in out:
                 parts.append(tr("Place {n}", n=out.index(p) + 1))
             if race is not None and p in race["pressed"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kiosk.games import Choice, GameUI, Panel, Shown, State, register
-from kiosk.i18n import tr, trn
+from kiosk.i18n import N_, tr, trn
 from referee.decks.alles_klar import NUMERALS
 
 
@@ -20,6 +20,7 @@ def numerals_of(code: str) -> list[str]:
 class AllesKlarUI(GameUI):
     game_id = "alles-klar"
     title = "Alles klar?"
+    seat_unit = N_("cards won")
 
     def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
         event = super().scan(state, code, seat)
@@ -38,17 +39,18 @@ class AllesKlarUI(GameUI):
                      "Stock {stock} · Trick {n} cards · Removed {removed}", state["trick_size"], stock=state["stock"],
                      removed=state["removed"])]
         last = state.get("last_trick")
+        trick = ""
         if last:
             if last["outcome"] == "won":
-                extra.append(trn("Last trick: {winner} took {n} card", "Last trick: {winner} took {n} cards",
-                                 last["cards"], winner=last["winner"]))
+                trick = trn("Last trick: {winner} took {n} card", "Last trick: {winner} took {n} cards",
+                            last["cards"], winner=last["winner"])
             elif last["outcome"] == "blind":
-                extra.append(trn("Last trick was blind: {n} card out of the game",
-                                 "Last trick was blind: {n} cards out of the game", last["cards"]))
+                trick = trn("Last trick was blind: {n} card out of the game",
+                            "Last trick was blind: {n} cards out of the game", last["cards"])
             else:
-                extra.append(trn("Last trick unfinished: {n} card out of the game",
-                                 "Last trick unfinished: {n} cards out of the game", last["cards"]))
-        return Panel(self.turn_text(state), [], cards, tr("Face-up cards in this trick"), lines, extra)
+                trick = trn("Last trick unfinished: {n} card out of the game",
+                            "Last trick unfinished: {n} cards out of the game", last["cards"])
+        return Panel(self.turn_text(state), [], cards, tr("Face-up cards in this trick"), lines, extra, trick=trick)
 
 
 @register
@@ -71,9 +73,10 @@ class MagischeSiebenUI(GameUI):
         cards = [Shown(self.face(lead["card"]), lead["player"], highlight=True)] if lead else []
         last = state.get("last_trick")
         extra = [tr("Stock {stock} · Tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
+        trick = ""
         if last:
             shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
-            extra.append(tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
-                            points=last["points"]))
+            trick = tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
+                       points=last["points"])
         lines = {p: tr("Hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
-        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra)
+        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra, trick=trick)

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import queue
 import time
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
 from kiosk import i18n
 from kiosk.app import idle
-from kiosk.drawing.view import INK, PANEL, View
+from kiosk.drawing.render import measure
+from kiosk.drawing.view import INK, PANEL, Element, Limits, View, ui_scale
 
 App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
@@ -120,9 +122,10 @@ class FrameLoop:
         app = self.app
         width, height = app.surface.get_width(), app.surface.get_height()
         strip = app.cafe.strip_height(width, height) if app.cafe is not None else 0
-        app.current_view = app.screen.view(width, height - strip)
-        if app.guard.notice_shows(time.monotonic()):
-            self._notice(app.current_view)
+        band = self._notice_height(width, height) if app.guard.notice_shows(time.monotonic()) else 0
+        app.current_view = app.screen.view(width, height - strip - band)
+        if band:
+            self._notice(app.current_view, band)
         if app.cafe is not None:
             app.cafe.decorate(app.current_view, height)
         app.video.present(app.current_view)
@@ -131,10 +134,18 @@ class FrameLoop:
         app.dirty = False
         app.frames += 1
 
-    def _notice(self, view: View) -> None:
-        """The guests' calm notice after a caught error, a band across the top (over the title, like the scanner
-        banner; taps still reach the buttons under it)."""
-        w, h = view.width, view.height
-        band = (0, 0, w, round(h * (0.07 if h > w else 0.12)))
-        view.text(band, i18n.tr("A glitch – the game goes on"), size=0.9, color=INK, fill=PANEL, align="center",
-                  lines=1, tag="notice")
+    @staticmethod
+    def _notice_height(width: int, height: int) -> int:
+        """The calm notice's band: as high as its words need at the screen's least capitals."""
+        cap = Limits.for_size(width, height).cap
+        pad = max(4, round(6 * ui_scale(width, height)))
+        return measure.height(i18n.tr("A glitch – the game goes on"), width, cap, pad) + 2 * pad
+
+    @staticmethod
+    def _notice(view: View, band: int) -> None:
+        """The guests' calm notice after a caught error: a band across the top that pushes the screen (built
+        `band` px lower) down, so it covers no button."""
+        view.elements = [replace(e, rect=(e.rect[0], e.rect[1] + band, e.rect[2], e.rect[3])) for e in view.elements]
+        view.elements.insert(0, Element("text", (0, 0, view.width, band), i18n.tr("A glitch – the game goes on"),
+                                        color=INK, fill=PANEL, size=0.9, align="center", tag="notice"))
+        view.height += band

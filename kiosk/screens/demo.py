@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from kiosk import games
 from kiosk.app.controller import TableController
-from kiosk.drawing.render import ink_for
-from kiosk.drawing.view import BG, DARK_INK, TURN_FILL, Grid, View
+from kiosk.drawing.render import ink_for, measure
+from kiosk.drawing.view import BG, DARK_INK, TURN_FILL, Grid, View, ui_scale
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.table import TableScreen
@@ -51,9 +51,11 @@ class DemoScreen(Screen):
                 v.add(replace(e, kind="box", action=None, color=ink_for(e.fill or BG)))
             elif e.tag != "title":
                 v.add(e)
-        banner = g.r(0.0, 0.0, 1.0, 0.12) if not g.portrait else g.r(0.0, 0.0, 1.0, 0.07)
-        v.text(banner, tr("DEMO: {game} — touch to play", game=self.controller.ui.title), size=0.9,
-               color=DARK_INK, fill=TURN_FILL, align="center", lines=1, tag="demo")
+        words = tr("DEMO: {game} — touch to play", game=self.controller.ui.title)
+        pad = max(4, round(6 * ui_scale(width, height)))
+        high = max(g.r(0.0, 0.0, 1.0, 0.12 if not g.portrait else 0.07)[3],
+                   measure.height(words, width, v.limits.cap, pad) + 6)  # over the top bar, wrapped where needed
+        v.text((0, 0, width, high), words, size=0.9, color=DARK_INK, fill=TURN_FILL, align="center", tag="demo")
         v.anywhere = "exit"
         return v
 

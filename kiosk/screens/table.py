@@ -11,11 +11,14 @@ banner naming its seat until it is back. Each verdict, race and game end also pl
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import Literal
 
 from hw.camera.zones import READER as CAMERA
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
+from kiosk.drawing.render import measure
 from kiosk.drawing.view import (
     ACCENT,
     BAD_FILL,
@@ -27,9 +30,12 @@ from kiosk.drawing.view import (
     MUTED,
     PANEL,
     TURN_FILL,
+    Color,
     Grid,
     Rect,
+    Role,
     View,
+    ui_scale,
 )
 from kiosk.games import RaceShown
 from kiosk.i18n import language, tr, trn
@@ -43,61 +49,51 @@ VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neu
 RACE_RESULT_S = 2.5  # a decided race fills the screen this long
 
 
-class Layout:
-    """Where the table screen's parts go: landscape (seats on the right) or portrait (seats in the middle).
+@dataclass(frozen=True)
+class Said:
+    """One text of the verdict panel: its words, role, size, ink and tag."""
 
-    Whose turn it is spans the full width in both, so a long name still fits at 32 px capitals."""
-
-    def __init__(self, g: Grid):
-        if g.portrait:
-            self.title, self.help, self.history = g.r(0.03, 0.01, 0.2, 0.06), g.r(0.245, 0.01, 0.10, 0.06), \
-                g.r(0.365, 0.01, 0.195, 0.06)
-            self.leave, self.lang = g.r(0.58, 0.01, 0.15, 0.06), g.r(0.75, 0.01, 0.225, 0.06)
-            self.turn = g.r(0.03, 0.07, 0.94, 0.125)
-            self.turn_lines = 2
-            self.hints = g.r(0.03, 0.2, 0.94, 0.12)
-            self.cards = g.r(0.03, 0.325, 0.94, 0.12)
-            self.extra = g.r(0.03, 0.448, 0.94, 0.03)
-            self.seats = g.r(0.03, 0.482, 0.94, 0.21)
-            self.verdict = g.r(0.03, 0.70, 0.94, 0.155)
-            self.actions = g.r(0.03, 0.865, 0.94, 0.125)
-            self.seat_cols = 2
-            self.hint_rows = 2
-        else:
-            self.title, self.help, self.history = g.r(0.02, 0.01, 0.27, 0.11), g.r(0.31, 0.01, 0.08, 0.11), \
-                g.r(0.41, 0.01, 0.18, 0.11)
-            self.leave, self.lang = g.r(0.61, 0.01, 0.17, 0.11), g.r(0.80, 0.01, 0.18, 0.11)
-            self.turn = g.r(0.02, 0.125, 0.96, 0.115)
-            self.turn_lines = 1
-            self.hints = g.r(0.02, 0.245, 0.64, 0.12)
-            self.cards = g.r(0.02, 0.37, 0.64, 0.245)
-            self.extra = g.r(0.02, 0.615, 0.64, 0.055)
-            self.seats = g.r(0.68, 0.245, 0.3, 0.425)
-            self.verdict = g.r(0.02, 0.68, 0.96, 0.17)
-            self.actions = g.r(0.02, 0.865, 0.96, 0.125)
-            self.seat_cols = 1
-            self.hint_rows = 2
-
-    def crowded(self, g: Grid) -> None:
-        """More than four seats in landscape: two columns of tiles, a wider seat area, a narrower left column."""
-        if g.portrait:
-            return
-        self.hints = g.r(0.02, 0.245, 0.54, 0.12)
-        self.cards = g.r(0.02, 0.37, 0.54, 0.245)
-        self.extra = g.r(0.02, 0.615, 0.54, 0.055)
-        self.seats = g.r(0.58, 0.245, 0.4, 0.425)
+    text: str
+    role: Role = ""
+    size: float = 0.9
+    color: Color = INK
+    tag: str = "feedback"
 
 
-def rows(rect: Rect, n: int, gap: int) -> list[Rect]:
-    x, y, w, h = rect
-    each = (h - gap * (n - 1)) / max(n, 1)
-    return [(x, round(y + i * (each + gap)), w, round(each)) for i in range(n)]
+@dataclass(frozen=True)
+class Verdict:
+    """What the verdict panel shows now: a neutral prompt, a question, a quiet note, ✓ or ✗ with its texts."""
+
+    kind: Literal["prompt", "question", "quiet", "ok", "no"]
+    said: tuple[Said, ...]
+
+
+class Stack:
+    """A column filled from the top with blocks that each fit whole: what finds no room is left out, never cut."""
+
+    def __init__(self, rect: Rect, gap: int):
+        self.x, self.y, self.w, h = rect
+        self.bottom = self.y + h
+        self.gap = gap
+
+    def take(self, height: int) -> Rect | None:
+        if height > self.bottom - self.y:
+            return None
+        rect = (self.x, self.y, self.w, height)
+        self.y += height + self.gap
+        return rect
 
 
 def cols(rect: Rect, n: int, gap: int) -> list[Rect]:
     x, y, w, h = rect
     each = (w - gap * (n - 1)) / max(n, 1)
     return [(round(x + i * (each + gap)), y, round(each), h) for i in range(n)]
+
+
+def rows(rect: Rect, n: int, gap: int) -> list[Rect]:
+    x, y, w, h = rect
+    each = (h - gap * (n - 1)) / max(n, 1)
+    return [(x, round(y + i * (each + gap)), w, round(each)) for i in range(n)]
 
 
 class TableScreen(Screen):
@@ -118,6 +114,10 @@ class TableScreen(Screen):
     # --- drawing
 
     def view(self, width: int, height: int) -> View:
+        """The parts from the top down: buttons (and the title), the scanner strip, whose turn; from the bottom up:
+        the touch actions and the verdict; between them what may come next, the cards, the last trick and the
+        seats. Every part is measured (`kiosk.drawing.render.measure`) for what it says now, so each text fits whole at
+        its role's size; what finds no room is left out (the history and the help say it all)."""
         c = self.controller
         now = time.monotonic()
         race = c.ui.race(c.state)
@@ -131,170 +131,369 @@ class TableScreen(Screen):
             return self._results(width, height)
         g = Grid(width, height)
         v = View(width, height)
-        lay = Layout(g)
-        if len(c.ui.players) > 4:
-            lay.crowded(g)
-        gap = round(v.limits.gap * 1.5)
-        state = c.state
-        panel = c.ui.panel(state)
-        v.text(lay.title, c.ui.title, size=0.8, color=MUTED, tag="title")
-        v.button(lay.help, "?", "help", tag="help")
-        v.button(lay.history, tr("History"), "history", tag="history")
-        v.button(lay.leave, tr("Menu"), "leave", tag="leave")
-        v.button(lay.lang, "English" if language() == "de" else "Deutsch", "lang", tag="lang")
-        v.text(lay.turn, panel.headline, size=1.6, color=ACCENT, role="key", lines=lay.turn_lines, tag="turn")
+        lim = v.limits
+        gap = round(lim.gap * 1.5)
+        margin = round(width * (0.03 if g.portrait else 0.02))
+        full = width - 2 * margin
+        panel = c.ui.panel(c.state)
+        y = self._top(v, g, margin, gap)
+        y = self._banner(v, y, margin, gap)
+        turn_h = min(measure.height(panel.headline, full, lim.key_cap), 2 * measure.line(lim.key_cap) + 2)
+        v.text((margin, y, full, turn_h), panel.headline, size=1.6, color=ACCENT, role="key", tag="turn")
+        y += turn_h + gap // 2
+        verdict = self._verdict(now)
+        prompt = verdict.kind == "prompt"  # no verdict now: the prompt only takes room the table leaves free
+        middle, (verdict_x, verdict_w, verdict_h) = self._arrange(v, g, y, margin, gap, panel, verdict)
         if race is not None and race.open:
-            self._race_open(v, lay, race, gap)
+            used = self._race_open(v, middle, race, gap)
         else:
-            self._hints(v, lay, panel, gap)
-            self._cards(v, lay, panel, gap)
-        if panel.extra:
-            v.text(lay.extra, " · ".join(panel.extra[:2]), size=0.6, color=MUTED, lines=1, tag="extra")
-        self._seats(v, lay, panel, state, gap)
-        self._feedback(v, lay, now)
-        self._actions(v, lay, gap)
-        self._banner(v, g)
+            used = self._middle(v, middle, panel, gap, keep=verdict_h + gap // 2 if prompt else 0)
+        free_to = middle[1] + middle[3]
+        if prompt and free_to - used >= verdict_h:
+            self._draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
         return v
 
-    def _hints(self, v: View, lay: Layout, panel, gap: int) -> None:
-        """What may come next: the screen's own notes (a collection in progress, the From toggle), then the
-        referee's own sentence (`Referee.hints()`)."""
+    def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel, verdict: Verdict
+                 ) -> tuple[Rect, tuple[int, int, int]]:
+        """Under whose turn: the actions at the bottom, the verdict above them (a prompt waits, see `view`),
+        the seats (landscape: a column on the right, the actions moving left where the seats need the height;
+        portrait: above the verdict). Returns the room left for the middle and the verdict's x, width, height."""
+        c = self.controller
+        full = g.w - 2 * margin
+        end = g.h - max(2, gap // 3)
+        bottom = self._actions(v, margin, full, end, gap)
+        if g.portrait:
+            verdict_w = full
+        else:
+            seat_w = self._seat_width(v, g, gap)
+            verdict_w = full - seat_w - gap
+            columns = 1 if len(c.ui.players) <= 4 else 2
+            seats_end = bottom
+            if bottom - y < self._seats_least(v, columns, gap):  # the seats need the height: actions go left
+                v.elements = [e for e in v.elements if not (e.kind == "button" and e.rect[1] >= bottom)]
+                bottom, seats_end = self._actions(v, margin, verdict_w, end, gap), end
+            self._seats(v, (g.w - margin - seat_w, y, seat_w, seats_end - y), panel, c.state, gap, columns=columns)
+        verdict_h = self._verdict_height(v, verdict, verdict_w)
+        if verdict.kind != "prompt":
+            self._draw_verdict(v, (margin, bottom - verdict_h, verdict_w, verdict_h), verdict)
+            bottom -= verdict_h + gap
+        if g.portrait:
+            bottom -= self._seats(v, (margin, y, full, bottom - y), panel, c.state, gap, columns=2,
+                                  from_bottom=True) + gap
+        return (margin, y, verdict_w, bottom - y), (margin, verdict_w, verdict_h)
+
+    def _top(self, v: View, g: Grid, margin: int, gap: int) -> int:
+        """The touch buttons at the top right, as wide as their words; the game's title beside them, or on a
+        line of its own below them where it does not fit beside (portrait). Returns where the next part starts."""
+        lim = v.limits
+        bar_h = max(round(lim.touch), round(g.h * (0.06 if g.portrait else 0.105)))
+        top = round(g.h * 0.01)
+        pad = max(4, round(6 * ui_scale(g.w, g.h)))
+        buttons = [("?", "help"), (tr("History"), "history"), (tr("Menu"), "leave"),
+                   ("English" if language() == "de" else "Deutsch", "lang")]
+        space = round(lim.gap * 1.5)
+        # each button as wide as its word (at the floor size; drawn larger where that fits) plus some air
+        words = [max(round(lim.touch), measure.width(label, lim.cap) + 2 * pad + 8) for label, _ in buttons]
+        air = max(0, min(round(lim.gap * 2), (g.w - 2 * margin - sum(words) - space * 3) // len(words)))
+        x = g.w - margin
+        for (label, action), word in zip(reversed(buttons), reversed(words), strict=True):
+            w = word + air
+            x -= w
+            v.button((x, top, w, bar_h), label, action, tag=action)
+            x -= space
+        title = self.controller.ui.title
+        y = top + bar_h + gap // 2
+        if measure.width(title, lim.cap) + 6 <= x - margin:
+            v.text((margin, top, x - margin, bar_h), title, size=0.8, color=MUTED, lines=1, tag="title")
+            return y
+        title_h = measure.line(lim.cap) + 2
+        v.text((margin, y, g.w - 2 * margin, title_h), title, size=0.8, color=MUTED, lines=1, tag="title")
+        return y + title_h + gap // 3
+
+    def _middle(self, v: View, rect: Rect, panel, gap: int, keep: int = 0) -> int:
+        """What may come next (the screen's own notes, then the referee's sentence), the cards or the table's
+        rows, the last trick, then the counts; each in whole or not at all, the last trick always. Returns where
+        the free room under them starts."""
+        lim = v.limits
+        x, y, w, h = rect
+        trick_h = measure.height(panel.trick, w, lim.cap) if panel.trick else 0
+        stack = Stack((x, y, w, h - (trick_h + gap // 2 if trick_h else 0)), gap // 2)
         said = self.controller.ui.hints.sentence(self.app.lang) if self.controller.ui.hints is not None else ""
         hints = ([panel.big] if panel.big else []) + panel.hints + ([said] if said else [])
-        hints = hints[:lay.hint_rows]
-        for i, (rect, hint) in enumerate(zip(rows(lay.hints, max(len(hints), 1), gap // 2), hints, strict=False)):
+        for i, hint in enumerate(hints):  # the first is the hint line (4 mm capitals), notes under it 3 mm
             big = i == 0 and bool(panel.big)
-            v.text(rect, hint, size=0.9 if big else 0.75, color=ACCENT if big else INK, tag="big" if big else "hint")
+            role: Role = "lead" if i == 0 else ""
+            place = stack.take(measure.height(hint, w, lim.cap_for(role)))
+            if place is None:
+                break
+            v.text(place, hint, size=0.9 if big else 0.75, color=ACCENT if big else INK, role=role,
+                   tag="big" if big else "hint")
+        self._cards(v, stack, panel, gap)
+        if trick_h:
+            v.text((x, stack.y, w, trick_h), panel.trick, size=0.7, color=INK, tag="trick")
+            stack.y += trick_h + gap // 2
+            stack.bottom += trick_h + gap // 2
+        if stack.bottom - stack.y >= keep:  # the counts only where the prompt still finds its room under them
+            stack.bottom -= keep
+        for line in panel.extra:
+            place = stack.take(measure.height(line, w, lim.cap))
+            if place is not None:
+                v.text(place, line, size=0.6, color=MUTED, tag="extra")
+        return stack.y
 
-    def _cards(self, v: View, lay: Layout, panel, gap: int) -> None:
-        x, y, w, h = lay.cards
+    def _cards(self, v: View, stack: Stack, panel, gap: int) -> None:
+        """The cards on the table, as many as fit side by side with their whole words (newest on the right),
+        or the game's table rows (a task sheet, melds), as many as fit."""
+        lim = v.limits
+        w = stack.w
         if panel.lines:
-            shown = panel.lines[:3]
-            for rect, line in zip(rows(lay.cards, len(shown), 2), shown, strict=True):
-                v.text(rect, line, size=0.6, lines=1, tag="table-line")
+            for line in panel.lines:
+                place = stack.take(measure.height(line, w, lim.cap))
+                if place is None:
+                    return
+                v.text(place, line, size=0.6, tag="table-line")
             return
-        label_h = round(v.limits.cap / 0.73 * 1.25)
-        v.text((x, y, w, label_h), panel.cards_title, size=0.6, color=MUTED, lines=1)
-        shown = panel.cards[-4:]
-        if not shown:
-            v.text((x, y + label_h, w, h - label_h), "—", size=0.8, color=MUTED, tag="cards-empty")
+        label_h = measure.height(panel.cards_title, w, lim.cap) if panel.cards_title else 0
+        cards = panel.cards[-4:]
+        if not cards:
+            place = stack.take(label_h + measure.line(lim.cap) + 2)
+            if place is not None:
+                x, y, _, _ = place
+                v.text((x, y, w, label_h), panel.cards_title, size=0.6, color=MUTED, tag="cards-title")
+                v.text((x, y + label_h, w, place[3] - label_h), "—", size=0.8, color=MUTED, tag="cards-empty")
             return
-        row = (x, y + label_h, w, h - label_h)
-        for rect, card in zip(cols(row, 4, gap // 2), shown, strict=False):
-            cx, cy, cw, ch = rect
-            owner_h = label_h if card.owner else 0
-            v.card((cx, cy, cw, ch - owner_h), card.label, card.highlight, tag="card")
+        pad = max(4, round(6 * ui_scale(v.width, v.height)))
+        while cards:
+            slots = cols((0, 0, w, 0), len(cards) if len(cards) > 2 else max(len(cards), 3), gap // 2)
+            cw = slots[0][2]
+            if all(measure.fits(card.label, cw, lim.cap, pad) and measure.fits(card.owner, cw, lim.cap)
+                   for card in cards):
+                break
+            cards = cards[1:]  # the oldest card makes room: the newest (the top) is what a guest needs
+        if not cards:
+            return
+        face_h = max(measure.lines(card.label, cw, lim.cap, pad) for card in cards) * measure.line(lim.cap) + 2 * pad
+        owner_h = max((measure.height(card.owner, cw, lim.cap) for card in cards if card.owner), default=0)
+        place = stack.take(label_h + face_h + owner_h)
+        if place is None:
+            return
+        x, y, _, _ = place
+        if label_h:
+            v.text((x, y, w, label_h), panel.cards_title, size=0.6, color=MUTED, tag="cards-title")
+        for (cx, _, _, _), card in zip(slots, cards, strict=False):
+            v.card((x + cx, y + label_h, cw, face_h), card.label, card.highlight, tag="card")
             if card.owner:
-                v.text((cx, cy + ch - owner_h, cw, owner_h), card.owner, size=0.6, color=MUTED, align="center",
-                       lines=1)
+                v.text((x + cx, y + label_h + face_h, cw, owner_h), card.owner, size=0.6, color=MUTED,
+                       align="center", tag="card-owner")
 
-    def _race_open(self, v: View, lay: Layout, race: RaceShown, gap: int) -> None:
-        """ALLE: everyone slaps; the slaps so far with their times from the first one."""
-        x, y, w, h = lay.hints
-        v.text((x, y, w, h // 2), tr("ALLE! Everyone slap!"), size=1.2, color=ACCENT, lines=1, tag="big")
-        waiting = ", ".join(race.waiting) or "–"
-        v.text((x, y + h // 2, w, h - h // 2), tr("Waiting for: {players}", players=waiting), size=0.7, tag="hint")
+    def _race_open(self, v: View, rect: Rect, race: RaceShown, gap: int) -> int:
+        """ALLE: everyone slaps; who has not yet, and the slaps so far with their times from the first one."""
+        lim = v.limits
+        w = rect[2]
+        stack = Stack(rect, gap // 2)
+        waiting = tr("Waiting for: {players}", players=", ".join(race.waiting) or "–")
         slaps = [f"{p} {self._ms(t, i)}" for i, (p, t) in enumerate(race.slaps)]
-        text = "   ".join(slaps) if slaps else tr("No slap yet.")
-        v.text(lay.cards, text, size=0.9, tag="race-slaps")
+        parts = [(tr("ALLE! Everyone slap!"), "lead", 1.2, ACCENT, "big"), (waiting, "", 0.8, INK, "hint"),
+                 ("   ".join(slaps) if slaps else tr("No slap yet."), "", 0.8, INK, "race-slaps")]
+        for text, role, size, color, tag in parts:
+            place = stack.take(measure.height(text, w, lim.cap_for(role)))
+            if place is not None:
+                v.text(place, text, size=size, color=color, role=role, tag=tag)
+        return stack.y
 
     @staticmethod
     def _ms(t: int, i: int) -> str:
         return tr("first") if i == 0 else "+" + tr("{ms} ms", ms=t)
 
-    def _seats(self, v: View, lay: Layout, panel, state, gap: int) -> None:
-        """One tile per seat, row by row: one column (landscape, up to four seats) or two."""
+    # --- seats
+
+    def _seat_width(self, v: View, g: Grid, gap: int) -> int:
+        """Landscape: the seats' column, wide enough for the longest name and number (two columns of tiles
+        with more than four players), at least 22 % of the screen."""
+        lim = v.limits
+        ui = self.controller.ui
+        state = self.controller.state
+        pad = max(4, round(lim.gap))
+        arrow = round(measure.line(lim.cap) * 0.9) + pad // 2
+        names = max(measure.width(p, lim.cap) for p in ui.players) + arrow
+        number = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
+        if len(ui.players) > 4:  # what the number counts goes under it where it does not fit beside (`_seats`)
+            tile = max(names, number) + 2 * pad + 12
+            return min(max(2 * tile + gap, round(g.w * 0.34)), round(g.w * 0.55))
+        return min(max(names + number + 3 * pad + 4, round(g.w * 0.22)), round(g.w * 0.45))
+
+    def _seats_least(self, v: View, columns: int, gap: int) -> int:
+        """The least height the seats need: low tiles (a name beside its number) under a heading."""
+        per_col = -(-len(self.controller.ui.players) // columns)
+        lim = v.limits
+        return per_col * round(lim.key_cap * 1.3) + gap * per_col + measure.line(lim.cap) * 2
+
+    def _seats(self, v: View, rect: Rect, panel, state, gap: int, columns: int, from_bottom: bool = False) -> int:
+        """One tile per seat, row by row, in `rect` (portrait: at its bottom, as high as the tiles need).
+        A tall tile shows the name, the number with what it counts (beside it, or under it where it does not
+        fit beside), and the detail where it fits whole; a low
+        one the name beside the number, what the number counts said once above the tiles. Returns the height."""
+        lim = v.limits
         ui = self.controller.ui
         players = ui.players
-        columns = lay.seat_cols if len(players) <= 4 else 2
-        per_col = -(-len(players) // columns)
-        tiles = [r for row in rows(lay.seats, per_col, gap) for r in cols(row, columns, gap)]
-        for rect, player in zip(tiles, players, strict=False):
-            self._tile(v, rect, player, ui.seat_score(state, player), panel.seat_lines.get(player, ""),
-                       hot=player == state.get("turn"))
-
-    def _tile(self, v: View, rect: Rect, player: str, score: str, detail: str, hot: bool) -> None:
-        """A seat: the name, the score as a large number (32 px capitals), a detail line where there is room;
-        the seat on turn by a light fill with dark ink, a thick frame and an arrow (shape as well as colour)."""
         x, y, w, h = rect
-        key_line = round(v.limits.key_cap / 0.73 * 1.17)  # a line of key text (DejaVu: capitals 0.73 em)
-        small_line = round(v.limits.cap / 0.73 * 1.17)
-        pad = max(4, round(v.limits.gap))
+        columns = min(columns, len(players))
+        per_col = -(-len(players) // columns)
+        tile_w = (w - gap * (columns - 1)) // columns
+        pad = max(4, round(lim.gap))
+        cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
+        unit = tr(ui.seat_unit)
+        numbers = [ui.seat_score(state, p) for p in players]
+        # what the number counts: beside it where it fits, else on a line of its own under it
+        below = max(measure.width(n, lim.key_cap) for n in numbers) + measure.width(unit, lim.cap) + 8 + 4 * pad \
+            > tile_w
+        unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
+        tall = cap_line + key_box + 2 * pad + unit_h
+        details = [panel.seat_lines.get(p, "") for p in players]
+        detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
+        fit = (h - gap * (per_col - 1)) // per_col
+        if from_bottom:  # portrait: the tiles as high as they need, the rest goes to what may come next
+            want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.6 else tall
+            fit = min(fit, want)
+        heading = 0
+        low = False
+        if fit < tall:  # what the number counts is said once, above the tiles; low tiles: name beside number
+            heading = measure.height(unit, w, lim.cap)
+            fit = (h - heading - gap // 2 - gap * (per_col - 1)) // per_col
+            low = fit < tall - unit_h
+            if from_bottom:
+                fit = min(fit, tall - unit_h)
+        used = heading + (gap // 2 if heading else 0) + per_col * fit + gap * (per_col - 1)
+        top = y + h - used if from_bottom else y
+        if heading:
+            v.text((x, top, w, heading), unit, size=0.6, color=MUTED, align="right", tag="seat-unit")
+        area = (x, top + used - per_col * fit - gap * (per_col - 1), w, per_col * fit + gap * (per_col - 1))
+        tiles = [r for row in rows(area, per_col, gap) for r in cols(row, columns, gap)]
+        for rect_, player, number, detail in zip(tiles, players, numbers, details, strict=False):
+            self._tile(v, rect_, player, number, "" if heading else unit, detail, hot=player == state.get("turn"),
+                       unit_below=unit_h, low=low)
+        return used
+
+    def _tile(self, v: View, rect: Rect, player: str, score: str, unit: str, detail: str, hot: bool,
+              unit_below: int = 0, low: bool = False) -> None:
+        """A seat: the name, the number large (6 mm capitals) with what it counts, the detail where it fits whole;
+        the seat on turn by a light fill with dark ink, a thick frame and an arrow (shape as well as colour)."""
+        lim = v.limits
+        x, y, w, h = rect
+        cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
+        pad = max(4, round(lim.gap))
         v.box(rect, TURN_FILL if hot else PANEL, tag=f"seat:{player}", outline=INK if hot else None,
-              outline_px=max(3, round(v.limits.gap / 2)) if hot else 0)
+              outline_px=max(3, round(lim.gap / 2)) if hot else 0)
         ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
         left = x + pad
-        if hot:
-            arrow = round(small_line * 0.9)
-            v.icon((left, y + pad, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
-            left += arrow + pad // 2
-        number_w = round(key_line * 0.8 * max(len(score), 1)) + pad
-        if h >= key_line + small_line * 2 + pad and w < 3 * number_w:  # tall and narrow: name above the number
-            v.text((left, y + pad // 2, x + w - pad - left, small_line + 4), player, size=0.8, color=ink, lines=1,
+        arrow = round(cap_line * 0.8)
+        number_w = measure.width(score, lim.key_cap) + pad
+        name_room = w - 2 * pad - (number_w if low else 0)
+        beside_name = measure.width(player, lim.cap) + arrow + pad // 2 + 6 <= name_room
+        if hot and (beside_name or not low):  # the arrow before the name, else at the tile's bottom right corner
+            at = (left, y + (h - arrow) // 2 if low else y + pad + (cap_line - arrow) // 2) if beside_name else \
+                (x + w - pad - arrow, y + h - pad - arrow)
+            v.icon((*at, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
+            if beside_name:
+                left += arrow + pad // 2
+        if low:  # the name beside the number
+            v.text((left, y, x + w - pad - number_w - left, h), player, size=0.8, color=ink, lines=2,
                    tag=f"seat-name:{player}")
-            v.text((x + pad, y + small_line + pad, w - 2 * pad, key_line), score, size=2.0, color=ink, role="key",
-                   lines=1, align="center", tag=f"seat-score:{player}")
-            rest = h - small_line - pad - key_line
-            if detail and rest >= small_line:
-                v.text((x + pad, y + h - rest, w - 2 * pad, rest), detail, size=0.6, color=muted, align="center",
-                       tag=f"seat-detail:{player}")
+            v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
+                   align="right", tag=f"seat-score:{player}")
             return
-        text_w = x + w - pad - number_w - left  # wide: name and detail on the left, the number on the right
-        with_detail = bool(detail) and h >= 2 * small_line + pad and text_w >= 4 * small_line
-        name_h = small_line + 6 if with_detail else h
-        v.text((left, y + (pad // 2 if with_detail else 0), text_w, name_h), player, size=0.8, color=ink,
-               lines=1 if with_detail else 2, tag=f"seat-name:{player}")
-        if with_detail:
-            v.text((x + pad, y + name_h, w - 2 * pad - number_w, h - name_h - 2), detail, size=0.6, color=muted,
+        v.text((left, y + pad, x + w - pad - left, cap_line), player, size=0.8, color=ink, lines=1,
+               tag=f"seat-name:{player}")
+        number_w = measure.width(score, lim.key_cap) + 8
+        row = y + pad + cap_line
+        v.text((x + pad, row, number_w, key_box), score, size=2.0, color=ink, role="key", lines=1,
+               tag=f"seat-score:{player}")
+        if unit and unit_below:
+            v.text((x + pad, row + key_box, w - 2 * pad, unit_below), unit, size=0.6, color=muted,
+                   tag=f"seat-unit:{player}")
+            row += unit_below
+        elif unit:
+            unit_x = x + pad + number_w + pad
+            v.text((unit_x, row, x + w - pad - unit_x, key_box), unit, size=0.6, color=muted,
+                   tag=f"seat-unit:{player}")
+        rest = y + h - pad - (row + key_box)
+        if detail and measure.height(detail, w - 2 * pad, lim.cap) <= rest:
+            v.text((x + pad, row + key_box, w - 2 * pad, rest), detail, size=0.6, color=muted,
                    tag=f"seat-detail:{player}")
-        v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
-               align="right", tag=f"seat-score:{player}")
 
-    def _feedback(self, v: View, lay: Layout, now: float) -> None:
+    # --- the verdict
+
+    def _verdict(self, now: float) -> Verdict:
+        """The verdict panel's content now: a verdict for a few seconds after an input, else the neutral prompt."""
         c = self.controller
         fb = c.feedback
-        x, y, w, h = lay.verdict
         if fb is None or (c.pending is None and now - fb.at >= VERDICT_S):
-            v.text(lay.verdict, self._prompt(), size=0.9, color=MUTED, align="center", tag="feedback")
-            return
+            return Verdict("prompt", (Said(self._prompt(), "lead", 0.9, MUTED),))
         if c.pending is None:
             self._redraw_at = fb.at + VERDICT_S
         if c.pending is not None and fb.ok and fb.note == c.pending.prompt:  # a question, not a verdict
-            v.box(lay.verdict, PANEL, tag="question", outline=ACCENT, outline_px=max(3, round(h / 14)))
-            v.text(lay.verdict, fb.note, size=1.0, color=INK, align="center", tag="feedback")
-            return
+            return Verdict("question", (Said(fb.note, "lead", 1.0),))
         if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
-            v.text(lay.verdict, fb.note, size=0.8, color=MUTED, align="center", tag="feedback")
-            return
-        side = min(round(h * 0.7), round(w * 0.12))
-        icon = (x + side // 4, y + (h - side) // 2, side, side)
-        text = (x + side + side // 2, y, w - side - side // 2 - side // 8, h)
+            return Verdict("quiet", (Said(fb.note, "lead", 0.8, MUTED),))
         if fb.ok:
-            # Accepted: an outlined panel, a check mark, what was accepted from whom.
-            v.box(lay.verdict, PANEL, tag="verdict:ok", outline=GOOD, outline_px=max(3, round(h / 14)))
-            v.icon(icon, "ok", GOOD, tag="verdict-icon:ok")
             named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
-            words = c.ui.verdict_words(fb.event) + " ✓" if named else fb.note
-            v.text(text, words, size=1.0, color=INK if fb.event is None else GOOD, tag="feedback")
-            return
-        # Rejected: a filled panel, a cross, what to do in big words, the rule's sentence (guest words only: the
-        # error id and the rule ids stay in the log, the export and the history's detail).
-        v.box(lay.verdict, BAD_FILL, tag="verdict:no")
-        v.icon(icon, "no", INK, tag="verdict-icon:no")
+            if named:
+                return Verdict("ok", (Said(c.ui.verdict_words(fb.event) + " ✓", "lead", 1.0, GOOD),))
+            return Verdict("ok", self._note(fb.note))
         if fb.rejection is None:
-            v.text(text, fb.note, size=1.0, color=INK, tag="feedback")  # the drawn cross says it
-            return
+            return Verdict("no", (Said(fb.note, "lead", 1.0),))  # the drawn cross says it
+        # Rejected: what to do first, then the rule's plain sentence (its ids are in the history, for staff).
         sentence = fb.text(self.app.lang)
-        tx, ty, tw, th = text
-        todo = self._what_to_do(fb) + " ✗"
-        top = round(th * 0.42)
-        if v.height > v.width:  # portrait
-            v.text((tx, ty, tw, top), todo, size=1.0, color=INK, tag="feedback-todo")
-            v.text((tx, ty + top, tw, th - top), sentence, size=0.7, color=INK, tag="feedback")
-            return
-        # landscape: what to do on one line, the rule's sentence on two lines below
-        v.text((tx, ty, tw, top), todo, size=1.0, color=INK, lines=1, tag="feedback-todo")
-        v.text((tx, ty + top, tw, th - top), sentence, size=0.7, color=INK, lines=2, tag="feedback")
+        return Verdict("no", (Said(self._what_to_do(fb) + " ✗", "lead", 1.0, INK, "feedback-todo"),
+                              Said(sentence, "", 0.7, INK, "feedback")))
+
+    def _note(self, note: str) -> tuple[Said, ...]:
+        """A note in the verdict panel: its first sentence as the lead line, the rest smaller under it, left out
+        where the screen says it already (a collection's note repeats the hint line)."""
+        first, dot, rest = note.partition(". ")
+        rest = rest.strip()
+        c = self.controller
+        said = c.ui.hints.sentence(self.app.lang) if c.ui.hints is not None else ""
+        if not rest or rest in (*c.ui.panel(c.state).hints, said):
+            return (Said(first + (dot.strip() if rest else ""), "lead", 1.0),)
+        return Said(first + dot.strip(), "lead", 1.0), Said(rest, "", 0.7, INK, "feedback-more")
+
+    def _verdict_box(self, v: View, kind: str, width: int) -> tuple[int, int, int]:
+        """(icon side, text indent, text width) of the verdict panel `width` px wide."""
+        if kind in ("prompt", "question", "quiet"):
+            return 0, round(v.limits.gap), width - 2 * round(v.limits.gap)
+        side = min(round(v.limits.lead_cap * 2), round(width * 0.12))
+        indent = side + side // 2
+        return side, indent, width - indent - side // 4
+
+    def _verdict_height(self, v: View, verdict: Verdict, width: int) -> int:
+        """As high as its texts need (one lead line for the prompt and most verdicts)."""
+        lim = v.limits
+        _, _, text_w = self._verdict_box(v, verdict.kind, width)
+        edge = max(3, round(lim.gap / 2)) + 2
+        need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
+        return max(need, measure.line(lim.lead_cap) + 2) + 2 * edge
+
+    def _draw_verdict(self, v: View, rect: Rect, verdict: Verdict) -> None:
+        lim = v.limits
+        x, y, w, h = rect
+        side, indent, text_w = self._verdict_box(v, verdict.kind, w)
+        frame = max(3, round(lim.gap / 2))
+        if verdict.kind == "question":
+            v.box(rect, PANEL, tag="question", outline=ACCENT, outline_px=frame)
+        elif verdict.kind == "ok":
+            v.box(rect, PANEL, tag="verdict:ok", outline=GOOD, outline_px=frame)  # an outlined panel, ✓
+            v.icon((x + side // 4, y + (h - side) // 2, side, side), "ok", GOOD, tag="verdict-icon:ok")
+        elif verdict.kind == "no":
+            v.box(rect, BAD_FILL, tag="verdict:no")  # a filled panel, ✗
+            v.icon((x + side // 4, y + (h - side) // 2, side, side), "no", INK, tag="verdict-icon:no")
+        heights = [measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said]
+        ty = y + (h - sum(heights)) // 2
+        align = "center" if verdict.kind in ("prompt", "question", "quiet") else "left"
+        for said, th in zip(verdict.said, heights, strict=True):
+            v.text((x + indent, ty, text_w, th), said.text, size=said.size, color=said.color, role=said.role,
+                   align=align, tag=said.tag)
+            ty += th
 
     def _what_to_do(self, fb: Feedback) -> str:
         """A rejection's first words: what the table does now."""
@@ -312,27 +511,42 @@ class TableScreen(Screen):
             return tr("Lay a card on the table and scan it.")
         return tr("Scan a card.")
 
-    def _actions(self, v: View, lay: Layout, gap: int) -> None:
+    # --- touch actions and the scanner strip
+
+    def _actions(self, v: View, x: int, w: int, bottom: int, gap: int) -> int:
+        """The touch actions (or a question's answers) in a row ending at `bottom`, as high as their longest
+        label needs wrapped; returns the row's top (`bottom` when there is none)."""
         c = self.controller
         if c.pending is not None:
-            options = c.pending.options
-            slots = cols(lay.actions, max(len(options) + 1, 4), gap)
-            for i, (label, _) in enumerate(options):
-                v.button(slots[i], label, f"choose:{i}", fill=GOOD, tag="choice")
-            v.button(slots[-1], tr("Cancel"), "cancel", tag="choice-cancel")
-            return
-        actions = c.ui.actions(c.state)
-        if not actions:
-            return
-        slots = cols(lay.actions, max(len(actions), 4), gap)
-        for rect, action in zip(slots, actions, strict=False):
-            v.button(rect, action.label, f"act:{action.key}", fill=BUTTON, tag="action")
+            items = [(label, f"choose:{i}", GOOD, "choice") for i, (label, _) in enumerate(c.pending.options)]
+            items.append((tr("Cancel"), "cancel", BUTTON, "choice-cancel"))
+        else:
+            items = [(a.label, f"act:{a.key}", BUTTON, "action") for a in c.ui.actions(c.state)]
+        if not items:
+            return bottom
+        lim = v.limits
+        pad = max(4, round(6 * ui_scale(v.width, v.height)))
+        word = max(measure.width(part, lim.cap) for label, *_ in items for part in label.split())
+        room = max(1, (w + gap) // (word + 2 * pad + 16 + gap))  # as many slots as keep every word whole
+        per_row = min(len(items), room) if len(items) > room else max(len(items), min(4, room))
+        slots = cols((x, 0, w, 0), per_row, gap)
+        lines = -(-len(items) // per_row)  # more answers than slots: a second row
+        need = max(measure.lines(label, slots[0][2], lim.cap, pad) for label, *_ in items)
+        h = max(round(lim.touch * 1.15), need * measure.line(lim.cap) + 2 + round(lim.gap))
+        top = bottom - lines * h - (lines - 1) * gap
+        for i, (label, action, fill, tag) in enumerate(items):
+            sx, _, sw, _ = slots[-1] if i == len(items) - 1 and lines == 1 and c.pending is not None \
+                else slots[i % per_row]
+            v.button((sx, top + (i // per_row) * (h + gap), sw, h), label, action, fill=fill, tag=tag)
+        h = bottom - top
+        return bottom - h - gap // 2
 
-    def _banner(self, v: View, g: Grid) -> None:
-        """An unplugged scanner: a lasting banner naming its seat, until it is back."""
+    def _banner(self, v: View, y: int, margin: int, gap: int) -> int:
+        """An unplugged scanner or a silent camera: a strip of its own under the buttons, naming the seat, until
+        it is back; it pushes the table down and covers nothing. Returns where the next part starts."""
         down = self.app.scanners_down
         if not down:
-            return
+            return y
         names = [self.controller.player_for_seat(seat) or seat or reader for reader, seat in sorted(down.items())
                  if reader != CAMERA]
         texts = [trn("The scanner of {seat} is disconnected – check the cable.",
@@ -340,11 +554,17 @@ class TableScreen(Screen):
                       seat=", ".join(names))] if names else []
         if CAMERA in down:  # the overhead camera is missing or sends no pictures; it comes back by itself
             texts.append(tr("Camera sends no pictures – check its cable"))
-        text = " · ".join(texts)
-        rect = g.r(0.0, 0.0, 1.0, 0.12) if not g.portrait else g.r(0.0, 0.0, 1.0, 0.07)
-        v.text(rect, text, size=0.9, color=DARK_INK, fill=TURN_FILL, align="center", lines=1, tag="banner")
-        h = rect[3]
-        v.icon((rect[0] + h // 4, rect[1] + h // 4, h // 2, h // 2), "warn", DARK_INK, tag="banner-icon")
+        lim = v.limits
+        line = measure.line(lim.cap)
+        icon = round(line * 0.8)
+        text_x = margin + icon + 2 * round(lim.gap)
+        text_w = v.width - margin - text_x
+        h = sum(measure.height(t, text_w, lim.cap) for t in texts) + round(lim.gap)
+        v.box((0, y, v.width, h), TURN_FILL, tag="banner-strip")
+        v.icon((margin + round(lim.gap) // 2, y + (h - icon) // 2, icon, icon), "warn", DARK_INK, tag="banner-icon")
+        v.text((text_x, y, text_w, h), " · ".join(texts), size=0.8, color=DARK_INK,
+               tag="banner")
+        return y + h + gap // 2
 
     def _race_result(self, width: int, height: int, race: RaceShown) -> View:
         """A decided race, full-screen: the loser's name huge with the penalty, every slap's time from the first;
@@ -375,7 +595,8 @@ class TableScreen(Screen):
             lost = player in race.losers
             v.text(rect, f"{player}   {self._ms(t, i)}", size=0.9, color=INK, fill=BAD_FILL if lost else PANEL,
                    align="center", lines=1, tag="race-slap:" + player)
-        self._actions(v, Layout(g), round(v.limits.gap * 1.5))
+        margin = round(width * (0.03 if p else 0.02))
+        self._actions(v, margin, width - 2 * margin, height - max(2, gap // 2), round(v.limits.gap * 1.5))
         v.anywhere = "race-done"
         return v
 
