@@ -135,7 +135,7 @@ def test_the_camera_banner_comes_and_goes_by_itself(tmp_path) -> None:
         kiosk.cmd("camera", state="stall")
         state = kiosk.wait(lambda s: "camera" in s.get("scanners_down", []), timeout=20)
         texts = kiosk.cmd("view")["texts"]
-        assert any("Camera sends no pictures" in t for t in texts), texts
+        assert any("Camera: no pictures" in t for t in texts), texts
         kiosk.cmd("camera", state="resume")
         kiosk.wait(lambda s: "camera" not in s.get("scanners_down", []), timeout=20)
         kiosk.cmd("camera", state="unplug")

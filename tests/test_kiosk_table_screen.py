@@ -33,7 +33,7 @@ def test_scanner_banner_names_the_seat_until_it_is_back(tmp_path) -> None:
     app.post(ReaderError("/dev/ttyACM1", "disconnected", "unplugged", 0))
     settle(app)
     banner = app.current_view.tagged("banner")
-    assert [e.text for e in banner] == ["The scanner of Player 2 is disconnected – check the cable."]
+    assert [e.text for e in banner] == ["Scanner of Player 2 unplugged – check the cable."]
     scan(app, "AK:8.II")  # the table goes on meanwhile; the banner stays
     assert app.current_view.tagged("banner") and app.current_view.tagged("verdict:ok")
     app.post(ReaderError("/dev/ttyACM1", "reconnected", "", 0))
@@ -47,7 +47,7 @@ def test_unplugging_a_simulated_scanner_shows_the_banner(tmp_path) -> None:
         players = start_game(kiosk, "alles-klar", 2)
         kiosk.cmd("unplug", reader="Ben")
         kiosk.wait(lambda s: s.get("scanners_down"))
-        assert f"The scanner of {players[1]} is disconnected – check the cable." in kiosk.cmd("view")["texts"]
+        assert f"Scanner of {players[1]} unplugged – check the cable." in kiosk.cmd("view")["texts"]
         kiosk.cmd("replug", reader="Ben")
         kiosk.wait(lambda s: s.get("scanners_down") == [])
         assert not any("disconnected" in t for t in kiosk.cmd("view")["texts"])

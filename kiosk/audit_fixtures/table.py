@@ -16,7 +16,7 @@ from kiosk import i18n
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
-from kiosk.screens.table import TableScreen, split_rule
+from kiosk.screens.table import TableScreen
 from referee import games, sim
 from referee.event_words import CARD_PARAMS, card_words
 from referee.protocol import Rejection
@@ -136,7 +136,7 @@ def longest_rejection(game_id: str, lang: str) -> Rejection:
                                                                            "by", "winner") else "12"
                   for p in params}
         rejection = Rejection(code, key, **values)
-        sentence, _ = split_rule(rejection.message(lang))
+        sentence = rejection.message(lang, rules=False)  # what the guests read
         if "{" not in sentence and (best is None or len(sentence) > best[0]):
             best = (len(sentence), rejection)
     assert best is not None, game_id

@@ -532,6 +532,11 @@ class TableScreen(Screen):
         slots = cols((x, 0, w, 0), per_row, gap)
         lines = -(-len(items) // per_row)  # more answers than slots: a second row
         need = max(measure.lines(label, slots[0][2], lim.cap, pad) for label, *_ in items)
+        if need > 1 and len(items) < per_row:  # fewer buttons than slots: wider ones, where that saves a line
+            wide = cols((x, 0, w, 0), len(items), gap)
+            wide_need = max(measure.lines(label, wide[0][2], lim.cap, pad) for label, *_ in items)
+            if wide_need < need:
+                per_row, slots, need = len(items), wide, wide_need
         h = max(round(lim.touch * 1.15), need * measure.line(lim.cap) + 2 + round(lim.gap))
         top = bottom - lines * h - (lines - 1) * gap
         for i, (label, action, fill, tag) in enumerate(items):
@@ -549,11 +554,11 @@ class TableScreen(Screen):
             return y
         names = [self.controller.player_for_seat(seat) or seat or reader for reader, seat in sorted(down.items())
                  if reader != CAMERA]
-        texts = [trn("The scanner of {seat} is disconnected – check the cable.",
-                      "The scanners of {seat} are disconnected – check the cables.", len(names),
+        texts = [trn("Scanner of {seat} unplugged – check the cable.",
+                      "Scanners of {seat} unplugged – check the cables.", len(names),
                       seat=", ".join(names))] if names else []
         if CAMERA in down:  # the overhead camera is missing or sends no pictures; it comes back by itself
-            texts.append(tr("Camera sends no pictures – check its cable"))
+            texts.append(tr("Camera: no pictures – check the cable"))
         lim = v.limits
         line = measure.line(lim.cap)
         icon = round(line * 0.8)
