@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from kiosk.i18n import N_, language, tr
-from referee import event_words
+from referee.event_words import describe as describe_event  # (kiosk.games.event_words is a submodule)
 from referee.hints import FinishedHints, Hints
 from referee.labels.faces import label_text
 from referee.registry import Registry
@@ -228,7 +228,7 @@ class GameUI:
         if kind == "call":
             words[kind] = f"{event.get('word', '')}!"
         if kind not in words:  # the game's own events in the shared words (the history's), never the event type
-            return event_words.describe(event, language(), self.game_id, self.face)
+            return describe_event(event, language(), self.game_id, self.face)
         return f"{player}: {words[kind]}" if player else words[kind]
 
 
