@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kiosk.drawing.view import PANEL_MM_PER_PX, REFERENCE_MM_PER_PX, Limits, ui_scale
+from kiosk.drawing.view import Limits, pitch
 
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
 Scene = Callable[[Any], None]  # (app) -> None: shows one screen in one state
@@ -214,7 +214,7 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
     for width, height in sizes:
         report = SizeReport(f"{width}x{height}")
         limits = Limits.for_size(width, height)
-        report.mm_per_px = PANEL_MM_PER_PX.get((width, height), REFERENCE_MM_PER_PX / ui_scale(width, height))
+        report.mm_per_px = pitch(width, height)[0]
         report.limits = asdict(limits)
         with tempfile.TemporaryDirectory() as tmp:
             settings = Settings(data_dir=Path(tmp), language="de", demo_after_s=0, width=width, height=height)

@@ -77,17 +77,23 @@ class Limits:
 
     @classmethod
     def _for_size(cls, width: int, height: int) -> Limits:
-        s = ui_scale(width, height)
-        mm_per_px = PANEL_MM_PER_PX.get((width, height), REFERENCE_MM_PER_PX / s)
-        for (pw, ph), mm in PANEL_MM_PER_PX.items():  # a panel less a strip at its edge (the café's): the panel's
-            if (width, height) not in PANEL_MM_PER_PX and pw == width and ph * 0.7 <= height < ph:
-                s, mm_per_px = ui_scale(pw, ph), mm
+        mm_per_px, s = pitch(width, height)
         return cls(round(CAP_MM / mm_per_px), round(LEAD_CAP_MM / mm_per_px), round(KEY_CAP_MM / mm_per_px),
                    MIN_TOUCH * s, MIN_GAP * s)
 
     def cap_for(self, role: str) -> float:
         """The smallest capital height a text of this role may have."""
         return {"key": self.key_cap, "lead": self.lead_cap}.get(role, self.cap)
+
+
+def pitch(width: int, height: int) -> tuple[float, float]:
+    """(millimetres per pixel, scale against 800×480) of a screen: a real panel's own, also for the panel less
+    a strip at its edge (the café's); any other size scales the 800×480 panel's."""
+    for (pw, ph), mm in PANEL_MM_PER_PX.items():
+        if pw == width and ph * 0.7 <= height <= ph:
+            return mm, ui_scale(pw, ph)
+    s = ui_scale(width, height)
+    return REFERENCE_MM_PER_PX / s, s
 
 
 @functools.lru_cache(maxsize=64)
