@@ -13,7 +13,8 @@
   (goal <= 50 ms)
 - idle CPU: a real `referee-kiosk` process on the menu (demo off), and one on a table screen mid-game
   left alone (a game resumed from its log), CPU seconds from /proc over the idle window (at least 20 s,
-  after 12 s left alone, once the audio device has closed), as % of one core (goal <= 0.3 %)
+  after 12 s left alone, once the audio device has closed), as % of one core (goal <= 0.3 %); run as
+  systemd runs it, with the unit's watchdog (`WatchdogSec` → `WATCHDOG_USEC`: the loop wakes to ping it)
 - first frame: process start until systemd's READY=1 arrives on a NOTIFY_SOCKET (sent after the
   first frame)
 - resume: start-up of a kiosk whose log holds a game of 10,000 accepted events (Alles klar? with a
@@ -204,12 +205,19 @@ def long_game_log(path: pathlib.Path, events: int = 10_000) -> None:
 SETTLE_S = 12.0  # an idle kiosk: nobody touched it for this long before the measurement starts
 
 
+def watchdog_seconds() -> int:
+    """The kiosk unit's `WatchdogSec=`, which systemd hands to the kiosk as `WATCHDOG_USEC`."""
+    unit = (ROOT / "systemd" / "referee-kiosk.service").read_text()
+    return int(next(line.split("=", 1)[1] for line in unit.splitlines() if line.startswith("WatchdogSec=")))
+
+
 def start_kiosk(data_dir: pathlib.Path, idle: float) -> dict:
     sock_path = data_dir / "notify.sock"
     server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     server.bind(str(sock_path))
     server.settimeout(60)
-    env = {**os.environ, "NOTIFY_SOCKET": str(sock_path), "SDL_VIDEODRIVER": "dummy"}
+    env = {**os.environ, "NOTIFY_SOCKET": str(sock_path), "SDL_VIDEODRIVER": "dummy",
+           "WATCHDOG_USEC": str(watchdog_seconds() * 1_000_000)}
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "kiosk", "--data-dir", str(data_dir), "--demo-after", "0"],
                             env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -10,6 +10,8 @@ café link, the sound, the preferences) and answers the screens' questions.
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,7 +37,7 @@ from kiosk.loop.guard import EXIT_CODE as GUARD_EXIT
 from kiosk.loop.guard import REPEAT, WINDOW_S, LoopGuard
 from kiosk.loop.inbox import Command, Inbox
 from kiosk.loop.input_events import InputEvents
-from kiosk.loop.waiting import Waker, input_devices
+from kiosk.loop.waiting import Waker, device_monitors, input_devices
 from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
 from kiosk.settings.pin import PinGuard
@@ -82,9 +84,9 @@ class App:
         self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
         self.guard = LoopGuard()  # a screen's exception: logged, counted, the table rebuilt from the log
         i18n.set_language(settings.language)
-        devices = input_devices()
+        devices, monitors = input_devices(), device_monitors()  # the hardware's own (a grabbed scanner): not SDL's
         self.video = Display(settings, kiosk_mode, headless, fallback_headless)
-        self.waker = self._waker(input_devices() - devices)
+        self.waker = self._waker(input_devices() - devices, device_monitors() - monitors)
         if self.lights is not None and self.lights.strip is not None:
             self.lights.strip.attach(self.video)  # the --sim window: the seat lights drawn under the screen
         self.audio = Sounds(settings.volume, settings.mute)
@@ -105,10 +107,11 @@ class App:
             settings.volume, settings.mute = prefs.volume, prefs.volume == 0
         return prefs
 
-    def _waker(self, touch_devices: set[int]) -> Waker:
-        """The loop's sleep (decision H23-Q): woken by the touchscreen SDL opened with the display, and by every
-        post to the inbox, the hardware threads' included (they post there directly, not through `post`)."""
-        waker = Waker(pygame.display.get_driver(), touch_devices)
+    def _waker(self, touch_devices: set[int], monitors: set[int]) -> Waker:
+        """The loop's sleep (decisions H23-Q, H23-Q2): woken by the touchscreen SDL opened with the display and by
+        SDL's device monitor, and by every post to the inbox, the hardware threads' included (they post there
+        directly, not through `post`)."""
+        waker = Waker(pygame.display.get_driver(), touch_devices, monitors)
         self.inbox.wake_with(waker.wake)
         return waker
 
@@ -246,7 +249,7 @@ class App:
         """Thread-safe: an SDL event made by a program (a test's or benchmark's touch), waking the loop as the
         touchscreen's own device does for a finger."""
         pygame.event.post(event)
-        self.waker.wake()
+        self.waker.wake(sdl=True)
 
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
@@ -263,11 +266,27 @@ class App:
     # --- the loop (kiosk/loop/frame_loop.py)
 
     def run(self) -> int:
+        self._stop_on_signals()
         while self.running:
             self.step()
+        self.inbox.close()  # a control-socket client waiting on the loop gets its answer now
         self.audio.close()
         self.video.close()
         return self.exit_code
+
+    def _stop_on_signals(self) -> None:
+        """systemd's SIGTERM (stop, restart, reboot) and Ctrl-C end the loop at once, status 0. SDL would turn
+        them into a QUIT event, but only at its next pump, and an idle loop sleeps for seconds."""
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def stop(signum: int, frame: object) -> None:
+            self.stop(0)
+            self.waker.wake()
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, stop)
+        self.waker.wake_on_signals()
 
     def close(self) -> None:
         """Give the display back (a second App in the same process opens it afresh)."""

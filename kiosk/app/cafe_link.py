@@ -11,8 +11,10 @@ screen leaves free while there is something to show.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from cafe import contract
@@ -91,6 +93,14 @@ class CafeLink:
         if item.assigned:
             self.assignment = item.assignment
         return True
+
+    def next_wakeup(self) -> float | None:
+        """When the announcement runs out (monotonic): the display loop wakes then to take it off the strip."""
+        until = self.announcement.get("until") if self.announcement is not None else None
+        if until is None:
+            return None
+        left = (contract.parse_time(until, "until") - datetime.now().astimezone()).total_seconds()
+        return time.monotonic() + max(0.0, left)
 
     def tick(self) -> bool:
         """True when the announcement just ran out (the screen must be drawn again)."""

@@ -1,10 +1,10 @@
 """The display loop: sleep until something is due, hand the inputs on, draw a frame when something changed.
 
-Hardware threads only post inputs to the inbox (`kiosk/loop/inbox.py`), which wakes the loop (`kiosk/loop/waiting.py`,
-decision H23-Q); everything else happens on this thread. The loop sleeps until a touch, an input or a
-screen's next deadline: an idle kiosk draws nothing and wakes about once a second. A frame is the screen's
-view, the guests' notice band after a caught error and the café strip, put on the glass by
-`kiosk/loop/display.py`.
+Hardware threads only post inputs to the inbox (`kiosk/loop/inbox.py`), which wakes the loop
+(`kiosk/loop/waiting.py`, decision H23-Q); everything else happens on this thread. The loop sleeps until a
+touch, an input or a deadline: an idle kiosk draws nothing and wakes only when something is due (H23-Q2).
+A frame is the screen's view, the guests' notice band after a caught error and the café strip, put on the
+glass by `kiosk/loop/display.py`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kiosk.drawing.view import INK, PANEL, Element, Limits, View, ui_scale
 
 App = Any  # kiosk.app.app.App (not imported, not even for types: the app imports this module)
 
-IDLE_WAIT_MS = 1000  # the loop wakes at least this often (watchdog pings, SDL's device hotplug)
+IDLE_WAIT_MS = 10_000  # an idle loop wakes at least this often (deadlines and devices wake it when due: H23-Q2)
 
 
 class FrameLoop:
@@ -36,20 +36,17 @@ class FrameLoop:
 
     def _next_wakeup(self, now: float) -> float | None:
         """The earliest deadline: the screen's, the light strip's, the idle pause, the notice's end, the audio's
-        sleep."""
+        sleep, the café announcement's end. Nothing else wakes an idle loop but the watchdog's ping."""
         app = self.app
         wakeup = app.screen.next_wakeup()
         if app.lights is not None:  # the --sim window's light strip animates a blinking light
             wakeup = app.lights.next_wakeup(wakeup, now)
-        idle_at = self._idle_deadline()
-        if idle_at is not None:
-            wakeup = idle_at if wakeup is None else min(wakeup, idle_at)
+        deadlines = [wakeup, self._idle_deadline(), app.audio.sleep_due()]  # the audio device closes when quiet
         if app.guard.notice_shows(now):
-            wakeup = app.guard.notice_until if wakeup is None else min(wakeup, app.guard.notice_until)
-        quiet_at = app.audio.sleep_due()  # the audio device closes when no cue played for a while
-        if quiet_at is not None:
-            wakeup = quiet_at if wakeup is None else min(wakeup, quiet_at)
-        return wakeup
+            deadlines.append(app.guard.notice_until)
+        if app.cafe is not None:
+            deadlines.append(app.cafe.next_wakeup())
+        return min((t for t in deadlines if t is not None), default=None)
 
     def step(self, max_wait_ms: int | None = None) -> None:
         app = self.app
@@ -91,17 +88,15 @@ class FrameLoop:
             app.lights.follow(app.screen)
 
     def _wait(self, ms: int) -> list[pygame.event.Event]:
-        """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline."""
+        """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline. SDL is pumped
+        only when it may have an event (`kiosk.loop.waiting.Woken.pump`): a scan goes straight to its verdict."""
         waker = self.app.waker
         end = time.monotonic() + ms / 1000
         while True:
-            events = pygame.event.get()
-            if waker.woken() or events:
+            woken = waker.sleep(end - time.monotonic())
+            events = waker.events(woken, pygame.event.get)
+            if events or woken.posted or woken.timed_out or time.monotonic() >= end:
                 return events
-            left = end - time.monotonic()
-            if left <= 0:
-                return []
-            waker.sleep(left)
 
     # --- a table left alone
 

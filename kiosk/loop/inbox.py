@@ -34,6 +34,8 @@ class Inbox:
     def __init__(self) -> None:
         self.items: queue.Queue[Any] = queue.Queue()
         self._wake: Callable[[], None] = _nobody
+        self._lock = threading.Lock()  # a Command is posted before the loop ends, or refused: never left waiting
+        self.closed = False
 
     def wake_with(self, wake: Callable[[], None]) -> None:
         """Who `post` wakes from now on: the display loop's `Waker.wake` (thread-safe, never blocks)."""
@@ -41,8 +43,25 @@ class Inbox:
 
     def post(self, item: Any) -> None:
         """Thread-safe: hand an input or a Command to the display thread (and wake its loop)."""
-        self.items.put(item)
+        with self._lock:
+            if self.closed and isinstance(item, Command):
+                _refuse(item)
+                return
+            self.items.put(item)
         self._wake()
+
+    def close(self) -> None:
+        """The loop has ended (stopped, a signal): Commands waiting for it, and any posted from now on, fail at
+        once. A control-socket client left waiting would hold its thread, and the kiosk's exit, for seconds."""
+        with self._lock:
+            self.closed = True
+            while True:
+                try:
+                    item = self.items.get_nowait()
+                except queue.Empty:
+                    break
+                if isinstance(item, Command):
+                    _refuse(item)
 
     def call(self, name: str, arg: Any = None, timeout: float = 10.0) -> Any:
         """Thread-safe: run a Command on the display thread and wait for its result."""
@@ -53,6 +72,11 @@ class Inbox:
         if command.error is not None:
             raise command.error
         return command.result
+
+
+def _refuse(command: Command) -> None:
+    command.error = RuntimeError("the kiosk is stopping")
+    command.done.set()
 
 
 def _nobody() -> None:

@@ -1,8 +1,9 @@
 """systemd's notify protocol: READY=1 after the first frame, WATCHDOG=1 while the loop runs.
 
 One datagram to `$NOTIFY_SOCKET` per message (an abstract socket when the path
-starts with `@`). The loop calls `beat()` every step; a ping goes out at half the
-watchdog interval, so a hung loop stops pinging and systemd restarts it. Written
+starts with `@`). The loop calls `beat()` every step and, idle, wakes every `interval` (half the
+watchdog's time) for it; a ping goes out when 0.9 × `interval` has passed, so a loop that wakes a
+millisecond early still pings on that wake. A hung loop stops pinging and systemd restarts it. Written
 out rather than taken from `sdnotify`, which swallows send errors silently.
 """
 
@@ -59,7 +60,7 @@ class Notifier:
         if not self.ready_sent:
             self.ready(self.last_status or "table screen up")
         now = self.clock()
-        if self.interval is not None and now - self.last_ping >= self.interval and self.send("WATCHDOG=1"):
+        if self.interval is not None and now - self.last_ping >= 0.9 * self.interval and self.send("WATCHDOG=1"):
             self.last_ping = now
 
     def stopping(self) -> None:
