@@ -1,12 +1,16 @@
 """Operations drills: the real world thrown at a real `referee-kiosk --sim` process, figures printed.
 
-    python benchmarks/drills.py [--kills 1000] [--garbage 100000] [--mutations 1000] [--faults] [--seed N]
+    python benchmarks/drills.py [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--faults]
+                                [--seed N]
     scripts/drill.sh            (the same, in the project's venv)
 
 - kills: a game is driven through the control socket and the kiosk is SIGKILLed at a random moment, again
   and again; after each restart the screen must show exactly the log's replay and every event the screen
   had confirmed must be in the log. Figures: kills survived, events lost, restart time (start until the
   control socket answers) p50/p99.
+- stops: the same game, but systemd's SIGTERM (or Ctrl-C's SIGINT) at a random moment: mid-scan, or after
+  the kiosk was left idle up to 3 s (its loop asleep). It must end with status 0 at once (before half the idle
+  loop's longest sleep) and lose no confirmed event. Figures: stops clean, events lost, signal → exit p50/p99.
 - garbage: random bytes through a pseudo-terminal scanner (`raw`), random codes (`scan`) and random
   lines on the control socket, during a game. Figures: inputs sent, bad replies, crashes, RSS before/after.
 - faults: the storage faults: a damaged log (truncated, garbage header, garbage pages, random bytes) must
@@ -46,6 +50,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from kiosk.eventlog.store import EventLog, effective_events  # noqa: E402
+from kiosk.loop.frame_loop import IDLE_WAIT_MS  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from tests.damage import KINDS, damage  # noqa: E402
@@ -147,6 +152,64 @@ def kill_drill(kills: int, seed: int = 1) -> dict:
     return {"drill": "SIGKILL at random moments", "runs": kills, "ok": survived, "lost": lost,
             "crashes": crashes, "mismatched": mismatched,
             "restart p50 s": pct(restarts, 0.5), "restart p99 s": pct(restarts, 0.99)}
+
+
+def stop_once(data: Path, rng: random.Random, plan: list[dict], game_seed: int) -> tuple[list[dict], dict]:
+    """One run of the stop drill: resume or start a game, scan, then SIGTERM/SIGINT mid-scan or after idling."""
+    kiosk = KioskProcess(data)
+    try:
+        screen = kiosk.state()
+        done = screen["events"] if screen["screen"] == "table" else 0
+        if screen["screen"] != "table":
+            names = start_game(kiosk, "alles-klar", 3)
+            plan = list(sim.play(sim.get("alles-klar")(random.Random(game_seed), names)))
+        seat_of = dict(zip(kiosk.state()["state"]["scores"], SEATS, strict=False))
+        signum = rng.choice([signal.SIGTERM, signal.SIGINT])
+        idle = rng.random() < 0.3
+        took: list[float] = []
+
+        def stop() -> None:
+            """The signal, then the time until the process is gone (the driver may still wait on its socket)."""
+            sent = time.monotonic()
+            kiosk.proc.send_signal(signum)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                kiosk.proc.wait(timeout=10)
+                took.append(time.monotonic() - sent)
+
+        if idle:
+            confirmed = play_until_killed(kiosk, plan[done:done + rng.randint(0, 3)], seat_of, done)
+            time.sleep(rng.uniform(0.0, 3.0))  # left alone: the loop sleeps until something is due
+            stop()
+        else:
+            stopper = threading.Timer(rng.uniform(0.0, 0.15), stop)
+            stopper.start()
+            confirmed = play_until_killed(kiosk, plan[done:], seat_of, done)
+            stopper.join()
+        code = kiosk.proc.poll()
+    finally:
+        kiosk.close()
+    _, logged = log_replay(data)
+    missing = [e for e in plan[:confirmed] if e not in logged[:confirmed]]
+    # At once: well before the idle loop's own wake-up would have noticed (SDL's QUIT came only at a pump).
+    stopped_in = took[0] if took else float("inf")
+    return plan, {"clean": code == 0 and stopped_in < IDLE_WAIT_MS / 2000, "lost": len(missing),
+                  "took": stopped_in, "code": code}
+
+
+def stop_drill(stops: int, seed: int = 5) -> dict:
+    """SIGTERM or SIGINT at random moments of a driven game or of an idle kiosk; it must stop cleanly, at once."""
+    rng = random.Random(seed)
+    plan: list[dict] = []
+    runs: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="drill-stops-") as tmp:
+        for i in range(stops):
+            plan, run = stop_once(Path(tmp), rng, plan, seed * 1000 + i)
+            runs.append(run)
+    took = [r["took"] for r in runs if r["code"] is not None]
+    return {"drill": "SIGTERM / SIGINT at random moments", "runs": stops, "ok": sum(r["clean"] for r in runs),
+            "lost": sum(r["lost"] for r in runs), "crashes": sum(r["code"] not in (0, None) for r in runs),
+            "not stopped": sum(r["code"] is None for r in runs),
+            "stop p50 s": pct(took, 0.5), "stop p99 s": pct(took, 0.99)}
 
 
 # --- garbage -----------------------------------------------------------------------------------
@@ -430,6 +493,7 @@ def print_table(rows: list[dict]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="drills", description=__doc__.split("\n\n")[0])
     parser.add_argument("--kills", type=int, default=1000)
+    parser.add_argument("--stops", type=int, default=200)
     parser.add_argument("--garbage", type=int, default=100_000)
     parser.add_argument("--mutations", type=int, default=1000)
     parser.add_argument("--no-faults", action="store_true", help="skip the storage faults")
@@ -438,6 +502,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     started = time.monotonic()
     drills = [(args.kills, lambda: kill_drill(args.kills, args.seed)),
+              (args.stops, lambda: stop_drill(args.stops, args.seed + 4)),
               (args.garbage, lambda: garbage_drill(args.garbage, args.seed + 1)),
               (not args.no_faults, lambda: fault_drill(args.seed + 2)),
               (args.mutations, lambda: mutation_drill(args.mutations, args.seed + 3))]

@@ -27,6 +27,11 @@ def test_sigkills_lose_nothing(drills):
     assert (row["ok"], row["lost"], row["crashes"], row["mismatched"]) == (4, 0, 0, 0), row
 
 
+def test_sigterm_and_sigint_stop_the_kiosk_at_once_and_lose_nothing(drills):
+    row = drills.stop_drill(5, seed=11)
+    assert (row["ok"], row["lost"], row["crashes"], row["not stopped"]) == (5, 0, 0, 0), row
+
+
 def test_garbage_never_kills_the_kiosk(drills):
     row = drills.garbage_drill(600, seed=8)
     assert (row["ok"], row["crashes"], row["bad replies"]) == (600, 0, 0), row
