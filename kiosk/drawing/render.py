@@ -222,10 +222,10 @@ class Renderer:
         size = self.surface.get_size()
         if last is not None and drawn is not None and last[:2] == (self.surface, size):
             found = damage.regions(last[2], drawn, size)
-        if found is None:
-            self._draw_whole(view)
+        if found is not None and drawn is not None:
+            self._draw_regions(view, drawn, found)
         else:
-            self._draw_regions(view, drawn, found)  # type: ignore[arg-type]
+            self._draw_whole(view)
         self._last = (self.surface, size, drawn) if drawn is not None else None
         self.regions = found
         return found
@@ -261,13 +261,15 @@ class Renderer:
     def _draw_regions(self, view: View, drawn: list[damage.Drawn], regions: list[pygame.Rect]) -> None:
         """Per region: the background, then every element whose ink meets it, in order, clipped to it."""
         surface = self.surface
-        for region in regions:
-            surface.set_clip(region)
-            surface.fill(BG, region)
-            for e, (_, ink) in zip(view.elements, drawn, strict=True):
-                if ink.colliderect(region):
-                    self._element(e)
-        surface.set_clip(None)
+        try:
+            for region in regions:
+                surface.set_clip(region)
+                surface.fill(BG, region)
+                for e, (_, ink) in zip(view.elements, drawn, strict=True):
+                    if ink.colliderect(region):
+                        self._element(e)
+        finally:  # an element that raised must not leave the clip for the next (whole) frame
+            surface.set_clip(None)
 
     def _element(self, e: Element) -> None:
         surface = self.surface
