@@ -3,10 +3,11 @@
 A rejection changes the verdict's part of the screen only, yet a whole frame fills the whole surface, draws
 every box and text again and flips the whole window: after the loop slept, that memory is cold, and on a Pi the
 fill and the flip are the bulk of a frame (decision D26-1). So the renderer compares what it drew last with what
-it is asked to draw: each element drawn is a key (the element, and the size its group's texts were drawn at)
-with the area it inks. Elements that went away or came (counted as multisets: an element drawn twice is two)
-make the regions; everything else on the surface stays as it is — provided the elements that stayed are drawn
-in the same order relative to each other, so that where two of them overlap the same one is on top.
+it is asked to draw: each element drawn is a key (a number the renderer gives each element, with the size its
+group's texts were drawn at) and the area it inks. Elements that went away or came (counted as multisets: an
+element drawn twice is two) make the regions; everything else on the surface stays as it is — provided the
+elements that stayed are drawn in the same order relative to each other, so that where two of them overlap
+the same one is on top.
 
 This module only compares; `kiosk.drawing.render.Renderer` works out the inks and draws the regions.
 """

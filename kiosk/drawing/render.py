@@ -173,7 +173,10 @@ class Renderer:
         self._images: dict[tuple[str, int, Color], pygame.Surface] = {}  # rendered lines, reused across frames
         self._fits: dict[tuple, tuple[list[str], int, bool]] = {}
         self._group_px: dict[str, int] = {}  # per drawn view: the one size of each group of texts
-        self._inks: dict[Hashable, pygame.Rect] = {}  # the area each element drawn lately inks (per surface size)
+        # Per element drawn lately (and its group's size): a number standing for it, and the area it inks. The
+        # frames are compared by these numbers (an element's hash is worked out afresh each time it is asked).
+        self._inks: dict[Hashable, damage.Drawn] = {}
+        self._serial = 0  # never reused, also when `_inks` is cleared: an element seen anew only draws more
         self._ink_size: tuple[int, int] = (0, 0)
         # The surface, its size and what was drawn on it last (None: unknown, the next view is drawn whole).
         self._last: tuple[pygame.Surface, tuple[int, int], list[damage.Drawn]] | None = None
@@ -235,7 +238,7 @@ class Renderer:
         self._last = None
 
     def _drawn(self, view: View) -> list[damage.Drawn] | None:
-        """Each element's key and ink for comparing with the next view; None when the view cannot be compared
+        """Each element's number and ink for comparing with the next view; None when the view cannot be compared
         (a picture element's PIL image is not hashable) or must be drawn whole (the audit records every text)."""
         if self.record is not None or any(e.kind == "picture" for e in view.elements):
             return None
@@ -245,12 +248,13 @@ class Renderer:
         out = []
         for e in view.elements:
             key = (e, self._group_px.get(e.group)) if e.group else e
-            ink = self._inks.get(key)
-            if ink is None:
+            found = self._inks.get(key)
+            if found is None:
                 if len(self._inks) > 4000:
                     self._inks.clear()
-                ink = self._inks[key] = self._ink(e)
-            out.append((key, ink))
+                self._serial += 1
+                found = self._inks[key] = (self._serial, self._ink(e))
+            out.append(found)
         return out
 
     def _draw_whole(self, view: View) -> None:
