@@ -23,7 +23,7 @@ from kiosk.drawing.view import View
 from kiosk.screens.table import VERDICT_S
 from referee import sim
 from referee.registry import game_ids
-from tests.kiosk_helpers import hold, make_app, press, scan
+from tests.kiosk_helpers import hold, make_app, press, scan, start_game
 
 MOVES = 24  # accepted moves per game and size: every kind of frame comes up, and the test stays short
 NOT_A_CARD = "XX:NOT-A-CARD"
@@ -291,3 +291,33 @@ def test_what_makes_a_frame_whole() -> None:
     twice = View(480, 800, [*big.elements, big.elements[-1]])  # the same element drawn twice is two
     assert renderer.draw(twice) == [pygame.Rect(0, 0, 480, 300)]
     _same_as_whole(renderer, twice)
+
+
+def test_the_loop_draws_whole_after_an_exposed_window_and_nothing_when_nothing_changed(tmp_path) -> None:
+    """A frame with no change counts as a frame and draws nothing; after the window was exposed (its picture
+    lost) or resized, the next frame is drawn and flipped whole."""
+    app = make_app(tmp_path)
+    app.draw()
+    frames = app.frames
+    app.draw()
+    assert app.frames == frames + 1 and app.renderer.regions == []
+    for kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
+        event = pygame.event.Event(kind, w=800, h=480, size=(800, 480)) if kind == pygame.VIDEORESIZE else \
+            pygame.event.Event(kind)
+        app.post_sdl(event)
+        app.step(max_wait_ms=50)
+        assert app.frames == frames + 2 and app.renderer.regions is None, pygame.event.event_name(kind)
+        frames += 1
+
+
+def test_a_rotated_display_shows_the_partly_drawn_canvas_turned_whole(tmp_path) -> None:
+    """Mounted rotated, the canvas is drawn in part but turned onto the window whole: the window shows the view
+    as drawn whole, turned."""
+    app = make_app(tmp_path, size=(480, 800), rotate=90)
+    check = FrameCheck(app, tmp_path)
+    start_game(app, "alles-klar", 3)
+    _rejection(app, check)
+    whole = pygame.Surface(app.surface.get_size())
+    Renderer(whole).draw(app.current_view)
+    turned = pygame.transform.rotate(whole, -90)
+    assert pygame.image.tobytes(app.display, "RGB") == pygame.image.tobytes(turned, "RGB")
