@@ -7,6 +7,9 @@ counts as a failure: a screen must lay its texts out so they fit. Button labels 
 whichever reads better on the button's fill. When `record` is a list, every drawn text and
 touch target is appended to it with its final sizes and colours, as drawn: the audit
 (`kiosk.drawing.audit`) checks those, not the layout's wishes.
+
+A view is drawn only where it differs from the one drawn before it (`kiosk.drawing.damage`, decision
+D26-1); `Renderer.invalidate()` makes the next one whole.
 """
 
 from __future__ import annotations
