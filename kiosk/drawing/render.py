@@ -7,16 +7,21 @@ counts as a failure: a screen must lay its texts out so they fit. Button labels 
 whichever reads better on the button's fill. When `record` is a list, every drawn text and
 touch target is appended to it with its final sizes and colours, as drawn: the audit
 (`kiosk.drawing.audit`) checks those, not the layout's wishes.
+
+A view is drawn only where it differs from the one drawn before it (`kiosk.drawing.damage`, decision
+D26-1); `Renderer.invalidate()` makes the next one whole.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import pygame
 
+from kiosk.drawing import damage
 from kiosk.drawing.view import BG, DARK_INK, INK, Color, Element, Limits, Rect, View, ui_scale
 
 FONT_FILES = (
@@ -171,11 +176,20 @@ class Renderer:
         self._images: dict[tuple[str, int, Color], pygame.Surface] = {}  # rendered lines, reused across frames
         self._fits: dict[tuple, tuple[list[str], int, bool]] = {}
         self._group_px: dict[str, int] = {}  # per drawn view: the one size of each group of texts
+        # Per element drawn lately (and its group's size): a number standing for it, and the area it inks. The
+        # frames are compared by these numbers (an element's hash is worked out afresh each time it is asked).
+        self._inks: dict[Hashable, damage.Drawn] = {}
+        self._serial = 0  # never reused, also when `_inks` is cleared: an element seen anew only draws more
+        self._ink_size: tuple[int, int] = (0, 0)
+        # The surface, its size and what was drawn on it last (None: unknown, the next view is drawn whole).
+        self._last: tuple[pygame.Surface, tuple[int, int], list[damage.Drawn]] | None = None
+        self.regions: list[pygame.Rect] | None = None  # what the last draw drew again (None: the whole surface)
         self.resize(surface)
         self.record: list[DrawnText | DrawnTarget] | None = None
 
     def resize(self, surface: pygame.Surface) -> None:
         self.surface = surface
+        self._last = None
         w, h = surface.get_size()
         self.scale = ui_scale(w, h)
         self.limits = Limits.for_size(w, h)
@@ -203,31 +217,102 @@ class Renderer:
 
     # --- drawing
 
-    def draw(self, view: View) -> None:
-        surface = self.surface
-        surface.fill(BG)
+    def draw(self, view: View) -> list[pygame.Rect] | None:
+        """Draw `view`: only where it differs from the view drawn last (`kiosk.drawing.damage`), else whole.
+        Returns the regions drawn again ([] when nothing changed), or None when the whole surface was drawn."""
+        last, self._last = self._last, None  # an exception mid-draw leaves the surface unknown: whole next time
         self._group_px = {}
         self._group_px = self._group_sizes(view)
+        drawn = self._drawn(view)
+        found = None
+        size = self.surface.get_size()
+        if last is not None and drawn is not None and last[:2] == (self.surface, size):
+            found = damage.regions(last[2], drawn, size)
+        if found is not None and drawn is not None:
+            self._draw_regions(view, drawn, found)
+        else:
+            self._draw_whole(view)
+        self._last = (self.surface, size, drawn) if drawn is not None else None
+        self.regions = found
+        return found
+
+    def invalidate(self) -> None:
+        """Something else drew on the surface (or the window lost its picture): the next view is drawn whole."""
+        self._last = None
+
+    def _drawn(self, view: View) -> list[damage.Drawn] | None:
+        """Each element's number and ink for comparing with the next view; None when the view cannot be compared
+        (a picture element's PIL image is not hashable) or must be drawn whole (the audit records every text)."""
+        if self.record is not None or any(e.kind == "picture" for e in view.elements):
+            return None
+        if self.surface.get_size() != self._ink_size:
+            self._inks.clear()
+            self._ink_size = self.surface.get_size()
+        out = []
         for e in view.elements:
-            rect = pygame.Rect(e.rect)
-            if e.kind == "icon":
-                self._icon(e, rect)
-                continue
-            if e.kind == "picture":
-                self._picture(e, rect)
-                continue
-            radius = 10 if e.kind in ("button", "card") else 8 if e.kind == "box" else 6
-            if e.fill is not None:
-                pygame.draw.rect(surface, e.fill, rect, border_radius=radius)
-            if e.kind == "card":
-                pygame.draw.rect(surface, (90, 90, 90), rect, width=2, border_radius=radius)
-            if e.outline is not None and e.outline_px:
-                pygame.draw.rect(surface, e.outline, rect, width=e.outline_px, border_radius=radius)
-            if e.kind == "button" and self.record is not None:
-                self.record.append(DrawnTarget(e.rect, e.action or "", e.tag))
-            if e.text:
-                color = ink_for(e.fill) if e.kind == "button" and e.fill is not None else e.color
-                self._text(e, rect, color)
+            key = (e, self._group_px.get(e.group)) if e.group else e
+            found = self._inks.get(key)
+            if found is None:
+                if len(self._inks) > 4000:
+                    self._inks.clear()
+                self._serial += 1
+                found = self._inks[key] = (self._serial, self._ink(e))
+            out.append(found)
+        return out
+
+    def _draw_whole(self, view: View) -> None:
+        self.surface.fill(BG)
+        for e in view.elements:
+            self._element(e)
+
+    def _draw_regions(self, view: View, drawn: list[damage.Drawn], regions: list[pygame.Rect]) -> None:
+        """Per region: the background, then every element whose ink meets it, in order, clipped to it."""
+        surface = self.surface
+        try:
+            for region in regions:
+                surface.set_clip(region)
+                surface.fill(BG, region)
+                for e, (_, ink) in zip(view.elements, drawn, strict=True):
+                    if ink.colliderect(region):
+                        self._element(e)
+        finally:  # an element that raised must not leave the clip for the next (whole) frame
+            surface.set_clip(None)
+
+    def _element(self, e: Element) -> None:
+        surface = self.surface
+        rect = pygame.Rect(e.rect)
+        if e.kind == "icon":
+            self._icon(e, rect)
+            return
+        if e.kind == "picture":
+            self._picture(e, rect)
+            return
+        radius = 10 if e.kind in ("button", "card") else 8 if e.kind == "box" else 6
+        if e.fill is not None:
+            pygame.draw.rect(surface, e.fill, rect, border_radius=radius)
+        if e.kind == "card":
+            pygame.draw.rect(surface, (90, 90, 90), rect, width=2, border_radius=radius)
+        if e.outline is not None and e.outline_px:
+            pygame.draw.rect(surface, e.outline, rect, width=e.outline_px, border_radius=radius)
+        if e.kind == "button" and self.record is not None:
+            self.record.append(DrawnTarget(e.rect, e.action or "", e.tag))
+        if e.text:
+            self._text(e, rect, self._text_color(e))
+
+    @staticmethod
+    def _text_color(e: Element) -> Color:
+        return ink_for(e.fill) if e.kind == "button" and e.fill is not None else e.color
+
+    def _ink(self, e: Element) -> pygame.Rect:
+        """The area `e` draws on: its rect, with a text's lines where they overflow it (a text taller than its box
+        at its floor size is centred on it) and an icon's strokes (as wide as a seventh of it, round the points)."""
+        rect = pygame.Rect(e.rect)
+        if e.kind == "icon":
+            return rect.inflate(2 * (max(3, rect.width // 7) + 2), 2 * (max(3, rect.width // 7) + 2))
+        if not e.text or e.kind == "picture":
+            return rect
+        placed = self._placed(e, rect, self._text_color(e))[2]
+        return rect.unionall([pygame.Rect(at, image.get_size()) for image, at in placed])
 
     def _picture(self, e: Element, rect: pygame.Rect) -> None:
         """A grey picture (PIL, mode "L") scaled into its rect."""
@@ -266,15 +351,18 @@ class Renderer:
     def _pad(self, e: Element) -> int:
         return max(4, round(6 * self.scale)) if e.kind == "button" or e.fill is not None else 2
 
-    def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
+    def _placed(self, e: Element, rect: pygame.Rect, color: Color
+                ) -> tuple[list[str], int, list[tuple[pygame.Surface, tuple[int, int]]]]:
+        """`e`'s lines, font size and each line's image with where it goes: centred on the box vertically (so a
+        text taller than its box overflows it above and below), aligned as asked across."""
         inner = rect.inflate(-2 * self._pad(e), -2)
-        lines, px, cut = self._fitted(e, rect)
+        lines, px, _ = self._fitted(e, rect)
         font = self.font(px)
         step = font.get_linesize()
         top = inner.y + (inner.height - step * len(lines)) // 2
-        images = [self._render(font, line, px, color) for line in lines]
         placed = []
-        for i, image in enumerate(images):
+        for i, line in enumerate(lines):
+            image = self._render(font, line, px, color)
             if e.align == "center":
                 x = inner.x + (inner.width - image.get_width()) // 2
             elif e.align == "right":
@@ -282,7 +370,12 @@ class Renderer:
             else:
                 x = inner.x
             placed.append((image, (x, top + i * step)))
+        return lines, px, placed
+
+    def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
+        lines, px, placed = self._placed(e, rect, color)
         if self.record is not None:
+            cut = self._fitted(e, rect)[2]
             area = pygame.Rect(placed[0][1], (0, 0)).unionall(
                 [pygame.Rect(at, image.get_size()) for image, at in placed])
             self.record.append(DrawnText("\n".join(lines), e.text, tuple(area), self.cap_height(px), color,

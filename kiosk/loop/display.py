@@ -90,11 +90,23 @@ class Display:
         return x, y
 
     def present(self, view: View) -> None:
-        """Draw `view` on the canvas, turn it onto a rotated display, flip."""
-        self.renderer.draw(view)
+        """Draw `view` on the canvas and put it on the glass: only the regions the renderer drew again
+        (`pygame.display.update`, nothing when nothing changed), else the whole window (a whole draw; a display
+        mounted rotated, whose window gets the whole turned canvas)."""
+        regions = self.renderer.draw(view)
         if self.rotate:
             self.window.blit(pygame.transform.rotate(self.surface, -self.rotate), (0, 0))
-        pygame.display.flip()
+            pygame.display.flip()
+        elif regions is None:
+            pygame.display.flip()
+        elif regions:
+            # The --sim light strip's window: the canvas is its top part (offset 0, 0); said, not assumed.
+            dx, dy = self.surface.get_abs_offset()
+            pygame.display.update([region.move(dx, dy) for region in regions])
+
+    def invalidate(self) -> None:
+        """The next frame is drawn and flipped whole (the window was exposed or resized)."""
+        self.renderer.invalidate()
 
     def shown(self) -> pygame.Surface:
         """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""

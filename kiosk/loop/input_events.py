@@ -81,6 +81,7 @@ class InputEvents:
         elif kind in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
             self._release(self._point(event))
         elif kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
+            app.video.invalidate()  # the window's picture is lost or resized: a whole frame, not the changes
             app.dirty = True
 
     def _on_down(self, event: pygame.event.Event) -> None:
