@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from kiosk.service.notify import Notifier
 
 
@@ -28,11 +30,11 @@ def test_ready_once_then_watchdog_at_half_the_interval(tmp_path) -> None:
     server.bind(path)
     now = [0.0]
     notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"}, clock=lambda: now[0])
-    notifier.beat()
+    assert notifier.beat() == 1.0, "the next ping is due half the watchdog's time from now: the loop wakes then"
     got = datagrams(server, 0.2)
     assert got[0].startswith("READY=1") and got[1:] == ["WATCHDOG=1"]
     now[0] = 0.85
-    notifier.beat()
+    assert notifier.beat() == pytest.approx(0.15)
     assert datagrams(server, 0.2) == [], "no ping well before half the interval"
     now[0] = 1.0 - 0.004  # the idle loop waking every `interval` may wake a few milliseconds early
     notifier.beat()
@@ -41,8 +43,13 @@ def test_ready_once_then_watchdog_at_half_the_interval(tmp_path) -> None:
 
 def test_without_socket_nothing_happens() -> None:
     notifier = Notifier({})
-    notifier.beat()
+    assert notifier.beat() is None, "no watchdog: the loop sleeps until something is due"
     assert not notifier.enabled
+
+
+def test_a_ping_systemd_does_not_take_is_tried_again_an_interval_later_not_in_a_spin(tmp_path) -> None:
+    notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "nobody-listens.sock"), "WATCHDOG_USEC": "2000000"})
+    assert notifier.beat() == 1.0 and notifier.errors >= 1
 
 
 def test_the_kiosk_process_pings_and_a_stuck_loop_stops(tmp_path) -> None:

@@ -58,7 +58,7 @@ class App:
     the event log, the opened hardware (seats, scanners, lights), the café link and the inbox they post to."""
 
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False, headless: bool = False,
-                 heartbeat: Callable[[], None] | None = None, wake_every_s: float | None = None,
+                 heartbeat: Callable[[], float | None] | None = None,
                  fallback_headless: bool = False, on_status: Callable[[str], None] | None = None, *,
                  inbox: Inbox | None = None, hardware: Hardware | None = None, cafe: CafeLink | None = None):
         self.settings = settings
@@ -92,7 +92,7 @@ class App:
         self.audio = Sounds(settings.volume, settings.mute)
         self.routes = ScreenRouter(self)
         self.input_events = InputEvents(self)
-        self.loop = FrameLoop(self, wake_every_s)
+        self.loop = FrameLoop(self)
         self.screen: Screen = MenuScreen(self)
         self.current_view: View | None = None
         self.resume()

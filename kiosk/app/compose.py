@@ -57,7 +57,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     link = _cafe_link(cafe, opened.log, inbox) if cafe is not None else None
     try:
         app = App(settings, opened.log, kiosk_mode=kiosk_mode, headless=headless, heartbeat=notifier.beat,
-                  wake_every_s=notifier.interval, fallback_headless=simulate, on_status=notifier.status,
+                  fallback_headless=simulate, on_status=notifier.status,
                   inbox=inbox, hardware=hardware, cafe=link)
     except BaseException:
         hardware.close()

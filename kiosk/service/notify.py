@@ -1,9 +1,10 @@
 """systemd's notify protocol: READY=1 after the first frame, WATCHDOG=1 while the loop runs.
 
 One datagram to `$NOTIFY_SOCKET` per message (an abstract socket when the path
-starts with `@`). The loop calls `beat()` every step and, idle, wakes every `interval` (half the
-watchdog's time) for it; a ping goes out when 0.9 × `interval` has passed, so a loop that wakes a
-millisecond early still pings on that wake. A hung loop stops pinging and systemd restarts it. Written
+starts with `@`). The loop calls `beat()` every step and before it sleeps; `beat()` says when the
+next ping is due (`interval`: half the watchdog's time after the last), and an idle loop wakes just
+for it. A ping goes out once 0.9 × `interval` has passed, so a wake a millisecond early still pings.
+A hung loop stops pinging and systemd restarts it. Written
 out rather than taken from `sdnotify`, which swallows send errors silently.
 """
 
@@ -53,15 +54,21 @@ class Notifier:
         self.last_status = " ".join(text.split())
         self.send("STATUS=" + self.last_status)
 
-    def beat(self) -> None:
-        """Called by the loop after each step: READY once, then WATCHDOG=1 at half the interval."""
+    def beat(self) -> float | None:
+        """Called by the loop after each step and before each sleep: READY once, then WATCHDOG=1 when due.
+        Returns the seconds until the next ping is due (None: no watchdog), so an idle loop wakes just for it."""
         if self._sock is None:
-            return
+            return None
         if not self.ready_sent:
             self.ready(self.last_status or "table screen up")
+        if self.interval is None:
+            return None
         now = self.clock()
-        if self.interval is not None and now - self.last_ping >= 0.9 * self.interval and self.send("WATCHDOG=1"):
+        if now - self.last_ping >= 0.9 * self.interval:
+            if not self.send("WATCHDOG=1"):
+                return self.interval  # systemd did not take it: the next try an interval later, not in a spin
             self.last_ping = now
+        return max(0.01, self.last_ping + self.interval - now)
 
     def stopping(self) -> None:
         self.send("STOPPING=1")
