@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 from kiosk.app.app import App
 from kiosk.eventlog.store import EventLog
 from kiosk.settings.settings import Settings
+from referee import sim
 
 # The apps made during the current test: tests/conftest.py fails a test that leaves a guarded error in one.
 MADE: list[App] = []
@@ -79,3 +83,33 @@ def start_game(app: App, game_id: str = "alles-klar", players: int = 3) -> None:
     press(app, f"game:{game_id}")
     press(app, f"count:{players}")
     press(app, "start")
+
+
+def start_simulated_game(app: App, game_id: str, seed: int) -> tuple[Any, Any]:
+    """A game started through the menu for the simulator's table of `seed`: (the screen's controller, the table
+    playing its seats under the names the kiosk gave them)."""
+    table = sim.new_table(game_id, seed)
+    press(app, f"game:{game_id}")
+    press(app, f"count:{len(table.players)}")
+    press(app, "start")
+    controller = app.screen.controller
+    names = list(controller.state["scores"])
+    return controller, sim.get(game_id)(random.Random(seed), names, table.options or None)
+
+
+def play_one_move(table: Any, referee: Any, submit: Callable[[dict], None], mistakes: int) -> dict | None:
+    """The simulated table's next accepted move, after up to `mistakes` of its moves the referee refuses (each
+    submitted too: a table's mistakes, as the referee answers them); None when it has no move."""
+    proposals = table.candidates(referee)
+    refused = 0
+    while proposals:
+        event = proposals.pop(table.rng.randrange(len(proposals)))
+        if not referee.check(event).ok:
+            if refused < mistakes:
+                refused += 1
+                submit(event)
+            continue
+        submit(event)
+        table.accepted(event, referee)
+        return event
+    return None

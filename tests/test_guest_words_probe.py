@@ -5,15 +5,13 @@ texts with an error id, a rule id or a card code."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
-from referee import sim
 from referee.registry import game_ids
 from tests.developer_words import bare_codes, developer_words, error_codes, rule_families
-from tests.kiosk_helpers import make_app, press
+from tests.kiosk_helpers import make_app, play_one_move, start_simulated_game
 
 SEEDS = (3,)
 STEPS = 400  # moves per game at most (a Profi-Sort match is longer; its first rounds show every kind of text)
@@ -39,13 +37,8 @@ def test_the_detector_finds_ids_and_codes_and_leaves_card_words() -> None:
 def _play(game_id: str, lang: str, seed: int, tmp_path) -> tuple[int, list[tuple[str, list[str]]]]:
     """Play one simulated game on a headless kiosk; (texts read, the texts with developer words)."""
     app = make_app(tmp_path / f"{game_id}-{lang}-{seed}", lang=lang)
-    table = sim.new_table(game_id, seed)
-    press(app, f"game:{game_id}")
-    press(app, f"count:{len(table.players)}")
-    press(app, "start")
-    controller = app.screen.controller
+    controller, table = start_simulated_game(app, game_id, seed)
     names = list(controller.state["scores"])
-    table = sim.get(game_id)(random.Random(seed), names, table.options or None)
     referee = controller.referee
     read, bad = 0, []
 
@@ -67,23 +60,14 @@ def _play(game_id: str, lang: str, seed: int, tmp_path) -> tuple[int, list[tuple
     for _ in range(STEPS):
         if referee.finished:
             break
-        proposals = table.candidates(referee)
-        refused = 0
-        while proposals:
-            event = proposals.pop(table.rng.randrange(len(proposals)))
-            if not referee.check(event).ok:
-                if refused < 4:  # the table's mistakes, as the referee answers them
-                    refused += 1
-                    submit(event)
-                continue
+        event = play_one_move(table, referee, submit, mistakes=4)  # with the table's mistakes, as answered
+        if event is None:
+            continue
+        if not referee.check(event).ok:  # the same card read again
             submit(event)
-            table.accepted(event, referee)
-            if not referee.check(event).ok:  # the same card read again
-                submit(event)
-            others = [p for p in names if p != event.get("player")]
-            if "player" in event and others and not referee.check({**event, "player": others[0]}).ok:
-                submit({**event, "player": others[0]})  # by another seat
-            break
+        others = [p for p in names if p != event.get("player")]
+        if "player" in event and others and not referee.check({**event, "player": others[0]}).ok:
+            submit({**event, "player": others[0]})  # by another seat
     assert referee.finished or game_id == "profi-sort", f"{game_id}: the simulated game did not end"
     return read, bad
 

@@ -21,9 +21,8 @@ from kiosk.drawing import damage
 from kiosk.drawing.render import Renderer
 from kiosk.drawing.view import View
 from kiosk.screens.table import VERDICT_S
-from referee import sim
 from referee.registry import game_ids
-from tests.kiosk_helpers import hold, make_app, press, scan, start_game
+from tests.kiosk_helpers import hold, make_app, play_one_move, press, scan, start_game, start_simulated_game
 
 MOVES = 24  # accepted moves per game and size: every kind of frame comes up, and the test stays short
 NOT_A_CARD = "XX:NOT-A-CARD"
@@ -150,13 +149,7 @@ def _extras(app: Any, check: FrameCheck, rng: random.Random, cafe: CafeLink, tur
 def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) -> None:
     """One game played by the simulator's table on the kiosk, with its mistakes (the referee's rejections)."""
     rng = random.Random(seed)
-    table = sim.new_table(game_id, seed)
-    press(app, f"game:{game_id}")
-    press(app, f"count:{len(table.players)}")
-    press(app, "start")
-    controller = app.screen.controller
-    names = list(controller.state["scores"])
-    table = sim.get(game_id)(random.Random(seed), names, table.options or None)
+    controller, table = start_simulated_game(app, game_id, seed)
     referee = controller.referee
 
     def submit(event: dict[str, Any]) -> None:
@@ -169,18 +162,7 @@ def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) 
     for turn in range(MOVES):
         if referee.finished:
             break
-        proposals = table.candidates(referee)
-        refused = 0
-        while proposals:
-            event = proposals.pop(table.rng.randrange(len(proposals)))
-            if not referee.check(event).ok:
-                if refused < 2:
-                    refused += 1
-                    submit(event)
-                continue
-            submit(event)
-            table.accepted(event, referee)
-            break
+        play_one_move(table, referee, submit, mistakes=2)
         if rng.random() < 0.3:
             _rejection(app, check)
         _extras(app, check, rng, cafe, turn)
