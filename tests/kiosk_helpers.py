@@ -97,6 +97,13 @@ def start_simulated_game(app: App, game_id: str, seed: int) -> tuple[Any, Any]:
     return controller, sim.get(game_id)(random.Random(seed), names, table.options or None)
 
 
+def play_opening(table: Any, referee: Any, submit: Callable[[dict], None]) -> None:
+    """The simulated table's opening events (a deal, a start), each submitted and accepted."""
+    for event in table.first_events():
+        submit(event)
+        table.accepted(event, referee)
+
+
 def play_one_move(table: Any, referee: Any, submit: Callable[[dict], None], mistakes: int) -> dict | None:
     """The simulated table's next accepted move, after up to `mistakes` of its moves the referee refuses (each
     submitted too: a table's mistakes, as the referee answers them); None when it has no move."""

@@ -11,7 +11,7 @@ import pytest
 
 from referee.registry import game_ids
 from tests.developer_words import bare_codes, developer_words, error_codes, rule_families
-from tests.kiosk_helpers import make_app, play_one_move, start_simulated_game
+from tests.kiosk_helpers import make_app, play_one_move, play_opening, start_simulated_game
 
 SEEDS = (3,)
 STEPS = 400  # moves per game at most (a Profi-Sort match is longer; its first rounds show every kind of text)
@@ -54,9 +54,7 @@ def _play(game_id: str, lang: str, seed: int, tmp_path) -> tuple[int, list[tuple
         controller.submit(event)
         look()
 
-    for event in table.first_events():
-        submit(event)
-        table.accepted(event, referee)
+    play_opening(table, referee, submit)
     for _ in range(STEPS):
         if referee.finished:
             break

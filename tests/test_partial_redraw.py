@@ -22,7 +22,16 @@ from kiosk.drawing.render import Renderer
 from kiosk.drawing.view import View
 from kiosk.screens.table import VERDICT_S
 from referee.registry import game_ids
-from tests.kiosk_helpers import hold, make_app, play_one_move, press, scan, start_game, start_simulated_game
+from tests.kiosk_helpers import (
+    hold,
+    make_app,
+    play_one_move,
+    play_opening,
+    press,
+    scan,
+    start_game,
+    start_simulated_game,
+)
 
 MOVES = 24  # accepted moves per game and size: every kind of frame comes up, and the test stays short
 NOT_A_CARD = "XX:NOT-A-CARD"
@@ -156,9 +165,7 @@ def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) 
         controller.submit(event)
         _frame(app, check)
 
-    for event in table.first_events():
-        submit(event)
-        table.accepted(event, referee)
+    play_opening(table, referee, submit)
     for turn in range(MOVES):
         if referee.finished:
             break
