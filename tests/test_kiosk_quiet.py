@@ -135,6 +135,11 @@ def test_sdl_s_device_monitor_wakes_the_loop_and_the_devices_are_watched_afresh(
         assert waker.sleep(0.05).timed_out, "the device that went no longer wakes the loop"
         os.write(new_write, b"x")
         assert waker.sleep(60.0).device, "the device that came does"
+        os.write(plug_write, b"add")  # a monitor nobody reads: still readable after the pump
+        woken = waker.sleep(60.0)
+        assert woken.hotplug and waker.events(woken, lambda: []) == []
+        assert plug_read not in waker.monitors, "no longer watched: it would end every sleep at once"
+        assert waker.sleep(0.05).timed_out
     finally:
         waker.close()
         for fd in (plug_read, plug_write, old_read, old_write, new_read, new_write):

@@ -26,6 +26,7 @@ wakes the loop through the pipe alone and goes straight to its verdict (decision
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import selectors
 import signal
@@ -41,6 +42,7 @@ TOUCH_POLL_S = 0.008  # a desktop window: how often SDL is pumped for its input 
 NETLINK_KOBJECT_UEVENT = 15  # the netlink protocol of udev's device events (linux/netlink.h)
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def input_devices(fd_dir: Path = Path("/proc/self/fd")) -> set[int]:
@@ -129,7 +131,19 @@ class Waker:
         events = pump()
         after = input_devices()
         self.watch((self.devices & after) | (after - before))
+        self._drop_undrained_monitors()
         return events
+
+    def _drop_undrained_monitors(self) -> None:
+        """SDL empties its device monitor when pumped. One still readable after a pump is not read by anyone, and
+        watching it would make every sleep end at once (a busy loop): it is no longer watched (hotplug is then
+        seen at the next pump the loop makes for another reason)."""
+        for fd in list(self.monitors):
+            if fd in {key.fd for key, _ in _readable(fd)}:
+                log.warning("SDL's device monitor (fd %d) stays readable after a pump: no longer watched", fd)
+                with contextlib.suppress(KeyError, ValueError, OSError):
+                    self._selector.unregister(fd)
+                self.monitors.discard(fd)
 
     def wake(self, sdl: bool = False) -> None:
         """Thread-safe: end the loop's sleep now (a full pipe already says so); `sdl`: an SDL event was posted, so
@@ -160,6 +174,12 @@ class Waker:
 
     def close(self) -> None:
         self._finalizer()
+
+
+def _readable(fd: int) -> list[tuple[selectors.SelectorKey, int]]:
+    with selectors.DefaultSelector() as probe:
+        probe.register(fd, selectors.EVENT_READ)
+        return probe.select(0)
 
 
 def _pipe() -> tuple[int, int]:
