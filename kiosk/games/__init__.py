@@ -133,6 +133,7 @@ class GameUI:
         self.players = players
         self.options = options
         self.ruling = ruling
+        self._faces: dict[tuple[str, str], str] = {}  # (face, language) → its words: asked on every frame
 
     @property
     def events(self) -> Sequence[Event]:
@@ -195,7 +196,11 @@ class GameUI:
 
     def face(self, code: str) -> str:
         """A card face in plain words (the same words its label prints), in the screen's language."""
-        return label_text(code.partition("#")[0], language())
+        key = (code.partition("#")[0], language())
+        words = self._faces.get(key)
+        if words is None:
+            words = self._faces[key] = label_text(*key)
+        return words
 
     def turn_text(self, state: State) -> str:
         if state.get("finished"):

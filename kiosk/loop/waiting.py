@@ -33,9 +33,8 @@ import signal
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 SELECT_DRIVERS = frozenset({"kmsdrm", "KMSDRM", "dummy", "offscreen", "evdev"})  # input through evdev or none
 TOUCH_POLL_S = 0.008  # a desktop window: how often SDL is pumped for its input (within one 60 Hz frame)
@@ -71,8 +70,7 @@ def _open_files(fd_dir: Path) -> list[tuple[int, str]]:
     return found
 
 
-@dataclass(frozen=True)
-class Woken:
+class Woken(NamedTuple):
     """What ended one sleep."""
 
     posted: bool = False  # another thread woke the loop: the inbox has an item
@@ -164,13 +162,21 @@ class Waker:
         interval); empties the pipe and says what ended the sleep."""
         if not self.blocking:
             seconds = min(seconds, TOUCH_POLL_S)
-        ready = {key.fd for key, _ in self._selector.select(max(0.0, seconds))}
-        for fd in ready & {self._read, self._sdl_read}:
-            with contextlib.suppress(BlockingIOError, OSError):
-                os.read(fd, 65536)  # a byte written after this read wakes the next sleep
-        return Woken(posted=self._read in ready, device=bool(ready - {self._read, self._sdl_read}),
-                     sdl_posted=self._sdl_read in ready, hotplug=bool(ready & self.monitors),
-                     timed_out=not ready and self.blocking, polled=not self.blocking)
+        posted = sdl_posted = device = hotplug = False
+        ready = self._selector.select(max(0.0, seconds))
+        for key, _ in ready:
+            if key.fd == self._read:
+                posted = True
+            elif key.fd == self._sdl_read:
+                sdl_posted = True
+            else:
+                device = True
+                hotplug = hotplug or key.fd in self.monitors
+            if key.fd in (self._read, self._sdl_read):
+                with contextlib.suppress(BlockingIOError, OSError):
+                    os.read(key.fd, 65536)  # a byte written after this read wakes the next sleep
+        return Woken(posted, device, sdl_posted, hotplug, timed_out=not ready and self.blocking,
+                     polled=not self.blocking)
 
     def close(self) -> None:
         self._finalizer()
