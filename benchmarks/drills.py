@@ -109,6 +109,25 @@ def play_until_killed(kiosk: KioskProcess, events: list[dict], seat_of: dict[str
     return confirmed
 
 
+def resume_or_start(kiosk: KioskProcess, screen: dict, plan: list[dict], game_seed: int
+                    ) -> tuple[int, list[dict], dict[str, str]]:
+    """The game the kiosk came back to (`screen`: its events so far, `plan` goes on), or a new Alles klar? game
+    with the simulator's plan of `game_seed`: (events done, the plan, each player's seat)."""
+    if screen["screen"] == "table":
+        done = screen["events"]
+    else:
+        names = start_game(kiosk, "alles-klar", 3)
+        plan = list(sim.play(sim.get("alles-klar")(random.Random(game_seed), names)))
+        done = 0
+    return done, plan, dict(zip(kiosk.state()["state"]["scores"], SEATS, strict=False))
+
+
+def missing_from_log(data: Path, plan: list[dict], confirmed: int) -> list[dict]:
+    """The events of `plan` the screen had confirmed that the log does not hold."""
+    _, logged = log_replay(data)
+    return [e for e in plan[:confirmed] if e not in logged[:confirmed]]
+
+
 def kill_drill(kills: int, seed: int = 1) -> dict:
     """SIGKILL the kiosk at random moments of a driven game; count what survives."""
     rng = random.Random(seed)
@@ -124,27 +143,20 @@ def kill_drill(kills: int, seed: int = 1) -> dict:
             try:
                 screen = kiosk.state()
                 restarts.append(time.monotonic() - began)
-                expected, logged = log_replay(data)
+                expected, _ = log_replay(data)
                 if screen["screen"] == "table":
-                    if screen["state"] != expected:
-                        mismatched += 1
-                    done = screen["events"]
+                    mismatched += screen["state"] != expected
                 else:
-                    names = start_game(kiosk, "alles-klar", 3)
                     game_seed += 1
-                    plan = list(sim.play(sim.get("alles-klar")(random.Random(game_seed), names)))
-                    done = 0
-                seat_of = dict(zip(kiosk.state()["state"]["scores"], SEATS, strict=False))
-                confirmed = done
+                done, plan, seat_of = resume_or_start(kiosk, screen, plan, game_seed)
                 killer = threading.Timer(rng.uniform(0.0, 0.15), kiosk.proc.kill)
                 killer.start()
-                confirmed = play_until_killed(kiosk, plan[done:], seat_of, confirmed)
+                confirmed = play_until_killed(kiosk, plan[done:], seat_of, done)
                 killer.join()
                 code = kiosk.proc.wait()
                 if code != -signal.SIGKILL:
                     crashes += 1  # it ended by itself (the game ran out before the kill is fine: see below)
-                _, logged = log_replay(data)
-                missing = [e for e in plan[:confirmed] if e not in logged[:confirmed]]
+                missing = missing_from_log(data, plan, confirmed)
                 lost += len(missing)
                 survived += not missing
             finally:
@@ -158,12 +170,7 @@ def stop_once(data: Path, rng: random.Random, plan: list[dict], game_seed: int) 
     """One run of the stop drill: resume or start a game, scan, then SIGTERM/SIGINT mid-scan or after idling."""
     kiosk = KioskProcess(data)
     try:
-        screen = kiosk.state()
-        done = screen["events"] if screen["screen"] == "table" else 0
-        if screen["screen"] != "table":
-            names = start_game(kiosk, "alles-klar", 3)
-            plan = list(sim.play(sim.get("alles-klar")(random.Random(game_seed), names)))
-        seat_of = dict(zip(kiosk.state()["state"]["scores"], SEATS, strict=False))
+        done, plan, seat_of = resume_or_start(kiosk, kiosk.state(), plan, game_seed)
         signum = rng.choice([signal.SIGTERM, signal.SIGINT])
         idle = rng.random() < 0.3
         took: list[float] = []
@@ -188,8 +195,7 @@ def stop_once(data: Path, rng: random.Random, plan: list[dict], game_seed: int) 
         code = kiosk.proc.poll()
     finally:
         kiosk.close()
-    _, logged = log_replay(data)
-    missing = [e for e in plan[:confirmed] if e not in logged[:confirmed]]
+    missing = missing_from_log(data, plan, confirmed)
     # At once: well before the idle loop's own wake-up would have noticed (SDL's QUIT came only at a pump).
     stopped_in = took[0] if took else float("inf")
     return plan, {"clean": code == 0 and stopped_in < IDLE_WAIT_MS / 2000, "lost": len(missing),
