@@ -180,7 +180,6 @@ class Renderer:
         # frames are compared by these numbers (an element's hash is worked out afresh each time it is asked).
         self._inks: dict[Hashable, damage.Drawn] = {}
         self._serial = 0  # never reused, also when `_inks` is cleared: an element seen anew only draws more
-        self._ink_size: tuple[int, int] = (0, 0)
         # The surface, its size and what was drawn on it last (None: unknown, the next view is drawn whole).
         self._last: tuple[pygame.Surface, tuple[int, int], list[damage.Drawn]] | None = None
         self.regions: list[pygame.Rect] | None = None  # what the last draw drew again (None: the whole surface)
@@ -190,6 +189,7 @@ class Renderer:
     def resize(self, surface: pygame.Surface) -> None:
         self.surface = surface
         self._last = None
+        self._inks.clear()  # the inks were placed at the old size's scale and limits
         w, h = surface.get_size()
         self.scale = ui_scale(w, h)
         self.limits = Limits.for_size(w, h)
@@ -245,9 +245,6 @@ class Renderer:
         (a picture element's PIL image is not hashable) or must be drawn whole (the audit records every text)."""
         if self.record is not None or any(e.kind == "picture" for e in view.elements):
             return None
-        if self.surface.get_size() != self._ink_size:
-            self._inks.clear()
-            self._ink_size = self.surface.get_size()
         out = []
         for e in view.elements:
             key = (e, self._group_px.get(e.group)) if e.group else e
@@ -311,8 +308,7 @@ class Renderer:
             return rect.inflate(2 * (max(3, rect.width // 7) + 2), 2 * (max(3, rect.width // 7) + 2))
         if not e.text or e.kind == "picture":
             return rect
-        placed = self._placed(e, rect, self._text_color(e))[2]
-        return rect.unionall([pygame.Rect(at, image.get_size()) for image, at in placed])
+        return rect.union(self._lines_area(self._placed(e, rect, self._text_color(e))[2]))
 
     def _picture(self, e: Element, rect: pygame.Rect) -> None:
         """A grey picture (PIL, mode "L") scaled into its rect."""
@@ -372,12 +368,16 @@ class Renderer:
             placed.append((image, (x, top + i * step)))
         return lines, px, placed
 
+    @staticmethod
+    def _lines_area(placed: list[tuple[pygame.Surface, tuple[int, int]]]) -> pygame.Rect:
+        """The area a text's placed lines cover."""
+        return pygame.Rect(placed[0][1], (0, 0)).unionall([pygame.Rect(at, image.get_size()) for image, at in placed])
+
     def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
         lines, px, placed = self._placed(e, rect, color)
         if self.record is not None:
             cut = self._fitted(e, rect)[2]
-            area = pygame.Rect(placed[0][1], (0, 0)).unionall(
-                [pygame.Rect(at, image.get_size()) for image, at in placed])
+            area = self._lines_area(placed)
             self.record.append(DrawnText("\n".join(lines), e.text, tuple(area), self.cap_height(px), color,
                                          self._background(area), e.role, e.tag, cut, e.group))
         for image, at in placed:
