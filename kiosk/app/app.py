@@ -281,8 +281,7 @@ class App:
             return
 
         def stop(signum: int, frame: object) -> None:
-            self.stop(0)
-            self.waker.wake()
+            self.stop(0)  # the loop's sleep has ended already: the signal wrote to its wake pipe
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, stop)

@@ -31,7 +31,6 @@ class FrameLoop:
 
     def __init__(self, app: App):
         self.app = app
-        self.max_idle_ms = IDLE_WAIT_MS
 
     def _next_wakeup(self, now: float) -> float | None:
         """The earliest deadline: the screen's, the light strip's, the idle pause, the notice's end, the audio's
@@ -51,7 +50,7 @@ class FrameLoop:
         app = self.app
         now = time.monotonic()
         wakeup = self._next_wakeup(now)
-        wait = self.max_idle_ms if wakeup is None else max(0, min(self.max_idle_ms, int((wakeup - now) * 1000)))
+        wait = IDLE_WAIT_MS if wakeup is None else max(0, min(IDLE_WAIT_MS, int((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
         if app.dirty:
@@ -99,7 +98,7 @@ class FrameLoop:
             if woken.timed_out and time.monotonic() < end:  # the watchdog's slice ran out, not the wait
                 continue
             events = waker.events(woken, pygame.event.get)
-            if events or woken.posted or woken.timed_out or time.monotonic() >= end:
+            if events or woken.posted or time.monotonic() >= end:
                 return events
 
     def _beat(self) -> float | None:

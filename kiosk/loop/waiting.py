@@ -137,7 +137,7 @@ class Waker:
         watching it would make every sleep end at once (a busy loop): it is no longer watched (hotplug is then
         seen at the next pump the loop makes for another reason)."""
         for fd in list(self.monitors):
-            if fd in {key.fd for key, _ in _readable(fd)}:
+            if _readable(fd):
                 log.warning("SDL's device monitor (fd %d) stays readable after a pump: no longer watched", fd)
                 with contextlib.suppress(KeyError, ValueError, OSError):
                     self._selector.unregister(fd)
@@ -182,10 +182,10 @@ class Waker:
         self._finalizer()
 
 
-def _readable(fd: int) -> list[tuple[selectors.SelectorKey, int]]:
+def _readable(fd: int) -> bool:
     with selectors.DefaultSelector() as probe:
         probe.register(fd, selectors.EVENT_READ)
-        return probe.select(0)
+        return bool(probe.select(0))
 
 
 def _pipe() -> tuple[int, int]:
