@@ -123,6 +123,14 @@ class KioskProcess:
     def wait_events(self, count: int, timeout: float = 20.0) -> dict[str, Any]:
         return self.wait(lambda s: s.get("events") == count, timeout)
 
+    def game_with_one_card(self) -> None:
+        """A game in progress, in the log: Die magische 7 for two, Anna's 7 laid (the e2e config's seats)."""
+        self.touch("game:magische-7")
+        self.touch("count:2")
+        self.touch("start")
+        self.cmd("scan", code="M7:7", reader="Anna")
+        self.wait_events(1)
+
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait()

@@ -12,11 +12,7 @@ from tests.kiosk_process import KioskProcess
 def test_leave_resume_admin_and_backup_on_a_running_kiosk(tmp_path) -> None:
     kiosk = KioskProcess(tmp_path)
     try:
-        kiosk.touch("game:magische-7")
-        kiosk.touch("count:2")
-        kiosk.touch("start")
-        kiosk.cmd("scan", code="M7:7", reader="Anna")
-        kiosk.wait_events(1)
+        kiosk.game_with_one_card()
         assert main(["--data-dir", str(tmp_path), "backup", "-o", str(tmp_path / "live.sqlite3")]) == 0
         copy = sqlite3.connect(tmp_path / "live.sqlite3")
         assert copy.execute("PRAGMA integrity_check").fetchone() == ("ok",)

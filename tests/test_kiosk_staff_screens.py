@@ -180,11 +180,7 @@ def _idle_config(tmp_path: Path, seconds: float) -> Path:
 def test_a_running_kiosk_pauses_a_left_game_and_resumes_it_from_the_menu(tmp_path) -> None:
     kiosk = KioskProcess(tmp_path / "data", extra=["--config", str(_idle_config(tmp_path, 3))])
     try:
-        kiosk.touch("game:magische-7")
-        kiosk.touch("count:2")
-        kiosk.touch("start")
-        kiosk.cmd("scan", code="M7:7", reader="Anna")
-        kiosk.wait_events(1)
+        kiosk.game_with_one_card()
         menu = kiosk.wait(lambda s: s["screen"] == "menu" and s.get("paused"), timeout=30)
         assert any(t.startswith("Your game is paused: Die magische 7 with ") for t in kiosk.cmd("view")["texts"])
         kiosk.touch("resume")
