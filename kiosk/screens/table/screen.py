@@ -11,89 +11,26 @@ banner naming its seat until it is back. Each verdict, race and game end also pl
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Literal
 
 from hw.camera.zones import READER as CAMERA
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
-from kiosk.drawing.view import (
-    ACCENT,
-    BAD_FILL,
-    BG,
-    BUTTON,
-    DARK_INK,
-    GOOD,
-    INK,
-    MUTED,
-    PANEL,
-    TURN_FILL,
-    Color,
-    Grid,
-    Rect,
-    Role,
-    View,
-    ui_scale,
-)
-from kiosk.games import RaceShown
+from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, MUTED, TURN_FILL, Grid, Rect, Role, View, ui_scale
 from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.history import HistoryScreen
 from kiosk.screens.results import results_view
+from kiosk.screens.table.layout import Stack, cols
+from kiosk.screens.table.race import race_open, race_result
+from kiosk.screens.table.seats import draw_seats, seat_width, seats_least
+from kiosk.screens.table.verdict import Said, Verdict, draw_verdict, verdict_height
 
 VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neutral prompt
 RACE_RESULT_S = 2.5  # a decided race fills the screen this long
-
-
-@dataclass(frozen=True)
-class Said:
-    """One text of the verdict panel: its words, role, size, ink and tag."""
-
-    text: str
-    role: Role = ""
-    size: float = 0.9
-    color: Color = INK
-    tag: str = "feedback"
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What the verdict panel shows now: a neutral prompt, a question, a quiet note, ✓ or ✗ with its texts."""
-
-    kind: Literal["prompt", "question", "quiet", "ok", "no"]
-    said: tuple[Said, ...]
-
-
-class Stack:
-    """A column filled from the top with blocks that each fit whole: what finds no room is left out, never cut."""
-
-    def __init__(self, rect: Rect, gap: int):
-        self.x, self.y, self.w, h = rect
-        self.bottom = self.y + h
-        self.gap = gap
-
-    def take(self, height: int) -> Rect | None:
-        if height > self.bottom - self.y:
-            return None
-        rect = (self.x, self.y, self.w, height)
-        self.y += height + self.gap
-        return rect
-
-
-def cols(rect: Rect, n: int, gap: int) -> list[Rect]:
-    x, y, w, h = rect
-    each = (w - gap * (n - 1)) / max(n, 1)
-    return [(round(x + i * (each + gap)), y, round(each), h) for i in range(n)]
-
-
-def rows(rect: Rect, n: int, gap: int) -> list[Rect]:
-    x, y, w, h = rect
-    each = (h - gap * (n - 1)) / max(n, 1)
-    return [(x, round(y + i * (each + gap)), w, round(each)) for i in range(n)]
 
 
 class TableScreen(Screen):
@@ -126,7 +63,7 @@ class TableScreen(Screen):
         self._redraw_at = None
         if race is not None and not race.open and now < self._race_until:
             self._redraw_at = self._race_until
-            return self._race_result(width, height, race)
+            return race_result(width, height, race, self._actions)
         if c.finished:
             return self._results(width, height)
         g = Grid(width, height)
@@ -145,12 +82,12 @@ class TableScreen(Screen):
         prompt = verdict.kind == "prompt"  # no verdict now: the prompt only takes room the table leaves free
         middle, (verdict_x, verdict_w, verdict_h) = self._arrange(v, g, y, margin, gap, panel, verdict)
         if race is not None and race.open:
-            used = self._race_open(v, middle, race, gap)
+            used = race_open(v, middle, race, gap)
         else:
             used = self._middle(v, middle, panel, gap, keep=verdict_h + gap // 2 if prompt else 0)
         free_to = middle[1] + middle[3]
         if prompt and free_to - used >= verdict_h:
-            self._draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
+            draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
         return v
 
     def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel, verdict: Verdict
@@ -165,21 +102,22 @@ class TableScreen(Screen):
         if g.portrait:
             verdict_w = full
         else:
-            seat_w = self._seat_width(v, g, gap)
+            seat_w = seat_width(v, g, c.ui, c.state, gap)
             verdict_w = full - seat_w - gap
             columns = 1 if len(c.ui.players) <= 4 else 2
             seats_end = bottom
-            if bottom - y < self._seats_least(v, columns, gap):  # the seats need the height: actions go left
+            if bottom - y < seats_least(v, len(c.ui.players), columns, gap):  # the seats need the height:
+                # the actions go left, under the verdict
                 v.elements = [e for e in v.elements if not (e.kind == "button" and e.rect[1] >= bottom)]
                 bottom, seats_end = self._actions(v, margin, verdict_w, end, gap), end
-            self._seats(v, (g.w - margin - seat_w, y, seat_w, seats_end - y), panel, c.state, gap, columns=columns)
-        verdict_h = self._verdict_height(v, verdict, verdict_w)
+            draw_seats(v, (g.w - margin - seat_w, y, seat_w, seats_end - y), c.ui, panel, c.state, gap, columns=columns)
+        verdict_h = verdict_height(v, verdict, verdict_w)
         if verdict.kind != "prompt":
-            self._draw_verdict(v, (margin, bottom - verdict_h, verdict_w, verdict_h), verdict)
+            draw_verdict(v, (margin, bottom - verdict_h, verdict_w, verdict_h), verdict)
             bottom -= verdict_h + gap
         if g.portrait:
-            bottom -= self._seats(v, (margin, y, full, bottom - y), panel, c.state, gap, columns=2,
-                                  from_bottom=True) + gap
+            bottom -= draw_seats(v, (margin, y, full, bottom - y), c.ui, panel, c.state, gap, columns=2,
+                             from_bottom=True) + gap
         return (margin, y, verdict_w, bottom - y), (margin, verdict_w, verdict_h)
 
     def _top(self, v: View, g: Grid, margin: int, gap: int) -> int:
@@ -286,143 +224,6 @@ class TableScreen(Screen):
                 v.text((x + cx, y + label_h + face_h, cw, owner_h), card.owner, size=0.6, color=MUTED,
                        align="center", tag="card-owner")
 
-    def _race_open(self, v: View, rect: Rect, race: RaceShown, gap: int) -> int:
-        """ALLE: everyone slaps; who has not yet, and the slaps so far with their times from the first one."""
-        lim = v.limits
-        w = rect[2]
-        stack = Stack(rect, gap // 2)
-        waiting = tr("Waiting for: {players}", players=", ".join(race.waiting) or "–")
-        slaps = [f"{p} {self._ms(t, i)}" for i, (p, t) in enumerate(race.slaps)]
-        parts = [(tr("ALLE! Everyone slap!"), "lead", 1.2, ACCENT, "big"), (waiting, "", 0.8, INK, "hint"),
-                 ("   ".join(slaps) if slaps else tr("No slap yet."), "", 0.8, INK, "race-slaps")]
-        for text, role, size, color, tag in parts:
-            place = stack.take(measure.height(text, w, lim.cap_for(role)))
-            if place is not None:
-                v.text(place, text, size=size, color=color, role=role, tag=tag)
-        return stack.y
-
-    @staticmethod
-    def _ms(t: int, i: int) -> str:
-        return tr("first") if i == 0 else "+" + tr("{ms} ms", ms=t)
-
-    # --- seats
-
-    def _seat_width(self, v: View, g: Grid, gap: int) -> int:
-        """Landscape: the seats' column, wide enough for the longest name and number (two columns of tiles
-        with more than four players), at least 22 % of the screen."""
-        lim = v.limits
-        ui = self.controller.ui
-        state = self.controller.state
-        pad = max(4, round(lim.gap))
-        arrow = round(measure.line(lim.cap) * 0.9) + pad // 2
-        names = max(measure.width(p, lim.cap) for p in ui.players) + arrow
-        number = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
-        if len(ui.players) > 4:  # what the number counts goes under it where it does not fit beside (`_seats`)
-            tile = max(names, number) + 2 * pad + 12
-            return min(max(2 * tile + gap, round(g.w * 0.34)), round(g.w * 0.55))
-        return min(max(names + number + 3 * pad + 4, round(g.w * 0.22)), round(g.w * 0.45))
-
-    def _seats_least(self, v: View, columns: int, gap: int) -> int:
-        """The least height the seats need: low tiles (a name beside its number) under a heading."""
-        per_col = -(-len(self.controller.ui.players) // columns)
-        lim = v.limits
-        return per_col * round(lim.key_cap * 1.3) + gap * per_col + measure.line(lim.cap) * 2
-
-    def _seats(self, v: View, rect: Rect, panel, state, gap: int, columns: int, from_bottom: bool = False) -> int:
-        """One tile per seat, row by row, in `rect` (portrait: at its bottom, as high as the tiles need).
-        A tall tile shows the name, the number with what it counts (beside it, or under it where it does not
-        fit beside), and the detail where it fits whole; a low
-        one the name beside the number, what the number counts said once above the tiles. Returns the height."""
-        lim = v.limits
-        ui = self.controller.ui
-        players = ui.players
-        x, y, w, h = rect
-        columns = min(columns, len(players))
-        per_col = -(-len(players) // columns)
-        tile_w = (w - gap * (columns - 1)) // columns
-        pad = max(4, round(lim.gap))
-        cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
-        unit = tr(ui.seat_unit)
-        numbers = [ui.seat_score(state, p) for p in players]
-        # what the number counts: beside it where it fits, else on a line of its own under it
-        below = max(measure.width(n, lim.key_cap) for n in numbers) + measure.width(unit, lim.cap) + 8 + 4 * pad \
-            > tile_w
-        unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
-        tall = cap_line + key_box + 2 * pad + unit_h
-        details = [panel.seat_lines.get(p, "") for p in players]
-        detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
-        fit = (h - gap * (per_col - 1)) // per_col
-        if from_bottom:  # portrait: the tiles as high as they need, the rest goes to what may come next
-            want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.6 else tall
-            fit = min(fit, want)
-        heading = 0
-        low = False
-        if fit < tall:  # what the number counts is said once, above the tiles; low tiles: name beside number
-            heading = measure.height(unit, w, lim.cap)
-            fit = (h - heading - gap // 2 - gap * (per_col - 1)) // per_col
-            low = fit < tall - unit_h
-            if from_bottom:
-                fit = min(fit, tall - unit_h)
-        used = heading + (gap // 2 if heading else 0) + per_col * fit + gap * (per_col - 1)
-        top = y + h - used if from_bottom else y
-        if heading:
-            v.text((x, top, w, heading), unit, size=0.6, color=MUTED, align="right", tag="seat-unit")
-        area = (x, top + used - per_col * fit - gap * (per_col - 1), w, per_col * fit + gap * (per_col - 1))
-        tiles = [r for row in rows(area, per_col, gap) for r in cols(row, columns, gap)]
-        for rect_, player, number, detail in zip(tiles, players, numbers, details, strict=False):
-            self._tile(v, rect_, player, number, "" if heading else unit, detail, hot=player == state.get("turn"),
-                       unit_below=unit_h, low=low)
-        return used
-
-    def _tile(self, v: View, rect: Rect, player: str, score: str, unit: str, detail: str, hot: bool,
-              unit_below: int = 0, low: bool = False) -> None:
-        """A seat: the name, the number large (6 mm capitals) with what it counts, the detail where it fits whole;
-        the seat on turn by a light fill with dark ink, a thick frame and an arrow (shape as well as colour)."""
-        lim = v.limits
-        x, y, w, h = rect
-        cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
-        pad = max(4, round(lim.gap))
-        v.box(rect, TURN_FILL if hot else PANEL, tag=f"seat:{player}", outline=INK if hot else None,
-              outline_px=max(3, round(lim.gap / 2)) if hot else 0)
-        ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
-        left = x + pad
-        arrow = round(cap_line * 0.8)
-        number_w = measure.width(score, lim.key_cap) + pad
-        name_room = w - 2 * pad - (number_w if low else 0)
-        beside_name = measure.width(player, lim.cap) + arrow + pad // 2 + 6 <= name_room
-        if hot and (beside_name or not low):  # the arrow before the name, else at the tile's bottom right corner
-            at = (left, y + (h - arrow) // 2 if low else y + pad + (cap_line - arrow) // 2) if beside_name else \
-                (x + w - pad - arrow, y + h - pad - arrow)
-            v.icon((*at, arrow, arrow), "turn", DARK_INK, tag=f"seat-turn:{player}")
-            if beside_name:
-                left += arrow + pad // 2
-        if low:  # the name beside the number
-            v.text((left, y, x + w - pad - number_w - left, h), player, size=0.8, color=ink, lines=2,
-                   tag=f"seat-name:{player}")
-            v.text((x + w - pad - number_w, y, number_w, h), score, size=2.0, color=ink, role="key", lines=1,
-                   align="right", tag=f"seat-score:{player}")
-            return
-        v.text((left, y + pad, x + w - pad - left, cap_line), player, size=0.8, color=ink, lines=1,
-               tag=f"seat-name:{player}")
-        number_w = measure.width(score, lim.key_cap) + 8
-        row = y + pad + cap_line
-        v.text((x + pad, row, number_w, key_box), score, size=2.0, color=ink, role="key", lines=1,
-               tag=f"seat-score:{player}")
-        if unit and unit_below:
-            v.text((x + pad, row + key_box, w - 2 * pad, unit_below), unit, size=0.6, color=muted,
-                   tag=f"seat-unit:{player}")
-            row += unit_below
-        elif unit:
-            unit_x = x + pad + number_w + pad
-            v.text((unit_x, row, x + w - pad - unit_x, key_box), unit, size=0.6, color=muted,
-                   tag=f"seat-unit:{player}")
-        rest = y + h - pad - (row + key_box)
-        if detail and measure.height(detail, w - 2 * pad, lim.cap) <= rest:
-            v.text((x + pad, row + key_box, w - 2 * pad, rest), detail, size=0.6, color=muted,
-                   tag=f"seat-detail:{player}")
-
-    # --- the verdict
-
     def _verdict(self, now: float) -> Verdict:
         """The verdict panel's content now: a verdict for a few seconds after an input, else the neutral prompt."""
         c = self.controller
@@ -457,43 +258,6 @@ class TableScreen(Screen):
         if not rest or rest in (*c.ui.panel(c.state).hints, said):
             return (Said(first + (dot.strip() if rest else ""), "lead", 1.0),)
         return Said(first + dot.strip(), "lead", 1.0), Said(rest, "", 0.7, INK, "feedback-more")
-
-    def _verdict_box(self, v: View, kind: str, width: int) -> tuple[int, int, int]:
-        """(icon side, text indent, text width) of the verdict panel `width` px wide."""
-        if kind in ("prompt", "question", "quiet"):
-            return 0, round(v.limits.gap), width - 2 * round(v.limits.gap)
-        side = min(round(v.limits.lead_cap * 2), round(width * 0.12))
-        indent = side + side // 2
-        return side, indent, width - indent - side // 4
-
-    def _verdict_height(self, v: View, verdict: Verdict, width: int) -> int:
-        """As high as its texts need (one lead line for the prompt and most verdicts)."""
-        lim = v.limits
-        _, _, text_w = self._verdict_box(v, verdict.kind, width)
-        edge = max(3, round(lim.gap / 2)) + 2
-        need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
-        return max(need, measure.line(lim.lead_cap) + 2) + 2 * edge
-
-    def _draw_verdict(self, v: View, rect: Rect, verdict: Verdict) -> None:
-        lim = v.limits
-        x, y, w, h = rect
-        side, indent, text_w = self._verdict_box(v, verdict.kind, w)
-        frame = max(3, round(lim.gap / 2))
-        if verdict.kind == "question":
-            v.box(rect, PANEL, tag="question", outline=ACCENT, outline_px=frame)
-        elif verdict.kind == "ok":
-            v.box(rect, PANEL, tag="verdict:ok", outline=GOOD, outline_px=frame)  # an outlined panel, ✓
-            v.icon((x + side // 4, y + (h - side) // 2, side, side), "ok", GOOD, tag="verdict-icon:ok")
-        elif verdict.kind == "no":
-            v.box(rect, BAD_FILL, tag="verdict:no")  # a filled panel, ✗
-            v.icon((x + side // 4, y + (h - side) // 2, side, side), "no", INK, tag="verdict-icon:no")
-        heights = [measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said]
-        ty = y + (h - sum(heights)) // 2
-        align = "center" if verdict.kind in ("prompt", "question", "quiet") else "left"
-        for said, th in zip(verdict.said, heights, strict=True):
-            v.text((x + indent, ty, text_w, th), said.text, size=said.size, color=said.color, role=said.role,
-                   align=align, tag=said.tag)
-            ty += th
 
     def _what_to_do(self, fb: Feedback) -> str:
         """A rejection's first words: what the table does now."""
@@ -570,40 +334,6 @@ class TableScreen(Screen):
         v.text((text_x, y, text_w, h), " · ".join(texts), size=0.8, color=DARK_INK,
                tag="banner")
         return y + h + gap // 2
-
-    def _race_result(self, width: int, height: int, race: RaceShown) -> View:
-        """A decided race, full-screen: the loser's name huge with the penalty, every slap's time from the first;
-        the table's touch buttons stay live at the bottom (play goes on), any other touch ends it early."""
-        g = Grid(width, height)
-        v = View(width, height)
-        p = g.portrait
-        # (y, height) of each part as fractions: title, loser, penalty, reason, slaps
-        title, name, pen, why, area = ((0.01, 0.06), (0.07, 0.18), (0.26, 0.09), (0.355, 0.055), (0.42, 0.43)) if p \
-            else ((0.01, 0.08), (0.09, 0.24), (0.34, 0.12), (0.465, 0.065), (0.54, 0.31))
-        v.box((0, 0, width, height), BG)
-        v.text(g.r(0.04, *title[:1], 0.92, title[1]), tr("ALLE race"), size=0.8, color=MUTED, align="center",
-               lines=1, tag="title")
-        v.text(g.r(0.04, name[0], 0.92, name[1]), ", ".join(race.losers) or "–", size=4.0, color=INK,
-               fill=BAD_FILL, align="center", role="key", lines=1, tag="race-loser")
-        penalty = trn("+{n} card", "+{n} cards", race.penalty) if race.losers else ""
-        v.text(g.r(0.04, pen[0], 0.92, pen[1]), penalty, size=2.2, color=ACCENT, align="center", role="key",
-               lines=1, tag="race-penalty")
-        v.text(g.r(0.04, why[0], 0.92, why[1]), race.reason, size=0.8, color=INK, align="center", lines=1,
-               tag="race-reason")
-        slaps = race.slaps
-        columns = 2 if len(slaps) > 3 and not p else 1
-        per_col = max(-(-len(slaps) // columns), 2)
-        gap = round(v.limits.gap)
-        places = [r for column in cols(g.r(0.04, area[0], 0.92, area[1]), columns, gap * 2)
-                  for r in rows(column, per_col, gap)]
-        for i, (rect, (player, t)) in enumerate(zip(places, slaps, strict=False)):
-            lost = player in race.losers
-            v.text(rect, f"{player}   {self._ms(t, i)}", size=0.9, color=INK, fill=BAD_FILL if lost else PANEL,
-                   align="center", lines=1, tag="race-slap:" + player)
-        margin = round(width * (0.03 if p else 0.02))
-        self._actions(v, margin, width - 2 * margin, height - max(2, gap // 2), round(v.limits.gap * 1.5))
-        v.anywhere = "race-done"
-        return v
 
     def _results(self, width: int, height: int) -> View:
         return results_view(self.controller, width, height)

@@ -1,0 +1,70 @@
+"""The verdict panel: what it shows (a prompt, a question, a quiet note, ✓ or ✗ with its texts), how high
+its texts make it, and how it is drawn: an outlined panel with ✓, a filled one with ✗ (shape as well as colour)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from kiosk.drawing.render import measure
+from kiosk.drawing.view import ACCENT, BAD_FILL, GOOD, INK, PANEL, Color, Rect, Role, View
+
+
+@dataclass(frozen=True)
+class Said:
+    """One text of the verdict panel: its words, role, size, ink and tag."""
+
+    text: str
+    role: Role = ""
+    size: float = 0.9
+    color: Color = INK
+    tag: str = "feedback"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the verdict panel shows now: a neutral prompt, a question, a quiet note, ✓ or ✗ with its texts."""
+
+    kind: Literal["prompt", "question", "quiet", "ok", "no"]
+    said: tuple[Said, ...]
+
+
+def verdict_box(v: View, kind: str, width: int) -> tuple[int, int, int]:
+    """(icon side, text indent, text width) of the verdict panel `width` px wide."""
+    if kind in ("prompt", "question", "quiet"):
+        return 0, round(v.limits.gap), width - 2 * round(v.limits.gap)
+    side = min(round(v.limits.lead_cap * 2), round(width * 0.12))
+    indent = side + side // 2
+    return side, indent, width - indent - side // 4
+
+
+def verdict_height(v: View, verdict: Verdict, width: int) -> int:
+    """As high as its texts need (one lead line for the prompt and most verdicts)."""
+    lim = v.limits
+    _, _, text_w = verdict_box(v, verdict.kind, width)
+    edge = max(3, round(lim.gap / 2)) + 2
+    need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
+    return max(need, measure.line(lim.lead_cap) + 2) + 2 * edge
+
+
+def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
+    lim = v.limits
+    x, y, w, h = rect
+    side, indent, text_w = verdict_box(v, verdict.kind, w)
+    frame = max(3, round(lim.gap / 2))
+    if verdict.kind == "question":
+        v.box(rect, PANEL, tag="question", outline=ACCENT, outline_px=frame)
+    elif verdict.kind == "ok":
+        v.box(rect, PANEL, tag="verdict:ok", outline=GOOD, outline_px=frame)  # an outlined panel, ✓
+        v.icon((x + side // 4, y + (h - side) // 2, side, side), "ok", GOOD, tag="verdict-icon:ok")
+    elif verdict.kind == "no":
+        v.box(rect, BAD_FILL, tag="verdict:no")  # a filled panel, ✗
+        v.icon((x + side // 4, y + (h - side) // 2, side, side), "no", INK, tag="verdict-icon:no")
+    heights = [measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said]
+    ty = y + (h - sum(heights)) // 2
+    align = "center" if verdict.kind in ("prompt", "question", "quiet") else "left"
+    for said, th in zip(verdict.said, heights, strict=True):
+        v.text((x + indent, ty, text_w, th), said.text, size=said.size, color=said.color, role=said.role,
+               align=align, tag=said.tag)
+        ty += th
+
