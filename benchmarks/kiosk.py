@@ -1,6 +1,7 @@
 """How the kiosk performs: frame times per game screen, latencies, idle CPU, first frame, resume, memory.
 
-    python benchmarks/kiosk.py [--idle-seconds 20] [--frames 200] [--touches 150] [--games 6] [--idle-only]
+    python benchmarks/kiosk.py [--idle-seconds 20] [--frames 200] [--touches 150] [--games 6] [--quiet-scans 40]
+                                [--idle-only]
 
 - frame p50/p99: one full redraw (view model + software render of the whole view + flip) of each
   game's table screen mid-game, SDL dummy driver, at 800×480 and 1280×720 (goal p99 <= 8 ms at 1280×720)
@@ -11,6 +12,8 @@
 - scan → verdict, accepted: whole simulated Die magische 7 games (3 players) scanned card by card into the
   running loop, no log (the log's fsync is the café benchmark's); every verdict, hint and seat is new
   text, so the renderer fits and renders words it has not cached and most frames are drawn whole
+- scan → verdict after a quiet spell: the same rejections, each after the audio device closed (no cue for
+  `SLEEP_AFTER_S`), with SDL's disk audio driver, so the device really opens again for the scan's cue
 - touch → frame: a touch (SDL mouse events posted from another thread at random moments, waking
   the loop as the touchscreen's evdev device does: `App.post_sdl`) until the frame it changed is
   flipped (goal p99 <= 17 ms, one 60 Hz frame)
@@ -54,6 +57,7 @@ import pygame  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk import games  # noqa: E402
 from kiosk.app.app import App  # noqa: E402
+from kiosk.app.audio import SLEEP_AFTER_S  # noqa: E402
 from kiosk.app.controller import TableController  # noqa: E402
 from kiosk.eventlog.store import EventLog  # noqa: E402
 from kiosk.screens.table import TableScreen  # noqa: E402
@@ -141,6 +145,7 @@ def touch_and_scan_latency(touches: int) -> tuple[str, str]:
                 app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
             time.sleep(0.1)
             done.set()
+            app.waker.wake()
 
         thread = threading.Thread(target=toucher)
         thread.start()
@@ -159,20 +164,49 @@ LAID = ("AK:11.V", "AK:1.I")
 REJECTED_IN_TURN = ("XX:NOT-A-CARD", *LAID)
 
 
-def _scan_latency(app: App, timer: LoopTimer, scans_n: int, rng: random.Random) -> list[float]:
-    """Scans into the running loop on an Alles klar? table where two cards lie: each scan rejected, each verdict
-    different from the one before it; the time from the post to the first frame flipped after it."""
+def _alles_klar_with_two_cards(app: App) -> None:
     table = sim.new_table("alles-klar", 3)
     app.show(TableScreen(app, TableController(Referee(table.header), None, None)))
     for code in LAID:
         app.post(CardScan(code, "keyboard", time.monotonic_ns()))
         app.step(max_wait_ms=0)
+
+
+def _scan_latency(app: App, timer: LoopTimer, scans_n: int, rng: random.Random) -> list[float]:
+    """Scans into the running loop on an Alles klar? table where two cards lie: each scan rejected, each verdict
+    different from the one before it; the time from the post to the first frame flipped after it."""
+    _alles_klar_with_two_cards(app)
     scans = _scan_into_loop(app, timer, [REJECTED_IN_TURN[i % len(REJECTED_IN_TURN)] for i in range(scans_n)], rng)
     empty = timer.empty_frames_after(scans)
     if empty:
         raise RuntimeError(f"{empty} of {len(scans)} scans changed nothing on screen: the figure would time "
                            "empty frames")
     return [(timer.first_flip_after(t) - t) * 1000 for t in scans if timer.first_flip_after(t)]
+
+
+def quiet_scan_latency(samples: int) -> str:
+    """Rejected scans into the running loop, each after the audio device was closed for quiet (`Sounds.tick`
+    past `SLEEP_AFTER_S`), with SDL's disk driver: the scan's cue needs the device opened again."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SDL_AUDIODRIVER"] = "disk"
+        os.environ["SDL_DISKAUDIOFILE"] = str(pathlib.Path(tmp) / "audio.raw")
+        pygame.mixer.quit()
+        settings = Settings(data_dir=pathlib.Path(tmp), demo_after_s=0, width=1280, height=720)
+        app = App(settings, None, headless=True)
+        if not app.audio.available:
+            return "no audio (disk driver unavailable)"
+        timer = LoopTimer(app)
+        _alles_klar_with_two_cards(app)
+        rng = random.Random(3)
+        latencies: list[float] = []
+        for i in range(samples):
+            while pygame.mixer.get_init() and pygame.mixer.get_busy():  # the last cue ends before the quiet
+                time.sleep(0.02)
+            app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
+            sent = _scan_into_loop(app, timer, [REJECTED_IN_TURN[i % len(REJECTED_IN_TURN)]], rng)
+            latencies += [(timer.first_flip_after(t) - t) * 1000 for t in sent if timer.first_flip_after(t)]
+        app.audio.close()
+        return _percentiles(latencies)
 
 
 def accepted_scan_latency(games: int) -> str:
@@ -212,6 +246,7 @@ def _scan_into_loop(app: App, timer: LoopTimer, codes: list[str], rng: random.Ra
             app.post(CardScan(code, "keyboard", time.monotonic_ns()))
         time.sleep(0.1)
         done.set()
+        app.waker.wake()  # the loop may sleep until a verdict fades: it sees `done` now
 
     thread = threading.Thread(target=scanner)
     thread.start()
@@ -345,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--frames", type=int, default=200)
     parser.add_argument("--touches", type=int, default=150)
+    parser.add_argument("--quiet-scans", type=int, default=40, help="scans each after the audio device closed")
     parser.add_argument("--games", type=int, default=6, help="Die magische 7 games scanned for accepted scans")
     parser.add_argument("--idle-only", action="store_true", help="only the idle CPU figures")
     args = parser.parse_args(argv)
@@ -364,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"- scan → verdict, accepted, new words each time (1280×720, {args.games} Die magische 7 games): "
           f"{accepted_scan_latency(args.games)}", flush=True)
     print(f"- verdict → cue's first sample (SDL disk audio driver): {cue_latency()}", flush=True)
+    print(f"- scan → verdict after a quiet spell (the audio device closed, SDL disk driver): "
+          f"{quiet_scan_latency(args.quiet_scans)}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         fresh = start_kiosk(pathlib.Path(tmp), 0)
     menu, table = idle_cpu(args.idle_seconds)

@@ -22,7 +22,7 @@ from kiosk.eventlog.store import EventLog
 from kiosk.loop.inbox import Inbox
 from kiosk.loop.waiting import NETLINK_KOBJECT_UEVENT, Waker, device_monitors, input_devices
 from kiosk.settings.settings import Settings
-from tests.kiosk_helpers import MADE, make_app, settle
+from tests.kiosk_helpers import MADE, make_app, press, settle
 from tests.kiosk_process import KioskProcess
 
 
@@ -146,7 +146,7 @@ def test_sdl_s_device_monitor_wakes_the_loop_and_the_devices_are_watched_afresh(
             os.close(fd)
 
 
-def test_the_audio_device_closes_when_quiet_and_opens_for_the_next_cue(monkeypatch) -> None:
+def test_the_audio_device_closes_when_quiet_and_opens_after_the_frame_for_the_next_cue(monkeypatch) -> None:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     pygame.mixer.quit()
     sounds = Sounds(70)
@@ -155,9 +155,38 @@ def test_the_audio_device_closes_when_quiet_and_opens_for_the_next_cue(monkeypat
         sounds.tick(time.monotonic() + SLEEP_AFTER_S + 1)
         assert sounds.asleep and not pygame.mixer.get_init(), "no open device, no audio thread"
         sounds.play("accepted")
-        assert not sounds.asleep and pygame.mixer.get_init() and pygame.mixer.get_busy()
+        assert sounds.asleep and not pygame.mixer.get_init(), "opened after the frame, not before the verdict"
+        sounds.settle()
+        assert not sounds.asleep and pygame.mixer.get_init() and pygame.mixer.get_busy(), "the cue that waited"
+        sounds.settle()
+        assert pygame.mixer.get_busy(), "played once"
     finally:
         sounds.close()
+
+
+def test_a_scan_after_a_quiet_spell_is_drawn_before_the_audio_device_opens(tmp_path) -> None:
+    """The device closed after `SLEEP_AFTER_S` without a cue; the next scan's verdict is flipped before the
+    device opens again (opening takes milliseconds, more on a Pi), and its cue plays right after the frame."""
+    pygame.mixer.quit()
+    app = make_app(tmp_path)
+    press(app, "game:alles-klar")
+    press(app, "count:2")
+    press(app, "start")
+    app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
+    assert app.audio.available and app.audio.asleep and not pygame.mixer.get_init()
+    open_at_frame: list[bool] = []
+    present = app.video.present
+
+    def watched(view) -> None:
+        present(view)
+        open_at_frame.append(bool(pygame.mixer.get_init()))
+
+    app.video.present = watched
+    app.post(CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns()))
+    app.step(max_wait_ms=0)
+    assert open_at_frame == [False], "the verdict's frame came before the device opened"
+    assert pygame.mixer.get_init() and pygame.mixer.get_busy(), "and the rejection's cue plays right after it"
+    assert app.screen.model()["feedback"]["ok"] is False
 
 
 def test_a_command_waiting_on_a_loop_that_ended_fails_at_once() -> None:

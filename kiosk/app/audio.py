@@ -11,7 +11,10 @@ mixed output to SDL_DISKAUDIOFILE).
 An open audio device costs CPU even in silence: SDL's audio thread wakes for every buffer (170 times
 a second at 6 ms), a quarter of a percent of a core here, most of an idle kiosk's cost. So the
 device is closed after `SLEEP_AFTER_S` without a cue and opened again at the next input (a touch,
-a scan, a seat button: `wake`), before its cue is due; `play` opens it too.
+a scan, a seat button: `wake`). Opening it takes milliseconds (2 ms with SDL's disk driver here, more with
+ALSA or a sound server), so it is opened after the frame that answers the input (`settle`, called by the
+loop): the verdict is on the glass first, and a cue asked for meanwhile starts as soon as the device is open
+(decision A26-1).
 """
 
 from __future__ import annotations
@@ -87,6 +90,8 @@ class Sounds:
         self.muted = muted
         self.available = False
         self.asleep = False  # the device is closed for now (`SLEEP_AFTER_S` without a cue)
+        self._stirred = False  # someone is at the table: `settle` opens the device
+        self._waiting: list[Cue] = []  # cues asked for while the device was closed, started by `settle`
         self.last_used = time.monotonic()
         self._sounds: dict[Cue, pygame.mixer.Sound] = {}
         self._buffers: dict[Cue, bytes] = {}
@@ -130,23 +135,37 @@ class Sounds:
             self.asleep = True
 
     def wake(self) -> None:
-        """Someone is at the table: open the device again, so the next cue starts on time."""
+        """Someone is at the table: a cue may follow, so the device opens at the next `settle`."""
         self.last_used = time.monotonic()
-        if not self.asleep:
+        self._stirred = self._stirred or self.asleep
+
+    def play(self, cue: Cue) -> None:
+        """The cue now, or, while the device is closed, once `settle` has opened it."""
+        if not self.available or self.muted or not self.volume:
             return
+        self.wake()
+        if self.asleep:
+            self._waiting.append(cue)
+            return
+        self._start(cue)
+
+    def settle(self) -> None:
+        """After the loop's frame: open the device if someone stirred, start the cues that waited for it."""
+        waiting, self._waiting = self._waiting, []
+        if not self._stirred:
+            return
+        self._stirred = False
         self.asleep = False
         try:
             self._open()
         except (pygame.error, ValueError, OSError) as error:
             log.warning("audio failed (%s): the kiosk runs silent", error)
             self.available = False
+            return
+        for cue in waiting:
+            self._start(cue)
 
-    def play(self, cue: Cue) -> None:
-        if not self.available or self.muted or not self.volume:
-            return
-        self.wake()
-        if not self.available:
-            return
+    def _start(self, cue: Cue) -> None:
         sound = self._sounds[cue]
         try:
             sound.set_volume(self.volume / 100)

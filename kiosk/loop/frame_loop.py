@@ -67,7 +67,7 @@ class FrameLoop:
         self._beat()
 
     def _after_inputs(self) -> None:
-        """Time, the café, the idle pause, the frame and the lights: once per turn of the loop."""
+        """Time, the café, the idle pause, the frame, the lights and the sound device: once per turn of the loop."""
         app = self.app
         now = time.monotonic()
         if app.screen.on_tick(now):
@@ -83,6 +83,7 @@ class FrameLoop:
             app.draw()  # through the app: a benchmark times its frames there
         if app.lights is not None:
             app.lights.follow(app.screen)
+        app.audio.settle()  # a closed audio device opens after the frame: the verdict never waits for it (A26-1)
 
     def _wait(self, ms: int) -> list[pygame.event.Event]:
         """SDL events, waiting up to `ms` for one, an input from another thread, or the deadline. SDL is pumped
