@@ -19,7 +19,7 @@ import pygame
 import pytest
 
 from hw.inputs import ButtonPress, CardScan
-from kiosk.app.audio import NOTES
+from kiosk.app.audio import NOTES, SLEEP_AFTER_S
 from referee import sim
 from referee.table import Referee
 from tests.kiosk_helpers import make_app, press, settle
@@ -120,6 +120,18 @@ def test_every_cue_plays_when_its_moment_comes(tmp_path, disk_audio) -> None:
     app.post(CardScan("XX:NOPE", "keyboard", 0))
     settle(app)
     expect(ear, "rejected")
+
+
+def test_the_cue_after_a_quiet_spell_is_heard_once_the_device_is_open_again(tmp_path, disk_audio) -> None:
+    """The device closed for quiet; the next scan's verdict is drawn first (A26-1) and its cue is not lost."""
+    app = make_app(tmp_path / "a")
+    app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
+    assert app.audio.asleep and not pygame.mixer.get_init()
+    ear = Ear(disk_audio)  # the disk driver writes its file afresh when the device opens again
+    app.post(CardScan("AK:8.II", "keyboard", 0))  # the menu cannot take a card
+    settle(app)
+    expect(ear, "rejected")
+    assert not app.audio.asleep
 
 
 def test_game_end_cue(tmp_path, disk_audio) -> None:
