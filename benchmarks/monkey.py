@@ -38,6 +38,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from kiosk import games  # noqa: E402
+from kiosk.app.audio import SLEEP_AFTER_S  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from tests.kiosk_process import KioskProcess  # noqa: E402
@@ -421,14 +422,17 @@ def _some_cards(game_id: str, most: int = 40) -> list[str]:
     return sorted({e["card"] for e in sim.play(table) if "card" in e})[:most]
 
 
-def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300) -> dict:
-    """Throw `inputs` random inputs (plus the simulator's moves) at a kiosk playing `game_id`; the figures."""
+def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300, quiet_every: int = 0) -> dict:
+    """Throw `inputs` random inputs (plus the simulator's moves) at a kiosk playing `game_id`; the figures.
+    Every `quiet_every` inputs (0: never) the table is left alone until the sound device has closed, so the
+    next input finds it closed (decision A26-1)."""
     figures = Figures(game_id)
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"drill-monkey-{game_id}-") as tmp:
         drill = Drill(game_id, Path(tmp), seed, figures)
         drill.start()
         next_kill = kill_every
+        next_quiet = quiet_every or inputs + 1
         try:
             while figures.inputs < inputs:
                 kiosk = drill.kiosk
@@ -442,6 +446,9 @@ def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300
                     drill.step()
                 except (ConnectionError, OSError, ValueError):
                     continue  # the process ended mid-input: the loop's next turn finds out how
+                if figures.inputs >= next_quiet:
+                    next_quiet += quiet_every
+                    time.sleep(SLEEP_AFTER_S + 1)
                 if figures.inputs >= next_kill:
                     next_kill += kill_every
                     with contextlib.suppress(ConnectionError, OSError):
@@ -460,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-every", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=1, help="games drilled at once, each with its own kiosk")
+    parser.add_argument("--quiet-every", type=int, default=0,
+                        help="leave the table alone every N inputs until the sound device closes (0: never)")
     args = parser.parse_args(argv)
     from concurrent.futures import ProcessPoolExecutor
 
@@ -468,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     game_ids = args.games.split(",")
     began = time.monotonic()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(monkey_drill, game_id, args.inputs, args.seed + i, args.kill_every)
+        futures = [pool.submit(monkey_drill, game_id, args.inputs, args.seed + i, args.kill_every, args.quiet_every)
                    for i, game_id in enumerate(game_ids)]
         rows = []
         for future in futures:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Operations drills against a real simulated kiosk: SIGKILLs, SIGTERMs/SIGINTs, garbage scans, storage faults, config mutations.
 # Usage: scripts/drill.sh [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--no-faults] [--seed N]
-#        scripts/drill.sh monkey [--inputs 20000] [--games alles-klar,...] [--kill-every 300] [--seed N]
+#        scripts/drill.sh monkey [--inputs 20000] [--games alles-klar,...] [--kill-every 300] [--quiet-every 0] [--seed N]
 # (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
-# the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py)
+# the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py; --quiet-every N
+# leaves the table alone every N inputs until the sound device closes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
