@@ -189,6 +189,18 @@ def test_a_scan_after_a_quiet_spell_is_drawn_before_the_audio_device_opens(tmp_p
     assert app.screen.model()["feedback"]["ok"] is False
 
 
+def test_the_loop_never_wakes_before_the_deadline_it_slept_for(tmp_path) -> None:
+    """A deadline between two milliseconds: a wait rounded down woke the loop just before it, found nothing due,
+    and the next turns spun with no wait at all (a café announcement then outlived its `until` by those turns)."""
+    app = make_app(tmp_path)
+    settle(app)
+    for fraction in (0.2, 0.5, 0.7, 0.9, 0.95):
+        deadline = time.monotonic() + (30 + fraction) / 1000
+        app.screen.next_wakeup = lambda deadline=deadline: deadline  # type: ignore[method-assign]
+        app.step()
+        assert time.monotonic() >= deadline, f"woke {1000 * (deadline - time.monotonic()):.2f} ms early"
+
+
 def test_a_command_waiting_on_a_loop_that_ended_fails_at_once() -> None:
     """The loop stopped (SIGTERM) while a control-socket client waited on it: the client's thread gets its answer
     now, so the kiosk's exit does not wait seconds for that thread (found by the stop drill: 5 s per stop)."""

@@ -9,6 +9,7 @@ glass by `kiosk/loop/display.py`.
 
 from __future__ import annotations
 
+import math
 import queue
 import time
 from dataclasses import replace
@@ -50,7 +51,8 @@ class FrameLoop:
         app = self.app
         now = time.monotonic()
         wakeup = self._next_wakeup(now)
-        wait = IDLE_WAIT_MS if wakeup is None else max(0, min(IDLE_WAIT_MS, int((wakeup - now) * 1000)))
+        # rounded up: a wait rounded down ends before its deadline, and the turn then finds nothing due yet
+        wait = IDLE_WAIT_MS if wakeup is None else max(0, min(IDLE_WAIT_MS, math.ceil((wakeup - now) * 1000)))
         if max_wait_ms is not None:
             wait = min(wait, max_wait_ms)
         if app.dirty:
