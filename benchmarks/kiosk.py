@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import os
 import pathlib
 import random
@@ -45,9 +46,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+T = TypeVar("T")  # what a run posts into the loop: a scanned code, a touch
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
@@ -108,6 +112,10 @@ class LoopTimer:
     def first_flip_after(self, t: float) -> float | None:
         return next((f for f in self.flips if f >= t), None)
 
+    def latencies_ms(self, times: list[float]) -> list[float]:
+        """From each of `times` to the first frame flipped after it, in ms (inputs no frame followed left out)."""
+        return [(flip - t) * 1000 for t in times if (flip := self.first_flip_after(t)) is not None]
+
     def empty_frames_after(self, times: list[float]) -> int:
         """How many of the first frames after `times` drew nothing (the input changed no pixel)."""
         firsts = [next((i for i, f in enumerate(self.flips) if f >= t), None) for t in times]
@@ -133,28 +141,16 @@ def touch_and_scan_latency(touches: int) -> tuple[str, str]:
         timer = LoopTimer(app)
         app.draw()
         x, y, w, h = app.current_view.tagged("lang")[0].rect
-        done = threading.Event()
-        sent: list[float] = []
         rng = random.Random(2)
 
-        def toucher() -> None:
-            for _ in range(touches):
-                time.sleep(rng.uniform(0.03, 0.08))
-                sent.append(time.perf_counter())
-                app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
-                app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
-            time.sleep(0.1)
-            done.set()
-            app.waker.wake()
+        def touch(_: object) -> None:
+            app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
+            app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
 
-        thread = threading.Thread(target=toucher)
-        thread.start()
-        timer.run_until(done)
-        thread.join()
-        touch = [(timer.first_flip_after(t) - t) * 1000 for t in sent if timer.first_flip_after(t)]
+        touched = timer.latencies_ms(_post_into_loop(app, timer, range(touches), touch, rng))
         scan = _scan_latency(app, timer, touches, rng)
         app.audio.close()
-        return _percentiles(touch), _percentiles(scan)
+        return _percentiles(touched), _percentiles(scan)
 
 
 # Rejections that each change the verdict on screen, in turn: a code that is no card ("not in this game"), then
@@ -176,21 +172,18 @@ def _scan_latency(app: App, timer: LoopTimer, scans_n: int, rng: random.Random) 
     """Scans into the running loop on an Alles klar? table where two cards lie: each scan rejected, each verdict
     different from the one before it; the time from the post to the first frame flipped after it."""
     _alles_klar_with_two_cards(app)
-    scans = _scan_into_loop(app, timer, [REJECTED_IN_TURN[i % len(REJECTED_IN_TURN)] for i in range(scans_n)], rng)
+    scans = _scan_into_loop(app, timer, list(itertools.islice(itertools.cycle(REJECTED_IN_TURN), scans_n)), rng)
     empty = timer.empty_frames_after(scans)
     if empty:
         raise RuntimeError(f"{empty} of {len(scans)} scans changed nothing on screen: the figure would time "
                            "empty frames")
-    return [(timer.first_flip_after(t) - t) * 1000 for t in scans if timer.first_flip_after(t)]
+    return timer.latencies_ms(scans)
 
 
 def quiet_scan_latency(samples: int) -> str:
     """Rejected scans into the running loop, each after the audio device was closed for quiet (`Sounds.tick`
     past `SLEEP_AFTER_S`), with SDL's disk driver: the scan's cue needs the device opened again."""
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["SDL_AUDIODRIVER"] = "disk"
-        os.environ["SDL_DISKAUDIOFILE"] = str(pathlib.Path(tmp) / "audio.raw")
-        pygame.mixer.quit()
+    with tempfile.TemporaryDirectory() as tmp, _disk_audio(pathlib.Path(tmp) / "audio.raw"):
         settings = Settings(data_dir=pathlib.Path(tmp), demo_after_s=0, width=1280, height=720)
         app = App(settings, None, headless=True)
         if not app.audio.available:
@@ -199,12 +192,11 @@ def quiet_scan_latency(samples: int) -> str:
         _alles_klar_with_two_cards(app)
         rng = random.Random(3)
         latencies: list[float] = []
-        for i in range(samples):
+        for code in itertools.islice(itertools.cycle(REJECTED_IN_TURN), samples):
             while pygame.mixer.get_init() and pygame.mixer.get_busy():  # the last cue ends before the quiet
                 time.sleep(0.02)
             app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
-            sent = _scan_into_loop(app, timer, [REJECTED_IN_TURN[i % len(REJECTED_IN_TURN)]], rng)
-            latencies += [(timer.first_flip_after(t) - t) * 1000 for t in sent if timer.first_flip_after(t)]
+            latencies += timer.latencies_ms(_scan_into_loop(app, timer, [code], rng))
         app.audio.close()
         return _percentiles(latencies)
 
@@ -228,40 +220,62 @@ def accepted_scan_latency(games: int) -> str:
             sent = _scan_into_loop(app, timer, cards, rng)
             if len(referee.history) != len(cards):
                 raise RuntimeError(f"{len(cards) - len(referee.history)} of {len(cards)} scans were not accepted")
-            latencies += [(timer.first_flip_after(t) - t) * 1000 for t in sent if timer.first_flip_after(t)]
+            latencies += timer.latencies_ms(sent)
         app.audio.close()
         return _percentiles(latencies)
 
 
 def _scan_into_loop(app: App, timer: LoopTimer, codes: list[str], rng: random.Random) -> list[float]:
-    """Scans `codes` from another thread (as the scanner threads do), 30–80 ms apart, while the loop runs here;
-    returns when each was posted."""
+    """Scans `codes` as the scanner threads do; returns when each was posted."""
+    return _post_into_loop(app, timer, codes, lambda code: app.post(CardScan(code, "keyboard", time.monotonic_ns())),
+                           rng)
+
+
+def _post_into_loop(app: App, timer: LoopTimer, items: Iterable[T], post: Callable[[T], None], rng: random.Random
+                    ) -> list[float]:
+    """`post`s each of `items` from another thread, 30–80 ms apart, while the loop runs here; returns when each
+    was posted."""
     done = threading.Event()
     sent: list[float] = []
 
-    def scanner() -> None:
-        for code in codes:
+    def poster() -> None:
+        for item in items:
             time.sleep(rng.uniform(0.03, 0.08))
             sent.append(time.perf_counter())
-            app.post(CardScan(code, "keyboard", time.monotonic_ns()))
+            post(item)
         time.sleep(0.1)
         done.set()
         app.waker.wake()  # the loop may sleep until a verdict fades: it sees `done` now
 
-    thread = threading.Thread(target=scanner)
+    thread = threading.Thread(target=poster)
     thread.start()
     timer.run_until(done)
     thread.join()
     return sent
 
 
+@contextlib.contextmanager
+def _disk_audio(path: pathlib.Path) -> Iterator[None]:
+    """SDL's disk audio driver writing to `path` while inside (a fresh mixer on each side), then the driver set
+    before: the kiosk processes started later must not inherit a file in a deleted directory."""
+    before = {name: os.environ.get(name) for name in ("SDL_AUDIODRIVER", "SDL_DISKAUDIOFILE")}
+    os.environ.update(SDL_AUDIODRIVER="disk", SDL_DISKAUDIOFILE=str(path))
+    pygame.mixer.quit()
+    try:
+        yield
+    finally:
+        pygame.mixer.quit()
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def cue_latency(repeats: int = 20) -> str:
     """`App.cue` until its first sample is in the disk audio driver's output file."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, _disk_audio(pathlib.Path(tmp) / "audio.raw"):
         wav = pathlib.Path(tmp) / "audio.raw"
-        os.environ["SDL_AUDIODRIVER"] = "disk"
-        os.environ["SDL_DISKAUDIOFILE"] = str(wav)
-        pygame.mixer.quit()
         settings = Settings(data_dir=pathlib.Path(tmp), demo_after_s=0)
         app = App(settings, None, headless=True)
         if not app.audio.available:
@@ -280,7 +294,6 @@ def cue_latency(repeats: int = 20) -> str:
                         break
                     time.sleep(0.0005)
         app.audio.close()
-        os.environ["SDL_AUDIODRIVER"] = "dummy"
         return _percentiles(out)
 
 
