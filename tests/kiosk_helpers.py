@@ -89,9 +89,7 @@ def start_simulated_game(app: App, game_id: str, seed: int) -> tuple[Any, Any]:
     """A game started through the menu for the simulator's table of `seed`: (the screen's controller, the table
     playing its seats under the names the kiosk gave them)."""
     table = sim.new_table(game_id, seed)
-    press(app, f"game:{game_id}")
-    press(app, f"count:{len(table.players)}")
-    press(app, "start")
+    start_game(app, game_id, len(table.players))
     controller = app.screen.controller
     names = list(controller.state["scores"])
     return controller, sim.get(game_id)(random.Random(seed), names, table.options or None)

@@ -22,7 +22,7 @@ from kiosk.eventlog.store import EventLog
 from kiosk.loop.inbox import Inbox
 from kiosk.loop.waiting import NETLINK_KOBJECT_UEVENT, Waker, device_monitors, input_devices
 from kiosk.settings.settings import Settings
-from tests.kiosk_helpers import MADE, make_app, press, settle
+from tests.kiosk_helpers import MADE, make_app, settle, start_game
 from tests.kiosk_process import KioskProcess
 
 
@@ -169,9 +169,7 @@ def test_a_scan_after_a_quiet_spell_is_drawn_before_the_audio_device_opens(tmp_p
     device opens again (opening takes milliseconds, more on a Pi), and its cue plays right after the frame."""
     pygame.mixer.quit()
     app = make_app(tmp_path)
-    press(app, "game:alles-klar")
-    press(app, "count:2")
-    press(app, "start")
+    start_game(app, "alles-klar", 2)
     app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
     assert app.audio.available and app.audio.asleep and not pygame.mixer.get_init()
     open_at_frame: list[bool] = []
