@@ -162,20 +162,13 @@ class Waker:
         interval); empties the pipe and says what ended the sleep."""
         if not self.blocking:
             seconds = min(seconds, TOUCH_POLL_S)
-        posted = sdl_posted = device = hotplug = False
-        ready = self._selector.select(max(0.0, seconds))
-        for key, _ in ready:
-            if key.fd == self._read:
-                posted = True
-            elif key.fd == self._sdl_read:
-                sdl_posted = True
-            else:
-                device = True
-                hotplug = hotplug or key.fd in self.monitors
-            if key.fd in (self._read, self._sdl_read):
-                with contextlib.suppress(BlockingIOError, OSError):
-                    os.read(key.fd, 65536)  # a byte written after this read wakes the next sleep
-        return Woken(posted, device, sdl_posted, hotplug, timed_out=not ready and self.blocking,
+        ready = {key.fd for key, _ in self._selector.select(max(0.0, seconds))}
+        pipes = {self._read, self._sdl_read}
+        for fd in ready & pipes:
+            with contextlib.suppress(BlockingIOError, OSError):
+                os.read(fd, 65536)  # a byte written after this read wakes the next sleep
+        return Woken(posted=self._read in ready, device=bool(ready - pipes), sdl_posted=self._sdl_read in ready,
+                     hotplug=bool(ready & self.monitors), timed_out=not ready and self.blocking,
                      polled=not self.blocking)
 
     def close(self) -> None:
