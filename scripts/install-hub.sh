@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Install the Tabletop Referee café hub and the café's Mosquitto broker on a Pi or any Debian machine.
 #
-#   sudo scripts/install-hub.sh --cafe ID --tables "t1 t2 t3" [options]   install or update (idempotent)
+#   sudo scripts/install-hub.sh --cafe ID [--tables "t1 t2"] [options]  install or update (idempotent)
 #   sudo scripts/install-hub.sh --uninstall            remove the hub (keeps config, store and broker users)
 #   sudo scripts/install-hub.sh --uninstall --purge    also the config, the store and the café's broker config
 #
 # Options:
 #   --cafe ID                 the café's id (first install; kept in /etc/tabletop-referee/hub.toml after)
-#   --tables "T1 T2 ..."      tables that get a broker user (added to the ones from earlier runs)
+#   --tables "T1 T2 ..."      tables set up by files: each gets a broker user and a password file to copy by hand
+#                             (added to the ones from earlier runs); paired tables need none (docs/cafe.md)
 #   --listen HOST:PORT        the web page (default 0.0.0.0:8080; first install)
-#   --broker-port PORT        the café broker's port (default 1883)
+#   --broker-port PORT        the café broker's plain port, on 127.0.0.1 only, for the hub (default 1883)
+#   --tls-port PORT           the broker's TLS port for the tables on the café's network (default 8883)
+#   --broker-name NAME        a host name or address the tables reach the broker by, for its certificate
+#                             (repeat it; default: this machine's name, NAME.local, its addresses, localhost)
 #   --no-broker               the broker runs elsewhere: neither install nor configure Mosquitto here
 #   --bridge-to HOST:PORT     bridge this café's topics to a chain's central broker (--no-bridge removes it)
 #   --bridge-user USER        ... as this user at the central broker, with
@@ -25,7 +29,8 @@
 # "skipped (DESTDIR): ..." instead of run. CI uses this mode. The broker's users and ACL are written by
 # `python -m cafe broker-config` (scripts/cafe-broker.sh), the bridge by `referee-hub bridge-config`.
 # Layout: /opt/tabletop-referee-hub (venv, docs), /etc/tabletop-referee/hub.toml (+ hub.password),
-# /var/lib/referee-hub (the store), /etc/mosquitto/tabletop-referee (passwd, acl, passwords/USER),
+# /var/lib/referee-hub (the store), /etc/mosquitto/tabletop-referee (tls/ the café's CA and the broker's
+# certificate, dynsec/ the users the hub adds, passwd + acl + passwords/USER for --tables),
 # /etc/mosquitto/conf.d/tabletop-referee*.conf, /etc/systemd/system/referee-hub.service. See docs/cafe.md.
 set -euo pipefail
 
@@ -49,6 +54,8 @@ cafe=
 tables=()
 listen=0.0.0.0:8080
 broker_port=1883
+tls_port=8883
+broker_names=()
 broker=yes
 bridge=keep
 bridge_user=
@@ -58,7 +65,7 @@ https=no
 https_name=
 
 usage() {
-    sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    sed -n '2,34s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 while [ $# -gt 0 ]; do
@@ -69,6 +76,8 @@ while [ $# -gt 0 ]; do
         --tables) read -r -a more <<<"${2:?--tables needs table ids}"; tables+=("${more[@]}"); shift ;;
         --listen) listen=${2:?--listen needs HOST:PORT}; shift ;;
         --broker-port) broker_port=${2:?--broker-port needs a port}; shift ;;
+        --tls-port) tls_port=${2:?--tls-port needs a port}; shift ;;
+        --broker-name) broker_names+=("${2:?--broker-name needs a host name or address}"); shift ;;
         --no-broker) broker=no ;;
         --bridge-to) bridge=${2:?--bridge-to needs HOST:PORT}; shift ;;
         --no-bridge) bridge=off ;;
@@ -179,28 +188,48 @@ make_certificate() { # a self-signed certificate for the staff page's HTTPS, nam
         -fingerprint -sha256 | cut -d= -f2)"
 }
 
+default_broker_names() { # this machine's names and addresses, for the broker's certificate
+    local host address
+    host=$(hostname)
+    printf '%s\n' "$host" "$host.local"
+    if [ -z "$DESTDIR" ]; then
+        for address in $(hostname -I 2>/dev/null); do
+            printf '%s\n' "$address"
+        done
+    fi
+    printf '%s\n' localhost 127.0.0.1 ::1
+}
+
 configure_broker() {
-    local known=() stamp=$DESTDIR$BROKER_DIR/tables conf
+    local known=() stamp=$DESTDIR$BROKER_DIR/tables conf names=() name args=()
     if [ -f "$stamp" ]; then
         mapfile -t known <"$stamp"
     fi
     local all
     mapfile -t all < <(printf '%s\n' "${known[@]}" "${tables[@]}" | sed '/^$/d' | sort -u)
-    if [ ${#all[@]} -eq 0 ]; then
-        echo "install-hub.sh: name the café's tables (--tables \"t1 t2\"): each gets its broker user" >&2
-        exit 2
+    if [ ${#broker_names[@]} -gt 0 ]; then
+        names=("${broker_names[@]}")
+    elif [ -f "$stamp.names" ]; then
+        mapfile -t names <"$stamp.names"
+    else
+        mapfile -t names < <(default_broker_names)
     fi
+    for name in "${names[@]}"; do
+        args+=(--name "$name")
+    done
+    [ ${#all[@]} -gt 0 ] && args+=(--tables "${all[@]}")
     local want
-    want=$(printf '%s\n' "cafe $cafe port $broker_port" "${all[@]}")
+    want=$(printf '%s\n' "cafe $cafe port $broker_port tls $tls_port names ${names[*]}" "${all[@]}")
     if [ ! -f "$stamp.for" ] || [ "$(cat "$stamp.for")" != "$want" ]; then
-        tool -m cafe broker-config --cafe "$cafe" --tables "${all[@]}" --out "$DESTDIR$BROKER_DIR" --conf-d \
-            --port "$broker_port" >/dev/null
+        tool -m cafe broker-config --cafe "$cafe" --out "$DESTDIR$BROKER_DIR" --conf-d --port "$broker_port" \
+            --tls-port "$tls_port" "${args[@]}" >/dev/null
         printf '%s\n' "${all[@]}" >"$stamp"
+        printf '%s\n' "${names[@]}" >"$stamp.names"
         printf '%s\n' "$want" >"$stamp.for"
-        say "wrote the broker's users and ACL in $BROKER_DIR (tables: ${all[*]})"
+        say "wrote the broker's config in $BROKER_DIR (TLS on port $tls_port for ${names[*]}; plain on 127.0.0.1:$broker_port${all[*]:+; tables by files: ${all[*]}})"
         changed+=("$BROKER_DIR")
     else
-        say "kept the broker's users and ACL in $BROKER_DIR"
+        say "kept the broker's config in $BROKER_DIR"
     fi
     conf=$(mktemp)
     # The generated snippet names its folder; in a throwaway root, as the live system will see it.
@@ -209,7 +238,10 @@ configure_broker() {
     rm -f "$conf"
     put 0640 "$DESTDIR$BROKER_DIR/passwords/hub" "$CONF/hub.password"
     sys chown "root:$HUB_USER" "$CONF/hub.password"
-    sys chown -R mosquitto:mosquitto "$BROKER_DIR/passwd" "$BROKER_DIR/acl"
+    sys chown -R mosquitto:mosquitto "$BROKER_DIR/dynsec" "$BROKER_DIR/tls/broker.key"
+    if [ ${#all[@]} -gt 0 ]; then
+        sys chown mosquitto:mosquitto "$BROKER_DIR/passwd" "$BROKER_DIR/acl"
+    fi
 }
 
 configure_bridge() {
@@ -270,7 +302,10 @@ do_install() {
         sys systemctl restart referee-hub.service
         [ -z "$DESTDIR" ] && say "hub started on $listen; logs: journalctl -u referee-hub -f"
     fi
-    say "tables: copy $BROKER_DIR/passwords/table-ID to each table's [cafe] password_file"
+    say "tables: each asks to join in its admin menu (Café), staff accept it on the hub's staff page (docs/cafe.md)"
+    if [ -f "$DESTDIR$BROKER_DIR/passwd" ]; then
+        say "tables set up by files: copy $BROKER_DIR/passwords/table-ID to each table's [cafe] password_file"
+    fi
 }
 
 do_uninstall() {
