@@ -9,7 +9,7 @@
 #   --cafe ID                 the café's id (first install; kept in /etc/tabletop-referee/hub.toml after)
 #   --tables "T1 T2 ..."      tables set up by files: each gets a broker user and a password file to copy by hand
 #                             (added to the ones from earlier runs); paired tables need none (docs/cafe.md)
-#   --listen HOST:PORT        the web page (default 0.0.0.0:8080; first install)
+#   --listen HOST:PORT        the web page, HTTPS (default 0.0.0.0:8080; first install)
 #   --broker-port PORT        the café broker's plain port, on 127.0.0.1 only, for the hub (default 1883)
 #   --tls-port PORT           the broker's TLS port for the tables on the café's network (default 8883)
 #   --broker-name NAME        a host name or address the tables reach the broker by, for its certificate
@@ -18,9 +18,10 @@
 #   --bridge-to HOST:PORT     bridge this café's topics to a chain's central broker (--no-bridge removes it)
 #   --bridge-user USER        ... as this user at the central broker, with
 #   --bridge-password-file F  ... the password in this file
-#   --self-signed             serve the page over HTTPS with a self-signed certificate (made once, kept after;
-#                             prints its SHA-256 fingerprint for the staff to compare in their browsers)
-#   --https-name NAME         the name (or IP address) in that certificate (default: this machine's host name)
+#   --https-name NAME         a name (or IP address) for the hub's self-signed HTTPS certificate, which the hub
+#                             makes on its first start (repeat it; default: this machine's names; first install)
+#   --behind-proxy ADDRESS    plain HTTP on 127.0.0.1:8080 for a reverse proxy at ADDRESS that serves HTTPS
+#                             (first install; without it the hub never serves plain HTTP)
 #   --no-start                enable the services for the next boot, but do not (re)start them now
 #   --destdir DIR             install into DIR as a throwaway root (same as DESTDIR=DIR)
 #
@@ -52,7 +53,7 @@ mode=install
 purge=no
 cafe=
 tables=()
-listen=0.0.0.0:8080
+listen=
 broker_port=1883
 tls_port=8883
 broker_names=()
@@ -61,8 +62,8 @@ bridge=keep
 bridge_user=
 bridge_password_file=
 start=yes
-https=no
-https_name=
+https_names=()
+proxy=
 
 usage() {
     sed -n '2,34s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
@@ -84,8 +85,9 @@ while [ $# -gt 0 ]; do
         --bridge-user) bridge_user=${2:?--bridge-user needs a user}; shift ;;
         --bridge-password-file) bridge_password_file=${2:?--bridge-password-file needs a file}; shift ;;
         --no-start) start=no ;;
-        --self-signed) https=self-signed ;;
-        --https-name) https_name=${2:?--https-name needs a host name or address}; shift ;;
+        --self-signed) ;; # the default since the hub makes its own certificate (kept for old command lines)
+        --https-name) https_names+=("${2:?--https-name needs a host name or address}"); shift ;;
+        --behind-proxy) proxy=${2:?--behind-proxy needs the address of the proxy}; shift ;;
         --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
         --destdir=*) DESTDIR=${1#--destdir=} ;;
         -h | --help) usage; exit 0 ;;
@@ -94,6 +96,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 check_invocation "$mode" "$purge"
+if [ -z "$listen" ]; then # behind a proxy only the proxy reaches the hub
+    listen=0.0.0.0:8080
+    [ -n "$proxy" ] && listen=127.0.0.1:8080
+fi
 
 python_for_tools() { # the hub's venv once it exists; the source tree's otherwise (a throwaway root)
     if [ -x "$DESTDIR$APP/venv/bin/python" ]; then
@@ -109,7 +115,6 @@ tool() { PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}" "$(python_for_tools)" "$@"
 
 install_packages() {
     local package packages=(python3-venv python3-pip) missing=()
-    [ "$https" = self-signed ] && packages+=(openssl)
     [ "$broker" = yes ] && packages+=(mosquitto)
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")
@@ -152,6 +157,7 @@ broker = "127.0.0.1:$broker_port"
 cafe = "$cafe"
 data_dir = "$DATA"
 listen = "$listen"
+$(web_settings)
 username = "hub"
 password_file = "$CONF/hub.password"
 # The staff area's password: put the line \`referee-hub hash-password\` prints here.
@@ -168,24 +174,31 @@ TOML
     sys chown "$HUB_USER:$HUB_USER" "$DATA"
 }
 
-make_certificate() { # a self-signed certificate for the staff page's HTTPS, named in hub.toml
-    local crt=$CONF/hub.crt key=$CONF/hub.key name=${https_name:-$(hostname)}
-    if [ ! -s "$DESTDIR$crt" ] || [ ! -s "$DESTDIR$key" ]; then
-        local san="DNS:$name"
-        [[ $name =~ ^[0-9.]+$|: ]] && san="IP:$name"
-        openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=$name" -addext "subjectAltName=$san" \
-            -keyout "$DESTDIR$key" -out "$DESTDIR$crt" 2>/dev/null
-        chmod 0640 "$DESTDIR$key"
-        chmod 0644 "$DESTDIR$crt"
-        say "made a self-signed certificate for $name: $crt"
+web_settings() { # hub.toml's lines for how the page is served (first install)
+    local name list=()
+    if [ -n "$proxy" ]; then
+        printf '# Plain HTTP for the reverse proxy in front, which serves HTTPS to the staff and guests.\n'
+        printf 'plain_http = true\ntrusted_proxy = "%s"\n' "$proxy"
+        return 0
     fi
-    sys chown "root:$HUB_USER" "$key"
-    if ! grep -q '^https_cert' "$DESTDIR$CONF/hub.toml"; then
-        printf 'https_cert = "%s"\nhttps_key = "%s"\n' "$crt" "$key" >>"$DESTDIR$CONF/hub.toml"
-        say "the hub serves HTTPS now: https_cert and https_key in $CONF/hub.toml"
+    printf '# HTTPS with a self-signed certificate the hub makes on its first start (its fingerprint: in the log,\n'
+    printf '# and "referee-hub certificate --config FILE"); https_cert/https_key for one of your own.\n'
+    for name in "${https_names[@]}"; do
+        list+=("\"$name\"")
+    done
+    if [ ${#list[@]} -gt 0 ]; then
+        local joined
+        joined=$(IFS=,; echo "${list[*]}")
+        printf 'https_names = [%s]\n' "${joined//,/, }"
     fi
-    say "certificate fingerprint (compare it in the browser): $(openssl x509 -in "$DESTDIR$crt" -noout \
-        -fingerprint -sha256 | cut -d= -f2)"
+}
+
+show_certificate() { # the page's address and the certificate's fingerprint, for the staff to compare
+    if [ -n "$DESTDIR" ]; then
+        tool -m hub certificate --config "$DESTDIR$CONF/hub.toml" --data-dir "$DESTDIR$DATA" | sed "s/^/$PROG: /"
+    else
+        runuser -u "$HUB_USER" -- "$APP/venv/bin/referee-hub" certificate --config "$CONF/hub.toml" | sed "s/^/$PROG: /"
+    fi
 }
 
 default_broker_names() { # this machine's names and addresses, for the broker's certificate
@@ -289,18 +302,18 @@ do_install() {
     create_user
     install_program
     install_config
-    [ "$https" = self-signed ] && make_certificate
     if [ "$broker" = yes ]; then
         configure_broker
         configure_bridge
     fi
     install_units
+    show_certificate
     if [ "$start" = yes ]; then
         if [ "$broker" = yes ] && broker_changed; then
             sys systemctl restart mosquitto.service
         fi
         sys systemctl restart referee-hub.service
-        [ -z "$DESTDIR" ] && say "hub started on $listen; logs: journalctl -u referee-hub -f"
+        [ -z "$DESTDIR" ] && say "hub started; logs: journalctl -u referee-hub -f"
     fi
     say "tables: each asks to join in its admin menu (Café), staff accept it on the hub's staff page (docs/cafe.md)"
     if [ -f "$DESTDIR$BROKER_DIR/passwd" ]; then

@@ -98,23 +98,23 @@ def test_install_is_idempotent_keeps_an_edited_config_and_adds_tables(tmp_path):
     assert set(first) >= {p for path in EXPECTED for p in parents(path)}
 
 
-def test_self_signed_https_is_made_once_named_in_the_config_and_its_fingerprint_printed(tmp_path):
-    result = install(tmp_path, "--cafe", "nord", "--tables", "t1", "--self-signed", "--https-name", "192.168.1.5")
-    crt, key = tmp_path / "etc/tabletop-referee/hub.crt", tmp_path / "etc/tabletop-referee/hub.key"
-    assert tree(tmp_path)["/etc/tabletop-referee/hub.key"][0] == "0o640"
+def test_https_by_default_its_fingerprint_printed_and_plain_http_only_behind_a_proxy(tmp_path):
+    """The hub's own self-signed certificate (made by `referee-hub certificate` as the hub makes it on its first
+    start), its fingerprint printed with the address; never plain HTTP on 0.0.0.0:8080 unless behind a proxy."""
+    result = install(tmp_path, "--cafe", "nord", "--https-name", "cafe-hub.local", "--https-name", "192.168.1.5")
     config = load(tmp_path / "etc/tabletop-referee/hub.toml")
-    assert (config.https_cert, config.https_key) == ("/etc/tabletop-referee/hub.crt", "/etc/tabletop-referee/hub.key")
-    shown = subprocess.run(["openssl", "x509", "-in", str(crt), "-noout", "-fingerprint", "-sha256", "-ext",
-                            "subjectAltName"], capture_output=True, text=True, check=True).stdout
-    fingerprint = shown.split("=", 1)[1].split()[0]
-    assert f"certificate fingerprint (compare it in the browser): {fingerprint}" in result.stdout
-    assert "IP Address:192.168.1.5" in shown
-    assert ["chown", "root:referee-hub", "/etc/tabletop-referee/hub.key"] in skipped(result)
-    before = tree(tmp_path)
-    again = install(tmp_path, "--self-signed")
-    assert tree(tmp_path) == before and fingerprint in again.stdout  # kept, not made again
-    install(tmp_path, "--uninstall", "--purge")
-    assert not crt.exists() and not key.exists()
+    assert (config.plain_http, config.https_cert, config.listen) == (False, None, "0.0.0.0:8080")
+    assert config.https_names == ["cafe-hub.local", "192.168.1.5"]
+    cert = certs.load_cert(tmp_path / "var/lib/referee-hub/https/hub.crt")
+    assert certs.names_of(cert) == ["cafe-hub.local", "192.168.1.5"]
+    line = f"install-hub.sh: serving https://cafe-hub.local:8080/: certificate SHA-256 {certs.fingerprint(cert)}"
+    assert line in result.stdout
+    again = install(tmp_path, "--self-signed")  # an old command line still works; the certificate is kept
+    assert f"SHA-256 {certs.fingerprint(cert)}" in again.stdout and "made now" not in again.stdout
+    proxied = install(tmp_path / "proxy", "--cafe", "nord", "--behind-proxy", "127.0.0.1")
+    config = load(tmp_path / "proxy/etc/tabletop-referee/hub.toml")
+    assert (config.plain_http, config.trusted_proxy, config.listen) == (True, "127.0.0.1", "127.0.0.1:8080")
+    assert "plain HTTP behind the reverse proxy" in proxied.stdout
 
 
 def test_the_bridge_is_switched_on_and_off(tmp_path):
