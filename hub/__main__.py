@@ -50,6 +50,19 @@ def config_from(args: argparse.Namespace) -> HubConfig:
     return load(args.config, overrides) if args.config else from_options(overrides)
 
 
+def addresses(host: str, port: int, https: bool = False) -> list[str]:
+    """The addresses a phone on the café's network opens the hub at: the listening host, or for every interface
+    (0.0.0.0, ::) this machine's own addresses, loopback last."""
+    import socket
+
+    scheme = "https" if https else "http"
+    hosts = [host]
+    if host in ("0.0.0.0", "::", ""):
+        found = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        hosts = [*sorted(h for h in found if not h.startswith("127.")), "127.0.0.1"]
+    return [f"{scheme}://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
+
+
 def serve(config: HubConfig) -> int:
     import uvicorn
 
@@ -69,6 +82,8 @@ def serve(config: HubConfig) -> int:
                                            proxy_headers=bool(config.trusted_proxy),
                                            forwarded_allow_ips=config.trusted_proxy or "127.0.0.1"))
     service.start()
+    for url in addresses(host, port, https=bool(config.https_cert)):
+        print(f"referee-hub: the café's page is at {url} (staff: {url}staff)", flush=True)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
         server.run()

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.templating import Jinja2Templates
 
-from hub import formats
+from hub import charts, formats
 from hub.describe import describe, verdict
 from hub.ingest import Ingest
 from hub.live import Broadcaster
@@ -171,6 +171,10 @@ class Pages:
                     "clock": lambda at: formats.clock_text(at, hub.zone, lang), "length": formats.duration,
                     "table_name": hub.table_name, "club": hub.evenings is not None,
                     "announcements": hub.current_announcements(),
+                    "chart": lambda ratings, title: charts.rating_chart(ratings, {
+                        "games": tr("Games played", lang), "rating": tr("Rating", lang),
+                        "title": tr("Rating over time", lang) + ": " + title},
+                        lambda v: formats.number(v, lang, 1, trim=True)),
                     "broker_up": hub.health().get("broker", {}).get("connected", True)}
         response = self.templates.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:
