@@ -21,6 +21,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from cafe.contract import is_id
+from cafe.handover import CODE_LIFETIME_S
 from hub.auth import check_password
 from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
@@ -67,9 +68,15 @@ class StaffArea:
                 request, "staff.html", message=message, tables=tables, players=self.reader.players(),
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
                 cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
-                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT)
+                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,
+                handover=self.hub.handover.codes(time.time()) if self.hub.handover is not None else None,
+                code_minutes=CODE_LIFETIME_S // 60, clock=self.clock)
         response.status_code = status_code
         return response
+
+    def clock(self, at: float | None) -> str:
+        """A time today as the café's clock shows it (the codes' end)."""
+        return "" if at is None else datetime.fromtimestamp(at, self.hub.zone).strftime("%H:%M")
 
     def missing_records(self, lang: str) -> list[str]:
         """Each gap the hub stopped asking replays for, as a sentence."""
@@ -192,6 +199,8 @@ class StaffArea:
 
 
 def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None = None) -> list[Route]:
+    from hub import handover_web  # it takes the staff area's POST guard, and this module's client_address
+
     area = StaffArea(hub, pages, sessions, guard or LoginGuard())
     return [
         Route("/staff", area.show),
@@ -201,4 +210,5 @@ def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None 
         Route("/staff/merge", area.post(area.merge), methods=["POST"]),
         Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
         Route("/staff/table/{cafe}/{table}", area.table),
+        *handover_web.routes(hub, area.post),
     ]

@@ -30,6 +30,8 @@ class Host(Protocol):
     seats: list[str]
     lights: Any  # None, or the seat lights with `hold(seat, on)`
     camera: Any  # None, or the overhead camera (`kiosk.hardware.camera_seat.TableCamera`: reader, config, pile seats)
+    cafe: Any  # None, or the café link (`kiosk.app.cafe_link.CafeLink`: online, problem)
+    joining: Any  # None, or joining a café from the admin menu (`kiosk.app.joining.Joining`)
 
     @property
     def lang(self) -> str: ...
@@ -59,6 +61,8 @@ class Host(Protocol):
     def set_volume(self, percent: int) -> None: ...
 
     def set_default_language(self, lang: str) -> None: ...
+
+    def leave_cafe(self) -> None: ...
 
 
 class Screen:
