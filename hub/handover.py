@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from cafe.signing import fingerprint, is_public_text, parse_public, unb64url
 from cryptography.exceptions import InvalidSignature
 
 from cafe import contract, handover
 from cafe.access import table_user
+from cafe.signing import fingerprint, is_public_text, parse_public, unb64url
 from hub.dynsec import BrokerUserError
 
 log = logging.getLogger("hub.handover")
@@ -58,6 +58,23 @@ class Keys(Protocol):
     def state(self, cafe: str, table: str, key: str) -> str | None: ...
 
     def ask(self, cafe: str, table: str, key: str, at: float) -> None: ...
+
+
+class StoreKeys:
+    """`Keys` over the hub's key list (`hub.pairing.Pairing`) and the store it writes to."""
+
+    def __init__(self, pairing: Any, store: Any):
+        self.pairing, self.store = pairing, store
+
+    def state(self, cafe: str, table: str, key: str) -> str | None:
+        state: str | None = self.pairing.state(cafe, table, key)
+        return state
+
+    def ask(self, cafe: str, table: str, key: str, at: float) -> None:
+        """The table said hello: on the staff's list as waiting to join, as a status with that key would put it."""
+        with self.store.transaction() as db:
+            decision = self.pairing.saw(db, cafe, table, key, at)
+        self.pairing.told(decision)
 
 
 @dataclass(frozen=True, slots=True)
