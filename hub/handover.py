@@ -122,7 +122,9 @@ class Handover:
             return refusal(400, "table must be a table id and key an ed25519 key")
         table, key = str(table), str(key)
         with self._lock, closing(self._db.cursor()) as db:
-            db.execute("DELETE FROM asked WHERE last_at < ?", (now - FORGET_S,))
+            for old in db.execute("SELECT tbl, key FROM asked WHERE last_at < ?", (now - FORGET_S,)).fetchall():
+                if self.keys.state(self.cafe, *old) != "accepted":  # an accepted one waits for its code
+                    db.execute("DELETE FROM asked WHERE cafe=? AND tbl=? AND key=?", (self.cafe, *old))
             known = db.execute("SELECT 1 FROM asked WHERE cafe=? AND tbl=? AND key=?", (self.cafe, table, key))
             if known.fetchone() is None and self.keys.state(self.cafe, table, key) in (None, "waiting"):
                 waiting = [r for r in db.execute("SELECT tbl, key, address FROM asked")
