@@ -30,7 +30,7 @@ class FakeHub:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 message = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
                 self._send(fake.answer(self.path, message))
 

@@ -64,6 +64,23 @@ class Staff:
         with self.opener.open(self.hub.url + "/staff?lang=en", timeout=30) as answer:
             return answer.read().decode()
 
+    def waiting(self) -> list[tuple[str, str, str]]:
+        """(table, fingerprint, key) of every table the staff page lists as waiting to join."""
+        page = self.page()
+        if "Waiting to join" not in page:
+            return []
+        part = page.split("Waiting to join", 1)[1].split("</section>", 1)[0]
+        return re.findall(r'Table ([a-z0-9-]+)</b>.*?class="fingerprint">([A-Za-z0-9_-]+)</code>.*?name="key" '
+                          r'value="([^"]+)"', part, re.S)
+
+    def decide(self, table: str, key: str, accept: bool = True) -> str:
+        """Accept (or refuse) a table's key on the staff page, as its buttons do."""
+        action = "/staff/tables/accept" if accept else "/staff/tables/refuse"
+        return self.post(action, {"cafe": self.hub.cafe, "table": table, "key": key})
+
+    def accept(self, table: str, key: str) -> str:
+        return self.decide(table, key, True)
+
     def code_for(self, table: str, timeout: float = 20.0) -> str:
         """The one-time code the staff page shows for a table (once the hub made its broker user)."""
         deadline = time.monotonic() + timeout
