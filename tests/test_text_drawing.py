@@ -2,7 +2,8 @@
 lone surrogates, right-to-left scripts, combining marks, emoji, huge strings — through the renderer itself and
 through every path a text from outside takes to the screen: a café announcement, a club night's assignment (its
 title and player names) and the players' names of a game at the table (names as the keyboard or an assignment
-can give them: a game's log holds text the contract allows). The contract drops such text at the edge (tests/test_attack_text.py); these reach the screen past it, as a bug elsewhere might let them."""
+can give them: a game's log holds text the contract allows). The contract drops such text at the edge
+(tests/test_attack_text.py); these reach the screen past it, as a bug elsewhere might let them."""
 
 from __future__ import annotations
 
