@@ -162,6 +162,9 @@ class CafeLink:
     def status(self, screen: Any) -> dict[str, Any]:
         name = screen_name(screen)
         fields: dict[str, Any] = {"screen": name}
+        shown = getattr(screen, "assignment", None) if getattr(screen, "name", "") == "assignment" else None
+        if shown is not None:  # club nights: the hub's desk says "shows the assignment" (cafe-protocol.md, Status)
+            fields["assignment"] = contract.assignment_ref(shown)
         controller = None if name == "demo" else _controller_of(screen)
         if controller is None:
             return fields
