@@ -82,7 +82,7 @@ def serve(config: HubConfig) -> int:
                                            proxy_headers=bool(config.trusted_proxy),
                                            forwarded_allow_ips=config.trusted_proxy or "127.0.0.1"))
     service.start()
-    for url in addresses(host, port, https=bool(config.https_cert)):
+    for url in addresses(host, port, https=serving.cert is not None):
         print(f"referee-hub: the café's page is at {url} (staff: {url}staff)", flush=True)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:

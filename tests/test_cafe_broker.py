@@ -8,6 +8,7 @@ import json
 import ssl
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -207,3 +208,33 @@ def test_plain_mqtt_listens_on_loopback_only_and_tls_on_the_network(cafe_broker)
     client, answer = connect(cafe_broker.host, cafe_broker.tls_port, "table-t1", cafe_broker.password("table-t1"))
     assert answer is None  # no plain MQTT on the TLS port: the broker hangs up
     client.loop_stop()
+
+
+def test_a_table_says_why_the_broker_cannot_be_used(cafe_broker, tmp_path) -> None:
+    """The publisher's `problem` (what admin → Café shows): a stranger's certificate, a refused password."""
+    from cafe.publisher import Publisher
+    from cafe.settings import CafeLinkConfig
+    from kiosk.eventlog.store import EventLog, outbox
+
+    stranger, _ = certs.make_ca("not the café")
+    (tmp_path / "other-ca.crt").write_bytes(certs.cert_pem(stranger))
+    (tmp_path / "wrong").write_text("not-the-password\n")
+    log = EventLog(tmp_path / "events.sqlite3")
+    heard: list[str | None] = []
+    cases = [(tmp_path / "other-ca.crt", cafe_broker.files.passwords["table-t1"], "certificate"),
+             (cafe_broker.files.ca, tmp_path / "wrong", "refused"),
+             (cafe_broker.files.ca, cafe_broker.files.passwords["table-t1"], None)]
+    try:
+        for ca, password, problem in cases:
+            config = CafeLinkConfig(cafe_broker.host, cafe_broker.tls_port, "nord", "t1", "table-t1", password,
+                                    tls=True, ca_file=ca)
+            publisher = Publisher(config, outbox(log.path), on_problem=heard.append, backoff=(0.1, 0.2)).start()
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and not (publisher.online if problem is None
+                                                       else publisher.problem == problem):
+                time.sleep(0.05)
+            assert publisher.problem == problem and publisher.online == (problem is None)
+            publisher.stop()
+    finally:
+        log.close()
+    assert heard == ["certificate", "refused"]  # told once each; the good link has no problem to tell
