@@ -254,6 +254,8 @@ def validate_status(payload: object, table: str | None = None) -> dict[str, Any]
     _need(isinstance(p.get("finished"), bool), "finished must be true or false")
     _need(_is_int(p.get("n")) and 0 <= p["n"] <= MAX_INT, "n must be an integer, 0 <= n < 2^53")
     parse_time(p.get("at"))
+    if "assignment" in p:  # added for #35: the club night's assignment the table shows now
+        validate_assignment_ref(p["assignment"])
     return p
 
 
@@ -272,6 +274,9 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
         _names(header.get("players"), "header players")  # type: ignore[union-attr]
         if "assignment" in p:
             validate_assignment_ref(p["assignment"])
+        if "guests" in p:  # added for #35: the seats that kept their default names
+            guests = _names(p["guests"], "guests")
+            _need(set(guests) <= set(header.get("players")), "guests must be players of the game")  # type: ignore
     elif kind == "event":
         _need(isinstance(p.get("event"), dict), "event must be a JSON object")
         answer = p.get("answer")

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
 from hub.ratelog import RateLimitedLog
-from hub.texts import pick_language, tr
+from hub.texts import lang_of, tr
 
 MAX_FORM_BYTES = 256 * 1024
 
@@ -50,9 +50,8 @@ def cross_site_refusal(request: Request) -> Response | None:
     address = request.client.host if request.client else "unknown"
     refusals.warning("origin", "refused a POST to %s from %s: origin %r, host %r", request.url.path, address,
                      request.headers.get("origin"), request.headers.get("host"))
-    lang = pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"))
-    return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang), status_code=403)
+    return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang_of(request)),
+                             status_code=403)
 
 
 async def read_form(request: Request) -> dict[str, str]:
