@@ -241,3 +241,14 @@ def test_the_rating_is_explained_in_words_and_drawn_with_axes(cafe) -> None:
     assert len(points) == 3  # the start at 0, then each game
     assert "Sieg gegen starke Spieler" in cafe.client.get("/leaderboard/magische-7?lang=de").text
 
+
+
+def test_hostile_posts_to_the_desk_and_the_check_in_get_no_server_error() -> None:
+    """The attack drill (scripts/drill.sh club) on a short run: every answer a page or a refusal, no name out of
+    bounds, no device with more than 3 guest names."""
+    from benchmarks.club_attack import drill
+
+    result = drill(400, seed=7)
+    assert result["server_errors"] == 0 and result["bad_names"] == [], result
+    assert result["most_per_device"] <= 3 and result["answers"].get(400, 0) > 50, result
+    assert result["ok"]
