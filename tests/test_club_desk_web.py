@@ -173,8 +173,11 @@ def test_a_round_is_drawn_again_with_a_late_arrival_and_a_dropped_player_comes_b
 def test_check_in_names_are_clean_bounded_not_guests_and_through_the_merges(cafe) -> None:
     create(cafe, evening="abend")
     desk = "/staff/club/abend"
-    assert message(cafe.post(desk, action="check_in", name="Eve\x00")) == (
-        "Leave out control characters: type only letters, digits and punctuation.")
+    assert message(cafe.post(desk, action="check_in", name="Eve\x00")) == (  # the form's edge (hub.forms)
+        "The form holds a control character: remove it and send the form again.")
+    with pytest.raises(ValueError) as refused:  # and the desk itself, whoever calls it
+        cafe.hub.evenings.check_in("abend", "Eve\x07")
+    assert refused.value.message == "Leave out control characters: type only letters, digits and punctuation."
     assert message(cafe.post(desk, action="check_in", name="x" * 41)) == "At most 40 characters, please."
     assert message(cafe.post(desk, action="check_in", name="Spieler 2")) == (
         "Spieler 2 is what a table calls a guest: type the player's own name.")
