@@ -66,7 +66,7 @@ def addresses(host: str, port: int, https: bool = False) -> list[str]:
 def serve(config: HubConfig) -> int:
     import uvicorn
 
-    from hub import https
+    from hub import https, limits
     from hub.service import Service
 
     serving = https.prepare(config)  # HTTPS unless plain_http: the owner's certificate, or a self-signed one
@@ -76,13 +76,15 @@ def serve(config: HubConfig) -> int:
     service = Service(config)
     host, port = split_address(config.listen)
     # Behind a reverse proxy, its X-Forwarded-* only from its address.
+    limits.configure(config.trusted_proxy)
     server = uvicorn.Server(uvicorn.Config(service.app(), host=host, port=port, log_level="warning",
+                                           http=limits.CappedH11Protocol,
                                            timeout_graceful_shutdown=2, access_log=False,
                                            ssl_certfile=serving.cert, ssl_keyfile=serving.key,
                                            proxy_headers=bool(config.trusted_proxy),
                                            forwarded_allow_ips=config.trusted_proxy or "127.0.0.1"))
     service.start()
-    for url in addresses(host, port, https=bool(config.https_cert)):
+    for url in addresses(host, port, https=serving.cert is not None):
         print(f"referee-hub: the café's page is at {url} (staff: {url}staff)", flush=True)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:

@@ -63,7 +63,8 @@ class EveningPages:
         qr = segno.make(join_url if view == "tv" else page_url, error="m")
         return self.pages.render(request, template, evening=evening, rows=standings_rows(evening, lang),
                                  qr=qr.svg_inline(scale=4, dark="#000", light="#fff"), join_url=join_url,
-                                 page_url=page_url, date=evening_date(evening, self.hub, lang), tv_page_s=TV_PAGE_S)
+                                 page_url=page_url, date=evening_date(evening, self.hub, lang),
+                                 tv_page_s=_seconds(request.query_params.get("every"), TV_PAGE_S))
 
     def as_json(self, request: Request) -> Response:
         evening = self.find(request)
@@ -117,6 +118,11 @@ class EveningPages:
         return StreamingResponse(self.hub.broadcaster.stream(wants, lambda news: {"refresh": True}),
                                  media_type="text/event-stream",
                                  headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+
+def _seconds(text: str | None, default: int) -> int:
+    """`?every=` seconds a TV page stays (2 to 60), else the default."""
+    return min(60, max(2, int(text))) if text and text.isdigit() else default
 
 
 def routes(hub: Hub, pages: Pages) -> list[Route]:
