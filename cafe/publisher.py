@@ -279,11 +279,14 @@ class Publisher:
         try:
             return contract.encode(payload)
         except contract.ContractError:
-            # Larger than 64 KiB (an event no scanner makes): its answer still goes out, the event shortened.
+            # Larger than 64 KiB, or text the contract forbids (an event no scanner makes): its answer still goes
+            # out, the event shortened to its type.
             event = payload.get("event", {})
             if record.kind != "event":
                 raise
-            payload["event"] = {"type": event.get("type", "unknown"), "oversize": True}
+            kind = event.get("type")
+            safe = isinstance(kind, str) and len(kind) <= 40 and contract.safe_text(kind)
+            payload["event"] = {"type": kind if safe else "unknown", "oversize": True}
             return contract.encode(payload)
 
     def _send_status(self, client: mqtt.Client) -> float | None:
