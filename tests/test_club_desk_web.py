@@ -173,8 +173,11 @@ def test_a_round_is_drawn_again_with_a_late_arrival_and_a_dropped_player_comes_b
 def test_check_in_names_are_clean_bounded_not_guests_and_through_the_merges(cafe) -> None:
     create(cafe, evening="abend")
     desk = "/staff/club/abend"
-    assert message(cafe.post(desk, action="check_in", name="Eve\x00")) == (
-        "Leave out control characters: type only letters, digits and punctuation.")
+    assert message(cafe.post(desk, action="check_in", name="Eve\x00")) == (  # the form's edge (hub.forms)
+        "The form holds a control character: remove it and send the form again.")
+    with pytest.raises(ValueError) as refused:  # and the desk itself, whoever calls it
+        cafe.hub.evenings.check_in("abend", "Eve\x07")
+    assert refused.value.message == "Leave out control characters: type only letters, digits and punctuation."
     assert message(cafe.post(desk, action="check_in", name="x" * 41)) == "At most 40 characters, please."
     assert message(cafe.post(desk, action="check_in", name="Spieler 2")) == (
         "Spieler 2 is what a table calls a guest: type the player's own name.")
@@ -241,3 +244,14 @@ def test_the_rating_is_explained_in_words_and_drawn_with_axes(cafe) -> None:
     assert len(points) == 3  # the start at 0, then each game
     assert "Sieg gegen starke Spieler" in cafe.client.get("/leaderboard/magische-7?lang=de").text
 
+
+
+def test_hostile_posts_to_the_desk_and_the_check_in_get_no_server_error() -> None:
+    """The attack drill (scripts/drill.sh club) on a short run: every answer a page or a refusal, no name out of
+    bounds, no device with more than 3 guest names."""
+    from benchmarks.club_attack import drill
+
+    result = drill(400, seed=7)
+    assert result["server_errors"] == 0 and result["bad_names"] == [], result
+    assert result["most_per_device"] <= 3 and result["answers"].get(400, 0) > 50, result
+    assert result["ok"]

@@ -38,7 +38,7 @@ CREATE INDEX IF NOT EXISTS actions_evening ON actions (evening, id);
 SEATINGS = ("mixing", "standings", "random")
 SCORINGS = ("places", "score")
 MAX_ROUNDS = 20
-MAX_NAME = 40  # characters of a player's name (a table's seat shows it)
+MAX_NAME = contract.MAX_NAME  # characters of a player's name (a table's seat shows it)
 MAX_TITLE = 80
 MAX_NOTE = 200
 MAX_ENTRANTS = 120  # an evening's players: 40 is a big night; the cap stops a flood of check-ins
@@ -63,7 +63,7 @@ def clean_text(value: object, limit: int) -> str:
     """A name, title or note from a form: whitespace collapsed, at most `limit` characters, no control
     characters (the contract refuses them: a table's screen cannot draw them)."""
     text = " ".join(str(value or "").split())
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+    if not contract.safe_text(text):  # the contract's one text rule (`cafe.contract.check_texts`)
         raise DeskError("Leave out control characters: type only letters, digits and punctuation.")
     if len(text) > limit:
         raise DeskError("At most {limit} characters, please.", limit=limit)
