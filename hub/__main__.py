@@ -66,7 +66,7 @@ def addresses(host: str, port: int, https: bool = False) -> list[str]:
 def serve(config: HubConfig) -> int:
     import uvicorn
 
-    from hub import https
+    from hub import https, limits
     from hub.service import Service
 
     serving = https.prepare(config)  # HTTPS unless plain_http: the owner's certificate, or a self-signed one
@@ -76,7 +76,9 @@ def serve(config: HubConfig) -> int:
     service = Service(config)
     host, port = split_address(config.listen)
     # Behind a reverse proxy, its X-Forwarded-* only from its address.
+    limits.configure(config.trusted_proxy)
     server = uvicorn.Server(uvicorn.Config(service.app(), host=host, port=port, log_level="warning",
+                                           http=limits.CappedH11Protocol,
                                            timeout_graceful_shutdown=2, access_log=False,
                                            ssl_certfile=serving.cert, ssl_keyfile=serving.key,
                                            proxy_headers=bool(config.trusted_proxy),

@@ -68,7 +68,7 @@ def _owner_routes(hub: Hub) -> list[Route]:
     def api_evening(request: Request) -> Response:
         day = chosen_day(hub, request.path_params.get("day"))
         if day is None:
-            return JSONResponse({"error": "a day is YYYY-MM-DD"}, status_code=404)
+            return JSONResponse({"error": "a day is YYYY-MM-DD, 2000-01-01 to 2999-12-31"}, status_code=400)
         return JSONResponse(evening_data(hub, day))
 
     def api_announcements(request: Request) -> Response:

@@ -94,6 +94,7 @@ def test_a_table_plays_whole_games_through_a_real_broker(tmp_path, mosquitto) ->
         watcher.close()
 
 
+@pytest.mark.slow
 def test_broker_restarts_and_kills_while_publishing_lose_and_reorder_nothing(tmp_path, mosquitto) -> None:
     watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
     table = CafeTable(tmp_path / "kiosk", mosquitto.address, CAFE, TABLE)

@@ -237,7 +237,7 @@ def test_standings_per_evening_count_games_after_midnight_to_the_evening_before(
     assert kinds["magische-7"] == sorted(kinds["magische-7"], key=lambda r: (-r["wins"], r["played"],
                                                                              r["player"].casefold()))
     assert owner.get("/api/evening/2026-11-15").json()["games"] == 1
-    assert owner.get("/api/evening/nonsense").status_code == 404
+    assert owner.get("/api/evening/nonsense").status_code == 400  # a malformed day is the client's error
     for lang, title in (("de", "Abend vom 14.11.2026"), ("en", "Evening of 2026-11-14")):
         page = owner.get(f"/evening/2026-11-14?lang={lang}").text
         assert title in page and "Die magische 7" in page
