@@ -13,6 +13,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
+from cafe import contract
 from hub.auth import hash_password
 from hub.evenings.desk import Desk, address_key
 from hub.ingest import Incoming, Ingest
@@ -255,3 +256,40 @@ def test_hostile_posts_to_the_desk_and_the_check_in_get_no_server_error() -> Non
     assert result["server_errors"] == 0 and result["bad_names"] == [], result
     assert result["most_per_device"] <= 3 and result["answers"].get(400, 0) > 50, result
     assert result["ok"]
+
+
+def test_every_game_has_a_final_status_on_the_pages_and_the_api(cafe) -> None:
+    """finished and abandoned (the end record), left (no end, and the table, online, shows something else),
+    voided (the desk had the table play it again); a game still on its table's screen is playing."""
+    header, events = random_game("magische-7", 3, 4)
+    logs = {t: SimTable(t) for t in ("t1", "t2", "t3")}
+    feed = cafe.ingest.process
+    feed([Incoming("log", "nord", "t1", r, time.time()) for r in logs["t1"].game(header, events)])
+    feed([Incoming("log", "nord", "t2", r, time.time()) for r in logs["t2"].game(header, events[:5], end="abandoned")])
+    unfinished = list(logs["t3"].game(header, events[:6]))[:-1]  # no end record: the players left it
+    feed([Incoming("log", "nord", "t3", r, time.time()) for r in unfinished])
+    uid = unfinished[0]["game_uid"]
+    finals = {g["table"]: g["final"] for g in cafe.client.get("/api/games").json()}
+    assert finals == {"t1": "finished", "t2": "abandoned", "t3": "left"}  # t3's screen shows its menu
+    feed([Incoming("status", "nord", "t3", status("t3", unfinished[-1]["n"], game_uid=uid), time.time())])
+    assert cafe.client.get("/api/games?table=t3").json()[0]["final"] == "playing"  # resumed
+    feed([Incoming("status", "nord", "t3", {"v": 1, "table": "t3", "online": False}, time.time())])
+    assert cafe.client.get("/api/games?table=t3").json()[0]["final"] == "playing"  # offline: not known to be left
+
+    desk = cafe.hub.evenings
+    create(cafe, evening="abend", **{"table-t2": "", "table-t3": ""})
+    for name in ("Anna", "Ben", "Cleo", "Dana"):
+        desk.check_in("abend", name)
+    evening = desk.start_round("abend", seed=1)
+    assigned = next(a for t, a in reversed(cafe.sent) if t == "t1" and a)
+    records = list(logs["t1"].game(contract.assignment_header(assigned), []))[:1]
+    records[0]["assignment"] = contract.assignment_ref(assigned)
+    feed([Incoming("log", "nord", "t1", r, time.time()) for r in records])
+    played = desk.evening("abend").played[0].tables[0].game_uid
+    assert played == records[0]["game_uid"] and evening.played[0].tables[0].table == "t1"
+    desk.replay("abend", 1, "t1", note="falscher Start")
+    voided = cafe.client.get("/api/games?status=voided").json()
+    assert [g["game_uid"] for g in voided] == [played]
+    page = cafe.client.get("/games?lang=de").text
+    for word in ("beendet", "abgebrochen", "verworfen"):
+        assert f">{word}</span>" in page, word

@@ -495,6 +495,19 @@ class Desk:
                 if table.table == news.get("table") and table.game_uid == news.get("game_uid"):
                     self.publish(evening.cafe, table.table, None)
 
+    def voided(self) -> set[tuple[str, str, str]]:
+        """(café, table, game uid) of every game a club night had played again (`replay`): it counts nowhere."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT c.detail, a.detail FROM actions a JOIN actions c ON c.evening=a.evening AND c.what='create' "
+                "AND c.undone=0 WHERE a.what='replay' AND a.undone=0").fetchall()
+        out = set()
+        for created_detail, detail in rows:
+            d = json.loads(detail)
+            if d.get("game_uid"):
+                out.add((json.loads(created_detail)["cafe"], d["table"], d["game_uid"]))
+        return out
+
     def _open_ids(self) -> list[str]:
         """Months of evenings: only those not ended."""
         with self.lock:
