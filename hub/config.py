@@ -19,6 +19,8 @@
     timezone = "Europe/Berlin"       # the café's zone: the pages show times in it
     table_broker = "cafe-hub.local:8883"   # pairing: the broker's TLS address a table gets when staff accept it
     table_ca_file = "/etc/mosquitto/tabletop-referee/tls/ca.crt"  # … and the café's CA it checks the broker with
+    trust_first_key = false          # true: a table's first key is accepted without the staff (a laptop, a
+                                     #   demo, a benchmark; never on a café's shared network)
     [hub.table_names]                # shown beside the ids; "cafe/t1" on a central hub
     t1 = "Fenster"
 
@@ -40,8 +42,8 @@ from hub.auth import valid_hash
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
         "staff_password_hash", "https_cert", "https_key", "https_names", "plain_http", "trusted_proxy", "timezone",
-        "table_names", "table_broker", "table_ca_file")
-FLAGS = ("tls", "plain_http")
+        "table_names", "trust_first_key", "table_broker", "table_ca_file")
+FLAGS = ("tls", "plain_http", "trust_first_key")
 
 
 class ConfigError(ValueError):
@@ -67,6 +69,7 @@ class HubConfig:
     trusted_proxy: str | None = None
     timezone: str = "Europe/Berlin"
     table_names: dict[str, str] = field(default_factory=dict)
+    trust_first_key: bool = False  # accept each new table's first key without the staff: a laptop, never a café
     table_broker: str | None = None
     table_ca_file: str | None = None
 

@@ -26,6 +26,7 @@ from hub.auth import check_password
 from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
 from hub.merges import MAX_NAME, plan
+from hub.pairing_pages import post_handlers, tables_view
 from hub.ratelog import RateLimitedLog
 from hub.sessions import COOKIE, LIFETIME_S, Sessions
 from hub.texts import tr
@@ -69,6 +70,7 @@ class StaffArea:
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
                 cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
                 missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,
+                keys=tables_view(self.hub, lang),
                 handover=self.hub.handover.codes(time.time()) if self.hub.handover is not None else None,
                 code_minutes=CODE_LIFETIME_S // 60, clock=self.clock)
         response.status_code = status_code
@@ -210,5 +212,7 @@ def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None 
         Route("/staff/merge", area.post(area.merge), methods=["POST"]),
         Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
         Route("/staff/table/{cafe}/{table}", area.table),
+        *(Route(path, area.post(handler), methods=["POST"])
+          for path, handler in post_handlers(hub, area.page).items()),
         *handover_web.routes(hub, area.post),
     ]
