@@ -60,6 +60,19 @@ class Keys(Protocol):
     def ask(self, cafe: str, table: str, key: str, at: float) -> None: ...
 
 
+def open_desk(config: Any, data_dir: Path, keys: Keys, add_user: Callable[[str, str, str], None]
+              ) -> Handover | None:
+    """The hub's handover, when its config says where tables find the broker (`table_broker`, `table_ca_file`);
+    None otherwise, and when the café's CA cannot be read (logged: the hub runs on, pairing no tables)."""
+    if not config.pairing:
+        return None
+    try:
+        return Handover(data_dir, config.cafe, keys, add_user, config.table_broker, Path(config.table_ca_file))
+    except (OSError, ValueError) as error:
+        log.error("pairing is off: the café's CA %s cannot be used: %s", config.table_ca_file, error)
+        return None
+
+
 class StoreKeys:
     """`Keys` over the hub's key list (`hub.pairing.Pairing`) and the store it writes to."""
 
@@ -155,6 +168,10 @@ class Handover:
         return answer | {"state": "accepted", "salt": code["salt"], "tries_left": code["tries_left"]}
 
     # ------------------------------------------------------------------ staff decide
+
+    def on_decision(self, decision: Any) -> None:
+        """The key list's hook (`hub.pairing.Decision`)."""
+        self.decided(decision.cafe, decision.table, decision.key, decision.accepted)
 
     def decided(self, cafe: str, table: str, key: str, accepted: bool) -> None:
         """The key list's hook: staff accepted or refused a table's key (returns at once; the work is queued)."""

@@ -12,15 +12,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from cafe.signing import is_public_text
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from cafe import contract, handover
+from cafe.signing import is_public_text
+from hub.forms import client_address
 from hub.handover import Handover, Reply, refusal
-from hub.staff import client_address
 from hub.views import Hub
 
 
@@ -56,18 +56,22 @@ def table_route(hub: Hub, work: Callable[[Handover, dict[str, Any], Request], Re
     return route
 
 
-def routes(hub: Hub, staff_post: Callable[..., Callable[[Request], Awaitable[Response]]]) -> list[Route]:
-    """`staff_post` wraps a staff form's handler as the staff area does (logged in, own pages only)."""
-
-    async def new_code(request: Request, form: dict[str, str]) -> Response:
-        table, key = form.get("table", ""), form.get("key", "")
-        if hub.handover is not None and contract.is_id(table) and is_public_text(key):
-            hub.handover.new_code(table, key)
-        return RedirectResponse("/staff#handover", status_code=303)
-
+def routes(hub: Hub) -> list[Route]:
+    """The tables' two addresses."""
     return [
         Route("/pair/hello", table_route(hub, lambda d, m, r: d.hello(m, client_address(r), time.time())),
               methods=["POST"]),
         Route("/pair/claim", table_route(hub, lambda d, m, r: d.claim(m, time.time())), methods=["POST"]),
-        Route("/staff/handover/new-code", staff_post(new_code), methods=["POST"]),
     ]
+
+
+def staff_handlers(hub: Hub) -> dict[str, Callable[[Request, dict[str, str]], Awaitable[Response]]]:
+    """The staff's POST handlers (form → response), for `hub.staff` to guard (logged in, own pages) and route."""
+
+    async def new_code(request: Request, form: dict[str, str]) -> Response:
+        table, key = form.get("table", "")[:64], form.get("key", "")[:128]
+        if hub.handover is not None and contract.is_id(table) and is_public_text(key):
+            hub.handover.new_code(table, key)
+        return RedirectResponse("/staff#handover", status_code=303)
+
+    return {"/staff/handover/new-code": new_code}

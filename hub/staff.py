@@ -22,8 +22,9 @@ from starlette.routing import Route
 
 from cafe.contract import is_id
 from cafe.handover import CODE_LIFETIME_S
+from hub import handover_web
 from hub.auth import check_password
-from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
+from hub.forms import FormError, client_address, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
 from hub.merges import MAX_NAME, plan
 from hub.pairing_pages import post_handlers, tables_view
@@ -40,11 +41,6 @@ MAX_ANNOUNCEMENT = 200  # characters per language: what a table's screen shows i
 MAX_PASSWORD = 1024
 
 Handler = Callable[[Request, dict[str, str]], Awaitable[Response]]
-
-
-def client_address(request: Request) -> str:
-    """The client's address (a trusted reverse proxy's X-Forwarded-For, as uvicorn applies it)."""
-    return request.client.host if request.client else "unknown"
 
 
 def _now_iso() -> str:
@@ -72,13 +68,9 @@ class StaffArea:
                 missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,
                 keys=tables_view(self.hub, lang),
                 handover=self.hub.handover.codes(time.time()) if self.hub.handover is not None else None,
-                code_minutes=CODE_LIFETIME_S // 60, clock=self.clock)
+                code_minutes=CODE_LIFETIME_S // 60)
         response.status_code = status_code
         return response
-
-    def clock(self, at: float | None) -> str:
-        """A time today as the café's clock shows it (the codes' end)."""
-        return "" if at is None else datetime.fromtimestamp(at, self.hub.zone).strftime("%H:%M")
 
     def missing_records(self, lang: str) -> list[str]:
         """Each gap the hub stopped asking replays for, as a sentence."""
@@ -201,8 +193,6 @@ class StaffArea:
 
 
 def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None = None) -> list[Route]:
-    from hub import handover_web  # it takes the staff area's POST guard, and this module's client_address
-
     area = StaffArea(hub, pages, sessions, guard or LoginGuard())
     return [
         Route("/staff", area.show),
@@ -213,6 +203,5 @@ def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None 
         Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
         Route("/staff/table/{cafe}/{table}", area.table),
         *(Route(path, area.post(handler), methods=["POST"])
-          for path, handler in post_handlers(hub, area.page).items()),
-        *handover_web.routes(hub, area.post),
+          for path, handler in (post_handlers(hub, area.page) | handover_web.staff_handlers(hub)).items()),
     ]

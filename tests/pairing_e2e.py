@@ -31,7 +31,8 @@ class Cafe:
         config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{self.broker.files.passwords["hub"]}"\n'
                           f'staff_password_hash = "{hash_password(PASSWORD)}"\n'
                           f'table_broker = "{self.broker.tls_address}"\ntable_ca_file = "{self.broker.files.ca}"\n')
-        self.hub = HubProcess(folder / "hub", self.broker.address, cafe, config=config, https=True).start()
+        self.hub = HubProcess(folder / "hub", self.broker.address, cafe, config=config, https=True,
+                              trust_first_key=False).start()  # staff accept every table here
         self.staff = Staff(self.hub)
 
     @property

@@ -241,6 +241,8 @@ class App:
 
         if self.cafe is not None:
             self.cafe.stop()
+        if self.log is not None:
+            self.log.seal_for(config.table)  # its records signed for the café from now on, the earlier ones too
         self.cafe = None if self.log is None else CafeLink(config, self.log, self.inbox.post).start()
         self.dirty = True
 

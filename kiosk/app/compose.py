@@ -51,12 +51,14 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     """Open the log (a fault is a screen, never a crash), the hardware (real, or simulated with `control` as its
     socket) and the café link, and make the App over them. `kiosk.app.app.DisplayError` when there is no screen
     (everything opened so far is closed again)."""
-    opened = open_log(settings.log_path, table=cafe.table if cafe is not None else None)
+    from kiosk.app.joining import joined_config
+
+    linked = cafe or joined_config(settings.data_dir)  # the config's broker, or the café joined from the admin menu
+    opened = open_log(settings.log_path, table=linked.table if linked is not None else None)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
                              window=simulate and not kiosk_mode, camera=camera)
     joining = _joining(settings, config, cafe, opened.log, inbox)
-    linked = cafe or joining.joined  # the config's broker, or the café the table joined from its admin menu
     link = _cafe_link(linked, opened.log, inbox) if linked is not None else None
     try:
         app = App(settings, opened.log, kiosk_mode=kiosk_mode, headless=headless, heartbeat=notifier.beat,
@@ -88,7 +90,7 @@ def _joining(settings: Settings, config: KioskConfig | None, configured: CafeLin
     """Admin → Café's state: the log's key (what the hub pins), the config's `[cafe] hub` to start from."""
     from kiosk.app.joining import Joining
 
-    signer = getattr(event_log, "signer", None) if event_log is not None else None
+    signer = event_log.own_signer() if event_log is not None else None
     join = config.join if config is not None else None
     return Joining(settings.data_dir, inbox.post, signer.public if signer else None,
                    signer.key.sign if signer else None, hub=join.hub if join else "",

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any
 
 from cafe import certs, contract, handover
 from cafe.settings import CafeLinkConfig, parse_broker, parse_hub
+from cafe.signing import fingerprint
 
 log = logging.getLogger("cafe")
 
@@ -84,7 +84,8 @@ def save_joined(data_dir: Path, bundle: handover.Bundle, hub: str) -> CafeLinkCo
              "username": bundle.username}
     certs.write_private(folder / JOINED, json.dumps(saved).encode())
     config = joined_config(data_dir)
-    assert config is not None  # just written
+    if config is None:
+        raise handover.HandoverError("the bundle could not be kept")
     return config
 
 
@@ -114,8 +115,6 @@ class Joining:
 
     @property
     def fingerprint(self) -> str | None:
-        from cafe.signing import fingerprint
-
         return fingerprint(self.key) if self.key else None
 
     @property
@@ -215,7 +214,8 @@ class Joining:
             return news if news.problem else JoinNews(news.state, "no-code", cafe=news.cafe)
         instance = handover.Instance(news.cafe, self.table, str(self.key), self.salt)
         keys = handover.derive(code, instance)
-        assert self.sign is not None
+        if self.sign is None:
+            return JoinNews("asked", "no-key")
         answer = handover.claim(self.hub, instance, keys, self.sign)
         if answer.status == 403 and "tries_left" in answer.body:
             left = answer.body["tries_left"]
@@ -236,6 +236,3 @@ class Joining:
         return JoinNews("joined", "", cafe=bundle.cafe, joined=config)
 
 
-def remove_folder(data_dir: Path) -> None:
-    """For tests and a factory reset: everything the table kept of a café."""
-    shutil.rmtree(_folder(data_dir), ignore_errors=True)
