@@ -32,7 +32,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
-from cafe.outbox import OpenOutbox, Outbox, OutboxRecord
+from cafe.outbox import OpenOutbox, Outbox
 from cafe.settings import CafeLinkConfig
 
 log = logging.getLogger("cafe")
@@ -46,6 +46,8 @@ STATUS_GAP_S = 1 / contract.STATUS_MAX_PER_S
 # and flips in a few ms, and the publisher's Python work (JSON, paho) must not take the GIL from it meanwhile.
 SETTLE_S = 0.015
 UNSUPPORTED_PROTOCOL = 0x84  # MQTT 5 CONNACK reason: the broker speaks only 3.1.1
+BAD_LOGIN, NOT_AUTHORIZED, BAD_LOGIN_5, NOT_AUTHORIZED_5 = 4, 5, 0x86, 0x87  # CONNACK: 3.1.1's and MQTT 5's
+PROBLEMS = ("certificate", "refused", "unreachable")
 
 
 class Publisher:
@@ -55,12 +57,17 @@ class Publisher:
                  on_online: Callable[[bool], None] | None = None,
                  on_announce: Callable[[dict[str, Any] | None], None] | None = None,
                  on_assign: Callable[[dict[str, Any] | None], None] | None = None,
-                 window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S):
+                 on_problem: Callable[[str | None], None] | None = None,
+                 window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S,
+                 key: str | None = None):
         self.config = config
         self.open_outbox = open_outbox
+        self.key = key  # the table's public key (`ed25519:…`), in every status: the hub pins it at pairing
         self.on_online = on_online or (lambda online: None)
         self.on_announce = on_announce or (lambda payload: None)
         self.on_assign = on_assign or (lambda payload: None)  # club nights: this table's assignment, or None
+        self.on_problem = on_problem or (lambda problem: None)  # why the broker cannot be used (PROBLEMS), or None
+        self.problem: str | None = None
         self.window = window
         self.backoff = backoff
         self.keepalive = keepalive
@@ -175,8 +182,11 @@ class Publisher:
                 client.connect(self.config.host, self.config.port, self.keepalive, clean_start=True)
             else:
                 client.connect(self.config.host, self.config.port, self.keepalive)
+        except ssl.SSLCertVerificationError as error:  # not the café's broker, or not for the name we reach it by
+            self._set_problem("certificate", f"the broker's certificate is refused: {error.verify_message}")
+            return None
         except (OSError, ValueError) as error:
-            log.debug("café: cannot reach %s:%s: %s", self.config.host, self.config.port, error)
+            self._set_problem("unreachable", f"cannot reach {self.config.host}:{self.config.port}: {error}")
             return None
         client.loop_start()
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
@@ -187,7 +197,10 @@ class Publisher:
                 answered = True
                 if not value.is_failure:
                     self.connections += 1
+                    self._set_problem(None, "")
                     return client
+                if value.value in (NOT_AUTHORIZED, BAD_LOGIN, NOT_AUTHORIZED_5, BAD_LOGIN_5):
+                    self._set_problem("refused", f"the broker refused the table's user: {value}")
                 if value.value in (1, UNSUPPORTED_PROTOCOL) and self._protocol == mqtt.MQTTv5:
                     self._protocol = mqtt.MQTTv311
                 log.warning("café: the broker refused the table: %s", value)
@@ -251,11 +264,11 @@ class Publisher:
         if cursor > self._latest_n:
             self._latest_n = max(self._latest_n, self._outbox.last_n())
         while len(pending) < self.window and cursor <= self._latest_n:
-            records = self._outbox.records(after_n=cursor - 1, limit=self.window - len(pending))
+            records = self._outbox.sealed(after_n=cursor - 1, limit=self.window - len(pending))
             if not records:
                 break
             for record in records:
-                info = client.publish(self.topic_log, self._encode(record), qos=contract.QOS)
+                info = client.publish(self.topic_log, record.data, qos=contract.QOS)
                 if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
                     return None
                 pending[info.mid] = record.n
@@ -263,24 +276,12 @@ class Publisher:
                 cursor = record.n + 1
         return cursor
 
-    def _encode(self, record: OutboxRecord) -> bytes:
-        payload = record.payload(self.config.table)
-        try:
-            return contract.encode(payload)
-        except contract.ContractError:
-            # Larger than 64 KiB (an event no scanner makes): its answer still goes out, the event shortened.
-            event = payload.get("event", {})
-            if record.kind != "event":
-                raise
-            payload["event"] = {"type": event.get("type", "unknown"), "oversize": True}
-            return contract.encode(payload)
-
     def _send_status(self, client: mqtt.Client) -> float | None:
         """Publish the status if it changed, at most 10 a second; how long to wait before the next may go."""
         fields = self._status
         if fields is None:
             fields = {"screen": "menu"}
-        current = {**fields, "n": self._latest_n}
+        current = {**fields, "n": self._latest_n, **({"key": self.key} if self.key else {})}
         if current == self._status_sent:
             return None
         left = self._status_at + STATUS_GAP_S - time.monotonic()
@@ -331,6 +332,18 @@ class Publisher:
                 self._events.get_nowait()
             except queue.Empty:
                 return
+
+    def _set_problem(self, problem: str | None, detail: str) -> None:
+        """Why the last attempt failed (logged once per change, a warning for a certificate or a refusal)."""
+        if problem == self.problem:
+            return
+        self.problem = problem
+        if problem is not None:
+            log.log(logging.DEBUG if problem == "unreachable" else logging.WARNING, "café: %s", detail)
+        try:
+            self.on_problem(problem)
+        except Exception:
+            log.exception("café: on_problem failed")
 
     def _set_online(self, online: bool) -> None:
         if online != self.online:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from referee.ranking import places
+
 _MODEL = PlackettLuce()
 
 
@@ -38,11 +40,18 @@ class Result:
     players: Sequence[str]
     scores: Mapping[str, float]
     winners: Sequence[str]
+    guests: Sequence[str] = ()  # players with a seat's default name: kept in the game, never rated
+    kind: str | None = None  # what the game ranks by, as its definition says (`referee.ranking`), when known
+    ranked: Mapping[str, int] | None = None  # the number each player is ranked by (tasks, points …)
 
 
 def ranks(result: Result) -> list[int]:
-    """Rank 1 for the winners; the others by score in the direction the winners' scores show (most
-    points, or fewest penalty points, as the game counts), ties sharing a rank."""
+    """Each player's place, by what the game's definition says it ranks by (`result.kind`: points, penalty
+    points, places or tasks, ties sharing a place). A game whose kind is not known (a record from before the
+    hub knew it): rank 1 for the winners, the others by score in the direction the winners' scores show."""
+    if result.kind is not None:
+        placed = places(result.kind, list(result.players), result.ranked or result.scores)
+        return [placed[p] for p in result.players]
     players, scores, winners = result.players, result.scores, set(result.winners)
     won = [scores.get(p, 0) for p in players if p in winners]
     lost = [scores.get(p, 0) for p in players if p not in winners]
@@ -72,13 +81,17 @@ class Ladder:
         self.games: dict[str, dict[str, Standing]] = {}
 
     def add(self, result: Result) -> None:
-        names = [canonical(p, self.aliases) for p in result.players]
-        if len(set(names)) != len(names):  # one person in two seats after a merge: the game cannot rate them
+        """Rate the game's players who are not guests, by their ranks in the whole game (a guest who came first
+        still puts the others behind; the guest is not rated); fewer than two such players rate nobody."""
+        seats = [i for i, p in enumerate(result.players) if p not in set(result.guests)]
+        names = [canonical(result.players[i], self.aliases) for i in seats]
+        if len(set(names)) != len(names) or len(names) < 2:  # one person in two seats after a merge, or no rival
             return
         table = self.games.setdefault(result.game, {})
         standings = [table.get(n) or Standing(n, _MODEL.mu, _MODEL.sigma) for n in names]
         teams = [[_MODEL.create_rating([s.mu, s.sigma], s.player)] for s in standings]
-        rated = _MODEL.rate(teams, ranks=ranks(result))
+        every = ranks(result)
+        rated = _MODEL.rate(teams, ranks=[every[i] for i in seats])
         winners = {canonical(w, self.aliases) for w in result.winners}
         for standing, (new,) in zip(standings, rated, strict=True):
             standing.mu, standing.sigma = new.mu, new.sigma

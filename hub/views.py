@@ -15,20 +15,40 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.templating import Jinja2Templates
 
-from hub import formats
+from hub import charts, formats
 from hub.describe import describe, verdict
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.standings import RatingHistory
-from hub.texts import LANGUAGES, pick_language, tr
+from hub.texts import LANGUAGES, lang_of, tr
 from referee import games as referee_games
 
 HERE = Path(__file__).resolve().parent
 GAME_IDS = tuple(referee_games.GAMES.ids())
-STATUSES = ("playing", "finished", "abandoned", "verified", "disputed", "pending")
+FINAL = ("playing", "finished", "abandoned", "left", "voided")  # how a game ended (`final_status`)
+STATUSES = (*FINAL, "verified", "disputed", "pending")  # the games filter: how it ended, or its check
 
 Announce = Callable[[str, dict[str, Any] | None], None]
+
+
+@dataclass(frozen=True)
+class Situation:
+    shown: dict[tuple[str, str], str | None]
+    voided: set[tuple[str, str, str]]
+
+
+def final_status(game: dict[str, Any], situation: Situation) -> str:
+    """How a game ended: finished or abandoned (its end record), voided (a club night's desk had it played
+    again), left (no end, and its table, online, shows something else: the players left it; resuming it makes
+    it playing again), or still playing."""
+    key = (game["cafe"], game["table"])
+    if (*key, game["game_uid"]) in situation.voided:
+        return "voided"
+    if game["status"] != "playing":
+        return str(game["status"])
+    shown = situation.shown.get(key)  # "" an online table showing no game, None offline or never reported
+    return "playing" if shown is None or shown == game["game_uid"] else "left"
 
 
 @dataclass
@@ -73,6 +93,21 @@ class Hub:
         """The name the owner gave a table in the hub's config ("Fenster"), or ""."""
         return self.table_names.get(f"{cafe}/{table}") or self.table_names.get(table) or ""
 
+    def known_tables(self, cafe: str) -> list[str]:
+        """A café's tables as the club nights' desk offers them: those that reported and those the config names."""
+        seen = [row["table"] for row in self.reader.tables(cafe)]
+        named = [key.rpartition("/")[2] for key in self.table_names if key.startswith(f"{cafe}/") or "/" not in key]
+        return sorted(set(seen) | set(named))
+
+    def situation(self) -> Situation:
+        """What the final status of games needs, read once per page: each table's game on screen (None while
+        offline: a game may go on there unseen) and the games a club night's desk voided."""
+        shown: dict[tuple[str, str], str | None] = {}
+        for row in self.reader.tables():
+            shown[(row["cafe"], row["table"])] = (row["status"].get("game_uid") or "") if row["online"] else None
+        voided = self.evenings.voided() if self.evenings is not None else set()
+        return Situation(shown, voided)
+
     def current_announcements(self) -> dict[str, dict[str, Any]]:
         """The announcements this hub sent that are still showing (not cleared, `until` not passed)."""
         now = dt.datetime.now(dt.UTC)
@@ -83,11 +118,6 @@ class Hub:
 def game_title(game_id: str | None) -> str:
     cls = referee_games.all_games().get(game_id or "")
     return cls.title if cls else (game_id or "")
-
-
-def lang_of(request: Request) -> str:
-    return pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"))
 
 
 def not_found(request: Request, text: str, status_code: int = 404) -> Response:
@@ -135,7 +165,7 @@ def _clock_seconds(at: str | None) -> float | None:
         return None
 
 
-def game_view(game: dict[str, Any], hub: Hub) -> dict[str, Any]:
+def game_view(game: dict[str, Any], hub: Hub, situation: Situation | None = None) -> dict[str, Any]:
     """A game as the pages and the API show it: the table's name, the hub's receive times in the café's zone
     (ISO), and its length. The length is the table's own clock from start to end (a wrong clock is off by the
     same at both ends), else the hub's receive times."""
@@ -148,7 +178,18 @@ def game_view(game: dict[str, Any], hub: Hub) -> dict[str, Any]:
         return None if received is None else formats.local(received, hub.zone).isoformat(timespec="seconds")
 
     return game | {"table_name": hub.table_name(game["cafe"], game["table"]), "length_s": length,
-                   "started_local": iso(game["started"]), "ended_local": iso(game["ended"])}
+                   "started_local": iso(game["started"]), "ended_local": iso(game["ended"]),
+                   "final": final_status(game, situation or hub.situation())}
+
+
+def game_list(hub: Hub, status: str | None, **query: Any) -> list[dict[str, Any]]:
+    """Games as the list and the API show them; `status` filters by how they ended (left and voided are known
+    only beside the tables' screens and the desk) or by their check."""
+    situation = hub.situation()
+    stored = status if status not in ("left", "voided", "playing") else None
+    found = hub.reader.games(status=stored, **query)
+    games = [game_view(g, hub, situation) for g in found]
+    return [g for g in games if g["final"] == status] if status in FINAL and stored is None else games
 
 
 class Pages:
@@ -156,7 +197,8 @@ class Pages:
 
     def __init__(self, hub: Hub):
         self.hub = hub
-        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        # one look: the café pages and the club nights' pages from one set of templates and components
+        self.templates = Jinja2Templates(directory=[str(HERE / "templates"), str(HERE / "evenings" / "templates")])
 
     def render(self, request: Request, name: str, **context: Any) -> Response:
         lang = lang_of(request)
@@ -164,10 +206,15 @@ class Pages:
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
                     "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")), "now": time.time(),
                     "path": request.url.path, "cafe": hub.cafe, "languages": LANGUAGES,
-                    "num": lambda value, places=1: formats.number(value, lang, places),
+                    "num": lambda value, places=1, trim=False: formats.number(value, lang, places, trim=trim),
                     "when": lambda received: formats.when(received, hub.zone, lang),
-                    "clock": formats.clock_text, "length": formats.duration, "table_name": hub.table_name,
+                    "clock": lambda at: formats.clock_text(at, hub.zone, lang), "length": formats.duration,
+                    "table_name": hub.table_name, "club": hub.evenings is not None,
                     "announcements": hub.current_announcements(),
+                    "chart": lambda ratings, title: charts.rating_chart(ratings, {
+                        "games": tr("Games played", lang), "rating": tr("Rating", lang),
+                        "title": tr("Rating over time", lang) + ": " + title},
+                        lambda v: formats.number(v, lang, 1, trim=True)),
                     "broker_up": hub.health().get("broker", {}).get("connected", True)}
         response = self.templates.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:

@@ -100,6 +100,12 @@ def _default_names() -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(sorted(shapes)) + r")(?!\w)")
 
 
+def is_default_name(name: str) -> bool:
+    """Whether `name` is a seat's default name in any language ("Spieler 3", "Player 3"): a guest who did not
+    type a name of their own (the café counts no such player, `shared/cafe-protocol.md` start record `guests`)."""
+    return _default_names().fullmatch(name.strip()) is not None
+
+
 @lru_cache(maxsize=4096)  # a screen draws the same texts frame after frame
 def default_names_in(text: str, lang: str) -> str:
     """`text` with every default name in `lang` ("Spieler 1" → "Player 1" in English): only the default names

@@ -10,22 +10,40 @@ yields a started `Broker`; build one directly for a config of your own.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 HOST = "127.0.0.1"
 
 
+# Ports handed out come from below the kernel's ephemeral range (32768–60999 here): a port the kernel picks
+# for bind(0) or for a client's connect() may be taken again by the next such call, in this process or in
+# another test worker, before the broker or hub that was meant to get it binds it.
+PORTS = range(20000, 32768)
+_given: set[int] = set()
+
+
 def free_port() -> int:
-    """A TCP port on loopback nobody listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+    """A TCP port on loopback nobody listens on now, never handed out before in this process."""
+    while True:
+        port = random.choice(PORTS)
+        if port in _given:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((HOST, port))
+            except OSError:
+                continue
+        _given.add(port)
+        return port
 
 
 class Broker:
@@ -129,3 +147,27 @@ class Broker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class CafeBroker(Broker):
+    """The broker as `python -m cafe broker-config` sets up a café (TLS listener, plain loopback listener, the café's
+    CA, dynamic security and/or file-based tables), on two free loopback ports; `files` are what it wrote."""
+
+    def __init__(self, workdir: Path, cafe: str, tables: Sequence[str] = (), bind: str | None = HOST,
+                 **options: Any):
+        from cafe.broker import Listeners, write_broker_config
+
+        port, self.tls_port = free_port(), free_port()
+        self.files = write_broker_config(Path(workdir) / "conf", cafe, tables,
+                                         listeners=Listeners(port, self.tls_port, bind),
+                                         names=options.pop("names", ["127.0.0.1", "localhost"]), **options)
+        super().__init__(Path(workdir) / "broker", port=port, config=self.files.conf.read_text(encoding="utf-8"))
+
+    @property
+    def tls_address(self) -> str:
+        """"host:port" of the TLS listener, where a café's tables connect."""
+        return f"{HOST}:{self.tls_port}"
+
+    def password(self, user: str) -> str:
+        return self.files.passwords[user].read_text(encoding="utf-8").strip()
+

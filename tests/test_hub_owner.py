@@ -27,7 +27,7 @@ from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
 from referee.sim import random_game
-from tests.hub_tables import SimTable, status
+from tests.hub_tables import SimTable, paired, status
 
 BERLIN = ZoneInfo("Europe/Berlin")
 # 21:30 and 23:50 in Berlin on 14 Nov 2026, and 00:40 the next morning (the same evening); then 15 Nov 20:00
@@ -49,16 +49,21 @@ def renamed(game: str, seed: int, names: dict[str, str]) -> tuple[dict, list]:
 def feed(ingest: Ingest, table: SimTable, header: dict, events: list, received: float, uid: str | None = None,
          clock: str | None = None) -> list[dict]:
     """One game's records through the hub's ingest, received one second apart from `received`."""
+    if ingest.pairing.pinned("cafe-1", table.table) is None:
+        paired(ingest, "cafe-1", table)
     records = list(table.game(header, events))
-    for i, record in enumerate(records):
+    for record in records:
         if uid:
             record["game_uid"] = uid
         if clock:
             record["at"] = clock
+    records = table.reseal(records)
+    for i, record in enumerate(records):
         ingest.process([Incoming("log", "cafe-1", table.table, record, received + i)])
     ingest.process([Incoming("status", "cafe-1", table.table,
                              status(table.table, records[-1]["n"], game=header["game"], finished=True,
-                                    game_uid=records[-1]["game_uid"], players=header["players"]), received + 99)])
+                                    game_uid=records[-1]["game_uid"], players=header["players"], key=table.key),
+                             received + 99)])
     return records
 
 
@@ -108,14 +113,25 @@ def test_a_uid_names_a_game_only_together_with_its_cafe_and_table(owner):
     assert owner.get("/games/cafe-1/t2/g-1.jsonl").text.startswith('{"format"')
 
 
+def spreadsheet(text: str) -> list[list[str]]:
+    """A CSV as a German spreadsheet program reads it: a BOM first, semicolons between cells."""
+    assert text.startswith("\ufeff")
+    return list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
+
+
 def test_no_csv_cell_is_a_formula(owner):
-    rows = list(csv.reader(io.StringIO(owner.get("/games.csv").text)))
+    rows = spreadsheet(owner.get("/games.csv").text)
     cells = [cell for row in rows[1:] for cell in row]
-    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
+    numbers = re.compile(r"-?\d+(,\d+)?")  # a negative score is a number (German decimal comma), not a formula
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@") and not numbers.fullmatch(c)]
+    assert "-3" in cells
     (t3,) = [r for r in rows[1:] if r[1] == "t3"]
-    assert "'=HYPERLINK(\"x\") / +49 171" in t3  # the players' cell, escaped as text
+    assert "'=HYPERLINK(\"x\")" in t3 and "'+49 171" in t3  # the players' cells, escaped as text
+    header = rows[0]
+    scores = [t3[header.index(f"score_{i}")] for i in (1, 2)]
+    assert all(s.isdigit() for s in scores), scores  # numbers as numbers, one cell each
     game = next(g for g in owner.get("/api/games?table=t3").json())
-    moves = list(csv.reader(io.StringIO(owner.get(game["url"] + ".csv?lang=en").text)))
+    moves = spreadsheet(owner.get(game["url"] + ".csv?lang=en").text)
     assert moves[0] == ["n", "seq", "received", "at_table_clock", "kind", "move", "ok", "verdict"]
     assert len(moves) == 1 + len(owner.get(game["api"]).json()["records"])
     assert not [c for row in moves[1:] for c in row if c[:1] in ("=", "+", "-", "@")]
@@ -128,7 +144,8 @@ def test_times_are_the_hubs_receive_times_in_the_cafes_zone_with_the_tables_cloc
     assert t2["started_local"] == "2026-11-14T23:50:00+01:00"  # received 23:50 in Berlin
     assert t2["started_at"] == "1999-01-01T03:00:00.000+00:00"  # the table's clock, kept as it said
     de = owner.get(t2["url"] + "?lang=de").text
-    assert "14.11.2026, 23:50" in de and "1999-01-01 03:00:00" in de
+    # the table's clock beside, in the café's zone too (03:00 UTC is 04:00 in Berlin), not as a UTC string
+    assert "14.11.2026, 23:50" in de and "01.01.1999, 04:00" in de and "1999-01-01 03:00" not in de
     assert "2026-11-14 23:50" in owner.get(t2["url"] + "?lang=en").text
     # lists sort by the hub's receive time, not by a table's clock that says 1999
     assert [g["table"] for g in owner.get("/api/games").json()] == ["t1", "t3", "t2", "t1"]
@@ -225,7 +242,7 @@ def test_standings_per_evening_count_games_after_midnight_to_the_evening_before(
     assert kinds["magische-7"] == sorted(kinds["magische-7"], key=lambda r: (-r["wins"], r["played"],
                                                                              r["player"].casefold()))
     assert owner.get("/api/evening/2026-11-15").json()["games"] == 1
-    assert owner.get("/api/evening/nonsense").status_code == 404
+    assert owner.get("/api/evening/nonsense").status_code == 400  # a malformed day is the client's error
     for lang, title in (("de", "Abend vom 14.11.2026"), ("en", "Evening of 2026-11-14")):
         page = owner.get(f"/evening/2026-11-14?lang={lang}").text
         assert title in page and "Die magische 7" in page
