@@ -35,3 +35,28 @@ def test_a_beginner_game_of_profi_sort_ranks_by_tasks_where_its_penalty_points_a
     assert places(table) == {"Anna": 1, "Ben": 2, "Cleo": 3}
     assert place_points(places(table)) == {"Anna": 3, "Ben": 2, "Cleo": 1}
     assert normalised(table) == {"Anna": Fraction(1), "Ben": Fraction(1, 2), "Cleo": Fraction(0)}
+
+
+def test_a_tables_end_record_says_what_the_game_ranks_by(tmp_path) -> None:
+    """The kiosk's log writes `score_kind` and `ranked` into the end record (a field the contract adds): a
+    Profi-Sort beginner game by the tasks each player laid, from the game's own replayed state."""
+    from cafe import contract
+    from kiosk.eventlog.store import EventLog
+    from referee.sim import random_game
+    from referee.table import Referee
+
+    header, events = random_game("profi-sort", 3, 3)
+    assert header["options"]["first_to"] == 2
+    log = EventLog(tmp_path / "t1.sqlite")
+    game = log.new_game(header)
+    referee = Referee(header)
+    for event in events:
+        assert referee.apply(event).ok
+        log.append(game, event)
+    log.set_status(game, "finished")
+    end = log.records()[-1].payload("t1")
+    assert end["kind"] == "end" and end["score_kind"] == TASKS
+    done = referee.state()["tasks_done"]
+    assert end["ranked"] == {p: len(done.get(p, ())) for p in header["players"]}
+    assert max(end["ranked"].values()) == 2 and set(end["scores"].values()) == {0}  # no penalty points counted
+    contract.validate_log_record(end, "t1")
