@@ -142,7 +142,7 @@ class Desk:
         try:
             rows = db.execute(
                 "SELECT g.tbl, g.uid, g.players, g.status, g.checked, g.scores, g.winners, g.end_n, r.body "
-                "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.n=g.start_n "
+                "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.chain=g.chain AND r.n=g.start_n "
                 "WHERE g.cafe=? AND r.body LIKE ? ORDER BY g.start_n", (evening.cafe, f'%"{evening.id}"%')).fetchall()
         finally:
             db.close()
