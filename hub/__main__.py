@@ -41,13 +41,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--remote-username", help="bridge-config: the café's user at the central broker")
     parser.add_argument("--remote-password-file", help="bridge-config: a file holding that user's password")
     parser.add_argument("--bridge-cafile", help="bridge-config: CA certificate for TLS to the central broker")
+    parser.add_argument("--trust-first-key", action="store_true", default=None,
+                        help="accept each new table's first key without the staff (a laptop or a benchmark only)")
     parser.add_argument("--log-level", default="INFO")
     return parser
 
 
 def config_from(args: argparse.Namespace) -> HubConfig:
     overrides = {"broker": args.broker, "cafe": args.cafe, "data_dir": args.data_dir, "listen": args.listen,
-                 "client_id": args.client_id, "plain_http": args.plain_http}
+                 "client_id": args.client_id, "plain_http": args.plain_http,
+                 "trust_first_key": args.trust_first_key}
     return load(args.config, overrides) if args.config else from_options(overrides)
 
 

@@ -25,6 +25,7 @@ from hub.auth import check_password
 from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
 from hub.merges import MAX_NAME, plan
+from hub.pairing_pages import post_handlers, tables_view
 from hub.ratelog import RateLimitedLog
 from hub.sessions import COOKIE, LIFETIME_S, Sessions
 from hub.store import MergeRefused
@@ -68,7 +69,8 @@ class StaffArea:
                 request, "staff.html", message=message, tables=tables, players=self.reader.players(),
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
                 cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
-                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT)
+                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,
+                keys=tables_view(self.hub, lang))
         response.status_code = status_code
         return response
 
@@ -207,4 +209,6 @@ def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None 
         Route("/staff/merge", area.post(area.merge), methods=["POST"]),
         Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
         Route("/staff/table/{cafe}/{table}", area.table),
+        *(Route(path, area.post(handler), methods=["POST"])
+          for path, handler in post_handlers(hub, area.page).items()),
     ]

@@ -42,6 +42,9 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== pytest"
-.venv/bin/python -m pytest "$@"
+# In parallel (pytest-xdist): most of the suite's time is real processes waiting on each other (kiosks,
+# brokers, browsers), so more workers than cores pays; `worksteal` evens out the long tests at the end.
+# TEST_JOBS=1 runs them in one process; arguments given here come last and win (`-n 0`, `-m "not slow"`).
+.venv/bin/python -m pytest -n "${TEST_JOBS:-4}" --dist worksteal "$@"
 echo "== acceptance transcripts (../shared/transcripts)"
 .venv/bin/python scripts/check_transcripts.py

@@ -70,6 +70,7 @@ def _play(game_id: str, lang: str, seed: int, tmp_path) -> tuple[int, list[tuple
     return read, bad
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_random_play_shows_no_developer_words(tmp_path, lang: str) -> None:
     read, bad = 0, []

@@ -214,13 +214,15 @@ def test_the_staff_page_shows_a_gap_the_hub_gave_up_on(tmp_path):
     from hub.queries import Reader
     from hub.store import Store
     from hub.web import Hub, create_app
-    from tests.hub_tables import SimTable, random_records, status
+    from tests.hub_tables import SimTable, paired, random_records, status
 
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda cafe, table, n: None)
-    records = random_records(SimTable("t5"), "magische-7", seed=5)
+    table = SimTable("t5")
+    paired(ingest, "c1", table)
+    records = random_records(table, "magische-7", seed=5)
     ingest.process([Incoming("log", "c1", "t5", r, time.time()) for r in records[:2]])
-    ingest.process([Incoming("status", "c1", "t5", status("t5", n=10**9), time.time())])
+    ingest.process([Incoming("status", "c1", "t5", status("t5", n=10**9, key=table.key), time.time())])
     for step in range(0, int(GAP_GIVE_UP_S) + 120, 30):
         ingest.tick(time.time() + step)
     hub = Hub(Reader(tmp_path / "hub.sqlite"), ingest, Broadcaster(), lambda c, p: None, "c1",

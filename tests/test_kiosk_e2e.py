@@ -84,6 +84,7 @@ def play_simulated_game(kiosk, table, game_id: str) -> tuple[list[dict], dict]:
     return events, final
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_full_game_through_the_control_socket(tmp_path, game_id: str) -> None:
     kiosk = KioskProcess(tmp_path)

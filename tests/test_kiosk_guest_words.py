@@ -115,6 +115,7 @@ def _mistakes(table: Table, last: dict[str, Any], foreign: str) -> None:
         table.reject(foreign, actors[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", game_ids())
 def test_no_developer_words_after_rejections_on_a_real_kiosk(tmp_path, game_id: str) -> None:
     kiosk = KioskProcess(tmp_path)

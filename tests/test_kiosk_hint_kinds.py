@@ -148,6 +148,7 @@ def inputs_at(app, rebuild, what: str, header: dict, events: list[dict], n: int)
     return fed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", games.available())
 def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
     """Each game through every kind its hints() show (per-game detail, owed, race open, finished), plus the

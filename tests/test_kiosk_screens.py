@@ -91,6 +91,7 @@ def test_menu_setup_admin(tmp_path, size) -> None:
     assert app.current_view.tagged("admin:quit"), "windowed development mode offers Quit"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_table_history_results(tmp_path, size, game_id) -> None:

@@ -101,6 +101,7 @@ def check_sheet(pdf: bytes, layout: Layout, codes: list[str], skip: int = 0) -> 
 # --- every registered game's deck, on the default and the small sheets ---------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout_name", list(LAYOUTS))
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_label_decodes_to_exactly_the_deck(game_id: str, layout_name: str) -> None:

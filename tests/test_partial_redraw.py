@@ -185,6 +185,7 @@ def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) 
     assert app.screen.name == "menu"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size, lang", [((800, 480), "de"), ((1280, 720), "en"), ((720, 1280), "de")])
 def test_every_frame_is_the_view_drawn_whole(tmp_path, mosquitto, size: tuple[int, int], lang: str) -> None:
     app = make_app(tmp_path / "kiosk", lang=lang, size=size)
