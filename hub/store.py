@@ -146,6 +146,10 @@ def _text(body: dict[str, Any]) -> str:
     return json.dumps(body, ensure_ascii=False)
 
 
+class MergeRefused(ValueError):
+    """A merge that would make a cycle of spellings or merge a spelling twice."""
+
+
 class Store:
     """The writer's side; `Reader` is the web's."""
 
@@ -367,7 +371,17 @@ class Store:
         return row[0] if row else None
 
     def merge_player(self, alias: str, name: str, at: float) -> None:
+        """`alias` counts as `name` from now on. Refused (MergeRefused) when `name` already counts as `alias`
+        (a cycle: two opposite merges would swap two players' histories) or `alias` is merged already: checked
+        in the same transaction that writes, so two merges at the same moment cannot both pass."""
         with self.transaction() as db:
+            merged = dict(db.execute("SELECT alias, name FROM aliases").fetchall())
+            target, seen = name, set()
+            while target in merged and target not in seen:
+                seen.add(target)
+                target = merged[target]
+            if target == alias or alias in merged:
+                raise MergeRefused(f"{alias!r} cannot be merged into {name!r}")
             db.execute("INSERT INTO aliases (alias, name, at) VALUES (?, ?, ?) "
                        "ON CONFLICT DO UPDATE SET name=excluded.name, at=excluded.at", (alias, name, at))
             db.execute("INSERT INTO alias_log VALUES (?, 'merge', ?, ?)", (at, alias, name))
