@@ -25,6 +25,7 @@ from cafe import contract
 from hub import topics
 from hub.config import HubConfig
 from hub.evenings.desk import Desk
+from hub.guard import UNLOCK_NAME
 from hub.health import integrity
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
@@ -66,7 +67,7 @@ class Service:
         self.reader = reader
         self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
-                       evenings=self.desk, health=self.health)
+                       evenings=self.desk, health=self.health, unlock_file=self.data_dir / UNLOCK_NAME)
 
     def app(self) -> Any:
         return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
