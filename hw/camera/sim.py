@@ -69,7 +69,7 @@ def label_image(code: str) -> Any:
     modules = Image.new("L", (n, n), 245)
     modules.putdata([20 if dark else 245 for row in matrix for dark in row])
     side = n * module / MM_PER_PX
-    symbol = modules.resize((round(side), round(side)), Image.BOX, reducing_gap=None)
+    symbol = modules.resize((round(side), round(side)), Image.Resampling.BOX, reducing_gap=None)
     x = label.width - px(LABEL_PADDING_MM) - symbol.width
     label.paste(symbol, (x, (label.height - symbol.height) // 2))
     draw = ImageDraw.Draw(label)
@@ -116,7 +116,8 @@ def _perspective(image: Any, tilt: float, fill: int = 0) -> Any:
         return image
     w, h = image.size
     d = w * tilt / 2
-    return image.transform((w, h), Image.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.BICUBIC, fillcolor=fill)
+    return image.transform((w, h), Image.Transform.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.Resampling.BICUBIC,
+                           fillcolor=fill)
 
 
 # --- the scene -----------------------------------------------------------------------------------
@@ -204,8 +205,8 @@ class TableScene:
 
         picture, mask = card_image(card.code, card.face_up)
         picture, mask = _perspective(picture, card.tilt), _perspective(mask, card.tilt)
-        picture = picture.rotate(card.angle, Image.BICUBIC, expand=True)
-        mask = mask.rotate(card.angle, Image.BICUBIC, expand=True)
+        picture = picture.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
+        mask = mask.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
         if self.blur > 0:
             picture = picture.filter(ImageFilter.GaussianBlur(self.blur))
             mask = mask.filter(ImageFilter.GaussianBlur(self.blur))
@@ -256,7 +257,8 @@ class TableScene:
             picture, mask = card.sprite
             if abs(scale - 1 / MM_PER_PX) > 1e-6:
                 w, h = round(picture.width * scale * MM_PER_PX), round(picture.height * scale * MM_PER_PX)
-                picture, mask = picture.resize((w, h), Image.BILINEAR), mask.resize((w, h), Image.BILINEAR)
+                smooth = Image.Resampling.BILINEAR
+                picture, mask = picture.resize((w, h), smooth), mask.resize((w, h), smooth)
             x = round((card.x_mm - left_mm) * scale - picture.width / 2)
             y = round((card.y_mm - top_mm) * scale - picture.height / 2)
             frame.paste(picture, (x, y), mask)
@@ -323,8 +325,13 @@ class SimPicamera2:
             raise ValueError("the simulated camera delivers YUV420 only")
         self.config = config
 
+    def _configured(self) -> dict[str, Any]:
+        if self.config is None:
+            raise RuntimeError("camera not configured")  # as picamera2 refuses a stream before `configure`
+        return self.config
+
     def stream_configuration(self, name: str = "main") -> dict[str, Any]:
-        w, h = self.config["main"]["size"]
+        w, h = self._configured()["main"]["size"]
         return {"size": (w, h), "format": "YUV420", "stride": -(-w // 64) * 64}
 
     def start(self) -> None:
@@ -344,7 +351,7 @@ class SimPicamera2:
             time.sleep(wait if wait is not None else 1.0)
             raise TimeoutError("no frame")
         sensor_w, sensor_h = self.camera_properties["PixelArraySize"]
-        x, y, w, h = self.config["controls"]["ScalerCrop"]
+        x, y, w, h = self._configured()["controls"]["ScalerCrop"]
         size = self.stream_configuration()["size"]
         view = (x / sensor_w, y / sensor_h, (x + w) / sensor_w, (y + h) / sensor_h)
         picture = self.scene.render(view, size)
@@ -356,7 +363,8 @@ class SimPicamera2:
             padded.paste(picture, (0, 0))
             picture = padded
         chroma = bytes([128]) * (stride * size[1] // 2)
-        return picture.tobytes() + chroma
+        frame: bytes = picture.tobytes() + chroma
+        return frame
 
     def stop(self) -> None:
         self.started = False

@@ -96,7 +96,8 @@ class Picamera2Source:
         t_ns = now_ns()
         w, h = self.size
         y_plane = memoryview(buffer).cast("B")[: self.stride * h]
-        image = Image.frombuffer("L", (w, h), y_plane, "raw", "L", self.stride, 1).copy()
+        # (a memoryview is a buffer, which Pillow reads; its stub names bytes and arrays only)
+        image = Image.frombuffer("L", (w, h), y_plane, "raw", "L", self.stride, 1).copy()  # type: ignore[arg-type]
         return Frame(image, t_ns, self.view)
 
     def close(self) -> None:
