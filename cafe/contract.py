@@ -40,6 +40,9 @@ MAX_NAME = 40  # characters of a player's name (the kiosk's keyboard takes 16; c
 _UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+_HASH = re.compile(r"[A-Za-z0-9_-]{43}")  # base64url of 32 bytes, no padding (Integrity: `h`, `prev`)
+_SIG = re.compile(r"[A-Za-z0-9_-]{86}")  # base64url of 64 bytes (an Ed25519 signature)
+_KEY = re.compile(r"ed25519:[A-Za-z0-9_-]{43}")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 _TOPIC = re.compile(r"tabletop-referee/v1/(?P<cafe>[^/]+)/(?:table/(?P<table>[^/]+)/(?P<kind>status|log|replay|assign)"
@@ -308,15 +311,44 @@ def validate_status(payload: object, table: str | None = None) -> dict[str, Any]
     _need(isinstance(p.get("finished"), bool), "finished must be true or false")
     _need(_is_int(p.get("n")) and 0 <= p["n"] <= MAX_INT, "n must be an integer, 0 <= n < 2^53")
     parse_time(p.get("at"))
+    _need("key" not in p or (isinstance(p["key"], str) and _KEY.fullmatch(p["key"]) is not None),
+          "key must be ed25519:<base64url of 32 bytes>")
     if "assignment" in p:  # added for #35: the club night's assignment the table shows now
         validate_assignment_ref(p["assignment"])
     return p
 
 
+def _no_floats(value: object) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        _need(not isinstance(item, float), "a signed record holds integers only, no floats")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _seals(p: dict[str, Any]) -> None:
+    """The Integrity section's fields: `prev` (exactly when n > 1), `h` and `sig`, each base64url of its size.
+    Whether they hold is the receiver's check against the table's key (`cafe.signing.check_record`)."""
+    if p["n"] == 1:
+        _need("prev" not in p, "record 1 has no prev")
+    else:
+        _need(isinstance(p.get("prev"), str) and _HASH.fullmatch(p["prev"]) is not None,
+              "prev must be the h of record n - 1")
+    _need(isinstance(p.get("h"), str) and _HASH.fullmatch(p["h"]) is not None, "h must be base64url of 32 bytes")
+    _need(isinstance(p.get("sig"), str) and _SIG.fullmatch(p["sig"]) is not None,
+          "sig must be base64url of 64 bytes")
+    _no_floats(p)
+
+
 def validate_log_record(payload: object, table: str | None = None) -> dict[str, Any]:
+    """A signed log record (its fields; the signature itself is checked against the table's pinned key)."""
     p = _base(payload, table)
     _need("table" in p, "log record without table")
     _need(_is_int(p.get("n")) and 1 <= p["n"] <= MAX_INT, "n must be an integer, 1 <= n < 2^53")
+    _seals(p)
     parse_time(p.get("at"))
     _need(isinstance(p.get("game_uid"), str) and p["game_uid"] != "", "game_uid must be a non-empty string")
     kind = p.get("kind")

@@ -32,7 +32,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
-from cafe.outbox import OpenOutbox, Outbox, OutboxRecord
+from cafe.outbox import OpenOutbox, Outbox
 from cafe.settings import CafeLinkConfig
 
 log = logging.getLogger("cafe")
@@ -58,9 +58,11 @@ class Publisher:
                  on_announce: Callable[[dict[str, Any] | None], None] | None = None,
                  on_assign: Callable[[dict[str, Any] | None], None] | None = None,
                  on_problem: Callable[[str | None], None] | None = None,
-                 window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S):
+                 window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S,
+                 key: str | None = None):
         self.config = config
         self.open_outbox = open_outbox
+        self.key = key  # the table's public key (`ed25519:…`), in every status: the hub pins it at pairing
         self.on_online = on_online or (lambda online: None)
         self.on_announce = on_announce or (lambda payload: None)
         self.on_assign = on_assign or (lambda payload: None)  # club nights: this table's assignment, or None
@@ -262,11 +264,11 @@ class Publisher:
         if cursor > self._latest_n:
             self._latest_n = max(self._latest_n, self._outbox.last_n())
         while len(pending) < self.window and cursor <= self._latest_n:
-            records = self._outbox.records(after_n=cursor - 1, limit=self.window - len(pending))
+            records = self._outbox.sealed(after_n=cursor - 1, limit=self.window - len(pending))
             if not records:
                 break
             for record in records:
-                info = client.publish(self.topic_log, self._encode(record), qos=contract.QOS)
+                info = client.publish(self.topic_log, record.data, qos=contract.QOS)
                 if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
                     return None
                 pending[info.mid] = record.n
@@ -274,27 +276,12 @@ class Publisher:
                 cursor = record.n + 1
         return cursor
 
-    def _encode(self, record: OutboxRecord) -> bytes:
-        payload = record.payload(self.config.table)
-        try:
-            return contract.encode(payload)
-        except contract.ContractError:
-            # Larger than 64 KiB, or text the contract forbids (an event no scanner makes): its answer still goes
-            # out, the event shortened to its type.
-            event = payload.get("event", {})
-            if record.kind != "event":
-                raise
-            kind = event.get("type")
-            safe = isinstance(kind, str) and len(kind) <= 40 and contract.safe_text(kind)
-            payload["event"] = {"type": kind if safe else "unknown", "oversize": True}
-            return contract.encode(payload)
-
     def _send_status(self, client: mqtt.Client) -> float | None:
         """Publish the status if it changed, at most 10 a second; how long to wait before the next may go."""
         fields = self._status
         if fields is None:
             fields = {"screen": "menu"}
-        current = {**fields, "n": self._latest_n}
+        current = {**fields, "n": self._latest_n, **({"key": self.key} if self.key else {})}
         if current == self._status_sent:
             return None
         left = self._status_at + STATUS_GAP_S - time.monotonic()

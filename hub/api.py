@@ -10,7 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from hub.owner_pages import chosen_day, evening_data, player_data
-from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_view, lang_of, table_view
+from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_list, game_view, lang_of, table_view
 
 
 def _game_routes(hub: Hub) -> list[Route]:
@@ -21,8 +21,8 @@ def _game_routes(hub: Hub) -> list[Route]:
         status = q.get("status") or None
         if status and status not in STATUSES:
             return JSONResponse({"error": f"status must be one of {', '.join(STATUSES)}"}, status_code=400)
-        found = reader.games(q.get("cafe") or None, q.get("table") or None, q.get("game") or None, status)
-        return JSONResponse([game_view(g, hub) for g in found])
+        return JSONResponse(game_list(hub, status, cafe=q.get("cafe") or None, table=q.get("table") or None,
+                                      game=q.get("game") or None))
 
     def api_game(request: Request) -> Response:
         p = request.path_params

@@ -17,6 +17,8 @@
     trusted_proxy = "127.0.0.1"      # behind a reverse proxy: its address(es), comma-separated; its
                                      #   X-Forwarded-For/-Proto then name the client and the scheme
     timezone = "Europe/Berlin"       # the café's zone: the pages show times in it
+    trust_first_key = false          # true: a table's first key is accepted without the staff (a laptop, a
+                                     #   demo, a benchmark; never on a café's shared network)
     [hub.table_names]                # shown beside the ids; "cafe/t1" on a central hub
     t1 = "Fenster"
 
@@ -38,8 +40,8 @@ from hub.auth import valid_hash
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
         "staff_password_hash", "https_cert", "https_key", "https_names", "plain_http", "trusted_proxy", "timezone",
-        "table_names")
-FLAGS = ("tls", "plain_http")
+        "table_names", "trust_first_key")
+FLAGS = ("tls", "plain_http", "trust_first_key")
 
 
 class ConfigError(ValueError):
@@ -65,6 +67,7 @@ class HubConfig:
     trusted_proxy: str | None = None
     timezone: str = "Europe/Berlin"
     table_names: dict[str, str] = field(default_factory=dict)
+    trust_first_key: bool = False  # accept each new table's first key without the staff: a laptop, never a café
 
     @property
     def broker_host(self) -> str:

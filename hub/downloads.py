@@ -53,11 +53,12 @@ def _csv_routes(hub: Hub) -> list[Route]:
 
     def games_csv(request: Request) -> Response:
         rows: list[list[object]] = [GAMES_HEADER]
-        for g in (game_view(g, hub) for g in reader.games(limit=1_000_000)):
+        situation = hub.situation()
+        for g in (game_view(g, hub, situation) for g in reader.games(limit=1_000_000)):
             seats: list[object] = []
             for player in g["players"][:SEATS]:
                 seats += [player, (g["scores"] or {}).get(player, "")]
-            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], g["status"], g["check"],
+            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], g["final"], g["check"],
                          " / ".join(g["winners"]), g["started_local"] or "", g["ended_local"] or "",
                          "" if g["length_s"] is None else round(g["length_s"]), g["started_at"] or "",
                          g["ended_at"] or "", *seats])

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from hub.views import STATUSES, Hub, Pages, dispute_words, game_view, lang_of, not_found, with_words
+from hub.views import STATUSES, Hub, Pages, dispute_words, game_list, game_view, lang_of, not_found, with_words
 
 
 def routes(hub: Hub, pages: Pages) -> list[Route]:
@@ -18,11 +18,11 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
     def games_list(request: Request, uid: str | None = None) -> Response:
         q = request.query_params
         chosen = {k: q.get(k) or "" for k in ("cafe", "table", "game", "status")}
-        found = reader.games(chosen["cafe"] or None, chosen["table"] or None, chosen["game"] or None,
-                             chosen["status"] or None, uid=uid)
+        games = game_list(hub, chosen["status"] or None, cafe=chosen["cafe"] or None, table=chosen["table"] or None,
+                          game=chosen["game"] or None, uid=uid)
         tables = sorted({row["table"] for row in reader.tables(chosen["cafe"] or None)})
-        return pages.render(request, "games.html", games=[game_view(g, hub) for g in found], chosen=chosen,
-                            statuses=STATUSES, cafes=reader.cafes(), tables=tables)
+        return pages.render(request, "games.html", games=games, chosen=chosen, statuses=STATUSES,
+                            cafes=reader.cafes(), tables=tables)
 
     def games_page(request: Request) -> Response:
         return games_list(request)

@@ -29,7 +29,8 @@ def player_data(hub: Hub, name: str) -> dict[str, Any] | None:
     games = reader.games(players=names, limit=1000)
     if not games:
         return None
-    rows = [game_view(g, hub) | {"result": standings.result_of(name, g, aliases)} for g in games]
+    situation = hub.situation()
+    rows = [game_view(g, hub, situation) | {"result": standings.result_of(name, g, aliases)} for g in games]
     history = hub.ratings_over_time.of(reader, name)
     return {"player": name, "spellings": names, "games": rows, "ratings": history,
             "boards": {g: next((s for s in hub.ingest.board(g) if s["player"] == name), None) for g in GAME_IDS}}

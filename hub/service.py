@@ -25,8 +25,11 @@ from cafe import contract
 from hub import topics
 from hub.config import HubConfig
 from hub.evenings.desk import Desk
+from hub.guard import UNLOCK_NAME
+from hub.health import integrity
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
+from hub.pairing import Pairing
 from hub.queries import Reader
 from hub.sessions import Sessions
 from hub.store import Store
@@ -45,7 +48,8 @@ class Service:
         self.data_dir = Path(config.data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.data_dir / DB_NAME)
-        self.ingest = Ingest(self.store, self.request_replay)
+        self.pairing = Pairing(self.store, trust_first_key=config.trust_first_key)  # the staff accept tables here
+        self.ingest = Ingest(self.store, self.request_replay, self.pairing)
         self.broadcaster = Broadcaster()
         self.ingest.listeners.append(self.broadcaster.from_thread)
         self.client = self._client()
@@ -60,9 +64,10 @@ class Service:
         self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign,  # club nights
                          known_tables=lambda cafe: self.hub.known_tables(cafe), aliases=reader.aliases)
         self.ingest.listeners.append(self.desk.on_news)
+        self.reader = reader
         self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
-                       evenings=self.desk, health=self.health)
+                       evenings=self.desk, health=self.health, unlock_file=self.data_dir / UNLOCK_NAME)
 
     def app(self) -> Any:
         return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
@@ -110,7 +115,7 @@ class Service:
         ack = None
         try:
             ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
-            item = topics.incoming(message.topic, message.payload, time.time(), ack)
+            item = topics.incoming(message.topic, message.payload, time.time(), ack, bool(message.retain))
             if item is None and str(message.topic).endswith("/announce"):
                 heard = topics.announcement(message.topic, message.payload)
                 if heard is not None:  # the staff page shows what the tables show, after a restart too
@@ -170,7 +175,7 @@ class Service:
                 "broker": {"connected": connected, "connections": self.generation, "since": self.connected_since},
                 "threads": threads, "stored": self.ingest.stored,
                 "dropped": {"messages": topics.dropped.total, "records": self.ingest.dropped},
-                "gaps_given_up": self.ingest.gaps_given_up()}
+                "gaps_given_up": self.ingest.gaps_given_up(), **integrity(self.reader, self.ingest)}
 
     # ------------------------------------------------------------------ life
 

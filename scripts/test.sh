@@ -22,6 +22,10 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   # The hub's browser tests drive Debian's chromium through the playwright package (never `playwright install`,
   # whose download cannot be reached).
   need chromium "[ -x /usr/bin/chromium ]"
+  # The camera's face reader is tested on printed French decks: Debian's gnome-cards-data (aisleriot's SVG card
+  # themes), drawn by rsvg-convert (librsvg2-bin).
+  need gnome-cards-data "[ -f /usr/share/aisleriot/cards/paris.svgz ]"
+  need librsvg2-bin "command -v rsvg-convert"
   if [ ${#apt_missing[@]} -gt 0 ]; then
     echo "== apt-get install ${apt_missing[*]}"
     aptlog=$(mktemp)

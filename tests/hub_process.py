@@ -19,12 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class HubProcess:
     def __init__(self, workdir: Path, broker: str, cafe: str, extra: list[str] | None = None,
-                 config: Path | None = None, https: bool = False, nofile: int | None = None):
+                 config: Path | None = None, https: bool = False, nofile: int | None = None,
+                 trust_first_key: bool = True):
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.broker, self.cafe = broker, cafe
         self.port = free_port()
-        self.extra = extra or []
+        # Most tests are about what happens after pairing: each table's first key is taken as the staff would
+        # (`--trust-first-key`); the pairing tests start the hub without it and accept on the staff page.
+        self.extra = (extra or []) + (["--trust-first-key"] if trust_first_key else [])
         self.config = config
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.workdir / "hub.log"

@@ -142,7 +142,7 @@ class Desk:
         try:
             rows = db.execute(
                 "SELECT g.tbl, g.uid, g.players, g.status, g.checked, g.scores, g.winners, g.end_n, r.body "
-                "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.n=g.start_n "
+                "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.chain=g.chain AND r.n=g.start_n "
                 "WHERE g.cafe=? AND r.body LIKE ? ORDER BY g.start_n", (evening.cafe, f'%"{evening.id}"%')).fetchall()
         finally:
             db.close()
@@ -494,6 +494,19 @@ class Desk:
             for table in evening.current.tables:  # type: ignore[union-attr]
                 if table.table == news.get("table") and table.game_uid == news.get("game_uid"):
                     self.publish(evening.cafe, table.table, None)
+
+    def voided(self) -> set[tuple[str, str, str]]:
+        """(café, table, game uid) of every game a club night had played again (`replay`): it counts nowhere."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT c.detail, a.detail FROM actions a JOIN actions c ON c.evening=a.evening AND c.what='create' "
+                "AND c.undone=0 WHERE a.what='replay' AND a.undone=0").fetchall()
+        out = set()
+        for created_detail, detail in rows:
+            d = json.loads(detail)
+            if d.get("game_uid"):
+                out.add((json.loads(created_detail)["cafe"], d["table"], d["game_uid"]))
+        return out
 
     def _open_ids(self) -> list[str]:
         """Months of evenings: only those not ended."""

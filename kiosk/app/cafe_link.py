@@ -63,7 +63,7 @@ class CafeLink:
         self.publisher = Publisher(config, outbox(log.path), on_online=self._heard_online,
                                    on_announce=self._heard_announce, on_assign=self._heard_assign,
                                    on_problem=self._heard_problem,
-                                   **publisher_options)
+                                   key=log.signer.public if log.signer is not None else None, **publisher_options)
         log.on_record(self.publisher.notify)
 
     def start(self) -> CafeLink:

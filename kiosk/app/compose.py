@@ -50,7 +50,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     """Open the log (a fault is a screen, never a crash), the hardware (real, or simulated with `control` as its
     socket) and the café link, and make the App over them. `kiosk.app.app.DisplayError` when there is no screen
     (everything opened so far is closed again)."""
-    opened = open_log(settings.log_path)
+    opened = open_log(settings.log_path, table=cafe.table if cafe is not None else None)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
                              window=simulate and not kiosk_mode, camera=camera)

@@ -123,7 +123,7 @@ class ScreenRouter:
         from kiosk.screens.fault import FaultScreen
 
         app = self.app
-        opened = open_log(app.settings.log_path)
+        opened = open_log(app.settings.log_path, table=app.cafe.config.table if app.cafe is not None else None)
         if opened.log is None:
             changed = isinstance(app.screen, FaultScreen) and app.screen.fault != opened.fault
             self.storage_fault(opened.fault)
