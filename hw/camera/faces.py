@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hw.camera.outline import CHROMA_SCALE, PATCH, Found, Shape, find_cards, rectify
+from hw.camera.outline import CHROMA_SCALE, PATCH, Found, Shape, f32, find_cards, rectify
 
 MIN_SIMILARITY = 0.45
 """The best look's cosine at low resolution, below which the card is nothing taught (set on french-paris and
@@ -127,7 +127,7 @@ class FaceBook:
             return Match(None, similarity, 0.0, self.looks[best].face)
         # the coarse look ranks faces that share most of their print by noise: each of the best few is held
         # against each other where the two differ, and the one that beats every other is the answer
-        worst = [(1.0, None)] * len(ranked)
+        worst: list[tuple[float, str | None]] = [(1.0, None)] * len(ranked)
         for i, (_, a, a_turn) in enumerate(ranked):
             for j in range(i + 1, len(ranked)):
                 _, b, b_turn = ranked[j]
@@ -157,7 +157,8 @@ class FaceBook:
                 break
             local = cv2.GaussianBlur((bands[turn] - self.looks[index].band) ** 2, (0, 0), 4.0)
             if float(local.max()) < SAME_LOOK:
-                return self.looks[index].face
+                face: str = self.looks[index].face
+                return face
         return None
 
     def _discriminate(self, observed: Any, best: int, other: int, other_band: Any, turned: bool) -> float:
@@ -183,7 +184,7 @@ def _aligned(observed: Any, template: Any) -> Any:
     (dx, dy), response = cv2.phaseCorrelate(template.astype(np.float64), observed.astype(np.float64))
     if response < 0.3 or abs(dx) > SHIFT or abs(dy) > SHIFT or (abs(dx) < 0.25 and abs(dy) < 0.25):
         return observed
-    m = np.float32([[1, 0, -dx], [0, 1, -dy]])
+    m = f32([[1, 0, -dx], [0, 1, -dy]])
     return cv2.warpAffine(observed, m, (observed.shape[1], observed.shape[0]), borderMode=cv2.BORDER_REPLICATE)
 
 
