@@ -6,6 +6,7 @@
     referee-hub certificate --config FILE   (makes the self-signed HTTPS certificate if needed; prints its
                                          address and fingerprint)
     referee-hub hash-password            (reads the password from standard input or asks for it)
+    referee-hub unlock --config FILE     (on the hub machine: clears the staff login's delays of the running hub)
     referee-hub bridge-config --cafe ID --central HOST:PORT [--remote-username U --remote-password-file F]
                                          (prints the café broker's bridge to a central broker)
 """
@@ -26,7 +27,7 @@ log = logging.getLogger("hub")
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-hub", description="The café hub of Tabletop Referee.")
     parser.add_argument("command", nargs="?", default="serve",
-                        choices=["serve", "hash-password", "bridge-config", "certificate"])
+                        choices=["serve", "hash-password", "bridge-config", "certificate", "unlock"])
     parser.add_argument("--config", help="TOML file with a [hub] table")
     parser.add_argument("--check-config", metavar="FILE", help="check a config file and exit")
     parser.add_argument("--broker", help="the café's MQTT broker, HOST:PORT")
@@ -106,6 +107,26 @@ def certificate(config: HubConfig) -> int:
     return 0
 
 
+def unlock(config: HubConfig) -> int:
+    """The owner's way back in: the running hub clears every delay of the staff login at its next attempt (it
+    looks at this file's time). Needs write access to the hub's data directory, i.e. the hub machine as root."""
+    import os
+    from pathlib import Path
+
+    from hub.guard import UNLOCK_NAME
+
+    marker = Path(config.data_dir) / UNLOCK_NAME
+    try:
+        marker.touch()
+        os.utime(marker)
+    except OSError as error:
+        print(f"referee-hub unlock: cannot write {marker}: {error.strerror} (run it as root on the hub machine)",
+              file=sys.stderr)
+        return 1
+    print(f"referee-hub: the staff login's delays are cleared at the next attempt ({marker})")
+    return 0
+
+
 def print_bridge(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -152,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
+    if args.command == "unlock":
+        return unlock(config)
     return certificate(config) if args.command == "certificate" else serve(config)
 
 

@@ -27,6 +27,7 @@ from hub.config import HubConfig
 from hub.dynsec import BrokerUsers
 from hub.evenings.desk import Desk
 from hub.handover import StoreKeys
+from hub.guard import UNLOCK_NAME
 from hub.health import integrity
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
@@ -73,7 +74,8 @@ class Service:
             self.pairing.on_decision(self.handover.on_decision)
         self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
-                       evenings=self.desk, health=self.health, handover=self.handover)
+                       evenings=self.desk, health=self.health, handover=self.handover,
+                       unlock_file=self.data_dir / UNLOCK_NAME)
 
     def app(self) -> Any:
         return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
