@@ -26,8 +26,8 @@ from hub import handover, topics
 from hub.config import HubConfig
 from hub.dynsec import BrokerUsers
 from hub.evenings.desk import Desk
-from hub.handover import StoreKeys
 from hub.guard import UNLOCK_NAME
+from hub.handover import StoreKeys
 from hub.health import integrity
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
