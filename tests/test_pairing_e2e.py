@@ -82,8 +82,8 @@ def test_a_new_table_joins_and_its_game_is_verified_over_tls(cafe, tmp_path) -> 
         assert (state["state"], state["problem"]) == ("accepted", "wrong-code")
         assert "Wrong code. 4 more tries." in kiosk.cmd("view")["texts"]
         assert enter_code(kiosk, code)["state"] == "joined"
-        kiosk.wait(lambda s: s.get("link") is None and "Connected to the café's broker." in
-                   kiosk.cmd("view")["texts"], 30)
+        kiosk.wait(lambda s: s.get("online") and s.get("link") is None, 30)
+        assert "Connected to the café's broker." in kiosk.cmd("view")["texts"]
         assert json.loads((tmp_path / "t1" / "cafe" / "joined.json").read_text())["broker"] == \
             cafe.broker.tls_address
         kiosk.touch("back")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cafe import handover
+from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from kiosk.i18n import N_, tr, trn
 from kiosk.screens import Host, Screen, cells
@@ -110,11 +111,12 @@ class CafeScreen(Screen):
         link = self.link_text()
         lines = [(self.state_text(), INK, "state"), (self.problem_text(), BAD, "problem"),
                  (link, GOOD if link == tr(LINK["online"]) else BAD, "link")]
-        y = 0.25
-        for text, color, tag in lines:
+        x, w, y = round(0.04 * width), round(0.92 * width), round(0.24 * height)
+        for text, color, tag in lines:  # each as high as its words need, wrapped at the smallest size: none cut
             if text:
-                v.text(g.r(0.04, y, 0.92, 0.16 if g.portrait else 0.14), text, size=0.8, color=color, tag=tag)
-                y += 0.16 if g.portrait else 0.14
+                high = measure.height(text, w, v.limits.cap, 4) + 4
+                v.text((x, y, w, high), text, size=0.8, color=color, tag=tag)
+                y += high + cells.gap_of(v)
         self._buttons(v, g)
         return v
 
@@ -122,8 +124,9 @@ class CafeScreen(Screen):
         j = self.joining
         rows: list[list[tuple[str, str, Any]]] = []
         if j.state not in ("joined", "file"):
-            rows.append([(tr("Hub: {hub}", hub=j.hub or "—"), "edit:hub", BUTTON),
-                         (tr("Table: {table}", table=j.table or "—"), "edit:table", BUTTON)])
+            fields = [(tr("Hub: {hub}", hub=j.hub or "—"), "edit:hub", BUTTON),
+                      (tr("Table: {table}", table=j.table or "—"), "edit:table", BUTTON)]
+            rows += [[field] for field in fields] if g.portrait else [fields]  # an address needs the width
             ask = tr("Check again") if j.state in ("waiting", "accepted", "expired", "paired") else tr("Ask to join")
             row = [(ask, "ask", GOOD if j.state in ("new", "asked") else BUTTON)]
             if j.state not in ("new", "refused"):
@@ -206,4 +209,5 @@ class CafeScreen(Screen):
         j = self.joining
         return {"screen": "cafe", "mode": self.mode, "state": j.state, "problem": j.problem,
                 "fingerprint": j.fingerprint, "hub": j.hub, "table": j.table, "code": self.code,
-                "link": getattr(getattr(self.app, "cafe", None), "problem", None)}
+                "link": getattr(getattr(self.app, "cafe", None), "problem", None),
+                "online": bool(getattr(getattr(self.app, "cafe", None), "online", False))}
