@@ -202,6 +202,22 @@ def test_a_wrong_and_a_replayed_claim_are_refused_over_https(cafe) -> None:
     assert (replayed.status, replayed.body["state"]) == (410, "paired")
 
 
+def test_the_pairing_attack_drill_finds_nothing_getting_through(tmp_path) -> None:
+    """`scripts/drill.sh pairing` on a short run: garbage, a flood, unsigned and guessed claims, a replay, an
+    impostor hub — each refused or harmless, never a server error."""
+    import random
+
+    from benchmarks.pair_drill import attacks
+
+    cafe = Cafe(tmp_path / "drill", "drill")
+    try:
+        rows = attacks(cafe, (60, 8), random.Random(3), tmp_path)
+    finally:
+        cafe.stop()
+    assert [row[0] for row in rows] == ["garbage", "unsigned", "guessing", "replay", "in the middle", "flood"]
+    assert all(harmless for *_, harmless in rows), rows
+
+
 def finish_a_game(table: CafeTable, most: int = 500) -> None:
     """Play until the game on the table has ended."""
     for _ in range(most):
