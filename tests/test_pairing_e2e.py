@@ -27,6 +27,7 @@ from tests.fake_hub import FakeHub
 from tests.mosquitto import CafeBroker
 from tests.pairing_e2e import Cafe, ask_to_join, enter_code, open_cafe_screen, text_of
 from tests.test_cafe_broker import connect
+from tests.test_hub_live import wait_for
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +90,7 @@ def test_a_new_table_joins_and_its_game_is_verified_over_tls(cafe, tmp_path) -> 
         kiosk.touch("back")
         kiosk.touch("back")
         finish_a_game(table)  # a whole game of Alles klar?, start … end, over TLS
-        games = _wait(lambda: verified_games(cafe, "t1"), "t1's game verified on the hub")
+        games = wait_for(lambda: verified_games(cafe, "t1"), 60, "t1's game verified on the hub")
         assert games[0]["table"] == "t1"
     finally:
         table.kill()
@@ -141,7 +142,7 @@ def test_a_table_with_a_new_key_waits_until_accepted_again(cafe, tmp_path) -> No
         kiosk.touch("back")
         kiosk.touch("back")
         finish_a_game(new)
-        _wait(lambda: [g for g in verified_games(cafe, "t3") if g.get("players")], "the new key's game verified")
+        wait_for(lambda: [g for g in verified_games(cafe, "t3") if g.get("players")], 60, "the new key's game verified")
     finally:
         old.kill()
         new.kill()
@@ -226,14 +227,3 @@ def finish_a_game(table: CafeTable, most: int = 500) -> None:
         if state.get("screen") == "table" and state["state"].get("finished"):
             return
     raise AssertionError(f"no game ended within {most} events")
-
-
-def _wait(found, what: str, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = found()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(what)
-        time.sleep(0.2)
