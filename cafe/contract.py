@@ -264,9 +264,10 @@ def _base(payload: object, table: str | None) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=64)
 def _most_players(game: str) -> int:
-    known = games.all_games()
-    found = known.get(game)
-    return max(found.player_counts) if found else max(c for g in known.values() for c in g.player_counts)
+    found = games.GAMES.get(game)
+    if found is not None:
+        return max(found.player_counts)
+    return max(c for g in games.ids() for c in games.get(g).player_counts)
 
 
 def most_players(game: object) -> int:

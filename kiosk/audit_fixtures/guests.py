@@ -25,7 +25,7 @@ from kiosk.screens.setup import SetupScreen
 from kiosk.settings.pin import PinGuard
 from referee.table import Referee
 
-for _game in games.available():
+for _game in games.ids():
     for _page in range(len(help_texts.pages(_game)) + 1):  # one more: a page split to fit shows a sheet more
         def _help(app, game_id: str = _game, page: int = _page) -> None:
             screen = HelpScreen(app, SetupScreen(app, game_id), game_id)

@@ -22,7 +22,7 @@ def menu(app) -> None:
 LONG_NAMES = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia-Sofia", "Friederike"]  # 12 chars
 
 
-for _game in games.available():
+for _game in games.ids():
     def _setup(app, game_id: str = _game) -> None:
         app.show(SetupScreen(app, game_id))
 

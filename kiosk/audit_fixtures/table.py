@@ -97,7 +97,7 @@ def _register(game_id: str) -> None:
         show(app, played(game_id, None))
 
 
-for _game in [g for g in kiosk.games.available() if g in sim.registered()]:
+for _game in [g for g in kiosk.games.ids() if g in sim.ids()]:
     _register(_game)
 
 

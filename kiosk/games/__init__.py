@@ -242,9 +242,10 @@ register = UIS.register
 
 
 def get(game_id: str) -> type[GameUI]:
+    """The game's table panel; KeyError for a game that has none (`UIS.get` for None instead)."""
     return UIS[game_id]
 
 
-def available() -> list[str]:
-    """Game ids with a table screen, in the menu's order."""
+def ids() -> list[str]:
+    """Every game with a table panel, in menu order."""
     return UIS.ids()

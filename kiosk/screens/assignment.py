@@ -70,7 +70,7 @@ class AssignmentScreen(Screen):
         self._seats(v, g, gap)
         start = g.r(0.5, 0.86, 0.47, 0.12)
         v.button(start, tr("Start"), "start", fill=GOOD if nxt is None else PANEL, tag="start")
-        game = games.get(self.assignment["game"])
+        game = games.GAMES.get(self.assignment["game"])
         v.text(g.r(0.04, 0.86, 0.44, 0.12), game.title if game else self.assignment["game"], size=0.8, color=MUTED,
                tag="game")
         return v

@@ -26,7 +26,7 @@ class DemoScreen(Screen):
     def __init__(self, app: Host, seed: int | None = None):
         super().__init__(app)
         self.seed = int(time.time()) if seed is None else seed
-        playable = [g for g in games.available() if g in sim.registered()]
+        playable = [g for g in games.ids() if g in sim.ids()]
         self.games = itertools.cycle(playable)
         self._new_game()
 

@@ -89,7 +89,7 @@ class HistoryScreen(Screen):
 
     def title(self) -> str:
         game = self.header().get("game")
-        return games.get(game).title if games.get(str(game)) else str(game)
+        return games.get(game).title if game in games.GAMES else str(game)
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -218,7 +218,7 @@ class GamesScreen(Screen):
         rows = max(1, (bottom - top + gap) // (each + gap))
         for i, record in enumerate(self.records[self.first:self.first + rows]):
             item = self.summary(record)
-            title = games.get(item.game).title if games.get(item.game) else item.game
+            title = games.get(item.game).title if item.game in games.GAMES else item.game
             scores = " · ".join(f"{p.player}: {p.score}" for p in item.places) if record.events else \
                 ", ".join(item.players)
             day = time.strftime("%d.%m. %H:%M", time.localtime(record.started))

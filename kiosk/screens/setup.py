@@ -29,7 +29,7 @@ class SetupScreen(Screen):
         self.claimed: dict[str, int] = {}  # seat id → player index
         self.dealer = None  # index; default: the last player
         self.error = ""
-        self.settings = kiosk.games.get(game_id).settings if game_id in kiosk.games.available() else ()
+        self.settings = kiosk.games.get(game_id).settings if game_id in kiosk.games.ids() else ()
         self.picked = dict.fromkeys((s.option for s in self.settings), 0)  # option → index of its value
 
     def view(self, width: int, height: int) -> View:
