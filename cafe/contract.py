@@ -431,8 +431,9 @@ def announce_text(payload: Mapping[str, Any], lang: str) -> str:
     """The announcement in `lang`, else in the other language the café wrote."""
     text = payload.get("text", {})
     for choice in (lang, *LANGUAGES):
-        if isinstance(text.get(choice), str) and text[choice].strip():
-            return text[choice].strip()
+        said = text.get(choice)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
     return next((v for v in text.values() if isinstance(v, str) and v.strip()), "")
 
 
@@ -508,6 +509,7 @@ def assignment_title(assignment: Mapping[str, Any], lang: str) -> str:
     """The evening's title in `lang`, else in the other language the hub wrote, else empty."""
     title = assignment.get("title") or {}
     for choice in (lang, *LANGUAGES):
-        if isinstance(title.get(choice), str) and title[choice].strip():
-            return title[choice].strip()
+        said = title.get(choice)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
     return ""

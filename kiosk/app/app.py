@@ -76,7 +76,7 @@ class App:
         self.table_name = hardware.table_name if hardware else "table"  # the config's table name (CSV export)
         self.seats = hardware.seat_names if hardware else []  # the config's seat ids (test screens)
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
-        self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
+        self.usb_roots: tuple[str, ...] = exporting.USB_ROOTS  # … mounted below one of these
         self.pins = PinGuard(settings.data_dir, settings.pin_hash)
         self.prefs = self._prefs_over(settings)
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged

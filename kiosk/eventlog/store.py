@@ -204,7 +204,7 @@ class EventLog:
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
                                    uuid.uuid4().hex,
                                    None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
-            game_id = int(cur.lastrowid)
+            game_id = _inserted(cur)
             self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
         return game_id
@@ -372,7 +372,7 @@ class EventLog:
         cur = self.db.execute("INSERT INTO records (game_id, kind, seq, ok, error, body, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (game_id, kind, seq, None if ok is None else int(ok), error, body, at))
-        n = int(cur.lastrowid)
+        n = _inserted(cur)
         if self.signer is not None:
             chain.seal(self.db, self.signer, n, self._payload)
         return n
@@ -510,3 +510,10 @@ def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         else:
             kept.append(event)
     return iter(kept)
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The row an INSERT just made."""
+    if cur.lastrowid is None:
+        raise sqlite3.DatabaseError("the INSERT made no row")
+    return cur.lastrowid

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from kiosk.app.commands import AdminCommand
 from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
@@ -175,7 +176,7 @@ class AdminScreen(Screen):
             self.message = self.app.admin(command, self.back) or ""
 
     def _ask(self, command: AdminCommand) -> None:
-        questions = {
+        questions: dict[AdminCommand, Callable[[], str | None]] = {
             AdminCommand.UNDO: self.undo_question,
             AdminCommand.ABANDON: self.abandon_question,
             AdminCommand.RESTART: lambda: tr("Restart the kiosk? A game in progress goes on after the restart."),

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from cafe import contract
+from hw.inputs import Input
 from kiosk.drawing.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
@@ -101,7 +102,7 @@ class AssignmentScreen(Screen):
         elif kind == "start":
             self.start()
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         seat = getattr(item, "seat", None)
         nxt = self._next()
         if seat is None or seat in self.claimed or nxt is None:

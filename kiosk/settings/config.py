@@ -75,8 +75,9 @@ def check_kiosk(checker: Checker, value: Any) -> KioskSection:
         found["mute"] = checker.boolean((*path, "mute"), section["mute"])
     if "screen_size" in section:
         found["screen_size"] = _screen_size(checker, (*path, "screen_size"), section["screen_size"])
-    return KioskSection(**{k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
-                           for k, v in found.items() if v is not None})
+    given: dict[str, Any] = {k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
+                             for k, v in found.items() if v is not None}
+    return KioskSection(**given)
 
 
 def _pin_hash(checker: Checker, value: Any) -> str | None:

@@ -115,7 +115,7 @@ class PinGuard:
         return data if isinstance(data, dict) else {}
 
     def _write(self) -> None:
-        data = {"failures": self.failures, "locked_until": self.locked_until}
+        data: dict[str, float | str] = {"failures": self.failures, "locked_until": self.locked_until}
         if self.own_hash:
             data["hash"] = self.own_hash
         self.path.parent.mkdir(parents=True, exist_ok=True)
