@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -16,8 +17,8 @@ from cafe.contract import is_id
 from hub.admission import CHAIN, CONTRACT, HELD_FULL, REFUSED_KEY, SIGNATURE, UNSIGNED
 from hub.forms import FormError
 from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Pairing
-from hub.texts import N_, tr
-from hub.views import Hub, lang_of
+from hub.texts import N_, lang_of, tr
+from hub.views import Hub
 
 log = logging.getLogger("hub.staff")
 
@@ -75,7 +76,7 @@ async def decide(hub: Hub, request: Request, form: dict[str, str], accept: bool)
     return tr(text, lang_of(request), table=f"{cafe}/{table}", fingerprint=decision.fingerprint)
 
 
-def post_handlers(hub: Hub, page: Any) -> dict[str, Any]:
+def post_handlers(hub: Hub, page: Callable[[Request, str], Response]) -> dict[str, Any]:
     """The staff's POST handlers (form → response), for `hub.staff` to guard and route."""
     async def accept(request: Request, form: dict[str, str]) -> Response:
         return page(request, await decide(hub, request, form, True))
