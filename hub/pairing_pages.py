@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from cafe.contract import is_id
-from hub.admission import CHAIN, CONTRACT, HELD_FULL, REFUSED_KEY, SIGNATURE, UNSIGNED
+from hub.admission import CHAIN, CONTRACT, HELD_FULL, REFUSED_KEY, RETIRED_KEY, SIGNATURE, UNSIGNED
 from hub.forms import FormError
 from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Pairing
 from hub.texts import N_, lang_of, tr
@@ -25,6 +25,7 @@ log = logging.getLogger("hub.staff")
 DROP_WORDS = {
     SIGNATURE: N_("not signed with the table's key (forged, or signed by another key)"),
     REFUSED_KEY: N_("signed with a key the staff refused"),
+    RETIRED_KEY: N_("signed with the table's old key (replaced by a new one)"),
     CHAIN: N_("does not continue the table's chain (reordered or slipped in)"),
     HELD_FULL: N_("too many records waiting (the table sends them again)"),
     CONTRACT: N_("not a record of the café protocol"),
