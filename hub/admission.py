@@ -30,7 +30,7 @@ from typing import Any
 
 from cafe.signing import parse_public, signed_by
 from hub import facts
-from hub.pairing import ACCEPTED, REFUSED, WAITING, Decision, Pairing, TableKey
+from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Decision, Pairing, TableKey
 from hub.ratelog import RateLimitedLog
 from hub.store import Record, Status, Store, Stored
 
@@ -42,11 +42,12 @@ HELD_LIMIT = 2000  # records one table may have waiting (for the staff or a gap)
 # Why a record was dropped (counted per table; `hub.texts` says each to the staff).
 SIGNATURE = "signature"  # not signed by the table's accepted key (nor by a key it showed since)
 REFUSED_KEY = "refused"  # signed by a key the staff refused
+RETIRED_KEY = "retired"  # signed by a key the staff replaced with another (the table's old log)
 CHAIN = "chain"  # its prev is not the stored h of n − 1
 HELD_FULL = "held-full"  # more waiting than HELD_LIMIT (sent again on replay)
 CONTRACT = "contract"  # not a record of the contract at all (`hub.topics`)
 UNSIGNED = "unsigned"  # a record without prev/h/sig: a table of an earlier version
-REASONS = (SIGNATURE, REFUSED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED)
+REASONS = (SIGNATURE, REFUSED_KEY, RETIRED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED)
 
 PAIRING, GAP = "pairing", "gap"  # why a record is held
 
@@ -73,11 +74,21 @@ def _same(stored: Stored, record: Record) -> bool:
 class Admission:
     def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT):
         self.store, self.pairing, self.limit = store, pairing, limit
-        self._upto: dict[tuple[str, str, int], int] = {}
+        self._upto: dict[tuple[str, str, int], int] = {}  # what each chain holds (signed, 1 … upto)
+        self._waiting: dict[tuple[str, str], int] = {}  # how many records of a table wait for a gap
 
     def forget(self) -> None:
         """After a rolled-back batch: what was cached may be ahead of the store."""
         self._upto.clear()
+        self._waiting.clear()
+
+    def waiting(self, db: sqlite3.Connection, cafe: str, table: str) -> int:
+        """How many records of the table wait for a gap (asked after every batch for every table: kept in memory)."""
+        if (cafe, table) not in self._waiting:
+            (count,) = db.execute("SELECT COUNT(*) FROM held WHERE cafe=? AND tbl=? AND reason=?",
+                                  (cafe, table, GAP)).fetchone()
+            self._waiting[(cafe, table)] = int(count)
+        return self._waiting[(cafe, table)]
 
     def upto(self, db: sqlite3.Connection, cafe: str, table: str, chain: int) -> int:
         key = (cafe, table, chain)
@@ -111,9 +122,14 @@ class Admission:
                 pending += self._next_waiting(db, admitted)
 
     def release(self, db: sqlite3.Connection, cafe: str, table: str, out: Outcome) -> None:
-        """After the staff's decision on a key of this table: its held records, in order, admitted again."""
-        for record in self.store.held(db, cafe, table, PAIRING):
+        """After the staff's decision on a key of this table: its held records (for the staff, and for a gap of
+        a chain whose key may just have been retired), in order, admitted again."""
+        held = sorted(self.store.held(db, cafe, table, PAIRING) + self.store.held(db, cafe, table, GAP),
+                      key=lambda r: r.n)
+        for record in held:
             self.store.unhold(db, record)
+        self._waiting.pop((cafe, table), None)
+        for record in held:
             self.record(db, record, out)
 
     def drop(self, db: sqlite3.Connection, cafe: str, table: str, reason: str, sample: str, at: float,
@@ -138,10 +154,10 @@ class Admission:
         pinned = next((k for k in keys if k.state == ACCEPTED), None)
         if pinned is not None and signed_by(record.body, _public(pinned.key)):
             return pinned
-        signer = next((k for k in keys if k.state in (WAITING, REFUSED) and signed_by(record.body, _public(k.key))),
-                      None)
-        if signer is not None and signer.state == REFUSED:
-            self._drop(db, record, REFUSED_KEY, out)
+        signer = next((k for k in keys if k.state in (WAITING, REFUSED, RETIRED)
+                       and signed_by(record.body, _public(k.key))), None)
+        if signer is not None and signer.state in (REFUSED, RETIRED):
+            self._drop(db, record, REFUSED_KEY if signer.state == REFUSED else RETIRED_KEY, out)
         elif signer is not None or pinned is None:  # a key change, or a table not paired yet: the staff decide
             self._hold(db, record, PAIRING, out)
         else:
@@ -221,14 +237,21 @@ class Admission:
     def _next_waiting(self, db: sqlite3.Connection, admitted: tuple[Record, int]) -> list[Record]:
         """The records that waited for the one just stored (held at the next n)."""
         record, _ = admitted
+        if not self.waiting(db, record.cafe, record.table):
+            return []
         waiting = self.store.held(db, record.cafe, record.table, GAP, record.n + 1)
         for held in waiting:
             self.store.unhold(db, held)
+        self._waiting[(record.cafe, record.table)] -= len(waiting)
         return waiting
 
     def _hold(self, db: sqlite3.Connection, record: Record, reason: str, out: Outcome) -> None:
-        if not self.store.hold(db, record, reason, self.limit):
+        before = self.waiting(db, record.cafe, record.table) if reason == GAP else 0
+        held = self.store.hold(db, record, reason, self.limit)
+        if held is None:
             self._drop(db, record, HELD_FULL, out)
+        elif reason == GAP:  # the same record held twice is one row
+            self._waiting[(record.cafe, record.table)] = before + held
 
     def _drop(self, db: sqlite3.Connection, record: Record, reason: str, out: Outcome) -> None:
         self.drop(db, record.cafe, record.table, reason, _sample(record.body), record.received, out)
@@ -248,9 +271,9 @@ class Admission:
         if key is None:
             return None
         if key.chain is None:  # which chain its records extend is not known yet: they show it from record 1
-            return 1 if announced > 0 or self.store.lowest_held(db, cafe, table, GAP) is not None else None
+            return 1 if announced > 0 or self.waiting(db, cafe, table) else None
         upto = self.upto(db, cafe, table, key.chain)
-        if self.store.lowest_held(db, cafe, table, GAP) is not None or announced > upto:
+        if self.waiting(db, cafe, table) or announced > upto:
             return upto + 1
         return None
 

@@ -260,22 +260,23 @@ class Store:
         return None if chain is None else int(chain)
 
     @staticmethod
-    def hold(db: sqlite3.Connection, record: Record, reason: str, limit: int) -> bool:
-        """Keep a record waiting (for the staff or a gap); False when the table already has `limit` waiting (it is
-        then dropped: the table keeps its log and sends it again on replay)."""
+    def hold(db: sqlite3.Connection, record: Record, reason: str, limit: int) -> int | None:
+        """Keep a record waiting (for the staff or a gap): 1 when newly held, 0 when it was already; None when the
+        table already has `limit` waiting (it is then dropped: the table keeps its log and sends it on replay)."""
         (count,) = db.execute("SELECT COUNT(*) FROM held WHERE cafe=? AND tbl=?",
                               (record.cafe, record.table)).fetchone()
         if count >= limit:
-            return False
-        db.execute("INSERT OR IGNORE INTO held (cafe, tbl, n, h, reason, body, received) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (record.cafe, record.table, record.n, record.h, reason, _text(record.body), record.received))
-        return True
+            return None
+        cur = db.execute("INSERT OR IGNORE INTO held (cafe, tbl, n, h, reason, body, received) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (record.cafe, record.table, record.n, record.h, reason,
+                                                          _text(record.body), record.received))
+        return cur.rowcount
 
     @staticmethod
     def held(db: sqlite3.Connection, cafe: str, table: str, reason: str, n: int | None = None) -> list[Record]:
         """The table's records held for `reason` (those at `n` only, when given), in order of n."""
         sql = "SELECT body, received FROM held WHERE cafe=? AND tbl=? AND reason=?"
-        args: tuple = (cafe, table, reason)
+        args: tuple[str | int, ...] = (cafe, table, reason)
         if n is not None:
             sql += " AND n=?"
             args += (n,)
@@ -286,12 +287,6 @@ class Store:
     def unhold(db: sqlite3.Connection, record: Record) -> None:
         db.execute("DELETE FROM held WHERE cafe=? AND tbl=? AND n=? AND h=?",
                    (record.cafe, record.table, record.n, record.h))
-
-    @staticmethod
-    def lowest_held(db: sqlite3.Connection, cafe: str, table: str, reason: str) -> int | None:
-        (n,) = db.execute("SELECT MIN(n) FROM held WHERE cafe=? AND tbl=? AND reason=?",
-                          (cafe, table, reason)).fetchone()
-        return None if n is None else int(n)
 
     @staticmethod
     def conflict(db: sqlite3.Connection, record: Record, chain: int, kind: str) -> bool:
@@ -416,5 +411,5 @@ class Store:
             "SELECT g.cafe, g.tbl, g.uid FROM games g WHERE (g.signed=0 AND g.checked='pending') OR EXISTS "
             "(SELECT 1 FROM records r WHERE r.game_uid=g.uid AND r.cafe=g.cafe AND r.tbl=g.tbl AND r.kind='end' "
             " AND (g.end_n IS NULL OR r.n > g.end_n))")
-        return [tuple(r) for r in rows]  # type: ignore[misc]
+        return [(str(cafe), str(tbl), str(uid)) for cafe, tbl, uid in rows]
 
