@@ -29,9 +29,9 @@ from hub.pairing_pages import post_handlers, tables_view
 from hub.ratelog import RateLimitedLog
 from hub.sessions import COOKIE, LIFETIME_S, Sessions
 from hub.store import MergeRefused
-from hub.texts import tr
+from hub.texts import lang_of, tr
 from hub.topics import announce_payload
-from hub.views import Hub, Pages, lang_of, table_view, with_words
+from hub.views import Hub, Pages, table_view, with_words
 
 log = logging.getLogger("hub.staff")
 refusals = RateLimitedLog(log, every_s=30.0)

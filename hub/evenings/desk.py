@@ -168,7 +168,9 @@ class Desk:
         with self.lock:
             cur = self.db.execute("INSERT INTO actions (evening, what, detail, at) VALUES (?, ?, ?, ?)",
                                   (evening_id, what, json.dumps(detail, ensure_ascii=False), self.clock()))
-            return int(cur.lastrowid)
+            if cur.lastrowid is None:
+                raise sqlite3.DatabaseError("the INSERT made no row")
+            return cur.lastrowid
 
     def _settings(self, cafe: str, *, game: str, rounds: int, tables: list[str], seating: str, scoring: str,
                   options: dict[str, Any] | None, title: dict[str, str] | None) -> dict[str, Any]:
