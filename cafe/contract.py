@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from referee import games
+from referee.ranking import SCORE_KINDS
 
 PROTOCOL = "tabletop-referee/cafe/1"
 VERSION = 1
@@ -374,6 +375,9 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
         _need(answer.get("error") is None or isinstance(answer["error"], str), "answer.error must be a string")
     else:
         _need(p.get("status") in END_STATUSES, f"status must be one of {', '.join(END_STATUSES)}")
+        if "score_kind" in p:  # added for #35: what the game ranks by, and each player's number
+            _need(p["score_kind"] in SCORE_KINDS, f"score_kind must be one of {', '.join(SCORE_KINDS)}")
+            _scores(p.get("ranked"))
         _scores(p.get("scores"))
         _names(p.get("winners"), "winners")
     return p

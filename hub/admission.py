@@ -73,11 +73,21 @@ def _same(stored: Stored, record: Record) -> bool:
 class Admission:
     def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT):
         self.store, self.pairing, self.limit = store, pairing, limit
-        self._upto: dict[tuple[str, str, int], int] = {}
+        self._upto: dict[tuple[str, str, int], int] = {}  # what each chain holds (signed, 1 … upto)
+        self._waiting: dict[tuple[str, str], int] = {}  # how many records of a table wait for a gap
 
     def forget(self) -> None:
         """After a rolled-back batch: what was cached may be ahead of the store."""
         self._upto.clear()
+        self._waiting.clear()
+
+    def waiting(self, db: sqlite3.Connection, cafe: str, table: str) -> int:
+        """How many records of the table wait for a gap (asked after every batch for every table: kept in memory)."""
+        if (cafe, table) not in self._waiting:
+            (count,) = db.execute("SELECT COUNT(*) FROM held WHERE cafe=? AND tbl=? AND reason=?",
+                                  (cafe, table, GAP)).fetchone()
+            self._waiting[(cafe, table)] = int(count)
+        return self._waiting[(cafe, table)]
 
     def upto(self, db: sqlite3.Connection, cafe: str, table: str, chain: int) -> int:
         key = (cafe, table, chain)
@@ -221,14 +231,21 @@ class Admission:
     def _next_waiting(self, db: sqlite3.Connection, admitted: tuple[Record, int]) -> list[Record]:
         """The records that waited for the one just stored (held at the next n)."""
         record, _ = admitted
+        if not self.waiting(db, record.cafe, record.table):
+            return []
         waiting = self.store.held(db, record.cafe, record.table, GAP, record.n + 1)
         for held in waiting:
             self.store.unhold(db, held)
+        self._waiting[(record.cafe, record.table)] -= len(waiting)
         return waiting
 
     def _hold(self, db: sqlite3.Connection, record: Record, reason: str, out: Outcome) -> None:
-        if not self.store.hold(db, record, reason, self.limit):
+        before = self.waiting(db, record.cafe, record.table) if reason == GAP else 0
+        held = self.store.hold(db, record, reason, self.limit)
+        if held is None:
             self._drop(db, record, HELD_FULL, out)
+        elif reason == GAP:  # the same record held twice is one row
+            self._waiting[(record.cafe, record.table)] = before + held
 
     def _drop(self, db: sqlite3.Connection, record: Record, reason: str, out: Outcome) -> None:
         self.drop(db, record.cafe, record.table, reason, _sample(record.body), record.received, out)
@@ -248,9 +265,9 @@ class Admission:
         if key is None:
             return None
         if key.chain is None:  # which chain its records extend is not known yet: they show it from record 1
-            return 1 if announced > 0 or self.store.lowest_held(db, cafe, table, GAP) is not None else None
+            return 1 if announced > 0 or self.waiting(db, cafe, table) else None
         upto = self.upto(db, cafe, table, key.chain)
-        if self.store.lowest_held(db, cafe, table, GAP) is not None or announced > upto:
+        if self.waiting(db, cafe, table) or announced > upto:
             return upto + 1
         return None
 

@@ -43,6 +43,8 @@ class GameFacts:
     chain: int = 0
     signed: bool = True
     guests: tuple[str, ...] = ()  # seats that kept their default names (`hub.identities`): never rated
+    kind: str | None = None  # what the game ranks by (`referee.ranking`), from its definition and options
+    ranked: dict[str, int] | None = None  # each player's number it ranks by (tasks, points …), by the replay
 
     def row(self) -> dict[str, Any]:
         """The `games` columns (`hub.store.Store.write_game`)."""
@@ -53,7 +55,8 @@ class GameFacts:
                 "winners": json.dumps(list(self.winners), ensure_ascii=False) if self.scores is not None else None,
                 "started_at": self.started_at, "ended_at": self.ended_at, "ended": self.ended,
                 "chain": self.chain, "signed": int(self.signed),
-                "guests": json.dumps(list(self.guests), ensure_ascii=False)}
+                "guests": json.dumps(list(self.guests), ensure_ascii=False), "kind": self.kind,
+                "ranked": None if self.ranked is None else json.dumps(self.ranked, ensure_ascii=False)}
 
 
 def started(start: Mapping[str, Any], chain: int, signed: bool = True) -> GameFacts:
@@ -90,7 +93,7 @@ def derive(records: Sequence[Mapping[str, Any]], complete: bool, chain: int = 0,
         verdict = Verdict(DISPUTED, end.get("n"), None, {"finished": False}, {"finished": True}, final)
     verdict = _second_start(verdict, starts) or _early_event(verdict, records, start) or verdict
     return _with(facts, status=status, check=verdict.status, scores=dict(final.get("scores") or {}),
-                 winners=tuple(final.get("winners") or ()),
+                 winners=tuple(final.get("winners") or ()), kind=final.get("kind"), ranked=final.get("ranked"),
                  dispute=verdict.to_json() if verdict.status == DISPUTED else None)
 
 

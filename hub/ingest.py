@@ -267,7 +267,7 @@ class Ingest:
             if rate and not refold and found.check == "verified" and found.status == "finished":
                 with self.ladder_lock:
                     self.ladder.add(Result(found.game, found.players, dict(found.scores or {}), list(found.winners),
-                                           list(found.guests)))
+                                           list(found.guests), found.kind, found.ranked))
             self._tell({"type": "game", "cafe": cafe, "table": table, "game_uid": uid, "game": found.game,
                         "status": found.status, "check": found.check, "dispute": found.dispute,
                         "winners": list(found.winners), "ended": found.end_n is not None})
@@ -275,8 +275,7 @@ class Ingest:
             self._refold()
 
     def _fold(self) -> Ladder:
-        results = (Result(g, p, s, w, guests) for g, p, s, w, guests in self.store.verified_results())
-        return fold(results, self.store.aliases())
+        return fold(self.store.verified_results(), self.store.aliases())
 
     def merge_player(self, alias: str, name: str) -> None:
         """A staff action: `alias` is another spelling of `name`; every rating is folded again."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from cafe.signing import fingerprint, is_public_text
@@ -80,14 +80,14 @@ class Pairing:
         self._listeners: list[DecisionListener] = []
         with store.transaction() as db:  # the table is the store's (hub.store.SCHEMA)
             rows = db.execute("SELECT cafe, tbl, key, state, chain, first_seen, last_seen, decided FROM table_keys")
-            self._keys = {(r[0], r[1], r[2]): TableKey(*r) for r in rows}
+            self._tables = _by_table(TableKey(*r) for r in rows)
 
     def reload(self) -> None:
         """Read the keys again from the store (after a writer's batch was rolled back)."""
         rows = self.store.db.execute("SELECT cafe, tbl, key, state, chain, first_seen, last_seen, decided "
                                      "FROM table_keys").fetchall()
         with self._lock:
-            self._keys = {(r[0], r[1], r[2]): TableKey(*r) for r in rows}
+            self._tables = _by_table(TableKey(*r) for r in rows)
 
     # ------------------------------------------------------------------ the hook
 
@@ -106,27 +106,27 @@ class Pairing:
 
     def keys(self, cafe: str, table: str) -> list[TableKey]:
         with self._lock:
-            return sorted((k for k in self._keys.values() if (k.cafe, k.table) == (cafe, table)),
-                          key=lambda k: k.first_seen)
+            return sorted(self._tables.get((cafe, table), {}).values(), key=lambda k: k.first_seen)
 
     def pinned(self, cafe: str, table: str) -> TableKey | None:
-        """The table's accepted key, if it has one."""
-        return next((k for k in self.keys(cafe, table) if k.state == ACCEPTED), None)
+        """The table's accepted key, if it has one (asked for every record and status: no sorting)."""
+        with self._lock:
+            return next((k for k in self._tables.get((cafe, table), {}).values() if k.state == ACCEPTED), None)
 
     def state(self, cafe: str, table: str, key: str) -> str | None:
         with self._lock:
-            found = self._keys.get((cafe, table, key))
+            found = self._tables.get((cafe, table), {}).get(key)
         return None if found is None else found.state
 
     def listed(self, *states: str) -> list[TableKey]:
         """Every key in one of `states` (all when none given), by café, table and when first seen."""
         with self._lock:
-            found = [k for k in self._keys.values() if not states or k.state in states]
+            found = [k for keys in self._tables.values() for k in keys.values() if not states or k.state in states]
         return sorted(found, key=lambda k: (k.cafe, k.table, k.first_seen))
 
     def accepted_tables(self) -> set[tuple[str, str]]:
         with self._lock:
-            return {(k.cafe, k.table) for k in self._keys.values() if k.state == ACCEPTED}
+            return {t for t, keys in self._tables.items() if any(k.state == ACCEPTED for k in keys.values())}
 
     # ------------------------------------------------------------------ the writer's side
 
@@ -135,17 +135,17 @@ class Pairing:
         `trust_first_key`, the very first key of a table never seen is accepted (the decision is returned, to be
         told once the transaction is committed)."""
         with self._lock:
-            known = self._keys.get((cafe, table, key))
+            known = self._tables.get((cafe, table), {}).get(key)
             if known is not None:
                 if at - known.last_seen >= 60:  # "last seen" to the minute: no write per status
                     self._put(db, replace(known, last_seen=at))
                 return None
-            mine = [k for k in self._keys.values() if (k.cafe, k.table) == (cafe, table)]
+            mine = list(self._tables.get((cafe, table), {}).values())
             trusted = not mine and self.trust_first_key
             waiting = sorted((k for k in mine if k.state == WAITING), key=lambda k: k.last_seen)
             for old in waiting[:max(0, len(waiting) - MAX_WAITING + 1)]:  # a flood of keys keeps only the newest
                 db.execute("DELETE FROM table_keys WHERE cafe=? AND tbl=? AND key=?", (cafe, table, old.key))
-                del self._keys[(cafe, table, old.key)]
+                del self._tables[(cafe, table)][old.key]
             self._put(db, TableKey(cafe, table, key, ACCEPTED if trusted else WAITING, None, at, at,
                                    at if trusted else None))
         if trusted:
@@ -166,14 +166,14 @@ class Pairing:
     def set_chain(self, db: sqlite3.Connection, cafe: str, table: str, key: str, chain: int) -> None:
         """The chain an accepted key's records extend, once known (`hub.admission`)."""
         with self._lock:
-            self._put(db, replace(self._keys[(cafe, table, key)], chain=chain))
+            self._put(db, replace(self._tables[(cafe, table)][key], chain=chain))
 
     def _put(self, db: sqlite3.Connection, key: TableKey) -> None:
         db.execute("INSERT INTO table_keys (cafe, tbl, key, state, chain, first_seen, last_seen, decided) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET state=excluded.state, "
                    "chain=excluded.chain, last_seen=excluded.last_seen, decided=excluded.decided",
                    (key.cafe, key.table, key.key, key.state, key.chain, key.first_seen, key.last_seen, key.decided))
-        self._keys[(key.cafe, key.table, key.key)] = key
+        self._tables.setdefault((key.cafe, key.table), {})[key.key] = key
 
     # ------------------------------------------------------------------ the staff's side
 
@@ -182,10 +182,10 @@ class Pairing:
         accepted before is retired, its chain kept as it is."""
         self._check(key)
         with self.store.transaction() as db, self._lock:
-            for old in [k for k in self._keys.values() if (k.cafe, k.table) == (cafe, table)]:
+            for old in list(self._tables.get((cafe, table), {}).values()):
                 if old.state == ACCEPTED and old.key != key:
                     self._put(db, replace(old, state=RETIRED, decided=at))
-            known = self._keys.get((cafe, table, key))
+            known = self._tables.get((cafe, table), {}).get(key)
             if known is None:
                 known = TableKey(cafe, table, key, WAITING, None, at, at, None)
             if known.state != ACCEPTED:
@@ -199,7 +199,8 @@ class Pairing:
         """Refuse `key` for the table: its records are dropped from now on, until the staff accept it after all."""
         self._check(key)
         with self.store.transaction() as db, self._lock:
-            known = self._keys.get((cafe, table, key)) or TableKey(cafe, table, key, WAITING, None, at, at, None)
+            known = self._tables.get((cafe, table), {}).get(key) or TableKey(cafe, table, key, WAITING, None, at, at,
+                                                                             None)
             self._put(db, replace(known, state=REFUSED, decided=at))
         decision = Decision(cafe, table, key, fingerprint(key), False, at)
         log.info("staff refused key %s of table %s/%s", decision.fingerprint, cafe, table)
@@ -215,3 +216,10 @@ class Pairing:
     def _check(key: str) -> None:
         if not is_public_text(key):
             raise PairingError("not an ed25519 key of the contract")
+
+
+def _by_table(keys: Iterable[TableKey]) -> dict[tuple[str, str], dict[str, TableKey]]:
+    out: dict[tuple[str, str], dict[str, TableKey]] = {}
+    for key in keys:
+        out.setdefault((key.cafe, key.table), {})[key.key] = key
+    return out

@@ -20,20 +20,22 @@ from hub.store import connect
 STARTED = ("(SELECT r.received FROM records r WHERE r.cafe=g.cafe AND r.tbl=g.tbl AND r.chain=g.chain "
            "AND r.n=g.start_n)")
 GAME_COLUMNS = ("g.uid, g.cafe, g.tbl, g.game, g.players, g.start_n, g.end_n, g.status, g.checked, g.dispute, "
-                f"g.scores, g.winners, g.started_at, g.ended_at, {STARTED}, g.ended, g.guests, g.signed")
+                f"g.scores, g.winners, g.started_at, g.ended_at, {STARTED}, g.ended, g.guests, g.signed, g.kind, "
+                "g.ranked")
 # A table shows on the guests' pages once the staff accepted its key (pairing); its records come from its chains.
 PAIRED = "EXISTS (SELECT 1 FROM table_keys k WHERE k.cafe=t.cafe AND k.tbl=t.tbl AND k.state='accepted')"
 
 
 def _game(row: tuple) -> dict[str, Any]:
     (uid, cafe, tbl, game, players, start_n, end_n, status, checked, dispute, scores, winners,
-     started_at, ended_at, started, ended, guests, signed) = row
+     started_at, ended_at, started, ended, guests, signed, kind, ranked) = row
     return {"game_uid": uid, "cafe": cafe, "table": tbl, "game": game, "players": json.loads(players),
             "start_n": start_n, "end_n": end_n, "status": status, "check": checked,
             "dispute": json.loads(dispute) if dispute else None,
             "scores": json.loads(scores) if scores else None, "winners": json.loads(winners) if winners else [],
             "started_at": started_at, "ended_at": ended_at, "started": started, "ended": ended,
-            "guests": json.loads(guests or "[]"), "signed": bool(signed),
+            "guests": json.loads(guests or "[]"), "signed": bool(signed), "kind": kind,
+            "ranked": json.loads(ranked) if ranked else None,
             "url": f"/games/{cafe}/{tbl}/{uid}", "api": f"/api/games/{cafe}/{tbl}/{uid}"}
 
 
@@ -123,14 +125,15 @@ class Reader:
         """The verified finished games in the order the leaderboards fold them (`Store.verified_results`: ended,
         uid), after `after` (such a key) or from the first; what a rating needs and where the game is."""
         where, args = ("AND (ended, uid) > (?, ?)", after) if after else ("", ())
-        rows = self.db.execute("SELECT ended, cafe, tbl, uid, game, players, scores, winners, guests FROM games "
+        rows = self.db.execute("SELECT ended, cafe, tbl, uid, game, players, scores, winners, guests, kind, ranked "
+                               "FROM games "
                                f"WHERE checked='verified' AND status='finished' AND ended IS NOT NULL {where} "
                                "ORDER BY ended, uid", args)
         return [{"ended": ended, "cafe": cafe, "table": tbl, "game_uid": uid, "game": game,
                  "players": json.loads(players), "scores": json.loads(scores or "{}"),
-                 "winners": json.loads(winners or "[]"), "guests": json.loads(guests or "[]"),
-                 "url": f"/games/{cafe}/{tbl}/{uid}"}
-                for ended, cafe, tbl, uid, game, players, scores, winners, guests in rows]
+                 "winners": json.loads(winners or "[]"), "guests": json.loads(guests or "[]"), "kind": kind,
+                 "ranked": json.loads(ranked) if ranked else None, "url": f"/games/{cafe}/{tbl}/{uid}"}
+                for ended, cafe, tbl, uid, game, players, scores, winners, guests, kind, ranked in rows]
 
     def verified_up_to(self, key: tuple[float, str]) -> int:
         """How many verified finished games sort at or before `key`: a game verified late (its records came

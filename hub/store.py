@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub.ratings import Result
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     cafe TEXT NOT NULL, tbl TEXT NOT NULL, chain INTEGER NOT NULL DEFAULT 0, n INTEGER NOT NULL,
@@ -46,6 +48,7 @@ CREATE TABLE IF NOT EXISTS games (
     chain INTEGER NOT NULL DEFAULT 0,
     signed INTEGER NOT NULL DEFAULT 1,                     -- 0: its records were stored before signing
     guests TEXT NOT NULL DEFAULT '[]',                     -- players with a seat's default name (hub.identities)
+    kind TEXT, ranked TEXT,                                -- what it ranks by, each player's number (referee.ranking)
     PRIMARY KEY (cafe, tbl, uid)
 );
 CREATE INDEX IF NOT EXISTS games_uid ON games (uid);
@@ -194,7 +197,7 @@ class Store:
         if "CREATE TABLE IF NOT EXISTS games" in statement:
             columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
             for column, kind in (("chain", "INTEGER NOT NULL DEFAULT 0"), ("signed", "INTEGER NOT NULL DEFAULT 1"),
-                                 ("guests", "TEXT NOT NULL DEFAULT '[]'")):
+                                 ("guests", "TEXT NOT NULL DEFAULT '[]'"), ("kind", "TEXT"), ("ranked", "TEXT")):
                 if column not in columns:
                     db.execute(f"ALTER TABLE games ADD COLUMN {column} {kind}")
 
@@ -257,16 +260,17 @@ class Store:
         return None if chain is None else int(chain)
 
     @staticmethod
-    def hold(db: sqlite3.Connection, record: Record, reason: str, limit: int) -> bool:
-        """Keep a record waiting (for the staff or a gap); False when the table already has `limit` waiting (it is
-        then dropped: the table keeps its log and sends it again on replay)."""
+    def hold(db: sqlite3.Connection, record: Record, reason: str, limit: int) -> int | None:
+        """Keep a record waiting (for the staff or a gap): 1 when newly held, 0 when it was already; None when the
+        table already has `limit` waiting (it is then dropped: the table keeps its log and sends it on replay)."""
         (count,) = db.execute("SELECT COUNT(*) FROM held WHERE cafe=? AND tbl=?",
                               (record.cafe, record.table)).fetchone()
         if count >= limit:
-            return False
-        db.execute("INSERT OR IGNORE INTO held (cafe, tbl, n, h, reason, body, received) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (record.cafe, record.table, record.n, record.h, reason, _text(record.body), record.received))
-        return True
+            return None
+        cur = db.execute("INSERT OR IGNORE INTO held (cafe, tbl, n, h, reason, body, received) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (record.cafe, record.table, record.n, record.h, reason,
+                                                          _text(record.body), record.received))
+        return cur.rowcount
 
     @staticmethod
     def held(db: sqlite3.Connection, cafe: str, table: str, reason: str, n: int | None = None) -> list[Record]:
@@ -283,12 +287,6 @@ class Store:
     def unhold(db: sqlite3.Connection, record: Record) -> None:
         db.execute("DELETE FROM held WHERE cafe=? AND tbl=? AND n=? AND h=?",
                    (record.cafe, record.table, record.n, record.h))
-
-    @staticmethod
-    def lowest_held(db: sqlite3.Connection, cafe: str, table: str, reason: str) -> int | None:
-        (n,) = db.execute("SELECT MIN(n) FROM held WHERE cafe=? AND tbl=? AND reason=?",
-                          (cafe, table, reason)).fetchone()
-        return None if n is None else int(n)
 
     @staticmethod
     def conflict(db: sqlite3.Connection, record: Record, chain: int, kind: str) -> bool:
@@ -398,13 +396,13 @@ class Store:
     def aliases(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT alias, name FROM aliases"))
 
-    def verified_results(self) -> Iterable[tuple[str, list[str], dict[str, Any], list[str], list[str]]]:
-        """(game, players, scores, winners, guests) of every verified finished game, in the order they ended."""
-        rows = self.db.execute("SELECT game, players, scores, winners, guests FROM games "
+    def verified_results(self) -> Iterable[Result]:
+        """Every verified finished game as the ratings take it, in the order they ended."""
+        rows = self.db.execute("SELECT game, players, scores, winners, guests, kind, ranked FROM games "
                                "WHERE checked='verified' AND status='finished' ORDER BY ended, uid")
-        for game, players, scores, winners, guests in rows:
-            yield (game, json.loads(players), json.loads(scores or "{}"), json.loads(winners or "[]"),
-                   json.loads(guests or "[]"))
+        for game, players, scores, winners, guests, kind, ranked in rows:
+            yield Result(game, json.loads(players), json.loads(scores or "{}"), json.loads(winners or "[]"),
+                         json.loads(guests or "[]"), kind, json.loads(ranked) if ranked else None)
 
     def ended_unsettled(self) -> list[tuple[str, str, str]]:
         """(café, table, uid) of the games whose facts lag behind their records: an end stored after the game's

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.protocol import HeaderError
+from referee.ranking import ranked_values, score_kind
 from referee.table import Referee
 from referee.transcript import judge
 
@@ -41,6 +42,16 @@ def _said(answer: Any) -> dict[str, Any]:
     return {"seq": answer.get("seq"), "ok": answer.get("ok"), "error": answer.get("error")}
 
 
+def ranked_by(header: Mapping[str, Any], players: Sequence[str], state: Mapping[str, Any]) -> dict[str, Any]:
+    """What the game ranks by as its definition says (`kind`) and each player's number (`ranked`), from the
+    replayed state: Profi-Sort's beginner game by the tasks laid, not by its penalty scores (all 0)."""
+    try:
+        kind = score_kind(str(header.get("game")), header.get("options") or {})
+    except KeyError:
+        return {}
+    return {"kind": kind, "ranked": ranked_values(kind, list(players), state)}
+
+
 def verify(start: Mapping[str, Any], events: Sequence[Mapping[str, Any]], end: Mapping[str, Any]) -> Verdict:
     """Replay one game's records (`events` in order of `n`) and compare every answer the table gave. The replay
     goes on past the first answer that differs, so `final` is always the referee's end of the game."""
@@ -57,7 +68,7 @@ def verify(start: Mapping[str, Any], events: Sequence[Mapping[str, Any]], end: M
             first = Verdict(DISPUTED, record.get("n"), seq, said, says)
     state = referee.state()
     final = {"scores": state.get("scores", {}), "winners": state.get("winners", []),
-             "finished": bool(state.get("finished"))}
+             "finished": bool(state.get("finished"))} | ranked_by(referee.header, referee.players, state)
     if first is not None:
         return Verdict(first.status, first.n, first.seq, first.said, first.says, final)
     if end.get("status") == "finished":

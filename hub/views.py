@@ -21,8 +21,9 @@ from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.standings import RatingHistory
-from hub.texts import LANGUAGES, lang_of, tr
+from hub.texts import LANGUAGES, N_, lang_of, tr
 from referee import games as referee_games
+from referee.ranking import TASKS
 
 HERE = Path(__file__).resolve().parent
 GAME_IDS = tuple(referee_games.GAMES.ids())
@@ -116,6 +117,17 @@ class Hub:
                 if not a.get("until") or dt.datetime.fromisoformat(a["until"]) > now}
 
 
+def numbers(game: Any) -> tuple[str, dict[str, Any]]:
+    """What a game's result shows beside each name, by what the game ranks by: the tasks laid (Profi-Sort's
+    beginner game, whose penalty scores are all 0), else its scores. A game row (dict) or a club table."""
+    def get(key: str) -> Any:
+        return game.get(key) if isinstance(game, dict) else getattr(game, key, None)
+
+    if get("kind") == TASKS and get("ranked"):
+        return N_("Tasks laid"), dict(get("ranked"))
+    return N_("Scores"), dict(get("scores") or {})
+
+
 def game_title(game_id: str | None) -> str:
     cls = referee_games.all_games().get(game_id or "")
     return cls.title if cls else (game_id or "")
@@ -205,7 +217,8 @@ class Pages:
         lang = lang_of(request)
         hub = self.hub
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
-                    "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")), "now": time.time(),
+                    "numbers": numbers, "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")),
+                    "now": time.time(),
                     "path": request.url.path, "cafe": hub.cafe, "languages": LANGUAGES,
                     "num": lambda value, places=1, trim=False: formats.number(value, lang, places, trim=trim),
                     "when": lambda received: formats.when(received, hub.zone, lang),

@@ -13,12 +13,14 @@ the event log is the truth, and a fold over it is exact by construction.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from referee import games
 from referee.cards import Deck
 from referee.hints import Hints, PublicState
 from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Judge, Rejection
+
+S = TypeVar("S", bound=PublicState)
 
 FORMAT = "tabletop-referee/1"
 
@@ -138,12 +140,20 @@ class Referee:
         """The public state, typed (the game's `PublicState` dataclass; `.to_json()` is `state()`)."""
         return self.game.public_state()
 
+    def public_as(self, kind: type[S]) -> S:
+        """The public state as the game's own dataclass (`AnnaottoState` …), for code written for one game;
+        TypeError when the game is another."""
+        state = self.game.public_state()
+        if not isinstance(state, kind):
+            raise TypeError(f"{type(state).__name__} is not {kind.__name__}")
+        return state
+
     def hints(self) -> Hints:
         """Who may act now and what may come next (structured, plus the sentence the screen shows)."""
         return self.game.hints()
 
     @property
-    def deck(self) -> Deck:
+    def deck(self) -> Deck[Any]:
         """The deck in use (its faces, copies and what each face means): public, the cards are on the table."""
         return self.game.deck
 

@@ -82,7 +82,7 @@ def translated(message: str, lang: str) -> bool:
 
 def _same_in_both(message: str, lang: str) -> bool:
     """A word spelled the same in German (`Orange`, `Joker`) is still a catalogue entry: look it up."""
-    catalogue = translation(lang)
+    catalogue: gettext.NullTranslations | None = translation(lang)
     while catalogue is not None:
         if message in getattr(catalogue, "_catalog", {}):
             return True

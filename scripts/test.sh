@@ -45,6 +45,8 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 echo "== ruff"
 .venv/bin/ruff check .
+echo "== mypy (pyproject.toml [tool.mypy]: strict for referee, hw, cafe; every function typed in kiosk, hub)"
+.venv/bin/mypy
 echo "== pytest"
 # In parallel (pytest-xdist): most of the suite's time is real processes waiting on each other (kiosks,
 # brokers, browsers), so more workers than cores pays; `worksteal` evens out the long tests at the end.

@@ -144,3 +144,49 @@ def test_a_key_change_needs_the_staff_and_starts_a_new_chain_beside_the_old(cafe
     cafe.send(old, late)
     assert cafe.reader.counts() == {"nord/t3": len(before) + len(after)}
     assert cafe.reader.drops()[0]["reason"] == "signature"
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_staff_pages_keys_and_records_not_stored_fit_a_phone_and_a_desk(cafe, tmp_path, lang):
+    """Waiting to join (a new table and a key change), refused and accepted keys, conflicts and drops, in
+    chromium at 360 px and 1366 px: nothing wider than the screen, the fingerprints whole."""
+    import threading
+
+    import uvicorn
+
+    from tests.hub_browser import browser
+    from tests.mosquitto import free_port
+
+    paired_table, waiting, refused = SimTable("t1"), SimTable("t2"), SimTable("t3")
+    cafe.send(paired_table, random_records(paired_table, "magische-7", seed=1))
+    cafe.decide(paired_table, "accept")
+    card = SimTable("t1", log="b")  # a new SD card: a new key for a paired table
+    cafe.send(card, random_records(card, "alles-klar", seed=2))
+    cafe.send(waiting, random_records(waiting, "magische-7", seed=3))
+    cafe.send(refused, random_records(refused, "magische-7", seed=4))
+    cafe.decide(refused, "refuse")
+    records = random_records(paired_table, "magische-7", seed=5)
+    cafe.send(paired_table, [*records, paired_table.reseal([records[2] | {"at": "2026-11-27T20:00:00+01:00"}])[0]])
+    port = free_port()
+    app = cafe.client.app
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        with browser() as chromium:
+            for width, height in ((360, 740), (1366, 900)):
+                page = chromium.new_page(viewport={"width": width, "height": height})
+                page.goto(f"http://127.0.0.1:{port}/?lang={lang}")
+                page.request.post(f"http://127.0.0.1:{port}/staff/login", form={"password": PASSWORD},
+                                  headers={"Origin": f"http://127.0.0.1:{port}"})
+                page.goto(f"http://127.0.0.1:{port}/staff?lang={lang}")
+                assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+                shown = page.inner_text("main")
+                for table in (waiting, refused, card):
+                    assert table.signer.fingerprint in shown
+                page.screenshot(path=str(tmp_path / f"staff-keys-{lang}-{width}.png"), full_page=True)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -141,12 +141,13 @@ class Desk:
         db = sqlite3.connect(f"file:{self.hub_db}?mode=ro", uri=True)
         try:
             rows = db.execute(
-                "SELECT g.tbl, g.uid, g.players, g.status, g.checked, g.scores, g.winners, g.end_n, r.body "
+                "SELECT g.tbl, g.uid, g.players, g.status, g.checked, g.scores, g.winners, g.end_n, g.kind, g.ranked, "
+                "r.body "
                 "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.chain=g.chain AND r.n=g.start_n "
                 "WHERE g.cafe=? AND r.body LIKE ? ORDER BY g.start_n", (evening.cafe, f'%"{evening.id}"%')).fetchall()
         finally:
             db.close()
-        for tbl, uid, players, status, checked, scores, winners, end_n, body in rows:
+        for tbl, uid, players, status, checked, scores, winners, end_n, kind, ranked, body in rows:
             ref = json.loads(body).get("assignment") or {}
             if ref.get("evening") != evening.id or not 1 <= int(ref.get("round", 0)) <= len(evening.played):
                 continue
@@ -158,6 +159,7 @@ class Desk:
             table.game_uid, table.ended = uid, end_n is not None
             table.scores = json.loads(scores) if scores else None
             table.winners = json.loads(winners) if winners else []
+            table.kind, table.ranked = kind, json.loads(ranked) if ranked else None
             table.state = _state(uid, status, checked, table.accepted)
 
     # ------------------------------------------------------------------ the evening itself

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hw.camera.outline import CHROMA_SCALE, PATCH, Found, Shape, find_cards, rectify
+from hw.camera.outline import CHROMA_SCALE, PATCH, Found, Shape, f32, find_cards, rectify
 
 MIN_SIMILARITY = 0.45
 """The best look's cosine at low resolution, below which the card is nothing taught (set on french-paris and
@@ -28,9 +28,10 @@ our style `a`; a back, a hand, an untaught card stay well below it)."""
 MARGIN = 0.3
 """How much nearer the best face must be than each runner-up where the two differ (`(d_B − d_A)/(d_B + d_A)`)."""
 RUNNERS_UP = 4
-SAME_LOOK = 3.0
+SAME_LOOK = 2.0
 """The largest local squared difference (Gaussian σ 4 patch pixels, unit-contrast band) between two captures of
-one card: 0.4–1.7 on the simulated camera; a card differing in one small numeral or pip 4.9 and more."""
+one card: 0.4–1.7 on the simulated camera; a card differing in one small numeral or pip mostly 4.9 and more, but
+Alles klar?'s II and IV under glare below 3."""
 COARSE = 4  # the first comparison at a quarter of the patch: 45 x 63
 BAND_SIGMA = 12.0  # the grey's slow changes (glare, the lamp) removed: a Gaussian of this many patch pixels
 CHROMA_WEIGHT = 1.5  # colour beside grey, per coarse pixel (ANNAOTTO's red and blue are one grey)
@@ -126,7 +127,7 @@ class FaceBook:
             return Match(None, similarity, 0.0, self.looks[best].face)
         # the coarse look ranks faces that share most of their print by noise: each of the best few is held
         # against each other where the two differ, and the one that beats every other is the answer
-        worst = [(1.0, None)] * len(ranked)
+        worst: list[tuple[float, str | None]] = [(1.0, None)] * len(ranked)
         for i, (_, a, a_turn) in enumerate(ranked):
             for j in range(i + 1, len(ranked)):
                 _, b, b_turn = ranked[j]
@@ -156,7 +157,8 @@ class FaceBook:
                 break
             local = cv2.GaussianBlur((bands[turn] - self.looks[index].band) ** 2, (0, 0), 4.0)
             if float(local.max()) < SAME_LOOK:
-                return self.looks[index].face
+                face: str = self.looks[index].face
+                return face
         return None
 
     def _discriminate(self, observed: Any, best: int, other: int, other_band: Any, turned: bool) -> float:
@@ -182,7 +184,7 @@ def _aligned(observed: Any, template: Any) -> Any:
     (dx, dy), response = cv2.phaseCorrelate(template.astype(np.float64), observed.astype(np.float64))
     if response < 0.3 or abs(dx) > SHIFT or abs(dy) > SHIFT or (abs(dx) < 0.25 and abs(dy) < 0.25):
         return observed
-    m = np.float32([[1, 0, -dx], [0, 1, -dy]])
+    m = f32([[1, 0, -dx], [0, 1, -dy]])
     return cv2.warpAffine(observed, m, (observed.shape[1], observed.shape[0]), borderMode=cv2.BORDER_REPLICATE)
 
 

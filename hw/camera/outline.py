@@ -22,6 +22,12 @@ PATCH = (180, 252)
 CHROMA_SCALE = 4  # the patch's colour planes are a quarter of its size: a card's colours are broad areas
 
 
+def f32(values: Any) -> Any:
+    """An array of 32-bit floats, as OpenCV's geometry takes them (`np.float32(values)`, which numpy's stubs
+    only accept for one number)."""
+    return np.asarray(values, dtype=np.float32)
+
+
 @dataclass(frozen=True, slots=True)
 class Shape:
     """The cards' size in a frame at full density: the long side in pixels and short / long, with tolerances."""
@@ -132,7 +138,7 @@ def _fit_sides(grey: Any, card: Found, reach: int, shape: Shape) -> Found | None
     for i in range(4):
         a, b = corners[i], corners[(i + 1) % 4]
         along = b - a
-        normal = np.float32([-along[1], along[0]]) / (float(np.linalg.norm(along)) + 1e-6)
+        normal = f32([-along[1], along[0]]) / (float(np.linalg.norm(along)) + 1e-6)
         if np.dot((a + b) / 2 - centre, normal) < 0:
             normal = -normal  # pointing out of the card
         t = np.linspace(0.15, 0.85, SAMPLES, dtype=np.float32)[:, None]
@@ -162,8 +168,8 @@ def _fit_sides(grey: Any, card: Found, reach: int, shape: Shape) -> Found | None
         if good.sum() < SAMPLES // 3:
             return None
         vx, vy, x0, y0 = cv2.fitLine(edge[good].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
-    new = np.float32([_meet(lines[i - 1], lines[i]) for i in range(4)])
+        lines.append((f32([x0, y0]), f32([vx, vy])))
+    new = f32([_meet(lines[i - 1], lines[i]) for i in range(4)])
     if np.abs(new - corners).max() > 3 * reach:
         return None
     sides = np.linalg.norm(np.roll(new, -1, axis=0) - new, axis=1)
@@ -197,16 +203,16 @@ def rectify(grey: Any, chroma: Any, card: Found, offset: tuple[int, int] = (0, 0
     that (None without colour). `chroma` holds the frame's half-size U and V planes; `offset` is where `grey`
     starts in the frame those planes cover."""
     w, h = PATCH
-    target = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    target = f32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
     # twice the size, then halved by area: a straight warp down to 0.35 mm per pixel would alias
     matrix = cv2.getPerspectiveTransform(card.corners, target * 2 + 0.5)
     y = cv2.warpPerspective(grey, matrix, (2 * w, 2 * h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     y = cv2.resize(y, PATCH, interpolation=cv2.INTER_AREA)
     if chroma is None:
         return y, None
-    half = (card.corners + np.float32(offset)) / 2
+    half = (card.corners + f32(offset)) / 2
     cw, ch = w // CHROMA_SCALE, h // CHROMA_SCALE
-    small = np.float32([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]])
+    small = f32([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]])
     m = cv2.getPerspectiveTransform(half.astype(np.float32), small)
     uv = np.stack([cv2.warpPerspective(plane, m, (cw, ch), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)

@@ -87,7 +87,7 @@ def _french(theme: str, face: str, look: int, face_up: bool) -> tuple[Any, Any]:
     from PIL import Image
 
     scale = long_px() / cell.height
-    cell = cell.resize((round(cell.width * scale), long_px()), Image.LANCZOS)
+    cell = cell.resize((round(cell.width * scale), long_px()), Image.Resampling.LANCZOS)
     white = Image.new("RGB", cell.size, (255, 255, 255))
     white.paste(cell, (0, 0), cell)
     return white, cell.getchannel("A")

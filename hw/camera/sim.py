@@ -69,7 +69,7 @@ def label_image(code: str) -> Any:
     modules = Image.new("L", (n, n), 245)
     modules.putdata([20 if dark else 245 for row in matrix for dark in row])
     side = n * module / MM_PER_PX
-    symbol = modules.resize((round(side), round(side)), Image.BOX, reducing_gap=None)
+    symbol = modules.resize((round(side), round(side)), Image.Resampling.BOX, reducing_gap=None)
     x = label.width - px(LABEL_PADDING_MM) - symbol.width
     label.paste(symbol, (x, (label.height - symbol.height) // 2))
     draw = ImageDraw.Draw(label)
@@ -125,7 +125,8 @@ def _perspective(image: Any, tilt: float, fill: int = 0) -> Any:
         return image
     w, h = image.size
     d = w * tilt / 2
-    return image.transform((w, h), Image.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.BICUBIC, fillcolor=fill)
+    return image.transform((w, h), Image.Transform.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.Resampling.BICUBIC,
+                           fillcolor=fill)
 
 
 # --- the scene -----------------------------------------------------------------------------------
@@ -222,8 +223,8 @@ class TableScene:
         picture, mask = card_image(card.code, card.face_up, card.design, card.sticker)
         picture = picture.convert(self.mode)
         picture, mask = _perspective(picture, card.tilt), _perspective(mask, card.tilt)
-        picture = picture.rotate(card.angle, Image.BICUBIC, expand=True)
-        mask = mask.rotate(card.angle, Image.BICUBIC, expand=True)
+        picture = picture.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
+        mask = mask.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
         shadow = mask.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(1.2)).point(lambda v: v // 2)
         if self.blur > 0:
             picture = picture.filter(ImageFilter.GaussianBlur(self.blur))
@@ -305,8 +306,9 @@ class TableScene:
             picture, mask, shadow = card.sprite
             if abs(scale - 1 / MM_PER_PX) > 1e-6:
                 w, h = round(picture.width * scale * MM_PER_PX), round(picture.height * scale * MM_PER_PX)
-                picture, mask, shadow = (picture.resize((w, h), Image.BILINEAR), mask.resize((w, h), Image.BILINEAR),
-                                         shadow.resize((w, h), Image.BILINEAR))
+                smooth = Image.Resampling.BILINEAR
+                picture, mask, shadow = (picture.resize((w, h), smooth), mask.resize((w, h), smooth),
+                                         shadow.resize((w, h), smooth))
             x = round((card.x_mm - corner_mm[0]) * scale - picture.width / 2)
             y = round((card.y_mm - corner_mm[1]) * scale - picture.height / 2)
             frame.paste(dark, (x + 1, y + 1, x + 1 + shadow.width, y + 1 + shadow.height), shadow)
@@ -359,8 +361,13 @@ class SimPicamera2:
             raise ValueError("the simulated camera delivers YUV420 only")
         self.config = config
 
+    def _configured(self) -> dict[str, Any]:
+        if self.config is None:
+            raise RuntimeError("camera not configured")  # as picamera2 refuses a stream before `configure`
+        return self.config
+
     def stream_configuration(self, name: str = "main") -> dict[str, Any]:
-        w, h = self.config["main"]["size"]
+        w, h = self._configured()["main"]["size"]
         return {"size": (w, h), "format": "YUV420", "stride": -(-w // 64) * 64}
 
     def start(self) -> None:
@@ -380,7 +387,7 @@ class SimPicamera2:
             time.sleep(wait if wait is not None else 1.0)
             raise TimeoutError("no frame")
         sensor_w, sensor_h = self.camera_properties["PixelArraySize"]
-        x, y, w, h = self.config["controls"]["ScalerCrop"]
+        x, y, w, h = self._configured()["controls"]["ScalerCrop"]
         size = self.stream_configuration()["size"]
         view = (x / sensor_w, y / sensor_h, (x + w) / sensor_w, (y + h) / sensor_h)
         picture = self.scene.render(view, size)

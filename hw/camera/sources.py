@@ -98,7 +98,9 @@ class Picamera2Source:
         t_ns = now_ns()
         w, h = self.size
         data = memoryview(buffer).cast("B")
-        image = Image.frombuffer("L", (w, h), data[: self.stride * h], "raw", "L", self.stride, 1).copy()
+        # (a memoryview is a buffer, which Pillow reads; its stub names bytes and arrays only)
+        image = Image.frombuffer("L", (w, h), data[: self.stride * h], "raw", "L", self.stride,  # type: ignore[arg-type]
+                                 1).copy()
         return Frame(image, t_ns, self.view, _chroma(data, self.stride, w, h))
 
     def close(self) -> None:

@@ -124,8 +124,10 @@ def load_deck(path: Path, game: str, known_faces: set[str]) -> TaughtDeck | None
                 and re.fullmatch(r"[0-9]{3}-[0-9a-f]{6}\.png", item[1])):
             looks.append((item[0], item[1]))
     shape = raw.get("shape")
-    ok = isinstance(shape, list) and len(shape) == 2 and all(isinstance(v, int | float) for v in shape)
-    return TaughtDeck(path, game, path.name, looks, (float(shape[0]), float(shape[1])) if ok else (0.0, 0.0))
+    size = (0.0, 0.0)
+    if isinstance(shape, list) and len(shape) == 2 and all(isinstance(v, int | float) for v in shape):
+        size = (float(shape[0]), float(shape[1]))
+    return TaughtDeck(path, game, path.name, looks, size)
 
 
 def decks(data_dir: Path, game: str, known_faces: set[str]) -> list[TaughtDeck]:

@@ -114,7 +114,7 @@ def check_camera(checker: Any, value: Any, seat_names: set[str]) -> CameraConfig
     zones = _zones(checker, section.get("zones"), seat_names)
     if len(checker.problems) > before:
         return None
-    values = {k: float(v) if k.endswith("_s") or k == "fps" else v for k, v in found.items()}
+    values: dict[str, Any] = {k: float(v) if k.endswith("_s") or k == "fps" else v for k, v in found.items()}
     return CameraConfig(source or "picamera2", tuple(zones), device, **values)
 
 

@@ -132,6 +132,8 @@ class ScreenRouter:
             with contextlib.suppress(Exception):
                 app.log.close()
         app.log = opened.log
+        if app.cafe is not None:  # its publisher follows the log (a fresh one has its own file and key)
+            app.cafe.adopt(opened.log)
         self.storage_fault(None)
         if opened.notice:
             self.show(FaultScreen(app, notice=opened.notice))

@@ -32,6 +32,7 @@ from typing import IO, Any
 from cafe.contract import assignment_ref
 from cafe.signing import RecordSigner
 from kiosk.eventlog import chain
+from referee.ranking import ranked_values, score_kind
 from referee.transcript import write_transcript
 from referee.words import is_default_name
 
@@ -384,8 +385,21 @@ class EventLog:
     def _end(self, game_id: int, status: str, outcome: tuple[dict[str, Any], list[str]], at: float) -> None:
         self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, at, game_id))
         scores, winners = outcome
-        self._record(game_id, "end", json.dumps({"status": status, "scores": scores, "winners": winners},
-                                                ensure_ascii=False), at)
+        body = {"status": status, "scores": scores, "winners": winners} | self._ranked_by(game_id)
+        self._record(game_id, "end", json.dumps(body, ensure_ascii=False), at)
+
+    def _ranked_by(self, game_id: int) -> dict[str, Any]:
+        """What the game ranks by, as its definition says (`referee.ranking`), and each player's number: the end
+        record carries it (`score_kind`, `ranked`: added for #35), so a receiver need not guess from the scores
+        (Profi-Sort's beginner game counts tasks, not the penalty points in `scores`)."""
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        header = json.loads(row[0]) if row else {}
+        try:
+            kind = score_kind(str(header.get("game")), header.get("options") or {})
+        except KeyError:  # a game this version does not know
+            return {}
+        state = self._replayed_state(game_id)
+        return {"score_kind": kind, "ranked": ranked_values(kind, list(header.get("players", [])), state)}
 
     def _outcome(self, game_id: int) -> tuple[dict[str, Any], list[str]]:
         """Scores and winners of a logged game, by replaying it (for an end nobody handed them to)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.event_words import common
+from referee.event_words import Words, common
 from referee.registry import MISTAKE, PLACES, SCANNING, SEP, GameDefinition, HelpPage, define
 from referee.words import N_
 
@@ -102,13 +102,13 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     return SEP.join(words)
 
 
-def _flip(e: Mapping[str, Any], p: str, w: Any) -> str:
+def _flip(e: Mapping[str, Any], p: str, w: Words) -> str:
     if e.get("who") == "self":
         return w.tr("{player} turns over all own hand cards", player=p)
     return w.tr("{player} chooses: the next player turns over all hand cards", player=p)
 
 
-def _colour(e: Mapping[str, Any], p: str, w: Any) -> str:
+def _colour(e: Mapping[str, Any], p: str, w: Words) -> str:
     name = COLOUR_NAMES[e["colour"]]
     return w.tr("{player} chooses the colour {colour}", player=p, colour=w.tr(name))
 

@@ -23,7 +23,7 @@ __all__ = ["Label", "LabelError", "SheetCode", "deck_labels", "game_deck", "scan
 
 def game_deck(
     game_id: str, options: Mapping[str, Any] | None = None, players: int | None = None
-) -> tuple[type[Game], Deck]:
+) -> tuple[type[Game], Deck[Any]]:
     """The game class and the deck in use for a game set up with these options and this many players.
 
     `players` defaults to the smallest player count (for Die magische 7: one pack).
@@ -91,7 +91,7 @@ class SheetCode:
 _SAMPLE_FACES = {"AK": "AK:8.II", "AC": "AC:WASSER", "PS": "PS:H10", "M7": "M7:13", "AO": "AO:RED.DOTS.PLUS"}
 
 
-def _unknown_code(deck: Deck, prefix: str) -> str:
+def _unknown_code(deck: Deck[Any], prefix: str) -> str:
     """A well-formed-looking code of this deck's prefix that the deck does not accept."""
     face = next(iter(deck.faces()))
     candidates = [f"{face}#{deck.copies[face] + 1}", f"{prefix}:UNKNOWN", f"{prefix}:0000"]
