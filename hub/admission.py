@@ -30,7 +30,7 @@ from typing import Any
 
 from cafe.signing import parse_public, signed_by
 from hub import facts
-from hub.pairing import ACCEPTED, REFUSED, WAITING, Decision, Pairing, TableKey
+from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Decision, Pairing, TableKey
 from hub.ratelog import RateLimitedLog
 from hub.store import Record, Status, Store, Stored
 
@@ -42,11 +42,12 @@ HELD_LIMIT = 2000  # records one table may have waiting (for the staff or a gap)
 # Why a record was dropped (counted per table; `hub.texts` says each to the staff).
 SIGNATURE = "signature"  # not signed by the table's accepted key (nor by a key it showed since)
 REFUSED_KEY = "refused"  # signed by a key the staff refused
+RETIRED_KEY = "retired"  # signed by a key the staff replaced with another (the table's old log)
 CHAIN = "chain"  # its prev is not the stored h of n − 1
 HELD_FULL = "held-full"  # more waiting than HELD_LIMIT (sent again on replay)
 CONTRACT = "contract"  # not a record of the contract at all (`hub.topics`)
 UNSIGNED = "unsigned"  # a record without prev/h/sig: a table of an earlier version
-REASONS = (SIGNATURE, REFUSED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED)
+REASONS = (SIGNATURE, REFUSED_KEY, RETIRED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED)
 
 PAIRING, GAP = "pairing", "gap"  # why a record is held
 
@@ -121,9 +122,14 @@ class Admission:
                 pending += self._next_waiting(db, admitted)
 
     def release(self, db: sqlite3.Connection, cafe: str, table: str, out: Outcome) -> None:
-        """After the staff's decision on a key of this table: its held records, in order, admitted again."""
-        for record in self.store.held(db, cafe, table, PAIRING):
+        """After the staff's decision on a key of this table: its held records (for the staff, and for a gap of
+        a chain whose key may just have been retired), in order, admitted again."""
+        held = sorted(self.store.held(db, cafe, table, PAIRING) + self.store.held(db, cafe, table, GAP),
+                      key=lambda r: r.n)
+        for record in held:
             self.store.unhold(db, record)
+        self._waiting.pop((cafe, table), None)
+        for record in held:
             self.record(db, record, out)
 
     def drop(self, db: sqlite3.Connection, cafe: str, table: str, reason: str, sample: str, at: float,
@@ -148,10 +154,10 @@ class Admission:
         pinned = next((k for k in keys if k.state == ACCEPTED), None)
         if pinned is not None and signed_by(record.body, _public(pinned.key)):
             return pinned
-        signer = next((k for k in keys if k.state in (WAITING, REFUSED) and signed_by(record.body, _public(k.key))),
-                      None)
-        if signer is not None and signer.state == REFUSED:
-            self._drop(db, record, REFUSED_KEY, out)
+        signer = next((k for k in keys if k.state in (WAITING, REFUSED, RETIRED)
+                       and signed_by(record.body, _public(k.key))), None)
+        if signer is not None and signer.state in (REFUSED, RETIRED):
+            self._drop(db, record, REFUSED_KEY if signer.state == REFUSED else RETIRED_KEY, out)
         elif signer is not None or pinned is None:  # a key change, or a table not paired yet: the staff decide
             self._hold(db, record, PAIRING, out)
         else:

@@ -142,7 +142,7 @@ class Ingest:
         for trouble in out.trouble:
             self._guarded(self._tell, trouble)
 
-    def _store(self, batch: list[Incoming]) -> tuple[Outcome, list[tuple[Status, dict]]]:
+    def _store(self, batch: list[Incoming]) -> tuple[Outcome, list[tuple[Status, dict[str, Any]]]]:
         """Write the batch in one transaction; when that fails, item by item, dropping (and logging) each
         item that cannot be stored, so one poisoned record costs only itself."""
         try:
@@ -168,9 +168,9 @@ class Ingest:
         self.admission.forget()
         self.pairing.reload()
 
-    def _write(self, batch: list[Incoming]) -> tuple[Outcome, list[tuple[Status, dict]]]:
+    def _write(self, batch: list[Incoming]) -> tuple[Outcome, list[tuple[Status, dict[str, Any]]]]:
         out = Outcome()
-        statuses: list[tuple[Status, dict]] = []
+        statuses: list[tuple[Status, dict[str, Any]]] = []
         with self.store.transaction() as db:
             for item in batch:
                 if item.kind == "log":

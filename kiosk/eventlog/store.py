@@ -126,7 +126,8 @@ class LogRecord:
         """The record's MQTT payload: the sealed one as sent, else what the protocol names, `v` and `table`
         included (the payload a seal is made over)."""
         if self.sealed is not None:
-            return json.loads(self.sealed)
+            sealed: dict[str, Any] = json.loads(self.sealed)
+            return sealed
         return {"v": 1, "table": table, "n": self.n, "at": iso_time(self.at), "game_uid": self.game_uid,
                 "kind": self.kind, **self.fields}
 
@@ -177,7 +178,7 @@ class EventLog:
         with self._tx():
             chain.seal_backlog(self.db, self.signer, table, self._payload)
 
-    def _payload(self, row: tuple) -> dict[str, Any]:
+    def _payload(self, row: chain.Row) -> dict[str, Any]:
         return _log_record(*row[:10]).payload(self.table or "")
 
     def close(self) -> None:
