@@ -35,6 +35,7 @@ from cafe import contract
 from cafe.outbox import OpenOutbox, Outbox
 from cafe.settings import CafeLinkConfig
 
+MAX_PASSWORD_FILE = 4096  # bytes read of cafe.password_file (--check-config refuses a larger one)
 log = logging.getLogger("cafe")
 
 WINDOW = 64  # records in flight at once: enough to fill a loopback or LAN link, bounded memory
@@ -169,7 +170,8 @@ class Publisher:
         if cfg.username is not None:
             password = None
             if cfg.password_file is not None:
-                password = cfg.password_file.read_text(encoding="utf-8").strip()
+                with open(cfg.password_file, "rb") as handle:  # a password, not a file's worth: bounded
+                    password = handle.read(MAX_PASSWORD_FILE).decode("utf-8", errors="replace").strip()
             client.username_pw_set(cfg.username, password)
         if cfg.tls:
             client.tls_set(ca_certs=str(cfg.ca_file) if cfg.ca_file else None, cert_reqs=ssl.CERT_REQUIRED)
