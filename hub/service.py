@@ -123,7 +123,7 @@ class Service:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic == dynsec.RESPONSE_TOPIC:  # the plugin's answer to the hub's own command
-            self.users.on_response(message.payload)
+            self.users.on_response(bytes(message.payload))
             return
         ack = None
         try:
