@@ -53,7 +53,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     opened = open_log(settings.log_path, table=cafe.table if cafe is not None else None)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
-                             window=simulate and not kiosk_mode, camera=camera)
+                             window=simulate and not kiosk_mode, camera=camera, data_dir=settings.data_dir)
     link = _cafe_link(cafe, opened.log, inbox) if cafe is not None else None
     try:
         app = App(settings, opened.log, kiosk_mode=kiosk_mode, headless=headless, heartbeat=notifier.beat,
