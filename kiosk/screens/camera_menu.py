@@ -20,7 +20,7 @@ from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
-from kiosk.screens.teach import TeachScreen
+from kiosk.screens.teach import CameraStaffScreen, TeachScreen
 from referee import games
 
 REFRESH_S = 0.5  # while the decks are being loaded: the status follows
@@ -46,13 +46,11 @@ def message_rect(v: View, g: Grid, lines: int = 2) -> Rect:
     return round(0.04 * g.w), g.h - h - round(0.01 * g.h), round(0.92 * g.w), h
 
 
-class CameraMenuScreen(Screen):
+class CameraMenuScreen(CameraStaffScreen):
     name = "camera-menu"
-    takes_scans = True  # a card laid now is the camera's business here, never a game's
 
     def __init__(self, app: Host, back: Screen, busy: bool = False):
-        super().__init__(app)
-        self.back = back
+        super().__init__(app, back)
         self.busy = busy  # a game is on the table screen behind the admin menu
         self.message = ""
         self.taught: dict[str, int] = {}
@@ -144,15 +142,13 @@ class CameraMenuScreen(Screen):
         return {"screen": self.name, "status": self.status(), "message": self.message}
 
 
-class TeachGamesScreen(Screen):
+class TeachGamesScreen(CameraStaffScreen):
     """Which game's deck to teach: one button per game, saying how many decks of it are taught."""
 
     name = "teach-games"
-    takes_scans = True
 
     def __init__(self, app: Host, back: CameraMenuScreen):
-        super().__init__(app)
-        self.back = back
+        super().__init__(app, back)
         faces = app.camera.faces
         self.counts = {game: len(faces.decks(game)) for game in kiosk.games.available()}
 
@@ -187,16 +183,14 @@ class TeachGamesScreen(Screen):
         return {"screen": self.name, "decks": dict(self.counts)}
 
 
-class TeachDecksScreen(Screen):
+class TeachDecksScreen(CameraStaffScreen):
     """Which deck of a game: each taught deck with how far it is taught, and a new one. A deck touched is chosen;
     then it is taught further, taught again from its first card, or forgotten (the last two ask once more)."""
 
     name = "teach-decks"
-    takes_scans = True
 
     def __init__(self, app: Host, back: TeachGamesScreen, game: str):
-        super().__init__(app)
-        self.back = back
+        super().__init__(app, back)
         self.game = game
         self.faces = app.camera.faces
         self.total = len(faces_of(game))

@@ -31,14 +31,22 @@ def face_words(face: str) -> str:
     return label_text(face, language())
 
 
-class TeachScreen(Screen):
+class CameraStaffScreen(Screen):
+    """A screen of the camera menu: staff's, with its way back; a card laid meanwhile never reaches a game."""
+
+    takes_scans = True
+
+    def __init__(self, app: Host, back: Any):
+        super().__init__(app)
+        self.back = back
+
+
+class TeachScreen(CameraStaffScreen):
     name = "teach"
-    takes_scans = True  # nothing reaches a game while a deck is taught
     teaching = True  # the camera's teaching goes on while this screen shows (`kiosk.app.routing`)
 
     def __init__(self, app: Host, back: Any, session: Any):
-        super().__init__(app)
-        self.back = back
+        super().__init__(app, back)
         self.session = session
         self.state = session.state()
         self.next_refresh = time.monotonic() + REFRESH_S
