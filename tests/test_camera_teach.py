@@ -282,3 +282,23 @@ def test_the_export_carries_the_taught_decks_and_restore_takes_them_back(tmp_pat
     assert again.stdout == "magische-7: restored as deck-2 (4 faces)\n"
     empty = camera("restore", str(tmp_path / "no-such"), "--data-dir", str(fresh))
     assert empty.returncode == 1 and "no taught deck" in empty.stderr
+
+
+def test_a_game_keeps_at_most_eight_decks_and_a_ninth_is_refused_with_a_sentence(tmp_path, m7_stills) -> None:
+    from hw.camera.reader import CameraReader
+    from kiosk.hardware.camera_faces import CameraFaces
+
+    faces = CameraFaces(CameraReader(SIM_CAMERA, None, lambda item: None), tmp_path)
+    for n in range(taught.MAX_DECKS):
+        session = faces.teach("magische-7", None)
+        assert session is not None and session.deck.name == f"deck-{n + 1}"
+        faces.stop_teaching()
+    assert faces.teach("magische-7", None) is None
+    assert faces.reader.teacher is None  # nothing taught meanwhile
+    out = camera("teach", "magische-7", str(m7_stills), "--data-dir", str(tmp_path))
+    assert out.returncode == 1 and "magische-7 has 8 decks already, as many as a table keeps" in out.stderr
+    again = faces.teach("magische-7", "deck-3")  # a deck taught before goes on where it stopped
+    assert again is not None and again.state().face == faces_of("magische-7")[0]
+    again.deck.clear()
+    taught.remove_deck(faces.decks("magische-7")[0])
+    assert [d.name for d in faces.decks("magische-7")] == [f"deck-{n}" for n in range(2, 9)]
