@@ -3,6 +3,8 @@
 # Usage: scripts/drill.sh [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--no-faults] [--seed N]
 #        scripts/drill.sh monkey [--inputs 20000] [--games alles-klar,...] [--kill-every 300] [--quiet-every 0] [--seed N]
 #        scripts/drill.sh club [--posts 5000] [--seed N]   (hostile posts to the club nights' desk and check-in)
+#        scripts/drill.sh teach [--decks 300] [--inputs 2000] [--seed N]   (hostile taught-deck files at the
+#          loader, the camera command line and a kiosk; random taps, cards and hands at the teaching screens)
 # (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
 # the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py; --quiet-every N
 # leaves the table alone every N inputs until the sound device closes)
@@ -15,6 +17,10 @@ fi
 if [ "${1:-}" = "club" ]; then
   shift
   exec .venv/bin/python benchmarks/club_attack.py "$@"
+fi
+if [ "${1:-}" = "teach" ]; then
+  shift
+  exec .venv/bin/python benchmarks/teach_drill.py "$@"
 fi
 if [ "${1:-}" = "monkey" ]; then
   shift
