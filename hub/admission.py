@@ -30,7 +30,8 @@ from typing import Any
 
 from cafe.signing import parse_public, signed_by
 from hub import facts
-from hub.pairing import ACCEPTED, REFUSED, WAITING, Decision, Pairing, TableKey
+from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Decision, Pairing, TableKey
+from hub.quota import DailyQuota
 from hub.ratelog import RateLimitedLog
 from hub.store import Record, Status, Store, Stored
 
@@ -42,11 +43,13 @@ HELD_LIMIT = 2000  # records one table may have waiting (for the staff or a gap)
 # Why a record was dropped (counted per table; `hub.texts` says each to the staff).
 SIGNATURE = "signature"  # not signed by the table's accepted key (nor by a key it showed since)
 REFUSED_KEY = "refused"  # signed by a key the staff refused
+RETIRED_KEY = "retired"  # signed by a key the staff replaced with another (the table's old log)
 CHAIN = "chain"  # its prev is not the stored h of n − 1
 HELD_FULL = "held-full"  # more waiting than HELD_LIMIT (sent again on replay)
 CONTRACT = "contract"  # not a record of the contract at all (`hub.topics`)
 UNSIGNED = "unsigned"  # a record without prev/h/sig: a table of an earlier version
-REASONS = (SIGNATURE, REFUSED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED)
+QUOTA = "quota"  # beyond the table's daily storage quota (hub/quota.py; asked for again, stored the next day)
+REASONS = (SIGNATURE, REFUSED_KEY, RETIRED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED, QUOTA)
 
 PAIRING, GAP = "pairing", "gap"  # why a record is held
 
@@ -71,8 +74,8 @@ def _same(stored: Stored, record: Record) -> bool:
 
 
 class Admission:
-    def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT):
-        self.store, self.pairing, self.limit = store, pairing, limit
+    def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT, quota: DailyQuota | None = None):
+        self.store, self.pairing, self.limit, self.quota = store, pairing, limit, quota
         self._upto: dict[tuple[str, str, int], int] = {}  # what each chain holds (signed, 1 … upto)
         self._waiting: dict[tuple[str, str], int] = {}  # how many records of a table wait for a gap
 
@@ -80,6 +83,8 @@ class Admission:
         """After a rolled-back batch: what was cached may be ahead of the store."""
         self._upto.clear()
         self._waiting.clear()
+        if self.quota is not None:
+            self.quota.forget()
 
     def waiting(self, db: sqlite3.Connection, cafe: str, table: str) -> int:
         """How many records of the table wait for a gap (asked after every batch for every table: kept in memory)."""
@@ -121,9 +126,14 @@ class Admission:
                 pending += self._next_waiting(db, admitted)
 
     def release(self, db: sqlite3.Connection, cafe: str, table: str, out: Outcome) -> None:
-        """After the staff's decision on a key of this table: its held records, in order, admitted again."""
-        for record in self.store.held(db, cafe, table, PAIRING):
+        """After the staff's decision on a key of this table: its held records (for the staff, and for a gap of
+        a chain whose key may just have been retired), in order, admitted again."""
+        held = sorted(self.store.held(db, cafe, table, PAIRING) + self.store.held(db, cafe, table, GAP),
+                      key=lambda r: r.n)
+        for record in held:
             self.store.unhold(db, record)
+        self._waiting.pop((cafe, table), None)
+        for record in held:
             self.record(db, record, out)
 
     def drop(self, db: sqlite3.Connection, cafe: str, table: str, reason: str, sample: str, at: float,
@@ -148,10 +158,10 @@ class Admission:
         pinned = next((k for k in keys if k.state == ACCEPTED), None)
         if pinned is not None and signed_by(record.body, _public(pinned.key)):
             return pinned
-        signer = next((k for k in keys if k.state in (WAITING, REFUSED) and signed_by(record.body, _public(k.key))),
-                      None)
-        if signer is not None and signer.state == REFUSED:
-            self._drop(db, record, REFUSED_KEY, out)
+        signer = next((k for k in keys if k.state in (WAITING, REFUSED, RETIRED)
+                       and signed_by(record.body, _public(k.key))), None)
+        if signer is not None and signer.state in (REFUSED, RETIRED):
+            self._drop(db, record, REFUSED_KEY if signer.state == REFUSED else RETIRED_KEY, out)
         elif signer is not None or pinned is None:  # a key change, or a table not paired yet: the staff decide
             self._hold(db, record, PAIRING, out)
         else:
@@ -201,6 +211,9 @@ class Admission:
             if before is None or before.h != record.body.get("prev"):
                 self._drop(db, record, CHAIN, out)
                 return None
+        if self.quota is not None and not self.quota.take(db, cafe, table, len(_text(record.body)), record.received):
+            self._drop(db, record, QUOTA, out)
+            return None
         self._store(db, record, chain, out)
         self._upto[(cafe, table, chain)] = n
         return record, chain
@@ -270,6 +283,10 @@ class Admission:
         if self.waiting(db, cafe, table) or announced > upto:
             return upto + 1
         return None
+
+
+def _text(body: Mapping[str, Any]) -> str:
+    return json.dumps(body, ensure_ascii=False)
 
 
 def _sample(body: Mapping[str, Any]) -> str:

@@ -116,6 +116,8 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
                 out.append((key, 'table_names must be a table of id = "name" (e.g. t1 = "Fenster")'))
         elif value is not None and not isinstance(value, str):
             out.append((key, f"{key} must be a string"))
+        elif value is None:
+            continue
         elif key in ("broker", "listen"):
             try:
                 split_address(value)

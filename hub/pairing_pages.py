@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -13,21 +14,23 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from cafe.contract import is_id
-from hub.admission import CHAIN, CONTRACT, HELD_FULL, REFUSED_KEY, SIGNATURE, UNSIGNED
+from hub.admission import CHAIN, CONTRACT, HELD_FULL, QUOTA, REFUSED_KEY, RETIRED_KEY, SIGNATURE, UNSIGNED
 from hub.forms import FormError
 from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Pairing
-from hub.texts import N_, tr
-from hub.views import Hub, lang_of
+from hub.texts import N_, lang_of, tr
+from hub.views import Hub
 
 log = logging.getLogger("hub.staff")
 
 DROP_WORDS = {
     SIGNATURE: N_("not signed with the table's key (forged, or signed by another key)"),
     REFUSED_KEY: N_("signed with a key the staff refused"),
+    RETIRED_KEY: N_("signed with the table's old key (replaced by a new one)"),
     CHAIN: N_("does not continue the table's chain (reordered or slipped in)"),
     HELD_FULL: N_("too many records waiting (the table sends them again)"),
     CONTRACT: N_("not a record of the café protocol"),
     UNSIGNED: N_("unsigned: the table runs an older version"),
+    QUOTA: N_("over the table's daily storage quota (the table keeps them; they are asked for again tomorrow)"),
 }
 CONFLICT_WORDS = {
     "same-n": N_("another record under a number the hub holds"),
@@ -75,7 +78,7 @@ async def decide(hub: Hub, request: Request, form: dict[str, str], accept: bool)
     return tr(text, lang_of(request), table=f"{cafe}/{table}", fingerprint=decision.fingerprint)
 
 
-def post_handlers(hub: Hub, page: Any) -> dict[str, Any]:
+def post_handlers(hub: Hub, page: Callable[[Request, str], Response]) -> dict[str, Any]:
     """The staff's POST handlers (form → response), for `hub.staff` to guard and route."""
     async def accept(request: Request, form: dict[str, str]) -> Response:
         return page(request, await decide(hub, request, form, True))

@@ -115,9 +115,9 @@ class Service:
         ack = None
         try:
             ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
-            item = topics.incoming(message.topic, message.payload, time.time(), ack, bool(message.retain))
+            item = topics.incoming(message.topic, bytes(message.payload), time.time(), ack, bool(message.retain))
             if item is None and str(message.topic).endswith("/announce"):
-                heard = topics.announcement(message.topic, message.payload)
+                heard = topics.announcement(message.topic, bytes(message.payload))
                 if heard is not None:  # the staff page shows what the tables show, after a restart too
                     self.hub.heard_announcement(*heard)
         except Exception as error:  # nothing a message carries may end the network loop

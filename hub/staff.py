@@ -29,15 +29,16 @@ from hub.pairing_pages import post_handlers, tables_view
 from hub.ratelog import RateLimitedLog
 from hub.sessions import COOKIE, LIFETIME_S, Sessions
 from hub.store import MergeRefused
-from hub.texts import tr
+from hub.texts import lang_of, tr
 from hub.topics import announce_payload
-from hub.views import Hub, Pages, lang_of, table_view, with_words
+from hub.views import Hub, Pages, table_view, with_words
 
 log = logging.getLogger("hub.staff")
 refusals = RateLimitedLog(log, every_s=30.0)
 
 MAX_ANNOUNCEMENT = 200  # characters per language: what a table's screen shows in one line
 MAX_PASSWORD = 1024
+LISTED_NAMES = 2000  # names offered in the merge form: the page stays bounded whatever the store holds
 
 Handler = Callable[[Request, dict[str, str]], Awaitable[Response]]
 
@@ -66,7 +67,7 @@ class StaffArea:
             lang = lang_of(request)
             tables = [table_view(r, lang, self.hub) for r in self.reader.tables()]
             response = self.pages.render(
-                request, "staff.html", message=message, tables=tables, players=self.reader.players(),
+                request, "staff.html", message=message, tables=tables, players=self.reader.players()[:LISTED_NAMES],
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
                 cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
                 missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,

@@ -276,7 +276,7 @@ class Store:
     def held(db: sqlite3.Connection, cafe: str, table: str, reason: str, n: int | None = None) -> list[Record]:
         """The table's records held for `reason` (those at `n` only, when given), in order of n."""
         sql = "SELECT body, received FROM held WHERE cafe=? AND tbl=? AND reason=?"
-        args: tuple = (cafe, table, reason)
+        args: tuple[str | int, ...] = (cafe, table, reason)
         if n is not None:
             sql += " AND n=?"
             args += (n,)
@@ -411,5 +411,5 @@ class Store:
             "SELECT g.cafe, g.tbl, g.uid FROM games g WHERE (g.signed=0 AND g.checked='pending') OR EXISTS "
             "(SELECT 1 FROM records r WHERE r.game_uid=g.uid AND r.cafe=g.cafe AND r.tbl=g.tbl AND r.kind='end' "
             " AND (g.end_n IS NULL OR r.n > g.end_n))")
-        return [tuple(r) for r in rows]  # type: ignore[misc]
+        return [(str(cafe), str(tbl), str(uid)) for cafe, tbl, uid in rows]
 

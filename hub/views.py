@@ -129,7 +129,7 @@ def numbers(game: Any) -> tuple[str, dict[str, Any]]:
 
 
 def game_title(game_id: str | None) -> str:
-    cls = referee_games.all_games().get(game_id or "")
+    cls = referee_games.GAMES.get(game_id or "")
     return cls.title if cls else (game_id or "")
 
 

@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from hub.gaps import Gaps
 from hub.ingest import GAP_GIVE_UP_S, Incoming, Ingest
 from hub.queries import Reader
 from hub.ratings import Ladder, Result, ranks
@@ -172,15 +171,6 @@ def test_ranks_follow_the_direction_the_winners_show():
     assert ranks(Result("g", ["A", "B", "C"], {"A": 9, "B": 3, "C": 5}, ["A"])) == [1, 3, 2]
     assert ranks(Result("g", ["A", "B", "C"], {"A": 1, "B": 7, "C": 5}, ["A"])) == [1, 3, 2]
     assert ranks(Result("g", ["A", "B"], {"A": 1, "B": 1}, ["A", "B"])) == [1, 1]
-
-
-def test_gaps_track_the_contiguous_prefix():
-    gaps = Gaps()
-    for n in (1, 2, 5, 4):
-        gaps.saw("t", n)
-    assert (gaps.upto("t"), gaps.missing("t")) == (2, 3)
-    gaps.saw("t", 3)
-    assert (gaps.upto("t"), gaps.missing("t"), gaps.missing("t", announced=6)) == (5, None, 6)
 
 
 def test_an_undo_after_the_end_and_a_second_end_count_the_last_one(hub):

@@ -5,6 +5,7 @@ while the old one stays as it was; whoever listens (the pairing handover) hears 
 
 from __future__ import annotations
 
+import html
 import queue
 import time
 
@@ -64,7 +65,7 @@ class Cafe:
             self.ingest.process([i for i in items if i is not None])
 
     def staff_page(self) -> str:
-        return self.client.get("/staff?lang=en").text
+        return html.unescape(self.client.get("/staff?lang=en").text)
 
 
 @pytest.fixture
@@ -143,7 +144,8 @@ def test_a_key_change_needs_the_staff_and_starts_a_new_chain_beside_the_old(cafe
     late = random_records(old, "magische-7", seed=8)  # the old card, still about: its key is retired
     cafe.send(old, late)
     assert cafe.reader.counts() == {"nord/t3": len(before) + len(after)}
-    assert cafe.reader.drops()[0]["reason"] == "signature"
+    assert cafe.reader.drops()[0]["reason"] == "retired"
+    assert "signed with the table's old key" in cafe.staff_page()
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])

@@ -42,7 +42,7 @@ from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
 from kiosk.settings.pin import PinGuard
 from kiosk.settings.prefs import Prefs
-from kiosk.settings.settings import Settings
+from kiosk.settings.settings import DEFAULT_PIN_HASH, Settings
 
 if TYPE_CHECKING:
     from kiosk.app.cafe_link import CafeLink
@@ -76,8 +76,8 @@ class App:
         self.table_name = hardware.table_name if hardware else "table"  # the config's table name (CSV export)
         self.seats = hardware.seat_names if hardware else []  # the config's seat ids (test screens)
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
-        self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
-        self.pins = PinGuard(settings.data_dir, settings.pin_hash)
+        self.usb_roots: tuple[str, ...] = exporting.USB_ROOTS  # … mounted below one of these
+        self.pins = PinGuard(settings.data_dir, settings.pin_hash, default_hash=DEFAULT_PIN_HASH)
         self.prefs = self._prefs_over(settings)
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe = cafe  # when the table is in a café

@@ -72,7 +72,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
 
         app.show(FaultScreen(app, notice=opened.notice))
     log.info("event log %s", settings.log_path)
-    if link is not None:
+    if link is not None and cafe is not None:
         link.start()
         log.info("café %r, table %r, broker %s:%s", cafe.cafe, cafe.table, cafe.host, cafe.port)
     if hardware.control is not None:

@@ -31,7 +31,8 @@ BACKLOG_BATCH = 500
 RECORD_ROWS = ("SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at, g.assignment, r.sealed "
                "FROM records r JOIN games g ON g.id = r.game_id ")
 
-Payload = Callable[[tuple], dict[str, Any]]  # a RECORD_ROWS row → the record's payload (v, table, n … fields)
+Row = tuple[Any, ...]  # a RECORD_ROWS row
+Payload = Callable[[Row], dict[str, Any]]  # a RECORD_ROWS row → the record's payload (v, table, n … fields)
 
 
 def meta(db: sqlite3.Connection, name: str) -> str | None:
@@ -89,7 +90,7 @@ def seal(db: sqlite3.Connection, signer: RecordSigner, n: int, payload: Payload)
     _seal_row(db, signer, row, None if prev is None else prev[0], payload)
 
 
-def _seal_row(db: sqlite3.Connection, signer: RecordSigner, row: tuple, prev: str | None, payload: Payload) -> str:
+def _seal_row(db: sqlite3.Connection, signer: RecordSigner, row: Row, prev: str | None, payload: Payload) -> str:
     sealed = signer.seal(fitted(payload(row)), prev)
     text = encode(sealed).decode("utf-8")
     db.execute("UPDATE records SET sealed=?, h=? WHERE n=?", (text, sealed["h"], row[0]))

@@ -126,7 +126,8 @@ class LogRecord:
         """The record's MQTT payload: the sealed one as sent, else what the protocol names, `v` and `table`
         included (the payload a seal is made over)."""
         if self.sealed is not None:
-            return json.loads(self.sealed)
+            sealed: dict[str, Any] = json.loads(self.sealed)
+            return sealed
         return {"v": 1, "table": table, "n": self.n, "at": iso_time(self.at), "game_uid": self.game_uid,
                 "kind": self.kind, **self.fields}
 
@@ -177,7 +178,7 @@ class EventLog:
         with self._tx():
             chain.seal_backlog(self.db, self.signer, table, self._payload)
 
-    def _payload(self, row: tuple) -> dict[str, Any]:
+    def _payload(self, row: chain.Row) -> dict[str, Any]:
         return _log_record(*row[:10]).payload(self.table or "")
 
     def close(self) -> None:
@@ -204,7 +205,7 @@ class EventLog:
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
                                    uuid.uuid4().hex,
                                    None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
-            game_id = int(cur.lastrowid)
+            game_id = _inserted(cur)
             self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
         return game_id
@@ -372,7 +373,7 @@ class EventLog:
         cur = self.db.execute("INSERT INTO records (game_id, kind, seq, ok, error, body, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (game_id, kind, seq, None if ok is None else int(ok), error, body, at))
-        n = int(cur.lastrowid)
+        n = _inserted(cur)
         if self.signer is not None:
             chain.seal(self.db, self.signer, n, self._payload)
         return n
@@ -510,3 +511,10 @@ def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         else:
             kept.append(event)
     return iter(kept)
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The row an INSERT just made."""
+    if cur.lastrowid is None:
+        raise sqlite3.DatabaseError("the INSERT made no row")
+    return cur.lastrowid
