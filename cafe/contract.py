@@ -21,7 +21,6 @@ from typing import Any
 from referee import games
 from referee.ranking import SCORE_KINDS
 
-PROTOCOL = "tabletop-referee/cafe/1"
 VERSION = 1
 ROOT = "tabletop-referee/v1"
 MAX_PAYLOAD = 64 * 1024  # bytes of UTF-8 JSON

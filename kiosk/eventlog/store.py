@@ -178,6 +178,22 @@ class EventLog:
         with self._tx():
             chain.seal_backlog(self.db, self.signer, table, self._payload)
 
+    def seal_for(self, table: str) -> None:
+        """The table just joined a café as `table` (admin → Café): its records are sealed for it from now on,
+        the ones written so far first (`kiosk/app/joining.py`)."""
+        if self.table != table or self.signer is None:
+            self.table = table
+            self._seal_from_now(table, None if str(self.path) == ":memory:" else self.path)
+
+    def own_signer(self) -> RecordSigner:
+        """The log's key, made on first use, without sealing anything: an island table shows its fingerprint on
+        its Café screen before it asks to join, and signs its claim with it."""
+        if self.signer is not None:
+            return self.signer
+        with self._tx():
+            the_log_id = chain.log_id(self.db)
+        return chain.signer_for(None if str(self.path) == ":memory:" else self.path, the_log_id)
+
     def _payload(self, row: chain.Row) -> dict[str, Any]:
         return _log_record(*row[:10]).payload(self.table or "")
 

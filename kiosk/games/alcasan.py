@@ -20,8 +20,6 @@ from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, regi
 from kiosk.i18n import N_, tr, trn
 
 PREFIX = "AC:"
-LUFT = "LUFT"
-FEUER = "FEUER"
 
 
 def short_face(code: str) -> str:

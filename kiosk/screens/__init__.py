@@ -34,6 +34,8 @@ class Host(Protocol):
     seats: list[str]
     lights: LightFollower | None  # the seat lights (`hold(seat, on)`), when the table has them
     camera: TableCamera | None  # the overhead camera (reader, config, pile seats), when the table has one
+    cafe: Any  # None, or the café link (`kiosk.app.cafe_link.CafeLink`: online, problem)
+    joining: Any  # None, or joining a café from the admin menu (`kiosk.app.joining.Joining`)
 
     @property
     def lang(self) -> str: ...
@@ -69,6 +71,8 @@ class Host(Protocol):
     def retry_storage(self) -> bool: ...
 
     def after_storage_fault(self) -> None: ...
+
+    def leave_cafe(self) -> None: ...
 
 
 class Screen:

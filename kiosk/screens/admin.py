@@ -17,6 +17,7 @@ from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, 
 from kiosk.games.event_words import describe
 from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
+from kiosk.screens.cafe import CafeScreen
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
@@ -82,6 +83,8 @@ class AdminScreen(Screen):
                  (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
         if getattr(self.app, "camera", None) is not None:  # a table with an overhead camera
             items.insert(9, (AdminCommand.CAMERA, tr("Camera set-up")))
+        if getattr(self.app, "joining", None) is not None:  # its key, joining a café, the link to the broker
+            items.insert(8, (AdminCommand.CAFE, tr("Café")))
         if not self.app.kiosk_mode:
             items.append((AdminCommand.QUIT, tr("Quit (development)")))
         return items
@@ -169,6 +172,8 @@ class AdminScreen(Screen):
             self.app.show(ButtonTestScreen(self.app, self))
         elif command is AdminCommand.CAMERA:
             self.app.show(CameraScreen(self.app, self))
+        elif command is AdminCommand.CAFE:
+            self.app.show(CafeScreen(self.app, self))
         elif command is AdminCommand.LANGUAGE:
             self.app.set_default_language("en" if self.app.lang == "de" else "de")
         elif command.destructive:
