@@ -83,6 +83,7 @@ def test_lay_prints_a_card_in_a_design_where_asked_and_scene_sets_the_cameras_pi
     zone = SIM_CAMERA.zone("pile").area
     vw, vh = scene.view_mm
     assert abs(card.x_mm - (zone[0] + 0.2 * (zone[2] - zone[0])) * vw) < 20  # near where it was asked, ± jitter
+    assert abs(card.y_mm - (zone[1] + 0.8 * (zone[3] - zone[1])) * vh) < 20
     reply = answer(table, {"cmd": "scene", "designs": {"AK": "ak-a"}, "sticker": False, "blur": 1.6, "noise": 5,
                            "glare": False})
     assert reply == {"ok": True, "colour": True, "blur": 1.6, "noise": 5.0, "glare": False, "designs": {"AK": "ak-a"},

@@ -14,13 +14,13 @@ FACES = ("AO:ORANGE.STRIPES.HUERDEN", "AO:ORANGE.STRIPES.RETOUR", "AO:PURPLE.STR
 
 
 def _camera(app: Any) -> Any:
-    """A real camera for the scenes: the simulated camera's config, a reader with no source, the taught decks."""
+    """A real camera for the scenes: the simulated camera, its reader never started, the taught decks."""
     from hw.camera.reader import CameraReader
-    from hw.camera.sim import SIM_CAMERA
+    from hw.camera.sim import SIM_CAMERA, TableScene, sim_source
     from kiosk.hardware.camera_faces import CameraFaces
     from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
-    reader = CameraReader(SIM_CAMERA, None, lambda item: None)
+    reader = CameraReader(SIM_CAMERA, sim_source(TableScene(SIM_CAMERA)), lambda item: None)
     faces = CameraFaces(reader, app.settings.data_dir)
     app.camera = TableCamera(reader, None, PileSeats(set()), faces)
     return faces

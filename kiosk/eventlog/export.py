@@ -108,12 +108,6 @@ def csv_row(table: str, summary: GameSummary) -> dict[str, object]:
     return row
 
 
-def write_csv(rows: Iterable[dict[str, object]], path: Path) -> Path:
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        _csv(rows, out)
-    return path
-
-
 def _csv(rows: Iterable[dict[str, object]], out: IO[str]) -> None:
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, restval="")
     writer.writeheader()
@@ -249,7 +243,7 @@ def _write_faces(data_dir: Path, folder: int) -> int:
     from hw.camera import taught
     from kiosk.hardware.camera_faces import faces_of
 
-    found = {game: taught.decks(data_dir, game, set(faces_of(game))) for game in kiosk.games.available()}
+    found = {game: taught.decks(data_dir, game, set(faces_of(game))) for game in kiosk.games.ids()}
     found = {game: decks for game, decks in found.items() if decks}
     if not found:
         return 0

@@ -30,7 +30,7 @@ def _known_faces() -> frozenset[str]:
     from referee.labels import game_deck
 
     faces: set[str] = set()
-    for game_id in games.all_games():
+    for game_id in games.ids():
         _, deck = game_deck(game_id)
         faces.update(deck.faces())
     return frozenset(faces)
@@ -117,7 +117,7 @@ def _known_game(game: str) -> str:
     from referee import games
 
     if games.get(game) is None:
-        raise StillError(f"no game {game!r} (games: {', '.join(games.all_games())})")
+        raise StillError(f"no game {game!r} (games: {', '.join(games.ids())})")
     return game
 
 

@@ -173,7 +173,7 @@ def restore(data_dir: Path, folder: Path) -> list[tuple[str, str, int]]:
     import kiosk.games
 
     added = []
-    for game in kiosk.games.available():
+    for game in kiosk.games.ids():
         for deck in taught.decks(Path(folder), game, set(faces_of(game))):  # FOLDER/faces/GAME/deck-N
             pictures = deck.pictures()
             if not pictures:

@@ -58,11 +58,8 @@ class CameraMenuScreen(CameraStaffScreen):
 
     def refresh(self) -> None:
         """The decks taught per game, read again (back from teaching)."""
-        faces = self._faces()
-        self.taught = {game: len(faces.decks(game)) for game in kiosk.games.available()} if faces else {}
-
-    def _faces(self) -> Any:
-        return self.app.camera.faces if self.app.camera is not None else None
+        faces = self.taught_decks()
+        self.taught = {game: len(faces.decks(game)) for game in kiosk.games.ids()} if faces else {}
 
     def status(self) -> list[str]:
         """What the camera reads, in sentences."""
@@ -71,7 +68,7 @@ class CameraMenuScreen(CameraStaffScreen):
             return [tr("This table has no camera.")]
         lines = [tr("Camera labels: read.") if camera.reader.labels
                  else tr("Camera labels: not read (switched off in the config).")]
-        faces = self._faces()
+        faces = self.taught_decks()
         lines.append(self._faces_status(faces.loaded) if faces is not None and faces.enabled
                      else tr("Printed faces: not read (switched off in the config)."))
         taught = [trn("{game} ({n} deck)", "{game} ({n} decks)", n, game=title_of(game))
@@ -125,17 +122,17 @@ class CameraMenuScreen(CameraStaffScreen):
         elif action == "teach":
             if self.busy:
                 self.message = tr("Teaching needs the table free: end or pause the game first.")
-            elif self._faces() is None:
+            elif self.taught_decks() is None:
                 self.message = tr("This table has no camera.")
             else:
                 self.app.show(TeachGamesScreen(self.app, self))
 
     def on_tick(self, now: float) -> bool:
-        faces = self._faces()
+        faces = self.taught_decks()
         return faces is not None and not faces.loaded.ready
 
     def next_wakeup(self) -> float | None:
-        faces = self._faces()
+        faces = self.taught_decks()
         return time.monotonic() + REFRESH_S if faces is not None and not faces.loaded.ready else None
 
     def model(self) -> dict[str, Any]:
@@ -149,8 +146,8 @@ class TeachGamesScreen(CameraStaffScreen):
 
     def __init__(self, app: Host, back: CameraMenuScreen):
         super().__init__(app, back)
-        faces = app.camera.faces
-        self.counts = {game: len(faces.decks(game)) for game in kiosk.games.available()}
+        faces = self.decks_of_camera()
+        self.counts = {game: len(faces.decks(game)) for game in kiosk.games.ids()}
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -169,7 +166,7 @@ class TeachGamesScreen(CameraStaffScreen):
 
     def refresh(self) -> None:
         """Back from a deck's screen: the counts as they are now."""
-        self.counts = {game: len(self.app.camera.faces.decks(game)) for game in self.counts}
+        self.counts = {game: len(self.decks_of_camera().decks(game)) for game in self.counts}
 
     def on_action(self, action: str) -> None:
         kind, _, game = action.partition(":")
@@ -192,7 +189,7 @@ class TeachDecksScreen(CameraStaffScreen):
     def __init__(self, app: Host, back: TeachGamesScreen, game: str):
         super().__init__(app, back)
         self.game = game
-        self.faces = app.camera.faces
+        self.faces = self.decks_of_camera()
         self.total = len(faces_of(game))
         self.decks = self.faces.decks(game)
         self.chosen: str | None = next((d.name for d in self.decks if self._taught(d) < self.total), None)

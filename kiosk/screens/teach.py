@@ -17,7 +17,7 @@ from typing import Any
 
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, CARD, DARK_INK, GOOD, INK, MUTED, PANEL, Grid, Rect, View
-from kiosk.hardware.camera_faces import deck_number
+from kiosk.hardware.camera_faces import CameraFaces, deck_number
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen, cells
 from referee import games
@@ -39,6 +39,17 @@ class CameraStaffScreen(Screen):
     def __init__(self, app: Host, back: Any):
         super().__init__(app)
         self.back = back
+
+    def taught_decks(self) -> CameraFaces | None:
+        """The table's taught decks (None: no camera, or no data directory to keep decks in)."""
+        return self.app.camera.faces if self.app.camera is not None else None
+
+    def decks_of_camera(self) -> CameraFaces:
+        """The taught decks, on a screen reached only from a camera's menu (the menu checks there is one)."""
+        faces = self.taught_decks()
+        if faces is None:
+            raise LookupError("this table has no camera to teach")
+        return faces
 
 
 class TeachScreen(CameraStaffScreen):
@@ -199,9 +210,9 @@ class TeachScreen(CameraStaffScreen):
                                                                             before.wrong, before.held, before.seen)
         changed = changed or s.last_picture is not before.last_picture
         if cue and s.last_picture is not before.last_picture and s.last is not None:
-            self.app.cue("accepted")  # type: ignore[attr-defined]
+            self.app.cue("accepted")
         elif cue and s.wrong is not None and s.wrong != before.wrong:
-            self.app.cue("rejected")  # type: ignore[attr-defined]
+            self.app.cue("rejected")
         return changed
 
     def on_tick(self, now: float) -> bool:
