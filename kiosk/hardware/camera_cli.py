@@ -116,7 +116,7 @@ def _known_game(game: str) -> str:
     from kiosk.hardware.camera_stills import StillError
     from referee import games
 
-    if games.get(game) is None:
+    if game not in games.GAMES:
         raise StillError(f"no game {game!r} (games: {', '.join(games.ids())})")
     return game
 

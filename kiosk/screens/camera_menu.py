@@ -20,15 +20,9 @@ from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
-from kiosk.screens.teach import CameraStaffScreen, TeachScreen
-from referee import games
+from kiosk.screens.teach import CameraStaffScreen, TeachScreen, title_of
 
 REFRESH_S = 0.5  # while the decks are being loaded: the status follows
-
-
-def title_of(game: str) -> str:
-    found = games.get(game)
-    return found.title if found is not None else game
 
 
 def header(v: View, g: Grid, title: str, back: str) -> int:

@@ -26,6 +26,11 @@ from referee.labels.faces import label_text
 REFRESH_S = 0.2  # how often the screen looks at the teaching (the camera takes a few frames a second)
 
 
+def title_of(game: str) -> str:
+    """A game's title as the menu shows it."""
+    return games.get(game).title
+
+
 def face_words(face: str) -> str:
     """A face in the words its label prints, in the screen's language."""
     return label_text(face, language())
@@ -66,8 +71,7 @@ class TeachScreen(CameraStaffScreen):
     # --- what the screen says
 
     def title(self) -> str:
-        game = games.get(self.session.game)
-        return tr("Teaching {game}, deck {n}", game=game.title if game else self.session.game,
+        return tr("Teaching {game}, deck {n}", game=title_of(self.session.game),
                   n=deck_number(self.session.deck.name))
 
     def said(self) -> tuple[str, Any]:
