@@ -31,6 +31,7 @@ from typing import Any
 from cafe.signing import parse_public, signed_by
 from hub import facts
 from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Decision, Pairing, TableKey
+from hub.quota import DailyQuota
 from hub.ratelog import RateLimitedLog
 from hub.store import Record, Status, Store, Stored
 
@@ -47,7 +48,8 @@ CHAIN = "chain"  # its prev is not the stored h of n − 1
 HELD_FULL = "held-full"  # more waiting than HELD_LIMIT (sent again on replay)
 CONTRACT = "contract"  # not a record of the contract at all (`hub.topics`)
 UNSIGNED = "unsigned"  # a record without prev/h/sig: a table of an earlier version
-REASONS = (SIGNATURE, REFUSED_KEY, RETIRED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED)
+QUOTA = "quota"  # beyond the table's daily storage quota (hub/quota.py; asked for again, stored the next day)
+REASONS = (SIGNATURE, REFUSED_KEY, RETIRED_KEY, CHAIN, HELD_FULL, CONTRACT, UNSIGNED, QUOTA)
 
 PAIRING, GAP = "pairing", "gap"  # why a record is held
 
@@ -72,8 +74,8 @@ def _same(stored: Stored, record: Record) -> bool:
 
 
 class Admission:
-    def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT):
-        self.store, self.pairing, self.limit = store, pairing, limit
+    def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT, quota: DailyQuota | None = None):
+        self.store, self.pairing, self.limit, self.quota = store, pairing, limit, quota
         self._tip: dict[tuple[str, str, int], tuple[int, str | None]] = {}  # each chain's last (n, h): 1 … n held
         self._unsigned: dict[tuple[str, str, int], int] = {}  # the highest n of a chain's records from before signing
         self._waiting: dict[tuple[str, str], int] = {}  # how many records of a table wait for a gap
@@ -83,6 +85,8 @@ class Admission:
         self._tip.clear()
         self._unsigned.clear()
         self._waiting.clear()
+        if self.quota is not None:
+            self.quota.forget()
 
     def waiting(self, db: sqlite3.Connection, cafe: str, table: str) -> int:
         """How many records of the table wait for a gap (asked after every batch for every table: kept in memory)."""
@@ -218,6 +222,9 @@ class Admission:
         if n > 1 and last_h != record.body.get("prev"):  # n − 1 is the chain's last record
             self._drop(db, record, CHAIN, out)
             return None
+        if self.quota is not None and not self.quota.take(db, cafe, table, len(_text(record.body)), record.received):
+            self._drop(db, record, QUOTA, out)
+            return None
         self._store(db, record, chain, out)
         self._tip[(cafe, table, chain)] = (n, record.h)
         return record, chain
@@ -289,6 +296,10 @@ class Admission:
         if self.waiting(db, cafe, table) or announced > upto:
             return upto + 1
         return None
+
+
+def _text(body: Mapping[str, Any]) -> str:
+    return json.dumps(body, ensure_ascii=False)
 
 
 def _sample(body: Mapping[str, Any]) -> str:

@@ -71,7 +71,7 @@ def test_a_wrong_card_a_retake_and_a_restart_in_the_middle(tmp_path) -> None:
     assert teacher.state().face == "AK:7.II" and teacher.state().last == "AK:7.I"
     teach(teacher, scene, "AK:7#1", "ak-a")  # the 7 again, instead of the 7 II
     state = teacher.state()
-    assert state.wrong == "AK:7" and state.face == "AK:7.II" and state.index == 2
+    assert state.wrong == "AK:7" and state.face == "AK:7.II" and state.index == 2 and state.held
     teacher.retake()  # the 7 I once more
     assert teacher.state().face == "AK:7.I" and teacher.state().index == 1
     teach(teacher, scene, "AK:7.I#1", "ak-a")
@@ -81,6 +81,22 @@ def test_a_wrong_card_a_retake_and_a_restart_in_the_middle(tmp_path) -> None:
     assert [d.faces() for d in again] == [{"AK:7", "AK:7.I"}]
     resumed = Teacher(again[0], SEVENS)
     assert resumed.state().face == "AK:7.II" and resumed.state().index == 2
+
+
+def test_a_card_that_looks_like_a_taught_face_is_taught_once_staff_confirm(tmp_path) -> None:
+    """Two faces a deck prints alike are still two cards: teaching says which face the card looks like and
+    holds it back; staff's confirmation teaches it as the face asked for, and teaching goes on."""
+    teacher = Teacher(new_deck(tmp_path, "alles-klar"), SEVENS[:3])
+    scene = TableScene(SIM_CAMERA, seed=3, colour=True, blur=0.8)
+    teach(teacher, scene, "AK:7#1", "ak-a")
+    assert teacher.take_anyway() is False  # nothing held back
+    teach(teacher, scene, "AK:7#1", "ak-a")  # asked for the 7 I, a card that looks like the 7 is laid
+    state = teacher.state()
+    assert (state.face, state.wrong, state.held, state.index) == ("AK:7.I", "AK:7", True, 1)
+    assert teacher.take_anyway() is True
+    state = teacher.state()
+    assert (state.face, state.wrong, state.held, state.index, state.last) == ("AK:7.II", None, False, 2, "AK:7.I")
+    assert decks(tmp_path, "alles-klar", set(SEVENS))[0].faces() == {"AK:7", "AK:7.I"}
 
 
 @pytest.mark.parametrize("blur", [0.0, 1.6])

@@ -5,8 +5,10 @@ what the teaching screen shows: the face asked for, how far along, the last card
 A card is taken when its outline stood still (to `STILL_PX`) in two frames in a row and it is not the card
 taken last (the same place: staff have not laid the next one yet); the two frames' cut-outs are averaged.
 Before it is kept it is read against every face taught so far (this deck's and the game's other decks'):
-when it is clearly another face than the one asked for, it is refused and the screen names the face it
-looks like — the card laid is the wrong one, or that face was taught with the wrong card (retake it).
+when it looks like another face than the one asked for, it is held back and the screen names the face it
+looks like — the card laid is the wrong one, or that face was taught with the wrong card (retake it), or the
+two are different cards that the camera sees alike (a deck may print two faces nearly the same): staff then
+confirm that the card laid is the one asked for (`take_anyway`), and it is taught. Nothing ever stalls.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class TeachState:
     last_picture: Any  # its cut-out (uint8 grey), for the screen
     wrong: str | None  # the face the card just laid looks like, when it is not the one asked for
     seen: bool  # a card lies in the zone now
+    held: bool = False  # that card is held back: `take_anyway` teaches it as the face asked for
 
 
 class Teacher:
@@ -50,6 +53,7 @@ class Teacher:
         self.last_picture: Any = None
         self.last_corners: Any = None
         self.wrong: str | None = None
+        self.held: tuple[Any, Any, Any] | None = None  # (y, uv, card) of the card refused as `wrong`
         self.previous: Any = None  # (corners, y, uv) of the frame before
         self.seen = False
         self._book = self._make_book()
@@ -68,7 +72,7 @@ class Teacher:
         with self.lock:
             face = self.extra or (self.faces[self.asking] if self.asking < len(self.faces) else None)
             return TeachState(face, len(self.deck.faces() & set(self.faces)), len(self.faces), self.last,
-                              self.last_picture, self.wrong, self.seen)
+                              self.last_picture, self.wrong, self.seen, self.held is not None)
 
     def retake(self) -> None:
         """Forget the look taken last and ask for its face again."""
@@ -76,14 +80,24 @@ class Teacher:
             if self.last is not None and self.deck.drop_last(self.last):
                 self.extra = None
                 self.asking = self.faces.index(self.last) if self.last in self.faces else self._first_untaught()
-                self.last, self.last_picture, self.wrong = None, None, None
+                self.last, self.last_picture, self.wrong, self.held = None, None, None, None
                 self._book = self._make_book()
 
     def another_look(self) -> None:
         """Ask for the face taken last once more: its copies are printed in more than one way."""
         with self.lock:
             if self.last is not None:
-                self.extra, self.wrong = self.last, None
+                self.extra, self.wrong, self.held = self.last, None, None
+
+    def take_anyway(self) -> bool:
+        """Staff confirm that the card held back as looking like another face (`TeachState.wrong`) is the face
+        asked for: it is taught as that face. False when no card is held back."""
+        with self.lock:
+            if self.held is None:
+                return False
+            y, uv, card = self.held
+            self._keep(y, uv, card)
+            return True
 
     def frame(self, grey: Any, chroma: Any = None, offset: tuple[int, int] = (0, 0)) -> None:
         """One frame of the pile zone (on the camera's decoding thread)."""
@@ -111,11 +125,18 @@ class Teacher:
                 return
             same = self._book.same_as(y, uv)
             if same is not None and same != face:
-                self.wrong = same
+                self.wrong, self.held = same, (y, uv, card)
                 self.last_corners = card.corners  # say it once, until another card is laid
                 return
-            self.deck.add(face, y, uv, card.long_px, card.short_px / card.long_px)
-            self.last, self.last_picture, self.last_corners, self.wrong = face, y, card.corners, None
-            self.extra = None
-            self.asking = self._first_untaught()
-            self._book = self._make_book()
+            self._keep(y, uv, card)
+
+    def _keep(self, y: Any, uv: Any, card: Any) -> None:
+        """Teach the card as the face asked for (the lock held)."""
+        face = self.extra or (self.faces[self.asking] if self.asking < len(self.faces) else None)
+        if face is None:
+            return
+        self.deck.add(face, y, uv, card.long_px, card.short_px / card.long_px)
+        self.last, self.last_picture, self.last_corners = face, y, card.corners
+        self.wrong, self.held, self.extra = None, None, None
+        self.asking = self._first_untaught()
+        self._book = self._make_book()
