@@ -11,7 +11,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from hub.views import STATUSES, Hub, Pages, dispute_words, game_list, game_view, lang_of, not_found, with_words
+from hub.texts import lang_of
+from hub.views import STATUSES, Hub, Pages, dispute_words, game_list, game_view, not_found, with_words
 
 PAGE = 100  # games per page of the list: its size stays bounded whatever the store holds
 LAST_PAGE = 100_000

@@ -29,7 +29,7 @@ def write_config(path, password: str, extra: str = "") -> None:
 @pytest.fixture
 def hub(mosquitto, tmp_path):
     config = tmp_path / "hub.toml"
-    write_config(config, PASSWORD)
+    write_config(config, PASSWORD, '[hub.table_names]\nt1 = "Fenster"\nt2 = "Tür"\n')
     with HubProcess(tmp_path / "hub", mosquitto.address, "cafe-1", config=config) as process:
         process.config_path = config  # type: ignore[attr-defined]
         yield process
@@ -149,8 +149,9 @@ def test_club_night_posts_only_from_the_hubs_own_pages_and_the_desk_only_for_sta
     def entrants() -> list[str]:
         return [e["name"] for e in json.loads(Browser(hub).get("/club/dienstag.json")[1])["entrants"]]
 
-    evening = {"evening": "dienstag", "cafe": "cafe-1", "game": "alles-klar", "rounds": "3", "tables": "t1 t2",
-               "seating": "mixing", "scoring": "places", "title_de": "Dienstag", "title_en": "Tuesday"}
+    evening = {"evening": "dienstag", "cafe": "cafe-1", "game": "alles-klar", "rounds": "3", "table-t1": "on",
+               "table-t2": "on", "seating": "mixing", "scoring": "places", "title_de": "Dienstag",
+               "title_en": "Tuesday"}  # the tables ticked among those the hub knows (named in its config)
     staff = Browser(hub)
     staff.post("/staff/login", {"password": PASSWORD})
     assert staff.post("/staff/club-nights?lang=en", evening, origin="http://evil.example")[0] == 403

@@ -105,12 +105,6 @@ def csv_row(table: str, summary: GameSummary) -> dict[str, object]:
     return row
 
 
-def write_csv(rows: Iterable[dict[str, object]], path: Path) -> Path:
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        _csv(rows, out)
-    return path
-
-
 def _csv(rows: Iterable[dict[str, object]], out: IO[str]) -> None:
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, restval="")
     writer.writeheader()

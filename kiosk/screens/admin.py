@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from kiosk.app.commands import AdminCommand
 from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
 from kiosk.games.event_words import describe
 from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
+from kiosk.screens.cafe import CafeScreen
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
@@ -81,6 +83,8 @@ class AdminScreen(Screen):
                  (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
         if getattr(self.app, "camera", None) is not None:  # a table with an overhead camera
             items.insert(9, (AdminCommand.CAMERA, tr("Camera set-up")))
+        if getattr(self.app, "joining", None) is not None:  # its key, joining a café, the link to the broker
+            items.insert(8, (AdminCommand.CAFE, tr("Café")))
         if not self.app.kiosk_mode:
             items.append((AdminCommand.QUIT, tr("Quit (development)")))
         return items
@@ -168,6 +172,8 @@ class AdminScreen(Screen):
             self.app.show(ButtonTestScreen(self.app, self))
         elif command is AdminCommand.CAMERA:
             self.app.show(CameraScreen(self.app, self))
+        elif command is AdminCommand.CAFE:
+            self.app.show(CafeScreen(self.app, self))
         elif command is AdminCommand.LANGUAGE:
             self.app.set_default_language("en" if self.app.lang == "de" else "de")
         elif command.destructive:
@@ -176,7 +182,7 @@ class AdminScreen(Screen):
             self.message = self.app.admin(command, self.back) or ""
 
     def _ask(self, command: AdminCommand) -> None:
-        questions = {
+        questions: dict[AdminCommand, Callable[[], str | None]] = {
             AdminCommand.UNDO: self.undo_question,
             AdminCommand.ABANDON: self.abandon_question,
             AdminCommand.RESTART: lambda: tr("Restart the kiosk? A game in progress goes on after the restart."),

@@ -4,7 +4,8 @@ table it is in, comes out the same way ("FILE:LINE: message") and a table nobody
 
     [kiosk]        data_dir, language ("de" | "en"), admin_pin_hash, demo_after_s, idle_pause_s, admin_hold_s,
                    screen_size, rotate, volume, mute
-    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
+    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file;
+                   or, for a table that joins from its admin menu, hub = "host:port" (and table)
 
 Whatever `referee-kiosk --check-config` passes also starts.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe.contract import is_id
-from cafe.settings import CafeLinkConfig, parse_broker
+from cafe.settings import CafeLinkConfig, JoinSettings, parse_broker, parse_hub
 from hw.config import Checker, ConfigError, Problem, Section, TableConfig, parse, toml_type
 from hw.config import check_config as check_file
 from kiosk.settings.pin import MAX_ITERATIONS, MIN_ITERATIONS
@@ -35,7 +36,7 @@ MAX_CONFIG = 1024 * 1024
 # `[kiosk]` numbers: key → (lowest, highest, whole numbers only)
 NUMBERS = {"demo_after_s": (0, 86_400, False), "idle_pause_s": (0, 7 * 86_400, False),
            "admin_hold_s": (0.5, 30, False), "volume": (0, 100, True)}
-CAFE_KEYS = ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file")
+CAFE_KEYS = ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file", "hub")
 CAFE_EXAMPLES = {"broker": '"cafe.local:1883"', "cafe": '"nord"', "table": '"t1"'}
 
 
@@ -79,8 +80,9 @@ def check_kiosk(checker: Checker, value: Any) -> KioskSection:
         found["mute"] = checker.boolean((*path, "mute"), section["mute"])
     if "screen_size" in section:
         found["screen_size"] = _screen_size(checker, (*path, "screen_size"), section["screen_size"])
-    return KioskSection(**{k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
-                           for k, v in found.items() if v is not None})
+    given: dict[str, Any] = {k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
+                             for k, v in found.items() if v is not None}
+    return KioskSection(**given)
 
 
 def _pin_hash(checker: Checker, value: Any) -> str | None:
@@ -121,15 +123,20 @@ class KioskConfig:
     table: TableConfig
     kiosk: KioskSection = field(default_factory=KioskSection)
     cafe: CafeLinkConfig | None = None
-    """The café broker this table publishes to; None: not in a café."""
+    """The café broker this table publishes to; None: not in a café (or it joins from its admin menu)."""
+    join: JoinSettings | None = None
+    """`[cafe] hub`: the hub a table without a broker in its config asks to join (the Café screen's start)."""
 
 
-def check_cafe(checker: Checker, value: Any) -> CafeLinkConfig | None:
-    """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md)."""
+def check_cafe(checker: Checker, value: Any) -> CafeLinkConfig | JoinSettings | None:
+    """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md); or only the hub to
+    ask to join (pairing from the admin menu)."""
     path = ("cafe",)
     section = checker.table(path, value, CAFE_KEYS)
     if not isinstance(value, dict):
         return None
+    if "hub" in section:
+        return check_join(checker, section)
     problems = len(checker.problems)
     ids = _cafe_ids(checker, section)
     tls = False
@@ -158,6 +165,28 @@ def check_cafe(checker: Checker, value: Any) -> CafeLinkConfig | None:
         return None
     return CafeLinkConfig(host, port, ids["cafe"], ids["table"], username, files["password_file"], tls,
                           files["ca_file"])
+
+
+def check_join(checker: Checker, section: dict[str, Any]) -> JoinSettings | None:
+    """`[cafe] hub` (and `table`): a table that joins from its admin menu; the broker comes from the hub."""
+    problems = len(checker.problems)
+    for key in ("broker", "cafe", "username", "password_file", "tls", "ca_file"):
+        if key in section:
+            checker.err(("cafe", key), f"cafe.{key} is for a table set up by files: with hub = …, the hub hands "
+                        "the broker over when staff accept the table")
+    hub = checker.string(("cafe", "hub"), section["hub"])
+    if hub is not None:
+        try:
+            parse_hub(hub)
+        except ValueError as error:
+            checker.err(("cafe", "hub"), f"cafe.{error}")
+    table = checker.string(("cafe", "table"), section["table"]) if "table" in section else None
+    if table is not None and not is_id(table):
+        checker.err(("cafe", "table"), f"cafe.table = {table!r}: use 1-32 characters a-z, 0-9, '-', "
+                    "starting with a letter or digit")
+    if len(checker.problems) > problems or hub is None:
+        return None
+    return JoinSettings(hub.strip(), table)
 
 
 def _cafe_ids(checker: Checker, section: dict[str, Any]) -> dict[str, str]:
@@ -211,7 +240,10 @@ def loads(text: str, path: str = "<config>") -> KioskConfig:
     parsed = parse(text, path, SECTIONS)
     if parsed.table is None:
         raise ConfigError(path, parsed.errors)
-    return KioskConfig(parsed.table, parsed.sections.get("kiosk", KioskSection()), parsed.sections.get("cafe"))
+    cafe = parsed.sections.get("cafe")
+    return KioskConfig(parsed.table, parsed.sections.get("kiosk", KioskSection()),
+                       cafe if isinstance(cafe, CafeLinkConfig) else None,
+                       cafe if isinstance(cafe, JoinSettings) else None)
 
 
 def load(path: str | Path) -> KioskConfig:

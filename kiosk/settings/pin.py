@@ -153,8 +153,8 @@ class PinGuard:
         return data if isinstance(data, dict) else {}
 
     def _write(self) -> None:
-        data = {"failures": self.failures, "until": self.locked_until, "left": self.locked_for(), "boot": boot_id(),
-                "over": self.config_hash}
+        data: dict[str, object] = {"failures": self.failures, "until": self.locked_until, "left": self.locked_for(),
+                                   "boot": boot_id(), "over": self.config_hash}
         if self.own_hash:
             data["hash"] = self.own_hash
         self.path.parent.mkdir(parents=True, exist_ok=True)
