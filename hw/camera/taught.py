@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hw.camera.outline import PATCH, Shape
-
 FORMAT = 1
 MAX_LOOKS = 600  # ANNAOTTO's 152 faces, each with a few looks
 MAX_DECKS = 8
@@ -91,6 +89,8 @@ class TaughtDeck:
         import numpy as np
 
         out = []
+        from hw.camera.outline import PATCH  # OpenCV's, as the pictures are: a kiosk without it lists decks only
+
         w, h = PATCH
         for face, name in self.looks:
             y = _png(self.path / name, (w, h))
@@ -254,5 +254,7 @@ def book(taught: list[TaughtDeck]) -> Any:
     long_px = sum(s[0] for s in shapes) / len(shapes)
     aspect = sum(s[1] for s in shapes) / len(shapes)
     spread = max(abs(s[0] / long_px - 1) for s in shapes)
+    from hw.camera.outline import Shape
+
     return FaceBook(looks, Shape(long_px, aspect, size_tolerance=0.06 + spread,
                                  aspect_tolerance=0.05 + max(abs(s[1] - aspect) for s in shapes)))

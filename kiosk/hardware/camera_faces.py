@@ -14,14 +14,17 @@ that other face again). When it ends, the game in play's decks are loaded afresh
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hw.camera import taught
-from hw.camera.taught import TaughtDeck
+from hw.camera import taught  # decks on disk: no OpenCV needed to list them (pictures and matching need it)
+
+if TYPE_CHECKING:
+    from hw.camera.taught import TaughtDeck
 
 log = logging.getLogger(__name__)
 
@@ -100,8 +103,16 @@ class CameraFaces:
         self._lock = threading.Lock()
         self._generation = 0
 
+    @staticmethod
+    def can_read_faces() -> bool:
+        """OpenCV is there: faces can be taught and read (a kiosk without the `camera` extra reads labels only)."""
+        return importlib.util.find_spec("cv2") is not None
+
     def decks(self, game: str) -> list[TaughtDeck]:
-        """The game's taught decks (each checked as it is read: `hw.camera.taught.load_deck`)."""
+        """The game's taught decks (each checked as it is read: `hw.camera.taught.load_deck`); none without
+        OpenCV."""
+        if not self.can_read_faces():
+            return []
         return taught.decks(self.data_dir, game, set(faces_of(game)))
 
     def follow(self, game: str) -> None:

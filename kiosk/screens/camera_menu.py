@@ -118,6 +118,8 @@ class CameraMenuScreen(CameraStaffScreen):
                 self.message = tr("Teaching needs the table free: end or pause the game first.")
             elif self.taught_decks() is None:
                 self.message = tr("This table has no camera.")
+            elif not self.decks_of_camera().can_read_faces():
+                self.message = tr("Teaching needs OpenCV, which this kiosk lacks: install its camera extra.")
             else:
                 self.app.show(TeachGamesScreen(self.app, self))
 
