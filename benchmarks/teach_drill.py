@@ -47,7 +47,6 @@ from tests.kiosk_process import KioskProcess  # noqa: E402
 from tests.test_kiosk_e2e import GAMES, start_game  # noqa: E402
 
 CAMERA = ROOT / "tests" / "data" / "table.camera.toml"
-PIN = "2468"
 DESIGNS = ("ak-a", "ak-b", "ac-a", "m7-b", "ao-a", "french-paris", None)
 
 
@@ -184,10 +183,10 @@ def kiosk_pass(data: Path) -> tuple[int, int]:
             start_game(kiosk, game, 2)
             kiosk.wait(lambda s, game=game: s["camera"]["faces"]["game"] == game and s["camera"]["faces"]["ready"],
                        timeout=120)
-            kiosk.admin_menu(PIN if (data / "admin-pin.json").exists() else "1234", PIN)
+            kiosk.admin_menu()
             kiosk.touch("admin:abandon")
             kiosk.touch("yes:0")
-        kiosk.admin_menu(PIN, PIN)
+        kiosk.admin_menu()
         kiosk.touch("admin:camera")
         kiosk.touch("teach")
         for game in GAMES:
@@ -239,7 +238,7 @@ class Monkey:
         if state["screen"] in ("camera-menu", "teach-games", "teach-decks", "teach", "camera", "confirm"):
             return
         if state["screen"] != "admin" or state["mode"] != "menu":
-            self.kiosk.admin_menu(PIN if (self.data / "admin-pin.json").exists() else "1234", PIN)
+            self.kiosk.admin_menu()
         self.kiosk.touch("admin:camera")
 
     def step(self) -> None:
