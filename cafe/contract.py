@@ -21,7 +21,6 @@ from typing import Any
 from referee import games
 from referee.ranking import SCORE_KINDS
 
-PROTOCOL = "tabletop-referee/cafe/1"
 VERSION = 1
 ROOT = "tabletop-referee/v1"
 MAX_PAYLOAD = 64 * 1024  # bytes of UTF-8 JSON
@@ -264,9 +263,10 @@ def _base(payload: object, table: str | None) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=64)
 def _most_players(game: str) -> int:
-    known = games.all_games()
-    found = known.get(game)
-    return max(found.player_counts) if found else max(c for g in known.values() for c in g.player_counts)
+    found = games.GAMES.get(game)
+    if found is not None:
+        return max(found.player_counts)
+    return max(c for g in games.ids() for c in games.get(g).player_counts)
 
 
 def most_players(game: object) -> int:
@@ -430,8 +430,9 @@ def announce_text(payload: Mapping[str, Any], lang: str) -> str:
     """The announcement in `lang`, else in the other language the café wrote."""
     text = payload.get("text", {})
     for choice in (lang, *LANGUAGES):
-        if isinstance(text.get(choice), str) and text[choice].strip():
-            return text[choice].strip()
+        said = text.get(choice)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
     return next((v for v in text.values() if isinstance(v, str) and v.strip()), "")
 
 
@@ -507,6 +508,7 @@ def assignment_title(assignment: Mapping[str, Any], lang: str) -> str:
     """The evening's title in `lang`, else in the other language the hub wrote, else empty."""
     title = assignment.get("title") or {}
     for choice in (lang, *LANGUAGES):
-        if isinstance(title.get(choice), str) and title[choice].strip():
-            return title[choice].strip()
+        said = title.get(choice)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
     return ""

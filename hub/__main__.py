@@ -62,7 +62,7 @@ def addresses(host: str, port: int, https: bool = False) -> list[str]:
     scheme = "https" if https else "http"
     hosts = [host]
     if host in ("0.0.0.0", "::", ""):
-        found = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        found = {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
         hosts = [*sorted(h for h in found if not h.startswith("127.")), "127.0.0.1"]
     return [f"{scheme}://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
 

@@ -10,7 +10,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from hub.owner_pages import chosen_day, evening_data, player_data
-from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_list, game_view, lang_of, table_view
+from hub.texts import lang_of
+from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_list, game_view, table_view
 
 
 def _game_routes(hub: Hub) -> list[Route]:

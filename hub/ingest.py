@@ -21,6 +21,7 @@ from hub import facts
 from hub.admission import Admission, Outcome
 from hub.describe import describe, verdict
 from hub.pairing import Decision, Pairing
+from hub.quota import DAILY_BYTES, DailyQuota
 from hub.ratelog import RateLimitedLog
 from hub.ratings import Ladder, Result, fold
 from hub.store import Record, Status, Store
@@ -53,12 +54,13 @@ ReplayRequest = Callable[[str, str, int], None]
 
 
 class Ingest:
-    def __init__(self, store: Store, request_replay: ReplayRequest, pairing: Pairing | None = None):
+    def __init__(self, store: Store, request_replay: ReplayRequest, pairing: Pairing | None = None,
+                 daily_quota: int = DAILY_BYTES):
         self.store = store
         self.request_replay = request_replay
         self.pairing = pairing or Pairing(store)
         self.pairing.on_decision(self._decided)
-        self.admission = Admission(store, self.pairing)
+        self.admission = Admission(store, self.pairing, quota=DailyQuota(daily_quota))
         self.queue: queue.SimpleQueue[Incoming | None] = queue.SimpleQueue()
         self.listeners: list[Listener] = []
         self.announced: dict[tuple[str, str], tuple[int, float]] = {}  # status n and when it came

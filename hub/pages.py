@@ -13,7 +13,8 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from hub import downloads, game_pages, limits, owner_pages
-from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, lang_of, not_found, table_view, with_words
+from hub.texts import lang_of
+from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, not_found, table_view, with_words
 
 
 def _live_routes(hub: Hub, pages: Pages) -> list[Route]:

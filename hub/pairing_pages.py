@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from cafe.contract import is_id
-from hub.admission import CHAIN, CONTRACT, HELD_FULL, REFUSED_KEY, RETIRED_KEY, SIGNATURE, UNSIGNED
+from hub.admission import CHAIN, CONTRACT, HELD_FULL, QUOTA, REFUSED_KEY, RETIRED_KEY, SIGNATURE, UNSIGNED
 from hub.forms import FormError
 from hub.pairing import ACCEPTED, REFUSED, RETIRED, WAITING, Pairing
 from hub.texts import N_, lang_of, tr
@@ -30,6 +30,7 @@ DROP_WORDS = {
     HELD_FULL: N_("too many records waiting (the table sends them again)"),
     CONTRACT: N_("not a record of the café protocol"),
     UNSIGNED: N_("unsigned: the table runs an older version"),
+    QUOTA: N_("over the table's daily storage quota (the table keeps them; they are asked for again tomorrow)"),
 }
 CONFLICT_WORDS = {
     "same-n": N_("another record under a number the hub holds"),

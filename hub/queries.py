@@ -82,7 +82,7 @@ class Reader:
         return [c for (c,) in rows]
 
     def games(self, cafe: str | None = None, table: str | None = None, game: str | None = None,
-              status: str | None = None, limit: int = 500, uid: str | None = None,
+              status: str | None = None, limit: int = 500, uid: str | None = None, offset: int = 0,
               players: Iterable[str] = (), received: tuple[float, float] | None = None) -> list[dict[str, Any]]:
         """Games newest first by the hub's receive time; `status` filters by how they ended or by their check
         (verified, disputed …); `players`: games any of these names played; `received`: ended in [from, to)."""
@@ -111,8 +111,8 @@ class Reader:
         # first value), then read the columns of the few rows shown
         rows = self.db.execute(
             f"SELECT {GAME_COLUMNS} FROM (SELECT g.rowid AS id, COALESCE(g.ended, {STARTED}) AS latest FROM games g "
-            f"{where} ORDER BY latest DESC, g.cafe, g.tbl, g.uid LIMIT ?) AS top JOIN games g ON g.rowid = top.id "
-            f"ORDER BY top.latest DESC, g.cafe, g.tbl, g.uid", (*args, limit))
+            f"{where} ORDER BY latest DESC, g.cafe, g.tbl, g.uid LIMIT ? OFFSET ?) AS top JOIN games g "
+            f"ON g.rowid = top.id ORDER BY top.latest DESC, g.cafe, g.tbl, g.uid", (*args, limit, offset))
         return [_game(r) for r in rows]
 
     def game(self, cafe: str, table: str, uid: str) -> dict[str, Any] | None:

@@ -21,9 +21,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from cafe import contract
-from hub import topics
+from cafe import contract, dynsec
+from hub import handover, topics
 from hub.config import HubConfig
+from hub.dynsec import BrokerUsers
 from hub.evenings.desk import Desk
 from hub.guard import UNLOCK_NAME
 from hub.health import integrity
@@ -65,9 +66,14 @@ class Service:
                          known_tables=lambda cafe: self.hub.known_tables(cafe), aliases=reader.aliases)
         self.ingest.listeners.append(self.desk.on_news)
         self.reader = reader
+        self.users = BrokerUsers(self._publish_now)  # the dynamic security plugin, over this connection
+        self.handover = handover.open_desk(config, self.data_dir, self.pairing, self.users.add_table)
+        if self.handover is not None:  # staff's accept makes the table's broker user and its one-time code
+            self.pairing.on_decision(self.handover.on_decision)
         self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
-                       evenings=self.desk, health=self.health, unlock_file=self.data_dir / UNLOCK_NAME)
+                       evenings=self.desk, health=self.health, handover=self.handover,
+                       unlock_file=self.data_dir / UNLOCK_NAME)
 
     def app(self) -> Any:
         return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
@@ -101,6 +107,8 @@ class Service:
         log.info("connected to %s (session present: %s)", self.config.broker, flags.session_present)
         self.generation += 1
         client.subscribe(topics.subscription(self.config.cafe), qos=1)
+        if self.handover is not None:
+            client.subscribe(dynsec.RESPONSE_TOPIC, qos=0)
         self.connected.set()
         self.connected_since = time.time()
         self.broadcaster.from_thread({"type": "link", "broker": True})
@@ -112,12 +120,15 @@ class Service:
         self.broadcaster.from_thread({"type": "link", "broker": False})
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == dynsec.RESPONSE_TOPIC:  # the plugin's answer to the hub's own command
+            self.users.on_response(bytes(message.payload))
+            return
         ack = None
         try:
             ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
-            item = topics.incoming(message.topic, message.payload, time.time(), ack, bool(message.retain))
+            item = topics.incoming(message.topic, bytes(message.payload), time.time(), ack, bool(message.retain))
             if item is None and str(message.topic).endswith("/announce"):
-                heard = topics.announcement(message.topic, message.payload)
+                heard = topics.announcement(message.topic, bytes(message.payload))
                 if heard is not None:  # the staff page shows what the tables show, after a restart too
                     self.hub.heard_announcement(*heard)
         except Exception as error:  # nothing a message carries may end the network loop
@@ -185,8 +196,14 @@ class Service:
         self.client.loop_start()
         self.supervisor.start()
 
+    def _publish_now(self, topic: str, payload: bytes) -> bool:
+        """A message that matters only now (a command to the broker): False while the broker is not there."""
+        return self.connected.is_set() and self.client.publish(topic, payload, qos=1).rc == mqtt.MQTT_ERR_SUCCESS
+
     def stop(self) -> None:
         self.supervisor.stop()
+        if self.handover is not None:
+            self.handover.close()
         self.client.disconnect()
         self.client.loop_stop()
         self.ingest.stop()

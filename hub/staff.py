@@ -21,30 +21,28 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from cafe.contract import is_id
+from cafe.handover import CODE_LIFETIME_S
+from hub import handover_web
 from hub.auth import check_password
-from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
+from hub.forms import FormError, client_address, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
 from hub.merges import MAX_NAME, plan
 from hub.pairing_pages import post_handlers, tables_view
 from hub.ratelog import RateLimitedLog
 from hub.sessions import COOKIE, LIFETIME_S, Sessions
 from hub.store import MergeRefused
-from hub.texts import tr
+from hub.texts import lang_of, tr
 from hub.topics import announce_payload
-from hub.views import Hub, Pages, lang_of, table_view, with_words
+from hub.views import Hub, Pages, table_view, with_words
 
 log = logging.getLogger("hub.staff")
 refusals = RateLimitedLog(log, every_s=30.0)
 
 MAX_ANNOUNCEMENT = 200  # characters per language: what a table's screen shows in one line
 MAX_PASSWORD = 1024
+LISTED_NAMES = 2000  # names offered in the merge form: the page stays bounded whatever the store holds
 
 Handler = Callable[[Request, dict[str, str]], Awaitable[Response]]
-
-
-def client_address(request: Request) -> str:
-    """The client's address (a trusted reverse proxy's X-Forwarded-For, as uvicorn applies it)."""
-    return request.client.host if request.client else "unknown"
 
 
 def _now_iso() -> str:
@@ -66,11 +64,13 @@ class StaffArea:
             lang = lang_of(request)
             tables = [table_view(r, lang, self.hub) for r in self.reader.tables()]
             response = self.pages.render(
-                request, "staff.html", message=message, tables=tables, players=self.reader.players(),
+                request, "staff.html", message=message, tables=tables, players=self.reader.players()[:LISTED_NAMES],
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
                 cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
                 missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,
-                keys=tables_view(self.hub, lang))
+                keys=tables_view(self.hub, lang),
+                handover=self.hub.handover.codes(time.time()) if self.hub.handover is not None else None,
+                code_minutes=CODE_LIFETIME_S // 60)
         response.status_code = status_code
         return response
 
@@ -210,5 +210,5 @@ def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None 
         Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
         Route("/staff/table/{cafe}/{table}", area.table),
         *(Route(path, area.post(handler), methods=["POST"])
-          for path, handler in post_handlers(hub, area.page).items()),
+          for path, handler in (post_handlers(hub, area.page) | handover_web.staff_handlers(hub)).items()),
     ]

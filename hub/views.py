@@ -68,6 +68,7 @@ class Hub:
     ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
     evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
     health: Callable[[], dict[str, Any]] = dict  # the running hub's state (hub.service), for /api/health
+    handover: Any = None  # pairing without a shell (hub.handover.Handover), when the hub pairs tables
     unlock_file: Path | None = None  # `referee-hub unlock` touches it: the staff login's delays are cleared
 
     def __post_init__(self) -> None:
@@ -129,7 +130,7 @@ def numbers(game: Any) -> tuple[str, dict[str, Any]]:
 
 
 def game_title(game_id: str | None) -> str:
-    cls = referee_games.all_games().get(game_id or "")
+    cls = referee_games.GAMES.get(game_id or "")
     return cls.title if cls else (game_id or "")
 
 

@@ -19,7 +19,7 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from hub import api, health, limits, pages, staff
+from hub import api, handover_web, health, limits, pages, staff
 from hub.evenings import web as evenings_web
 from hub.headers import SecurityHeaders
 from hub.sessions import Sessions, StaffSessionMiddleware
@@ -34,7 +34,7 @@ def create_app(hub: Hub, sessions: Sessions | None = None) -> Starlette:
     renderer = Pages(hub)
     sessions = sessions or Sessions()
     routes = [*pages.routes(hub, renderer), *api.routes(hub), *health.routes(hub),
-              *staff.routes(hub, renderer, sessions),
+              *staff.routes(hub, renderer, sessions), *handover_web.routes(hub),
               *(evenings_web.routes(hub, renderer) if hub.evenings is not None else []),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     middleware = [Middleware(SecurityHeaders),

@@ -64,7 +64,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    for game_id, cls in games.all_games().items():
+    for game_id in games.ids():
+        cls = games.get(game_id)
         counts = "/".join(str(n) for n in cls.player_counts)
         print(f"{game_id:12} {cls.title:18} players {counts}")
     return 0

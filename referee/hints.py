@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from referee import messages
 
@@ -155,7 +155,6 @@ class PublicState:
     - `winners`: the winners in seat order, `[]` until the game is over.
     """
 
-    game: ClassVar[str]
     turn: str | None
     finished: bool
     scores: dict[str, int]

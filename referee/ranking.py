@@ -41,7 +41,7 @@ def sort_key(kind: str, value: int, players: int) -> int:
     return value
 
 
-def places(kind: str, players: Sequence[str], values: Mapping[str, int]) -> dict[str, int]:
+def places(kind: str, players: Sequence[str], values: Mapping[str, float]) -> dict[str, int]:
     """Each player's competition place (1, 1, 3 …) by `values` read as `kind`."""
     key = {p: sort_key(kind, int(values.get(p) or 0), len(players)) for p in players}
     return {p: 1 + sum(1 for q in players if key[q] < key[p]) for p in players}

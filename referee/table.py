@@ -32,7 +32,7 @@ def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
     if header.get("format") != FORMAT:
         raise HeaderError("format", expected=FORMAT)
     game_id = header.get("game")
-    cls = games.get(game_id) if isinstance(game_id, str) else None
+    cls = games.GAMES.get(game_id) if isinstance(game_id, str) else None
     if cls is None:
         raise HeaderError("unknown-game", game=game_id)
     players = header.get("players")

@@ -21,7 +21,6 @@ from pathlib import Path
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "tabletop"  # every marked sentence of the referee's words, the kiosk and the hub's event words
 REASONS = "reasons"  # the referee's sentences by message key (rejections, hints): `referee.messages`
-DOMAINS = (DOMAIN, REASONS)
 LANGUAGES = ("de", "en")  # German first
 DEFAULT_LANGUAGE = "de"
 

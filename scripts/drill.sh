@@ -3,6 +3,11 @@
 # Usage: scripts/drill.sh [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--no-faults] [--seed N]
 #        scripts/drill.sh monkey [--inputs 20000] [--games alles-klar,...] [--kill-every 300] [--quiet-every 0] [--seed N]
 #        scripts/drill.sh club [--posts 5000] [--seed N]   (hostile posts to the club nights' desk and check-in)
+#        scripts/drill.sh attack [--small] [--json FILE]  (every attack of issue #34 on a real café: benchmarks/attack.py)
+#        scripts/drill.sh pairing [--garbage 500] [--flood 200] [--seed N]   (hostile requests to the pairing
+#        addresses, code guessing, a replayed claim, a hub impostor: benchmarks/pair_drill.py)
+#        scripts/drill.sh teach [--decks 300] [--inputs 2000] [--seed N]   (hostile taught-deck files at the
+#          loader, the camera command line and a kiosk; random taps, cards and hands at the teaching screens)
 # (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
 # the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py; --quiet-every N
 # leaves the table alone every N inputs until the sound device closes)
@@ -12,9 +17,21 @@ if [ ! -x .venv/bin/python ]; then
   "${PYTHON:-python3}" -m venv .venv
   .venv/bin/python -m pip install --quiet -e '.[dev]'
 fi
+if [ "${1:-}" = "attack" ]; then
+  shift
+  exec .venv/bin/python benchmarks/attack.py "$@"
+fi
+if [ "${1:-}" = "pairing" ]; then
+  shift
+  exec .venv/bin/python benchmarks/pair_drill.py "$@"
+fi
 if [ "${1:-}" = "club" ]; then
   shift
   exec .venv/bin/python benchmarks/club_attack.py "$@"
+fi
+if [ "${1:-}" = "teach" ]; then
+  shift
+  exec .venv/bin/python benchmarks/teach_drill.py "$@"
 fi
 if [ "${1:-}" = "monkey" ]; then
   shift

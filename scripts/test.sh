@@ -47,6 +47,8 @@ echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy (pyproject.toml [tool.mypy]: strict for referee, hw, cafe; every function typed in kiosk, hub)"
 .venv/bin/mypy
+echo "== vulture (pyproject.toml [tool.vulture]; what it cannot see used: scripts/dead_code_whitelist.py)"
+.venv/bin/vulture
 echo "== pytest"
 # In parallel (pytest-xdist): most of the suite's time is real processes waiting on each other (kiosks,
 # brokers, browsers), so more workers than cores pays; `worksteal` evens out the long tests at the end.

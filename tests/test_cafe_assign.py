@@ -72,7 +72,7 @@ def _client(broker: Broker, user: str, password_file, heard: list | None = None)
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{user}-{time.monotonic_ns()}")
     client.username_pw_set(user, password_file.read_text().strip())
     if heard is not None:
-        client.on_message = lambda cl, u, m: heard.append((m.topic, m.payload))
+        client.on_message = lambda _client, u, m: heard.append((m.topic, m.payload))
     client.connect(broker.host, broker.port)
     client.loop_start()
     return client

@@ -79,8 +79,8 @@ def test_a_thread_asking_for_a_game_while_another_loads_the_registry_sees_every_
     """The café publisher's thread checks a status's players while the display thread may still be loading the
     game registry: it saw half of it ('NoneType' has no attribute 'title' at the table)."""
     script = ("import threading\nfrom referee import games\nseen = []\n"
-              "threads = [threading.Thread(target=lambda: seen.append(len(games.all_games()))) for _ in range(8)]\n"
+              "threads = [threading.Thread(target=lambda: seen.append(len(games.ids()))) for _ in range(8)]\n"
               "[t.start() for t in threads]\n[t.join() for t in threads]\nprint(sorted(set(seen)))\n")
     for _ in range(3):
         out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-        assert out.stdout.strip() == f"[{len(contract.games.all_games())}]", out.stdout
+        assert out.stdout.strip() == f"[{len(contract.games.ids())}]", out.stdout

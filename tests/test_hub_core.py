@@ -24,7 +24,6 @@ def hub(tmp_path):
     asked: list[tuple[str, str, int]] = []
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda c, t, n: asked.append((c, t, n)))
-    ingest.asked_log = asked  # type: ignore[attr-defined]
     yield ingest, Reader(tmp_path / "hub.sqlite"), asked
     store.close()
 

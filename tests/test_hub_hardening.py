@@ -64,3 +64,26 @@ def test_no_template_holds_what_the_policy_would_block() -> None:
         for tag in re.findall(r"<script\b[^>]*>", text):
             assert "src=" in tag or 'type="application/json"' in tag, f"{template.name}: inline {tag}"
         assert not re.search(r"<style\b|\sstyle=|\son[a-z]+=|javascript:", text), template.name
+
+
+def test_the_games_list_comes_in_pages_of_a_hundred(tmp_path) -> None:
+    import time
+
+    from hub.game_pages import PAGE
+    from hub.ingest import Incoming
+    from tests.hub_tables import SimTable, paired, random_records
+
+    with hub_client(tmp_path) as (client, hub):
+        table = SimTable("t1")
+        paired(hub.ingest, "c1", table)
+        for seed in range(2 * PAGE + 10):
+            records = random_records(table, "magische-7", seed=seed)
+            hub.ingest.process([Incoming("log", "c1", "t1", r, time.time()) for r in records])
+        rows = [client.get(f"/games?page={page}&lang=en").text.count('<tr><td data-label="Table"')
+                for page in (1, 2, 3)]
+        assert rows == [PAGE, PAGE, 10]
+        first, last = client.get("/games?lang=en").text, client.get("/games?page=3&lang=en").text
+        assert "Older games" in first and "Newer games" not in first
+        assert "Newer games" in last and "Older games" not in last
+        for bad in ("0", "-1", "x", "9999999", "1e3"):
+            assert client.get(f"/games?page={bad}").status_code == 400, bad

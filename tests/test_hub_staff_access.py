@@ -29,7 +29,7 @@ def write_config(path, password: str, extra: str = "") -> None:
 @pytest.fixture
 def hub(mosquitto, tmp_path):
     config = tmp_path / "hub.toml"
-    write_config(config, PASSWORD)
+    write_config(config, PASSWORD, '[hub.table_names]\nt1 = "Fenster"\nt2 = "Tür"\n')
     with HubProcess(tmp_path / "hub", mosquitto.address, "cafe-1", config=config) as process:
         process.config_path = config  # type: ignore[attr-defined]
         yield process
@@ -83,11 +83,11 @@ def test_guessing_is_slowed_after_a_few_failures_and_every_failure_is_logged(hub
     tried = FREE_PER_ADDRESS + 1  # the free ones, and the one that starts the delays
     assert sorted(answers) == [401] * tried + [429] * (30 - tried)
     status, page, headers = guesser.post("/staff/login?lang=en", {"password": PASSWORD})
-    assert status == 429 and "Too many wrong passwords: try again in 1 s." in page  # the right one waits too …
-    assert int(headers["retry-after"]) == 1
-    time.sleep(1.05)
-    status, page, _ = guesser.post("/staff/login?lang=en", {"password": PASSWORD})
-    assert status == 200 and logged_in(page)  # … a moment, not an hour
+    if status == 429:  # within the second after the fourth failure (a loaded machine may already be past it)
+        assert "Too many wrong passwords: try again in 1 s." in page and int(headers["retry-after"]) == 1
+        time.sleep(1.05)
+        status, page, _ = guesser.post("/staff/login?lang=en", {"password": PASSWORD})
+    assert status == 200 and logged_in(page)  # the right one waits a moment at most, not an hour
     log = hub.log_tail(100_000)
     failures = [line for line in log.splitlines() if "staff login failed from 127.0.0.1 at 20" in line]
     assert len(failures) == tried
@@ -149,8 +149,9 @@ def test_club_night_posts_only_from_the_hubs_own_pages_and_the_desk_only_for_sta
     def entrants() -> list[str]:
         return [e["name"] for e in json.loads(Browser(hub).get("/club/dienstag.json")[1])["entrants"]]
 
-    evening = {"evening": "dienstag", "cafe": "cafe-1", "game": "alles-klar", "rounds": "3", "tables": "t1 t2",
-               "seating": "mixing", "scoring": "places", "title_de": "Dienstag", "title_en": "Tuesday"}
+    evening = {"evening": "dienstag", "cafe": "cafe-1", "game": "alles-klar", "rounds": "3", "table-t1": "on",
+               "table-t2": "on", "seating": "mixing", "scoring": "places", "title_de": "Dienstag",
+               "title_en": "Tuesday"}  # the tables ticked among those the hub knows (named in its config)
     staff = Browser(hub)
     staff.post("/staff/login", {"password": PASSWORD})
     assert staff.post("/staff/club-nights?lang=en", evening, origin="http://evil.example")[0] == 403

@@ -22,7 +22,7 @@ from referee import sim
 from tests.kiosk_helpers import make_app, press
 
 SIZES = [(800, 480), (1280, 720)]
-GAMES = games.available()  # every registered game: one without a simulator fails here, it is not skipped
+GAMES = games.ids()  # every registered game: one without a simulator fails here, it is not skipped
 
 
 def check_and_save(app, path) -> None:

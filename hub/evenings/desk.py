@@ -168,12 +168,14 @@ class Desk:
         with self.lock:
             cur = self.db.execute("INSERT INTO actions (evening, what, detail, at) VALUES (?, ?, ?, ?)",
                                   (evening_id, what, json.dumps(detail, ensure_ascii=False), self.clock()))
-            return int(cur.lastrowid)
+            if cur.lastrowid is None:
+                raise sqlite3.DatabaseError("the INSERT made no row")
+            return cur.lastrowid
 
     def _settings(self, cafe: str, *, game: str, rounds: int, tables: list[str], seating: str, scoring: str,
                   options: dict[str, Any] | None, title: dict[str, str] | None) -> dict[str, Any]:
         """An evening's settings, each checked with the sentence staff need to put it right."""
-        cls = referee_games.get(game)
+        cls = referee_games.GAMES.get(game)
         if cls is None:
             raise DeskError("Choose a game from the list.")
         if seating not in SEATINGS or scoring not in SCORINGS:
@@ -351,7 +353,7 @@ class Desk:
         draw = self._draw(evening, number, players, random.Random(seed))
         if not draw.tables:
             raise DeskError("Too few players for a table of {game}: check more players in.",
-                            game=getattr(referee_games.get(evening.game), "title", evening.game))
+                            game=getattr(referee_games.GAMES.get(evening.game), "title", evening.game))
         tables = [{"table": table, "players": list(seat.players), "dealer": seat.dealer}
                   for table, seat in zip(evening.tables, draw.tables, strict=False)]
         return {"number": number, "seed": seed, "tables": tables, "byes": list(draw.byes), "at": contract.now_iso()}

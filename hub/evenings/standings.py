@@ -82,14 +82,14 @@ def normalised(result: TableResult) -> dict[str, Fraction]:
                 for p in result.players}
         low, high = min(keys.values()), max(keys.values())
         return {p: Fraction(1, 2) if low == high else (high - k) / (high - low) for p, k in keys.items()}
-    values = {p: Fraction(result.scores.get(p, 0)).limit_denominator() for p in result.players}
-    low, high = min(values.values()), max(values.values())
-    if low == high:
-        return {p: Fraction(1, 2) for p in values}
-    winners = [values[p] for p in result.winners if p in values]
-    others = [values[p] for p in values if p not in result.winners]
+    exact = {p: Fraction(result.scores.get(p, 0)).limit_denominator() for p in result.players}
+    least, most = min(exact.values()), max(exact.values())
+    if least == most:
+        return {p: Fraction(1, 2) for p in exact}
+    winners = [exact[p] for p in result.winners if p in exact]
+    others = [exact[p] for p in exact if p not in result.winners]
     fewest_wins = bool(winners and others) and sum(winners) / len(winners) < sum(others) / len(others)
-    return {p: (high - v) / (high - low) if fewest_wins else (v - low) / (high - low) for p, v in values.items()}
+    return {p: (most - v) / (most - least) if fewest_wins else (v - least) / (most - least) for p, v in exact.items()}
 
 
 def standings(results: Iterable[TableResult], byes: Iterable[str] = (), players: Iterable[str] = (), *,

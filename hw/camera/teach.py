@@ -99,6 +99,18 @@ class Teacher:
             self._keep(y, uv, card)
             return True
 
+    def ask(self, face: str) -> None:
+        """Ask for `face` next, whether it is taught or not (`referee-kiosk camera teach`: a picture of it comes)."""
+        with self.lock:
+            self.extra, self.wrong, self.held = face, None, None
+
+    def still(self, grey: Any, chroma: Any = None) -> None:
+        """A still picture of one card (`referee-kiosk camera teach`): it lies still by definition, and it is a new
+        card even where the picture before had its card (pictures of a folder are framed alike)."""
+        self.previous, self.last_corners = None, None
+        self.frame(grey, chroma)
+        self.frame(grey, chroma)
+
     def frame(self, grey: Any, chroma: Any = None, offset: tuple[int, int] = (0, 0)) -> None:
         """One frame of the pile zone (on the camera's decoding thread)."""
         cards = find_cards(grey, self._book.shape)

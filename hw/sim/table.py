@@ -75,7 +75,7 @@ class SimTable:
     def wait_connected(self, timeout: float = 10.0) -> bool:
         """Wait until every plugged simulated serial scanner has its port open."""
         ok = True
-        for name, scanner in self._opened().scanners.items():
+        for name, scanner in self.opened_table().scanners.items():
             if name in self.devices and self.devices[name].plugged:
                 ok = scanner.connected.wait(timeout) and ok
         return ok
@@ -100,7 +100,7 @@ class SimTable:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _opened(self) -> Table:
+    def opened_table(self) -> Table:
         if self.table is None:
             raise RuntimeError("the simulated table is not open")
         return self.table
@@ -109,7 +109,7 @@ class SimTable:
     def pin(self, seat: str, button: str) -> TimedMockPin:
         if button not in BUTTONS:
             raise ValueError(f"unknown button {button!r} (one of {', '.join(BUTTONS)})")
-        buttons = self._opened().buttons
+        buttons = self.opened_table().buttons
         if buttons is None:
             raise ValueError("this table has no seat buttons")
         try:
@@ -153,7 +153,7 @@ class SimTable:
                 raise ValueError("this table has no scanners")
             shared = [sc.name for sc in self.config.scanners if sc.seat is None]
             return shared[0] if shared else self.config.scanners[0].name
-        scanners = self._opened().scanners
+        scanners = self.opened_table().scanners
         if reader not in scanners:
             raise ValueError(f"unknown reader {reader!r} (readers: {', '.join(scanners)})")
         return reader
@@ -161,7 +161,7 @@ class SimTable:
     def raw(self, data: bytes, reader: str | None = None) -> None:
         """Bytes from a scanner, exactly as given (noise, partial lines …)."""
         name = self._reader(reader)
-        scanner = self._opened().scanners[name]
+        scanner = self.opened_table().scanners[name]
         if isinstance(scanner, TypedScanner):
             scanner.protocol.data_received(data)
         else:
@@ -170,7 +170,7 @@ class SimTable:
     def type_text(self, text: str, reader: str | None = None) -> None:
         """Typed text; each newline ends a line, sent with the reader's own terminator."""
         name = self._reader(reader)
-        scanner = self._opened().scanners[name]
+        scanner = self.opened_table().scanners[name]
         if isinstance(scanner, TypedScanner):
             scanner.type_text(text)
             return
@@ -193,7 +193,7 @@ class SimTable:
         device = self._serial_device(reader)
         if device.plugged:
             return True
-        scanner = self._opened().scanners[self._reader(reader)]
+        scanner = self.opened_table().scanners[self._reader(reader)]
         if not isinstance(scanner, SerialScanner):
             raise ValueError(f"reader {reader!r} is no serial scanner")
         opens = scanner.opens

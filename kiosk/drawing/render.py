@@ -93,13 +93,20 @@ def _font(px: int) -> pygame.font.Font:
     return font
 
 
+def h_cap(font: pygame.font.Font) -> int:
+    """The height of a capital H in pixels, as the font draws it."""
+    metrics = font.metrics("H")[0]
+    if metrics is None:
+        raise pygame.error("the font has no capital H")
+    return metrics[3] - max(0, metrics[2])
+
+
 def px_for_cap(cap: float) -> int:
     """The smallest font size whose capitals are at least `cap` px high."""
     px = _PX_FOR_CAP.get(cap)
     if px is None:
         def cap_of(size: int) -> int:
-            metrics = _font(size).metrics("H")[0]
-            return metrics[3] - max(0, metrics[2])
+            return h_cap(_font(size))
 
         px = max(8, int(cap / 0.73))
         while cap_of(px) < cap:
@@ -227,8 +234,7 @@ class Renderer:
         """The height of a capital H of the font at `px`, in pixels, as the font draws it."""
         cap = self._caps.get(px)
         if cap is None:
-            metrics = self.font(px).metrics("H")[0]
-            cap = self._caps[px] = metrics[3] - max(0, metrics[2])
+            cap = self._caps[px] = h_cap(self.font(px))
         return cap
 
     def px_for_cap(self, cap: float) -> int:
@@ -398,7 +404,8 @@ class Renderer:
         if self.record is not None:
             cut = self._fitted(e, rect)[2]
             area = self._lines_area(placed)
-            self.record.append(DrawnText("\n".join(lines), e.text, tuple(area), self.cap_height(px), color,
+            box = (area.x, area.y, area.w, area.h)
+            self.record.append(DrawnText("\n".join(lines), e.text, box, self.cap_height(px), color,
                                          self._background(area), e.role, e.tag, cut, e.group))
         for image, at in placed:
             self.surface.blit(image, at)
@@ -501,9 +508,9 @@ class Renderer:
             for j in range(5):
                 x = area.x + (2 * i + 1) * area.width // 14
                 y = area.y + (2 * j + 1) * area.height // 10
-                c = tuple(self.surface.get_at((x, y)))[:3]
-                counts[c] = counts.get(c, 0) + 1  # type: ignore[index]
-        return max(counts, key=counts.__getitem__)  # type: ignore[return-value]
+                r, g, b = self.surface.get_at((x, y))[:3]
+                counts[(r, g, b)] = counts.get((r, g, b), 0) + 1
+        return max(counts, key=counts.__getitem__)
 
     def _icon(self, e: Element, rect: pygame.Rect) -> None:
         """Verdict and status signs drawn as shapes, so they read without a glyph and in greyscale."""

@@ -178,6 +178,22 @@ class EventLog:
         with self._tx():
             chain.seal_backlog(self.db, self.signer, table, self._payload)
 
+    def seal_for(self, table: str) -> None:
+        """The table just joined a café as `table` (admin → Café): its records are sealed for it from now on,
+        the ones written so far first (`kiosk/app/joining.py`)."""
+        if self.table != table or self.signer is None:
+            self.table = table
+            self._seal_from_now(table, None if str(self.path) == ":memory:" else self.path)
+
+    def own_signer(self) -> RecordSigner:
+        """The log's key, made on first use, without sealing anything: an island table shows its fingerprint on
+        its Café screen before it asks to join, and signs its claim with it."""
+        if self.signer is not None:
+            return self.signer
+        with self._tx():
+            the_log_id = chain.log_id(self.db)
+        return chain.signer_for(None if str(self.path) == ":memory:" else self.path, the_log_id)
+
     def _payload(self, row: chain.Row) -> dict[str, Any]:
         return _log_record(*row[:10]).payload(self.table or "")
 
@@ -205,7 +221,7 @@ class EventLog:
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
                                    uuid.uuid4().hex,
                                    None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
-            game_id = int(cur.lastrowid)
+            game_id = _inserted(cur)
             self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
         return game_id
@@ -373,7 +389,7 @@ class EventLog:
         cur = self.db.execute("INSERT INTO records (game_id, kind, seq, ok, error, body, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (game_id, kind, seq, None if ok is None else int(ok), error, body, at))
-        n = int(cur.lastrowid)
+        n = _inserted(cur)
         if self.signer is not None:
             chain.seal(self.db, self.signer, n, self._payload)
         return n
@@ -511,3 +527,10 @@ def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         else:
             kept.append(event)
     return iter(kept)
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The row an INSERT just made."""
+    if cur.lastrowid is None:
+        raise sqlite3.DatabaseError("the INSERT made no row")
+    return cur.lastrowid

@@ -12,14 +12,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hw import config as hw_config
 from hw.sim import SimTable
+from hw.sim.commands import Command
 from hw.table import Table
 from kiosk.app import fault_injection
 from kiosk.hardware import seat_lights
 from kiosk.loop.inbox import Inbox
+
+if TYPE_CHECKING:
+    from kiosk.hardware.camera_seat import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +31,11 @@ log = logging.getLogger(__name__)
 @dataclass
 class Hardware:
     config: hw_config.TableConfig | None
-    table: Any = None  # hw.table.Table or hw.sim.SimTable
+    table: Table | None = None  # the real table's adapters (under a simulation: the simulated table's own)
     sim: SimTable | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
-    camera: Any = None  # kiosk.hardware.camera_seat.TableCamera when the table has an overhead camera
+    camera: TableCamera | None = None  # when the table has an overhead camera
 
     @property
     def table_name(self) -> str:
@@ -60,15 +64,18 @@ class Hardware:
         return True
 
     def close(self) -> None:
-        if self.table is not None:
+        """Close the adapters; a simulation closes its whole simulated table (control socket, pseudo-terminals)."""
+        if self.sim is not None:
+            self.sim.close()
+        elif self.table is not None:
             self.table.close()
 
 
 def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: bool, control: Path | None,
-                  window: bool = False, camera: bool = False) -> Hardware:
+                  window: bool = False, camera: bool = False, data_dir: Path | None = None) -> Hardware:
     """Open the real adapters (a config is needed) or the simulated table, all posting to `inbox`. `window`: the
     simulation runs in a desktop window, which shows the seat lights in a strip under the screen. `camera`: the
-    simulated table gets the simulated overhead camera."""
+    simulated table gets the simulated overhead camera. `data_dir`: where the camera's taught decks are."""
     if simulate:
         config = config or hw_config.load_default_sim()
         own_camera = config.camera is not None  # the config file's own [camera], where zones can be saved
@@ -77,8 +84,9 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
 
             config = with_sim_camera(config)
         sim = SimTable(config, sink=inbox.post).open()
-        hardware = Hardware(config, sim, sim, control, seat_lights.follower(sim.table, window),
-                            _camera(config, sim.table, own_camera))
+        table = sim.opened_table()
+        hardware = Hardware(config, table, sim, control, seat_lights.follower(table, window),
+                            _camera(config, table, own_camera, data_dir))
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
@@ -94,26 +102,28 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
     if config is None:
         return Hardware(None)
     webcam = None
-    if config.camera is not None and config.camera.source == "v4l2":
+    if config.camera is not None and config.camera.source == "v4l2" and config.camera.device is not None:
         from kiosk.hardware.webcam import WebcamSource
 
         webcam = WebcamSource(config.camera.device)
     table = Table(config, inbox.post, camera_source=webcam).open()
-    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True))
+    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True, data_dir))
 
 
-def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> Any:
-    """The camera reader for the calibration screen, and the pile zones' seat routing (own: the config file's own
-    [camera], where the zones can be saved)."""
+def _camera(config: hw_config.TableConfig, table: Table, own: bool, data_dir: Path | None) -> TableCamera | None:
+    """The camera reader for the calibration screen, the pile zones' seat routing (own: the config file's own
+    [camera], where the zones can be saved) and the taught decks (kept in `data_dir`)."""
     if config.camera is None:
         return None
+    from kiosk.hardware.camera_faces import CameraFaces
     from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
+    faces = CameraFaces(table.camera, data_dir, config.camera.faces) if data_dir is not None else None
     return TableCamera(table.camera, Path(config.path) if own and config.path else None,
-                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}))
+                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}), faces)
 
 
-def _command(inbox: Inbox, name: str):
+def _command(inbox: Inbox, name: str) -> Command:
     def handler(request: dict[str, Any]) -> dict[str, Any]:
         if name == "screenshot":  # "window": true → the whole --sim window, light strip included
             path = request.get("path")

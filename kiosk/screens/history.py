@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from hw.inputs import CardScan
+from hw.inputs import CardScan, Input
 from kiosk.app.controller import TableController
 from kiosk.drawing.view import ACCENT, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from kiosk.eventlog.export import GameSummary, summarise
@@ -88,8 +88,8 @@ class HistoryScreen(Screen):
         return {}
 
     def title(self) -> str:
-        game = self.header().get("game")
-        return games.get(game).title if games.get(str(game)) else str(game)
+        game = str(self.header().get("game"))
+        return games.get(game).title if game in games.GAMES else game
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -171,17 +171,16 @@ class HistoryScreen(Screen):
             end = self._first_of_last_page(lines, self._capacity)
             self.first = None if following >= end else following
         elif action == "resume" and self.game_id is not None:
-            self.app.show(self.resume_question())
+            self.app.show(self.resume_question(self.game_id))
 
-    def resume_question(self) -> ConfirmScreen:
+    def resume_question(self, game_id: int) -> ConfirmScreen:
         header = self.header()
-        game_id = self.game_id
         return ConfirmScreen(self.app, self, tr("Resume {game} with {players}?", game=self.title(),
                                                 players=", ".join(header["players"])),
                              [Answer(tr("Resume"), lambda: self.app.resume_game(game_id))],
                              detail=tr("For the players of this game: it goes on where it stopped."), danger=False)
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         if self.controller is not None and isinstance(item, CardScan):
             self.app.show(self.back)  # the table goes on: a scan returns to it
             self.back.on_input(item)
@@ -218,7 +217,7 @@ class GamesScreen(Screen):
         rows = max(1, (bottom - top + gap) // (each + gap))
         for i, record in enumerate(self.records[self.first:self.first + rows]):
             item = self.summary(record)
-            title = games.get(item.game).title if games.get(item.game) else item.game
+            title = games.get(item.game).title if item.game in games.GAMES else item.game
             scores = " · ".join(f"{p.player}: {p.score}" for p in item.places) if record.events else \
                 ", ".join(item.players)
             day = time.strftime("%d.%m. %H:%M", time.localtime(record.started))

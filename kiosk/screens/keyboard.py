@@ -1,7 +1,8 @@
 """An on-screen keyboard for a player's name: big keys, German letters, at most 16 characters.
 
 Landscape shows the three letter rows of a German keyboard; portrait splits each into two rows so
-every key keeps the least touch size.
+every key keeps the least touch size. Other rows (the admin's Café screen: an address, a table's id, in
+small letters only) are given by the caller.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ MAX_LEN = 16
 class KeyboardScreen(Screen):
     name = "keyboard"
 
-    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None]):
+    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None], *,
+                 rows: list[str] = ROWS, max_len: int = MAX_LEN, capitals: bool = True):
         super().__init__(app)
         self.back = back
         self.title = title
         self.text = text
         self.done = done
-        self.shift = True  # a name starts with a capital
+        self.rows, self.max_len, self.capitals = rows, max_len, capitals
+        self.shift = capitals  # a name starts with a capital
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -34,7 +37,7 @@ class KeyboardScreen(Screen):
         gap = gap_of(v)
         v.text(g.r(0.03, 0.02, 0.94, 0.1), self.title, size=1.0, color=ACCENT, tag="title")
         v.text(g.r(0.03, 0.13, 0.94, 0.11), self.text + "_", size=1.2, fill=PANEL, tag="entry")
-        letters = ROWS if width >= height else [row[i:i + 6] for row in ROWS for i in (0, 6)]
+        letters = self.rows if width >= height else [row[i:i + 6] for row in self.rows for i in (0, 6) if row[i:]]
         per_row = max(len(row) for row in letters)
         key_rows = rows(g.r(0.02, 0.26, 0.96, 0.45), len(letters), gap)
         for r, row in enumerate(letters):
@@ -46,8 +49,9 @@ class KeyboardScreen(Screen):
         def span(first: int, last: int) -> tuple[int, int, int, int]:
             return (units[first][0], units[first][1], units[last][0] + units[last][2] - units[first][0], units[0][3])
 
-        v.button(span(0, 2), "Shift", "shift", fill=GOOD if self.shift else BUTTON, group="special")
-        v.button(span(3, 6), tr("Space"), "key: ", group="special")
+        if self.capitals:
+            v.button(span(0, 2), "Shift", "shift", fill=GOOD if self.shift else BUTTON, group="special")
+            v.button(span(3, 6), tr("Space"), "key: ", group="special")
         v.button(span(7, 9), tr("Delete"), "delete", group="special")
         bottom = cols(g.r(0.02, 0.87, 0.96, 0.12), 2, gap)
         v.button(bottom[0], tr("Cancel"), "cancel", group="bottom")
@@ -56,14 +60,14 @@ class KeyboardScreen(Screen):
 
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")
-        if kind == "key" and len(self.text) < MAX_LEN:
+        if kind == "key" and len(self.text) < self.max_len:
             self.text += arg
             self.shift = False
         elif kind == "shift":
             self.shift = not self.shift
         elif kind == "delete":
             self.text = self.text[:-1]
-            self.shift = not self.text
+            self.shift = self.capitals and not self.text
         elif kind == "cancel":
             self.app.show(self.back)
         elif kind == "ok":

@@ -107,8 +107,8 @@ def get(game_id: str) -> type[TableSim]:
     return SIMS[game_id]
 
 
-def registered() -> list[str]:
-    """The ids of every game that has a simulated table."""
+def ids() -> list[str]:
+    """Every game with a simulated table, in menu order."""
     return SIMS.ids()
 
 

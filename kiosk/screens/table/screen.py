@@ -13,11 +13,12 @@ from __future__ import annotations
 import time
 
 from hw.camera.zones import READER as CAMERA
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, Input, ReaderError
 from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, MUTED, TURN_FILL, Grid, Rect, Role, View, ui_scale
+from kiosk.games import Panel
 from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
@@ -90,7 +91,7 @@ class TableScreen(Screen):
             draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
         return v
 
-    def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel, verdict: Verdict
+    def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel: Panel, verdict: Verdict
                  ) -> tuple[Rect, tuple[int, int, int]]:
         """Under whose turn: the actions at the bottom, the verdict above them (a prompt waits, see `view`),
         the seats (landscape: a column on the right, the actions moving left where the seats need the height;
@@ -148,7 +149,7 @@ class TableScreen(Screen):
         v.text((margin, y, g.w - 2 * margin, title_h), title, size=0.8, color=MUTED, lines=1, tag="title")
         return y + title_h + gap // 3
 
-    def _middle(self, v: View, rect: Rect, panel, gap: int, keep: int = 0) -> int:
+    def _middle(self, v: View, rect: Rect, panel: Panel, gap: int, keep: int = 0) -> int:
         """What may come next (the screen's own notes, then the referee's sentence), the cards or the table's
         rows, the last trick, then the counts; each in whole or not at all, the last trick always. Returns where
         the free room under them starts."""
@@ -179,7 +180,7 @@ class TableScreen(Screen):
                 v.text(place, line, size=0.6, color=MUTED, tag="extra")
         return stack.y
 
-    def _cards(self, v: View, stack: Stack, panel, gap: int) -> None:
+    def _cards(self, v: View, stack: Stack, panel: Panel, gap: int) -> None:
         """The cards on the table, as many as fit side by side with their whole words (newest on the right),
         or the game's table rows (a task sheet, melds), as many as fit."""
         lim = v.limits
@@ -237,8 +238,7 @@ class TableScreen(Screen):
         if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
             return Verdict("quiet", (Said(fb.note, "lead", 0.8, MUTED),))
         if fb.ok:
-            named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
-            if named:
+            if fb.event is not None and fb.event.get("type") != "undo":  # an undo says itself what went
                 return Verdict("ok", (Said(c.ui.verdict_words(fb.event) + " ✓", "lead", 1.0, GOOD),))
             return Verdict("ok", self._note(fb.note))
         if fb.rejection is None:
@@ -373,7 +373,7 @@ class TableScreen(Screen):
             self.app.go_menu()
         self._cue(before)
 
-    def on_input(self, item) -> None:
+    def on_input(self, item: Input) -> None:
         c = self.controller
         before = self._moment()
         if isinstance(item, CardScan):
