@@ -23,7 +23,7 @@ KIOSK = Path(__file__).resolve().parent.parent / "kiosk"
 # A member not listed is a reach into another part's state: give the owner a method instead.
 PARTS: dict[str, tuple[str, dict[str, set[str]]]] = {
     "app/routing.py": ("Router", {
-        "host": set(),  # only handed on to the screens it makes
+        "host": {"camera"},  # else only handed on to the screens it makes
         "records": {"log", "path", "reopen"},
         "cafe": {"link"},
         "status": set(),
@@ -56,7 +56,7 @@ PARTS: dict[str, tuple[str, dict[str, set[str]]]] = {
         "display": {"shown"},
         "host": set(),  # only handed on to the screens it makes
         "lights": {"follow", "draw_strip", "reported"},
-        "camera": {"pile_seats"},
+        "camera": {"report"},
         "touched": set(),
         "table": {"get"},
     }),

@@ -82,8 +82,8 @@ class ControlCommands:
         if self.lights is not None:  # as they are after the inputs handled so far in this step
             guarded(self.lights.follow, screen)
             model["lights"] = self.lights.reported()
-        if self.camera is not None:  # the camera's pile scans and the seats they went to
-            model["camera"] = guarded(self.camera.pile_seats.report)
+        if self.camera is not None:  # the camera's pile scans, the seats they went to, the faces it reads
+            model["camera"] = guarded(self.camera.report)
         model["guarded_errors"] = self.frame.guard.count
         return model
 

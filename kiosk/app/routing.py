@@ -54,6 +54,10 @@ class Router:
     def show(self, screen: Screen) -> None:
         self.screen = screen
         self.dirty = True
+        camera = self.host.camera
+        if camera is not None:  # a table screen: its game's taught faces; teaching: only on its screen
+            game = str(screen.controller.referee.header["game"]) if isinstance(screen, TableScreen) else None
+            camera.shown(game, getattr(screen, "teaching", False))
 
     def go_menu(self, paused: int | None = None) -> None:
         """The menu; `paused`: the game the idle pause just stopped, offered there to resume."""

@@ -196,6 +196,7 @@ def _drawn(app: App, fn: Scene, language: str) -> list[Any]:
 
     i18n.set_language(language)
     app.cafe.link = None  # a scene may link a café (its strip); the next one starts without
+    app.host.camera = None  # … or give the table a camera (the camera menu's scenes)
     fn(app.host)
     renderer = app.display.renderer
     renderer.record = []
