@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
     backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
     sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
-    sub.add_parser("camera", help="read card codes in still images as the camera would (camera read --help)")
+    sub.add_parser("camera", help="the camera on still images: read cards, teach a deck from pictures, restore taught "
+                   "decks (camera --help)")
     return parser
 
 

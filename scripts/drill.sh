@@ -6,6 +6,8 @@
 #        scripts/drill.sh attack [--small] [--json FILE]  (every attack of issue #34 on a real café: benchmarks/attack.py)
 #        scripts/drill.sh pairing [--garbage 500] [--flood 200] [--seed N]   (hostile requests to the pairing
 #        addresses, code guessing, a replayed claim, a hub impostor: benchmarks/pair_drill.py)
+#        scripts/drill.sh teach [--decks 300] [--inputs 2000] [--seed N]   (hostile taught-deck files at the
+#          loader, the camera command line and a kiosk; random taps, cards and hands at the teaching screens)
 # (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
 # the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py; --quiet-every N
 # leaves the table alone every N inputs until the sound device closes)
@@ -26,6 +28,10 @@ fi
 if [ "${1:-}" = "club" ]; then
   shift
   exec .venv/bin/python benchmarks/club_attack.py "$@"
+fi
+if [ "${1:-}" = "teach" ]; then
+  shift
+  exec .venv/bin/python benchmarks/teach_drill.py "$@"
 fi
 if [ "${1:-}" = "monkey" ]; then
   shift

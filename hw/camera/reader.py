@@ -63,7 +63,7 @@ class CameraReader:
         self.retry_min, self.retry_max = retry_s
         self.zones: tuple[Zone, ...] = config.zones
         self.memories = {z.name: self._memory() for z in self.zones}
-        self.labels = True
+        self.labels = config.labels  # read the camera labels (the kiosk hands faces over: `set_faces`)
         self.book: Any = None  # hw.camera.faces.FaceBook of the game in play, when its faces are taught
         self.trackers: dict[str, Any] = {}
         self.teacher: Any = None  # hw.camera.teach.Teacher while a deck is taught

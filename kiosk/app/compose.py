@@ -57,7 +57,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     opened = open_log(settings.log_path, table=linked.table if linked is not None else None)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
-                             window=simulate and not kiosk_mode, camera=camera)
+                             window=simulate and not kiosk_mode, camera=camera, data_dir=settings.data_dir)
     joining = _joining(settings, config, cafe, opened.log, inbox)
     link = _cafe_link(linked, opened.log, inbox) if linked is not None else None
     try:

@@ -51,8 +51,8 @@ def state(app: App, _arg: Any = None) -> dict[str, Any]:
     if app.lights is not None:  # as they are after the inputs handled so far in this step
         app.guarded(app.lights.follow, app.screen)
         model["lights"] = app.lights.reported()
-    if app.camera is not None:  # the camera's pile scans and the seats they went to
-        model["camera"] = app.guarded(app.camera.pile_seats.report)
+    if app.camera is not None:  # the camera's pile scans, the seats they went to, the faces it reads
+        model["camera"] = app.guarded(app.camera.report)
     model["guarded_errors"] = app.guard.count
     return model
 

@@ -34,6 +34,9 @@ class ScreenRouter:
     def show(self, screen: Screen) -> None:
         self.app.screen = screen
         self.app.dirty = True
+        if self.app.camera is not None:  # a table screen: its game's taught faces; teaching: only on its screen
+            game = str(screen.controller.referee.header["game"]) if isinstance(screen, TableScreen) else None
+            self.app.camera.shown(game, getattr(screen, "teaching", False))
 
     def go_menu(self, paused: int | None = None) -> None:
         self.show(MenuScreen(self.app, paused))

@@ -194,6 +194,7 @@ def _drawn(app: Any, fn: Scene, language: str) -> list[Any]:
 
     i18n.set_language(language)
     app.cafe = None  # a scene may link a café (its strip); the next one starts without
+    app.camera = None  # … or give the table a camera (the camera menu's scenes)
     fn(app)
     app.renderer.record = []
     app.draw()

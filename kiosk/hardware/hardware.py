@@ -72,10 +72,10 @@ class Hardware:
 
 
 def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: bool, control: Path | None,
-                  window: bool = False, camera: bool = False) -> Hardware:
+                  window: bool = False, camera: bool = False, data_dir: Path | None = None) -> Hardware:
     """Open the real adapters (a config is needed) or the simulated table, all posting to `inbox`. `window`: the
     simulation runs in a desktop window, which shows the seat lights in a strip under the screen. `camera`: the
-    simulated table gets the simulated overhead camera."""
+    simulated table gets the simulated overhead camera. `data_dir`: where the camera's taught decks are."""
     if simulate:
         config = config or hw_config.load_default_sim()
         own_camera = config.camera is not None  # the config file's own [camera], where zones can be saved
@@ -86,7 +86,7 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
         sim = SimTable(config, sink=inbox.post).open()
         table = sim.opened_table()
         hardware = Hardware(config, table, sim, control, seat_lights.follower(table, window),
-                            _camera(config, table, own_camera))
+                            _camera(config, table, own_camera, data_dir))
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
@@ -107,18 +107,20 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
 
         webcam = WebcamSource(config.camera.device)
     table = Table(config, inbox.post, camera_source=webcam).open()
-    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True))
+    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True, data_dir))
 
 
-def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> TableCamera | None:
-    """The camera reader for the calibration screen, and the pile zones' seat routing (own: the config file's own
-    [camera], where the zones can be saved)."""
+def _camera(config: hw_config.TableConfig, table: Table, own: bool, data_dir: Path | None) -> TableCamera | None:
+    """The camera reader for the calibration screen, the pile zones' seat routing (own: the config file's own
+    [camera], where the zones can be saved) and the taught decks (kept in `data_dir`)."""
     if config.camera is None:
         return None
+    from kiosk.hardware.camera_faces import CameraFaces
     from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
+    faces = CameraFaces(table.camera, data_dir, config.camera.faces) if data_dir is not None else None
     return TableCamera(table.camera, Path(config.path) if own and config.path else None,
-                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}))
+                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}), faces)
 
 
 def _command(inbox: Inbox, name: str) -> Command:
