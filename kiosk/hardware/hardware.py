@@ -25,7 +25,7 @@ from kiosk.loop.inbox import Inbox
 if TYPE_CHECKING:
     from kiosk.hardware.camera_seat import TableCamera
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -91,13 +91,13 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
             if fault_injection.enabled():  # tests of the display loop's guard only (decision H22-2)
-                log.warning("%s=1: the control socket's `fault` command can make screens raise",
+                logger.warning("%s=1: the control socket's `fault` command can make screens raise",
                             fault_injection.ENV)
                 sim.add_command("fault", lambda request: inbox.call("fault", request.get("where")))
             try:
                 sim.serve(control)
             except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard
-                log.error("control socket %s: %s", control, error)
+                logger.error("control socket %s: %s", control, error)
         return hardware
     if config is None:
         return Hardware(None)
