@@ -114,9 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         return _check_config(args.check_config)
     if args.hash_pin:
         return _hash_pin()
-    from hw.config import ConfigError, without_hardware
+    from hw.config import without_hardware
     from kiosk.service.notify import Notifier
     from kiosk.settings import config as kiosk_config
+    from referee.config_lines import ConfigError
 
     notifier = Notifier()
     try:

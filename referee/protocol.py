@@ -19,12 +19,9 @@ from typing import Any, ClassVar, TypeGuard, TypeVar
 
 from referee import messages
 from referee.cards import Card, CardCodeError, CardTally, Deck
+from referee.errors import RefereeError
 from referee.hints import Hints, PublicState
 from referee.seats import Seats
-
-
-class RefereeError(Exception):
-    """Root of the referee's exceptions."""
 
 
 class Rejection(RefereeError):

@@ -20,12 +20,13 @@ from starlette.testclient import TestClient
 
 from hub import formats
 from hub.auth import hash_password
-from hub.config import ConfigError, load
+from hub.config import load
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
+from referee.config_lines import ConfigError
 from referee.sim import random_game
 from tests.hub_tables import SimTable, paired, status
 

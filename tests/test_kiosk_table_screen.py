@@ -173,9 +173,9 @@ def test_portrait_layout_draws_every_part(tmp_path) -> None:
 def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
     import pytest
 
-    from hw.config import ConfigError
     from kiosk.__main__ import build_parser
     from kiosk.settings import settings
+    from referee.config_lines import ConfigError
     from tests.kiosk_process import E2E_CONFIG
 
     def with_kiosk(lines: str):

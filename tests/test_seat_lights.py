@@ -17,7 +17,7 @@ from typing import Any
 import pygame
 import pytest
 
-from hw.config import ConfigError, loads
+from hw.config import loads
 from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
 from hw.sim import SimTable
@@ -29,6 +29,7 @@ from kiosk.loop.inbox import Inbox
 from kiosk.screens import Screen
 from kiosk.screens.demo import DemoScreen
 from referee import sim
+from referee.config_lines import ConfigError
 from referee.table import Referee
 from tests.kiosk_helpers import make_app
 from tests.kiosk_process import KioskProcess

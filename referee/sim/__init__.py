@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from referee.cards import Deck
+from referee.errors import RefereeError
 from referee.registry import Registry
 from referee.table import FORMAT, Referee
 
@@ -47,7 +48,7 @@ def _opening(header_json: str) -> Opening:
     return Opening(referee.deck, MappingProxyType(referee.state()["hands"]))
 
 
-class SimulationStuck(RuntimeError):
+class SimulationStuck(RefereeError, RuntimeError):
     """No proposed event was accepted: the simulator or the referee is wrong."""
 
 
