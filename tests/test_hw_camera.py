@@ -16,7 +16,7 @@ from hw.camera.presence import ZoneMemory
 from hw.camera.reader import CameraReader
 from hw.camera.sim import SIM_CAMERA, TableScene, sim_source, with_sim_camera
 from hw.camera.zones import READER, Zone, zone_reader
-from hw.inputs import CardScan, ReaderError
+from hw.inputs import CardScan, ReaderNews
 from hw.sim import SimTable
 
 S = 1_000_000_000
@@ -210,16 +210,16 @@ def test_a_missing_camera_and_a_stalled_one_are_reported_and_recover_by_themselv
         assert sim.table.camera.connected.wait(10)
         with scene.lock:
             scene.stalled = True
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="disconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="disconnected")
         with scene.lock:
             scene.stalled = False
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="reconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="reconnected")
         with scene.lock:
             scene.plugged = False
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="disconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="disconnected")
         with scene.lock:
             scene.plugged = True
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="reconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="reconnected")
         scene.lay("M7:13#1", "pile")
         assert wait_for(sim.inputs, CardScan).code == "M7:13#1"
 
@@ -273,9 +273,9 @@ def test_a_webcam_that_is_not_there_is_reported_and_retried() -> None:
     inputs: queue.Queue = queue.Queue()
     reader = CameraReader(camera, WebcamSource(camera.device), inputs, retry_s=(0.05, 0.1)).start()
     try:
-        error = wait_for(inputs, ReaderError, reader=READER, reason="disconnected")
+        error = wait_for(inputs, ReaderNews, reader=READER, reason="disconnected")
         assert "/dev/video-absent-h28" in error.detail
         time.sleep(0.5)  # it keeps trying, and says so once
-        assert not any(isinstance(i, ReaderError) for i in list(inputs.queue))
+        assert not any(isinstance(i, ReaderNews) for i in list(inputs.queue))
     finally:
         reader.stop()

@@ -13,7 +13,7 @@ import threading
 import pytest
 
 from hw.config import loads
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, ReaderNews
 from hw.sim import ControlClient, SimTable
 
 WAIT = 10.0
@@ -90,7 +90,7 @@ def test_control_socket_drives_everything_and_reports_errors(sim, tmp_path):
     from_scanner = [g for g in got if not isinstance(g, ButtonPress)]
     assert presses == [ButtonPress("Cleo", "slap", 9_000 * MS), ButtonPress("Anna", "confirm", 9_500 * MS)]
     assert (from_scanner[0].code, from_scanner[0].reader) == ("PS:7.R", "Cleo")
-    assert isinstance(from_scanner[1], ReaderError) and from_scanner[1].reason == "not-ascii"
+    assert isinstance(from_scanner[1], ReaderNews) and from_scanner[1].reason == "not-ascii"
 
 
 def test_control_socket_is_extensible_by_the_kiosk(sim, tmp_path):

@@ -105,7 +105,7 @@ class Screen:
         self.on_action(action)
 
     def on_input(self, item: Input) -> None:
-        """A hardware input (ButtonPress, CardScan, ReaderError)."""
+        """A hardware input (ButtonPress, CardScan, ReaderNews)."""
 
     def on_tick(self, now: float) -> bool:
         """Time passed; return True when the screen changed."""
