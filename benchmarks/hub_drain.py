@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.fleet import BROKER_CONFIG, proc_cpu_seconds, proc_peak_rss_mb  # noqa: E402
 from cafe import contract  # noqa: E402
 from tests.hub_process import HubProcess  # noqa: E402
-from tests.hub_tables import SimTable, random_records  # noqa: E402
+from tests.hub_tables import SimHardware, random_records  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402
 
 GAMES = ("magische-7", "alles-klar", "annaotto", "alcasan")
@@ -38,7 +38,7 @@ def backlog(tables: int, records: int) -> list[tuple[str, bytes]]:
     per_table = -(-records // tables)
     out: list[tuple[str, bytes]] = []
     for i in range(tables):
-        sim, seed, mine = SimTable(f"t{i:04d}"), i * 100, []
+        sim, seed, mine = SimHardware(f"t{i:04d}"), i * 100, []
         while len(mine) < per_table:
             mine += random_records(sim, GAMES[i % len(GAMES)], seed)
             seed += 1

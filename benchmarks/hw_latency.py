@@ -41,7 +41,7 @@ from hw.inputs import CardScan
 from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
 from hw.scanners import Framing, SerialScanner
-from hw.sim import SimTable
+from hw.sim import SimHardware
 
 
 def pct(values: list[int], p: float) -> float:
@@ -97,7 +97,7 @@ def bench_edges(n: int) -> list[int]:
 
 
 def bench_idle(seconds: float) -> float:
-    with tempfile.TemporaryDirectory() as tmp, SimTable(workdir=tmp) as sim:
+    with tempfile.TemporaryDirectory() as tmp, SimHardware(workdir=tmp) as sim:
         sim.serve(Path(tmp) / "ctl.sock")
         time.sleep(0.5)  # let the threads settle into their blocking reads
         r0 = resource.getrusage(resource.RUSAGE_SELF)

@@ -29,14 +29,14 @@ sys.path.insert(0, str(ROOT))
 from cafe.signing import RecordSigner, check_record, new_private_key, parse_public  # noqa: E402
 from kiosk.eventlog.store import EventLog  # noqa: E402
 from referee.sim import random_game  # noqa: E402
-from tests.hub_tables import SimTable  # noqa: E402
+from tests.hub_tables import SimHardware  # noqa: E402
 
 perf_ns = time.perf_counter_ns
 
 
 def records(count: int) -> list[dict]:
     """Unsealed records of whole games, as a table writes them."""
-    table, out, seed = SimTable("t1"), [], 0
+    table, out, seed = SimHardware("t1"), [], 0
     while len(out) < count:
         seed += 1
         header, events = random_game("magische-7", seed)

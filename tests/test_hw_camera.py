@@ -17,7 +17,7 @@ from hw.camera.reader import CameraReader
 from hw.camera.sim import SIM_CAMERA, TableScene, sim_source, with_sim_camera
 from hw.camera.zones import READER, Zone, zone_reader
 from hw.inputs import CardScan, ReaderNews
-from hw.sim import SimTable
+from hw.sim import SimHardware
 
 S = 1_000_000_000
 
@@ -156,11 +156,11 @@ def test_a_card_laid_in_the_detectors_blind_spot_is_read_in_every_frame(angle: i
 # --- the reader's threads on the simulated table ----------------------------------------------------
 
 
-def camera_table(**camera) -> SimTable:
+def camera_table(**camera) -> SimHardware:
     config = hw_config.load_default_sim()
     config = with_sim_camera(config)
     config = replace(config, camera=replace(config.camera, **camera))
-    return SimTable(config)
+    return SimHardware(config)
 
 
 def wait_for(inputs: queue.Queue, kind: type, timeout: float = 20.0, **fields) -> object:

@@ -14,7 +14,7 @@ import pytest
 
 from hw.config import loads
 from hw.inputs import ButtonPress, CardScan, ReaderNews
-from hw.sim import ControlClient, SimTable
+from hw.sim import ControlClient, SimHardware
 
 WAIT = 10.0
 MS = 1_000_000
@@ -22,7 +22,7 @@ MS = 1_000_000
 
 @pytest.fixture
 def sim(tmp_path):
-    with SimTable(workdir=tmp_path) as s:
+    with SimHardware(workdir=tmp_path) as s:
         yield s
 
 
@@ -129,7 +129,7 @@ def test_two_scripts_at_once(sim, tmp_path):
 
 def test_wedge_scanners_are_simulated_by_typed_text(tmp_path):
     config = loads('[seats.a]\nconfirm = 5\nslap = 6\n[scanners.w]\ntype = "wedge"\ndevice = "/dev/input/none"\n')
-    with SimTable(config, workdir=tmp_path) as sim:
+    with SimHardware(config, workdir=tmp_path) as sim:
         sim.scan("AC:K", "w")
         got = get(sim)[0]
         assert (type(got), got.code, got.reader) == (CardScan, "AC:K", "w")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hw import config as hw_config
-from hw.sim import SimTable
+from hw.sim import SimHardware
 from hw.sim.commands import Command
 from hw.table import Table
 from kiosk.app import fault_injection
@@ -32,7 +32,7 @@ logger = logging.getLogger(__name__)
 class Hardware:
     config: hw_config.TableConfig | None
     table: Table | None = None  # the real table's adapters (under a simulation: the simulated table's own)
-    sim: SimTable | None = None
+    sim: SimHardware | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
     camera: TableCamera | None = None  # when the table has an overhead camera
@@ -83,7 +83,7 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
             from hw.camera.sim import with_sim_camera
 
             config = with_sim_camera(config)
-        sim = SimTable(config, sink=inbox.post).open()
+        sim = SimHardware(config, sink=inbox.post).open()
         table = sim.opened_table()
         hardware = Hardware(config, table, sim, control, seat_lights.follower(table, window),
                             _camera(config, table, own_camera, data_dir))
