@@ -108,12 +108,12 @@ class TableController:
         return cls._replayed(log, row, header, events, None)
 
     @classmethod
-    def reopen(cls, log: EventLog, game_id: int) -> TableController:
+    def reopen(cls, log: EventLog, game_row: int) -> TableController:
         """A paused game taken up again (from the history): replayed exactly, marked playing once more."""
-        header, events = log.load(game_id)
-        controller = cls._replayed(log, game_id, header, events, None)
+        header, events = log.load(game_row)
+        controller = cls._replayed(log, game_row, header, events, None)
         if not controller.finished:
-            log.set_status(game_id, "playing")
+            log.set_status(game_row, "playing")
         return controller
 
     @classmethod
