@@ -302,7 +302,7 @@ class CardMove:
 class Game:
     """Base of every game: its seats, its rules table, and the checks every game shares."""
 
-    id: ClassVar[str]
+    game_id: ClassVar[str]
     title: ClassVar[str]
     player_counts: ClassVar[Sequence[int]]
     event_types: ClassVar[frozenset[str]]  # derived from `rules` (see `__init_subclass__`)

@@ -67,7 +67,7 @@ class GameDefinition:
     The words themselves are English msgids of the shared catalogue (`referee.words`).
     """
 
-    id: str
+    game_id: str
     order: int
     prefix: str
     rules: str
@@ -141,7 +141,7 @@ class Registry(Generic[T]):
         return sorted(self._items, key=_order)
 
 
-DEFINITIONS: Registry[GameDefinition] = Registry(referee.decks.__name__, referee.decks.__path__, "id")
+DEFINITIONS: Registry[GameDefinition] = Registry(referee.decks.__name__, referee.decks.__path__, "game_id")
 define = DEFINITIONS.register
 
 

@@ -71,7 +71,7 @@ def definition_missing(d: GameDefinition) -> list[str]:
 
 
 def deck_missing(d: GameDefinition) -> list[str]:
-    deck = Referee(header_of(d.id)).deck
+    deck = Referee(header_of(d.game_id)).deck
     foreign = [f for f in deck.faces() if not f.startswith(f"{d.prefix}:")]
     if foreign:
         return [f"a deck under its prefix {d.prefix!r} (foreign faces {foreign[:3]})"]
@@ -97,15 +97,15 @@ def sentences_missing(game_id: str) -> list[str]:
 
 
 def events_missing(d: GameDefinition) -> list[str]:
-    types = set(GAMES[d.id].event_types) | {"undo"}
+    types = set(GAMES[d.game_id].event_types) | {"undo"}
     if types - set(d.events):
         return [f"words for the event types {sorted(types - set(d.events))}"]
-    if d.id not in sim.SIMS:
+    if d.game_id not in sim.SIMS:
         return []
-    _, events = sim.random_game(d.id, seed=7)
+    _, events = sim.random_game(d.game_id, seed=7)
     unread: dict[str, str] = {}
     for event in [*events, {"type": "undo"}]:
-        de, en = describe(event, "de", d.id), describe(event, "en", d.id)
+        de, en = describe(event, "de", d.game_id), describe(event, "en", d.game_id)
         if "referee" in en or "{" in de + en or de == en or event.get("card", "\0") in de:
             unread.setdefault(event["type"], f"{en!r} / {de!r}")
     missing = [f"words for {kind} in both languages ({example})" for kind, example in unread.items()]
@@ -134,7 +134,7 @@ def test_the_contract_names_what_a_half_added_game_lacks() -> None:
     """A game whose definition is declared but nothing else registered: the test says what to add."""
     from tests.toy_game.deck import DEFINITION
 
-    half = GameDefinition(**{**vars(DEFINITION), "id": "half-a-game", "prefix": "HX", "help": ()})
+    half = GameDefinition(**{**vars(DEFINITION), "game_id": "half-a-game", "prefix": "HX", "help": ()})
     DEFINITIONS.register(half)
     try:
         assert "half-a-game" in DEFINITIONS.ids()

@@ -242,6 +242,6 @@ VALUE_WORDS = {
 }
 
 define(GameDefinition(
-    id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
+    game_id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
     events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS,
 ))

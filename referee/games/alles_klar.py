@@ -129,7 +129,7 @@ class AllesKlarHints(NamedTuple):
 
 @register
 class AllesKlar(Game):
-    id = "alles-klar"
+    game_id = "alles-klar"
     title = "Alles klar?"
     player_counts = (2, 3, 4, 5)
     shape_first = True
@@ -317,8 +317,8 @@ class AllesKlar(Game):
             deciding=open_ranks[0] if len(open_ranks) == 1 else None,
         )
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, self.turn_actors(), ("play",), detail)
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.game_id, self.turn_actors(), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

@@ -147,7 +147,7 @@ class Magische7Hints(NamedTuple):
 
 @register
 class MagischeSieben(Game):
-    id = "magische-7"
+    game_id = "magische-7"
     title = "Die magische 7"
     player_counts = (2, 4)
     shape_first = True
@@ -340,8 +340,8 @@ class MagischeSieben(Game):
             seven = 7 - face.value if face.kind == "points" else None
             detail = Magische7Hints(lead.card, lead.player, (), seven)
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, self.turn_actors(), ("play",), detail)
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.game_id, self.turn_actors(), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

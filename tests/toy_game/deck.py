@@ -47,6 +47,6 @@ HELP = (
 )
 
 DEFINITION = GameDefinition(
-    id=GAME_ID, order=99, prefix=PREFIX, rules=str(Path(__file__).with_name("rules.md")), card_words=card_words,
+    game_id=GAME_ID, order=99, prefix=PREFIX, rules=str(Path(__file__).with_name("rules.md")), card_words=card_words,
     events=common("play") | {"knock": _knock}, score=MORE_WINS, help=HELP,
 )

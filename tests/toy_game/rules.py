@@ -56,7 +56,7 @@ class HigherHints(NamedTuple):
 
 
 class Higher(Game):
-    id = GAME_ID
+    game_id = GAME_ID
     title = "Higher"
     player_counts = (2,)
 
@@ -116,8 +116,8 @@ class Higher(Game):
     def hints(self) -> Hints:
         detail = HigherHints(self.pile[-1][0] if self.pile else None)
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, (self.turn,), ("play", "knock") if self.pile else ("play",), detail)
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.game_id, (self.turn,), ("play", "knock") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {"hands": sum(self.hands.values()), "pile": len(self.pile), "taken": sum(self.taken.values())}

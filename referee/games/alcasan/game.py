@@ -114,7 +114,7 @@ SEATED = Game.player_seated  # check 6
 
 @register
 class Alcasan(Game):
-    id = "alcasan"
+    game_id = "alcasan"
     title = "alcasan"
     player_counts = (2, 3, 4)
     shape_first = False  # section 7: `game-over` comes before the field checks
@@ -425,11 +425,11 @@ class Alcasan(Game):
             burning=burning,
         )
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
         if source == "down":
             owed = tuple(Owed(player, "reveal", "down") for player in self.turn_actors())
-            return Hints(self.id, self.turn_actors(), ("reveal",), detail, owed=owed)
-        return Hints(self.id, self.turn_actors(), ("play", "take_pile") if self.pile else ("play",), detail)
+            return Hints(self.game_id, self.turn_actors(), ("reveal",), detail, owed=owed)
+        return Hints(self.game_id, self.turn_actors(), ("play", "take_pile") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

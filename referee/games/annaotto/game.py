@@ -41,7 +41,7 @@ from referee.protocol import Game, On, Rejection, noted, rule
 
 @register
 class Annaotto(Game):
-    id = "annaotto"
+    game_id = "annaotto"
     title = "ANNAOTTO"
     player_counts = (2, 3, 4, 5, 6)
     shape_first = False  # rules section 7: game-over (step 3) before the fields (step 4)

@@ -30,7 +30,7 @@ from referee.protocol import Game, On, Rejection, noted, rule
 
 @register
 class ProfiSort(Game):
-    id = "profi-sort"
+    game_id = "profi-sort"
     title = "Profi-Sort"
     player_counts = (2, 3)
     shape_first = True
@@ -482,12 +482,12 @@ class ProfiSort(Game):
         player = self.turn
         detail = self._hint_detail(player)
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
         if self.phase == SCORING:
-            return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
+            return Hints(self.game_id, detail.to_reveal, ("reveal_hand",), detail)
         if self.phase == ROUND_OVER:
-            return Hints(self.id, (), ("new_round",), detail)
-        return Hints(self.id, self.turn_actors(), self._turn_events(detail), detail)
+            return Hints(self.game_id, (), ("new_round",), detail)
+        return Hints(self.game_id, self.turn_actors(), self._turn_events(detail), detail)
 
     @staticmethod
     def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:
