@@ -15,34 +15,13 @@ import pytest
 from kiosk.hardware.camera_faces import faces_of
 from tests.kiosk_process import KioskProcess
 from tests.test_camera_teach import still
-from tests.test_kiosk_camera import CAMERA_CONFIG, NUDGE_S, CameraTable
-from tests.test_kiosk_e2e import GAMES, play_simulated_game, start_game
+from tests.test_kiosk_camera import CAMERA_CONFIG
+from tests.test_kiosk_e2e import start_game
 
 PREFIX = {"alles-klar": "AK", "alcasan": "AC", "profi-sort": "PS", "magische-7": "M7", "annaotto": "AO"}
 DESIGNS = {"alles-klar": "ak-a", "alcasan": "ac-a", "profi-sort": "french-paris", "magische-7": "m7-a",
            "annaotto": "ao-a"}
-STRAIGHTENED = 5  # at most one laid card in this many needed straightening (the reader's rate: figures.md)
 CAPTURE_S = 10.0  # a card not taken after this long is laid again (a new pose), as staff would straighten it
-
-
-class FaceTable(CameraTable):
-    """The game's cards laid printed, with no label (the scene's designs); a card the camera has not counted is
-    straightened (laid again in a new pose) as a player would, up to one card in `STRAIGHTENED` of the game."""
-
-    def counted_after(self, before: int, code: str) -> dict[str, Any]:
-        deadline = time.monotonic() + NUDGE_S * 6
-        while True:
-            try:
-                return self.kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
-            except TimeoutError:
-                assert time.monotonic() < deadline, f"{code} was never counted"
-            self.kiosk.cmd("take", zone="pile", code=code)
-            time.sleep(0.5)  # a frame on its way may still count it: then it was counted (and stays off the pile,
-            state = self.kiosk.state()  # or laying it again would be a second laying)
-            if state["camera"]["scans"] > before:
-                return state
-            self.nudges += 1
-            self.kiosk.cmd("lay", code=code, zone="pile")
 
 
 class Teaching:
@@ -236,31 +215,5 @@ def test_the_config_switches_faces_or_labels_off_and_the_camera_menu_says_so(tmp
         kiosk.cmd("lay", code="M7:7#1", zone="pile", **read)
         state = kiosk.wait(lambda s: s["camera"]["scans"] == 1 and s["events"] == 1, timeout=CAPTURE_S * 2)
         assert state["state"]["turn"] != turn  # the 7 was played by the player on turn
-    finally:
-        kiosk.close()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game_id", GAMES)
-def test_a_whole_game_read_by_taught_faces_with_no_labels(tmp_path, game_id: str) -> None:
-    """Each game's whole deck taught through the teaching screen, then the simulator's game played by laying
-    printed cards with no camera label on the pile (tests/test_kiosk_camera.py lays labelled cards)."""
-    kiosk = KioskProcess(tmp_path, extra=["--config", str(CAMERA_CONFIG)])
-    try:
-        staff = Teaching(kiosk, game_id)
-        staff.open()
-        started = time.monotonic()
-        staff.whole_deck()
-        taught_s = time.monotonic() - started
-        staff.close()
-        kiosk.wait(lambda s: s["camera"]["faces"]["teaching"] is None)
-        time.sleep(4.5)  # the pile stays empty for the camera's forget_s: the next game's pile starts afresh
-        table = FaceTable(kiosk)
-        events, final = play_simulated_game(kiosk, table, game_id)
-        assert final["camera"]["faces"]["decks"] == [["deck-1", len(faces_of(game_id))]]
-        laid = sum(len(e.get("cards", ())) + ("card" in e) for e in events)
-        assert table.nudges <= laid // STRAIGHTENED, f"{table.nudges} of {laid} cards needed straightening"
-        print(f"{game_id}: taught in {taught_s:.0f} s ({staff.relaid} laid again, {staff.anyway} taken anyway), "
-              f"{table.nudges} cards straightened in the game")  # pytest -s
     finally:
         kiosk.close()
