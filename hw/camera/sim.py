@@ -123,16 +123,59 @@ def card_image(code: str, face_up: bool, design: str | None = None, sticker: boo
     return card, mask
 
 
-def _perspective(image: Any, tilt: float, fill: int = 0) -> Any:
-    """The picture seen slightly out of plane: its top edge `tilt` (a fraction) narrower than its bottom."""
+def _pose(size: tuple[int, int], angle: float, tilt: float) -> tuple[Any, tuple[int, int]]:
+    """The homography that lays a flat card picture of `size` on the table (OpenCV's pixel-centre coordinates)
+    and the size of the picture that holds it: its top edge `tilt` (a fraction) narrower than its bottom by a
+    true perspective, as a lens sees a card a little out of plane, then turned by `angle` degrees counter-clockwise
+    about its centre (as Pillow's `rotate(expand=True)`)."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    w, h = size
+    d = w * tilt / 2
+    flat = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    seen = np.asarray([[d * w / (w + 2 * d), 0], [w - d * w / (w + 2 * d), 0], [w, h], [0, h]], np.float32)
+    tilted = cv2.getPerspectiveTransform(flat, seen).astype(np.float64)
+    a = math.radians(angle)
+    cos, sin = math.cos(a), math.sin(a)
+    corners = [((x - w / 2) * cos + (y - h / 2) * sin, -(x - w / 2) * sin + (y - h / 2) * cos)
+               for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    nw = math.ceil(max(x for x, _ in corners)) - math.floor(min(x for x, _ in corners))
+    nh = math.ceil(max(y for _, y in corners)) - math.floor(min(y for _, y in corners))
+    turn = np.array([[cos, sin, nw / 2 - (w / 2) * cos - (h / 2) * sin],
+                     [-sin, cos, nh / 2 + (w / 2) * sin - (h / 2) * cos], [0, 0, 1]])
+    edge_to_centre = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]])
+    return edge_to_centre @ turn @ tilted @ np.linalg.inv(edge_to_centre), (nw, nh)
+
+
+def _laid_picture(picture: Any, mask: Any, angle: float, tilt: float, blur: float) -> tuple[Any, Any, Any]:
+    """A card picture and its mask as the camera sees them laid (`_pose`) through a lens of blur `blur` (σ, px),
+    and the mask before the blur.
+    The picture is carried premultiplied by its mask, so its edge blends into what lies below as a lens blurs the
+    whole scene, not into the black around the sprite (which made every card's edge a dark rim, and its outline
+    look a pixel smaller the softer the lens)."""
+    import cv2
+    import numpy as np
     from PIL import Image
 
-    if not tilt:
-        return image
-    w, h = image.size
-    d = w * tilt / 2
-    return image.transform((w, h), Image.Transform.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.Resampling.BICUBIC,
-                           fillcolor=fill)
+    matrix, size = _pose(picture.size, angle, tilt)
+    colour = np.asarray(picture, np.float32)
+    alpha = np.asarray(mask, np.float32) / 255.0
+    premultiplied = colour * (alpha if colour.ndim == 2 else alpha[..., None])
+    laid = cv2.warpPerspective(premultiplied, matrix, size, flags=cv2.INTER_LINEAR)
+    sharp = cv2.warpPerspective(alpha, matrix, size, flags=cv2.INTER_LINEAR)
+    cover = sharp
+    if blur > 0:
+        laid, cover = cv2.GaussianBlur(laid, (0, 0), blur), cv2.GaussianBlur(sharp, (0, 0), blur)
+    safe = np.maximum(cover, 1e-3)
+    colour = np.clip(laid / (safe if laid.ndim == 2 else safe[..., None]), 0, 255).astype(np.uint8)
+
+    def grey(a: Any) -> Any:
+        return Image.fromarray(np.clip(a * 255 + 0.5, 0, 255).astype(np.uint8))
+
+    return Image.fromarray(colour), grey(cover), grey(sharp)
 
 
 # --- the scene -----------------------------------------------------------------------------------
@@ -247,17 +290,11 @@ class TableScene:
     def _sprite(self, card: Laid) -> tuple[Any, Any, Any]:
         """(picture, mask, shadow mask) as the camera sees the card: turned, out of plane, blurred. The shadow
         is the card's edge on what lies below it (its thickness and the lamp): a thin dark rim."""
-        from PIL import Image, ImageFilter
+        from PIL import ImageFilter
 
         picture, mask = card_image(card.code, card.face_up, card.design, card.sticker)
-        picture = picture.convert(self.mode)
-        picture, mask = _perspective(picture, card.tilt), _perspective(mask, card.tilt)
-        picture = picture.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
-        mask = mask.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
-        shadow = mask.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(1.2)).point(lambda v: v // 2)
-        if self.blur > 0:
-            picture = picture.filter(ImageFilter.GaussianBlur(self.blur))
-            mask = mask.filter(ImageFilter.GaussianBlur(self.blur))
+        picture, mask, sharp = _laid_picture(picture.convert(self.mode), mask, card.angle, card.tilt, self.blur)
+        shadow = sharp.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(1.2)).point(lambda v: v // 2)
         return picture, mask, shadow
 
     def _glare(self, size: tuple[int, int]) -> Any:

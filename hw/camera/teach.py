@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from hw.camera.faces import FaceBook, Look
-from hw.camera.outline import Shape, find_cards, rectify
+from hw.camera.outline import Shape, corner_shift, find_cards, rectify
 from hw.camera.taught import TaughtDeck
 
 STILL_PX = 2.0  # corners moved less than this between two frames: the card lies still
@@ -121,9 +121,9 @@ class Teacher:
         card = cards[0]
         y, uv = rectify(grey, chroma, card, offset)
         previous, self.previous = self.previous, (card.corners, y, uv)
-        if previous is None or np.abs(previous[0] - card.corners).max() > STILL_PX:
+        if previous is None or corner_shift(previous[0], card.corners) > STILL_PX:
             return  # still moving
-        if self.last_corners is not None and np.abs(self.last_corners - card.corners).max() < SAME_PX:
+        if self.last_corners is not None and corner_shift(self.last_corners, card.corners) < SAME_PX:
             return  # the card taken last, still there
         y = ((previous[1].astype(np.float32) + y) / 2).astype(np.uint8)
         if uv is not None and previous[2] is not None:
@@ -151,4 +151,5 @@ class Teacher:
         self.last, self.last_picture, self.last_corners = face, y, card.corners
         self.wrong, self.held, self.extra = None, None, None
         self.asking = self._first_untaught()
-        self._book = self._make_book()
+        self._book.add(Look(face, y, uv))
+        self._book.shape = Shape(*self.deck.shape)
