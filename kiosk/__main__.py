@@ -185,9 +185,9 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
         if not args.frames:
             return app.run()
         for _ in range(args.frames):
-            app.step(max_wait_ms=50)
+            app.loop.step(max_wait_ms=50)
         if args.screenshot:
-            app.screenshot(args.screenshot)
+            app.loop.screenshot(args.screenshot)
             log.info("screenshot %s", args.screenshot)
         return 0
     finally:

@@ -55,7 +55,7 @@ def left_guarded_errors(kiosks, apps) -> list[str]:
     """What the guard caught in these kiosk processes (unless expected) and in-process apps, one line each."""
     found = [f"kiosk pid {k.proc.pid}: {line}" for k in kiosks if not k.expect_guarded_errors
              for line in k.guarded_errors()]
-    return found + [f"in-process app: {app.guard.count} guarded error(s)" for app in apps if app.guard.count]
+    return found + [f"in-process app: {app.loop.guard.count} guarded error(s)" for app in apps if app.loop.guard.count]
 
 
 @pytest.fixture

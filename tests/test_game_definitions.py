@@ -179,10 +179,10 @@ def test_the_toy_game_plays_on_the_kiosk(toy_game: str, tmp_path: Path) -> None:
     try:
         start_game(app, toy_game, 2)
         scan(app, "HI:3#1")
-        assert app.screen.controller.referee.state()["pile"] == ["HI:3"]
+        assert app.router.screen.controller.referee.state()["pile"] == ["HI:3"]
         press(app, "act:knock")
-        first, second = app.screen.controller.referee.players
-        assert app.screen.controller.referee.state()["scores"] == {first: 1, second: 0}, "the second knocked"
+        first, second = app.router.screen.controller.referee.players
+        assert app.router.screen.controller.referee.state()["scores"] == {first: 1, second: 0}, "the second knocked"
         assert "Stapel" in texts(app), "its panel speaks German from the game's own catalogue entries"
     finally:
         set_language("en")

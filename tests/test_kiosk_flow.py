@@ -10,7 +10,7 @@ from tests.kiosk_helpers import make_app, press, settle, texts
 
 
 def scan(app, code: str) -> None:
-    app.post(CardScan(code, "keyboard", time.monotonic_ns()))
+    app.inbox.post(CardScan(code, "keyboard", time.monotonic_ns()))
     settle(app)
 
 
@@ -26,23 +26,23 @@ def test_alles_klar_game_through_the_screen(tmp_path) -> None:
     press(app, "game:alles-klar")
     press(app, "count:2")
     press(app, "start")
-    assert isinstance(app.screen, TableScreen)
+    assert isinstance(app.router.screen, TableScreen)
     assert "Player 1 to play" in texts(app)
     scan(app, "AK:8.II")
-    assert app.current_view.tagged("verdict:ok")
+    assert app.loop.view.tagged("verdict:ok")
     assert "Player 2 to play" in texts(app)
     scan(app, "AK:8.II")  # a double scan
-    assert app.current_view.tagged("verdict:no") and any("double scan" in t for t in texts(app))
+    assert app.loop.view.tagged("verdict:no") and any("double scan" in t for t in texts(app))
     scan(app, "AK:7.II.III")  # two numerals: the screen asks
     assert "Which numeral turns its ranking card?" in texts(app)
-    assert set(app.current_view.buttons().values()) >= {"II", "III"}
+    assert set(app.loop.view.buttons().values()) >= {"II", "III"}
     press(app, "choose:1")
-    state = app.screen.controller.state
+    state = app.router.screen.controller.state
     assert state["ranking"] == ["I", "IV", "V"]
-    app.post(ReaderError("keyboard", "noise", "x", 0))
+    app.inbox.post(ReaderError("keyboard", "noise", "x", 0))
     settle(app)
-    assert app.current_view.contains("Could not read — scan again")
-    assert app.current_view.tagged("verdict:no")
+    assert app.loop.view.contains("Could not read — scan again")
+    assert app.loop.view.tagged("verdict:no")
 
 
 def test_resume_after_restart_is_exact(tmp_path) -> None:
@@ -52,11 +52,11 @@ def test_resume_after_restart_is_exact(tmp_path) -> None:
     scan(app, "M7:7")
     scan(app, "M7:0")
     scan(app, "M7:13")
-    before = app.screen.controller.state
-    app.log.close()
+    before = app.router.screen.controller.state
+    app.records.log.close()
     again = make_app(tmp_path)
-    assert isinstance(again.screen, TableScreen)
-    assert again.screen.controller.state == before
+    assert isinstance(again.router.screen, TableScreen)
+    assert again.router.screen.controller.state == before
 
 
 def test_a_finished_game_shows_results_and_rematch(tmp_path) -> None:
@@ -64,7 +64,7 @@ def test_a_finished_game_shows_results_and_rematch(tmp_path) -> None:
     press(app, "game:alles-klar")
     press(app, "count:2")
     press(app, "start")
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     # Play a whole game with the simulator's moves: scans, and a touch for every two-numeral choice.
     import random
 
@@ -82,7 +82,7 @@ def test_a_finished_game_shows_results_and_rematch(tmp_path) -> None:
     assert "Game over" in view
     assert any(t.startswith("1. ") for t in view), "the ranking names the winner first"
     press(app, "rematch")
-    assert app.screen.controller.state["stock"] == 69
+    assert app.router.screen.controller.state["stock"] == 69
 
 
 def test_names_are_typed_on_the_on_screen_keyboard(tmp_path) -> None:
@@ -90,13 +90,13 @@ def test_names_are_typed_on_the_on_screen_keyboard(tmp_path) -> None:
     press(app, "game:magische-7")
     press(app, "count:2")
     press(app, "name:0")
-    assert app.screen.name == "keyboard"
+    assert app.router.screen.name == "keyboard"
     for _ in range(9):
         press(app, "delete")
     for key in ["key:J", "key:ö", "key:r", "key:g"]:
         press(app, key)
     press(app, "ok")
-    assert app.screen.name == "setup"
+    assert app.router.screen.name == "setup"
     press(app, "name:1")
     for _ in range(9):
         press(app, "delete")
@@ -106,9 +106,9 @@ def test_names_are_typed_on_the_on_screen_keyboard(tmp_path) -> None:
     assert "Jörg is already playing." in texts(app)
     press(app, "dealer:0")
     press(app, "start")
-    assert app.screen.controller.referee.header["players"] == ["Jörg", "Player 2"]
-    assert app.screen.controller.referee.header["dealer"] == "Jörg"
-    assert app.screen.controller.state["turn"] == "Player 2"
+    assert app.router.screen.controller.referee.header["players"] == ["Jörg", "Player 2"]
+    assert app.router.screen.controller.referee.header["dealer"] == "Jörg"
+    assert app.router.screen.controller.state["turn"] == "Player 2"
 
 
 def test_claimed_seats_survive_a_restart(tmp_path) -> None:
@@ -117,12 +117,12 @@ def test_claimed_seats_survive_a_restart(tmp_path) -> None:
     app = make_app(tmp_path)
     press(app, "game:magische-7")
     press(app, "count:2")
-    app.screen.on_input(ButtonPress("north", "confirm", 1))
-    app.screen.on_input(ButtonPress("south", "confirm", 2))
+    app.router.screen.on_input(ButtonPress("north", "confirm", 1))
+    app.router.screen.on_input(ButtonPress("south", "confirm", 2))
     press(app, "start")
-    assert app.screen.controller.seat_players == {"north": "Player 1", "south": "Player 2"}
-    app.log.close()
+    assert app.router.screen.controller.seat_players == {"north": "Player 1", "south": "Player 2"}
+    app.records.log.close()
     again = make_app(tmp_path)
-    assert again.screen.controller.seat_players == {"north": "Player 1", "south": "Player 2"}
+    assert again.router.screen.controller.seat_players == {"north": "Player 1", "south": "Player 2"}
     scan(again, "M7:7")
-    assert again.screen.controller.state["lead"]["player"] == "Player 1"
+    assert again.router.screen.controller.state["lead"]["player"] == "Player 1"

@@ -24,26 +24,26 @@ class InProcess:
 
     def __init__(self, tmp_path, players: int, options: dict, size=(800, 480)):
         self.app = make_app(tmp_path, lang="en", size=size)
-        self.app.reader_seats = {seat: seat for seat in SEATS}
+        self.app.host.reader_seats = {seat: seat for seat in SEATS}
         press(self.app, "game:profi-sort")
         press(self.app, f"count:{players}")
         for option, value in options.items():
             while self.state()["options"].get(option) != value:
                 press(self.app, f"opt:{option}")
         for seat in SEATS[:players]:
-            self.app.screen.on_input(ButtonPress(seat, "confirm", 0))
+            self.app.router.screen.on_input(ButtonPress(seat, "confirm", 0))
         press(self.app, "start")
-        self.controller = self.app.screen.controller
+        self.controller = self.app.router.screen.controller
         self.names = list(self.controller.referee.players)
 
     def cmd(self, cmd: str, **f):
         if cmd == "view":
-            self.app.draw()
-            return {"buttons": self.app.current_view.buttons()}
+            self.app.loop.draw()
+            return {"buttons": self.app.loop.view.buttons()}
         if cmd == "scan":
-            self.app.screen.on_input(CardScan(f["code"], f["reader"], 0))
+            self.app.router.screen.on_input(CardScan(f["code"], f["reader"], 0))
         elif cmd == "tap":
-            self.app.screen.on_input(ButtonPress(f["seat"], f["button"], 0))
+            self.app.router.screen.on_input(ButtonPress(f["seat"], f["button"], 0))
         else:
             raise AssertionError(cmd)
         return {}
@@ -53,7 +53,7 @@ class InProcess:
         return self.state()
 
     def state(self):
-        return self.app.screen.model()
+        return self.app.router.screen.model()
 
     def wait(self, predicate, timeout=0):
         state = self.state()
@@ -84,7 +84,7 @@ def test_whole_full_match_through_the_screen(tmp_path) -> None:
     state = kiosk.state()["state"]
     assert state["finished"] and state["winners"] == ["Player 1"]
     check_and_save(kiosk.app, tmp_path / "result.png")
-    scores = [e.text for e in kiosk.app.current_view.tagged("score")]
+    scores = [e.text for e in kiosk.app.loop.view.tagged("score")]
     assert scores[0] == "Lowest total wins."
     assert scores[1].startswith("Player 1: 0 points (0 card points + 0 open bonus), 15 tasks") and "winner" in scores[1]
     assert "+ 230 open bonus" in scores[2]
@@ -136,15 +136,15 @@ def test_lay_task_collects_group_by_group_and_a_rejection_keeps_it(tmp_path) -> 
     assert c.feedback.ok and "(3 so far)" in c.feedback.note
     press(app, "act:next")
     k.cmd("scan", code="PS:H8#1", reader=reader)
-    app.draw()
-    hints = [e.text for e in app.current_view.tagged("hint")]
+    app.loop.draw()
+    hints = [e.text for e in app.loop.view.tagged("hint")]
     assert "[3/3: Hearts 7, Spades 7, Diamonds 7] [1/3: Hearts 8]" in hints[1], hints
     press(app, "act:done")  # 4 cards only: the referee says why
     assert c.feedback.rejection.code == "wrong-shape"
-    app.draw()
-    assert "act:done" in app.current_view.buttons() and "act:cancel" in app.current_view.buttons()
+    app.loop.draw()
+    assert "act:done" in app.loop.view.buttons() and "act:cancel" in app.loop.view.buttons()
     press(app, "act:cancel")
-    assert c.ui.collect is None and "act:lay" in app.current_view.buttons()
+    assert c.ui.collect is None and "act:lay" in app.loop.view.buttons()
     assert c.state["melds"] == {}
     check_and_save(app, tmp_path / "after-cancel.png")
 
@@ -181,10 +181,10 @@ def test_give_ace_extend_with_an_end_and_task_15_as(tmp_path) -> None:
         assert e2e_profi_sort.drive(k, event, seat_of, n)
     s = c.state
     assert s["melds"]["m1"]["cards"][0] == "PS:H3" and s["received"][other] == ["PS:CA"]
-    app.draw()
-    assert app.current_view.contains("Received aces")
-    assert "act:skip" in app.current_view.buttons()
-    lines = [e.text for e in app.current_view.tagged("table-line")]
+    app.loop.draw()
+    assert app.loop.view.contains("Received aces")
+    assert "act:skip" in app.loop.view.buttons()
+    lines = [e.text for e in app.loop.view.tagged("table-line")]
     assert lines[0].startswith(f"{p1}: open 1–3, 5–15") or lines[1].startswith(f"{p2}: open 1–3, 5–15"), lines
     assert any(line.startswith(f"m1 {first} (4): Hearts 3, Hearts 4") for line in lines), lines
     check_and_save(app, tmp_path / "mid.png")
@@ -213,5 +213,5 @@ def test_redeal_and_reveal_by_seat_scan(tmp_path) -> None:
 def test_setup_offers_the_options(tmp_path) -> None:
     k = InProcess(tmp_path, 3, {"first_to": 5, "discard_draw": True, "jokers": 6})
     assert k.controller.referee.header["options"] == {"first_to": 5, "discard_draw": True, "jokers": 6}
-    assert isinstance(k.app.screen, TableScreen)
+    assert isinstance(k.app.router.screen, TableScreen)
     assert k.controller.state["talon"] == 104 + 6 - 30

@@ -37,12 +37,10 @@ class Kiosk:
     def close(self) -> None:
         """Stop the café link, close the hardware, give the display back, close the log (the current one: a
         storage retry may have opened it afresh)."""
-        if self.app.cafe is not None:  # the one it started with, or the one joined since
-            self.app.cafe.stop()
+        self.app.cafe.stop()  # the link it started with, or the one joined since
         self.hardware.close()
         self.app.close()
-        if self.app.log is not None:
-            self.app.log.close()
+        self.app.records.close()
 
 
 def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig | None, notifier: Notifier, *,
@@ -71,11 +69,11 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
                 opened.log.close()
         raise
     if opened.fault is not None:
-        app.storage_fault(opened.fault)
+        app.router.storage_fault(opened.fault)
     elif opened.notice:
         from kiosk.screens.fault import FaultScreen
 
-        app.show(FaultScreen(app, notice=opened.notice))
+        app.router.show(FaultScreen(app.host, notice=opened.notice))
     log.info("event log %s", settings.log_path)
     if link is not None and linked is not None:
         link.start()
