@@ -303,3 +303,44 @@ def test_a_game_keeps_at_most_eight_decks_and_a_ninth_is_refused_with_a_sentence
     again.deck.clear()
     taught.remove_deck(faces.decks("magische-7")[0])
     assert [d.name for d in faces.decks("magische-7")] == [f"deck-{n}" for n in range(2, 9)]
+
+
+def test_only_a_deck_with_every_face_taught_is_read_and_the_camera_menu_says_which_waits(tmp_path) -> None:
+    """A card of a face not yet taught would be matched against the faces that are (Alles klar?'s 9 passes for its
+    7 when only the 7s are known): the reader gets a game's decks once every face of them is taught."""
+    import numpy as np
+
+    from hw.camera.outline import PATCH
+    from hw.camera.reader import CameraReader
+    from kiosk import i18n
+    from kiosk.hardware.camera_faces import CameraFaces
+    from kiosk.screens.camera_menu import CameraMenuScreen
+
+    rng = np.random.default_rng(3)
+    faces = list(faces_of("alcasan"))
+    complete, partial = taught.new_deck(tmp_path, "alcasan"), taught.new_deck(tmp_path, "alcasan")
+    for deck, taught_faces in ((complete, faces), (partial, faces[:5])):
+        for face in taught_faces:  # pictures of nothing in particular: only which faces a deck knows matters here
+            deck.add(face, rng.integers(0, 255, (PATCH[1], PATCH[0]), np.uint8), None, 586.0, 0.706)
+    camera = CameraFaces(CameraReader(SIM_CAMERA, None, lambda item: None), tmp_path)
+    camera.follow("alcasan")
+    settled(camera)
+    assert camera.loaded.decks == (("deck-1", 13),) and camera.loaded.partial == (("deck-2", 5),)
+    assert len(camera.reader.book) == 13  # the complete deck's looks only
+    i18n.set_language("en")
+    assert CameraMenuScreen._faces_status(camera.loaded) == [
+        "Printed faces of alcasan: read by deck 1 (13 faces).",
+        "Deck 2 is read once all its faces are taught (5 of 13)."]
+    taught.remove_deck(complete)
+    camera.reload()
+    settled(camera)
+    assert camera.reader.book is None and camera.loaded.decks == ()
+    assert CameraMenuScreen._faces_status(camera.loaded)[0] == "Printed faces of alcasan: no deck fully taught yet."
+
+
+def settled(camera) -> None:
+    """Until the decks loading on their own thread are handed to the reader."""
+    import time
+
+    while not camera.loaded.ready:
+        time.sleep(0.01)

@@ -4,6 +4,7 @@ in the middle (what was taught is kept), the camera menu saying what is read, `[
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -113,6 +114,10 @@ def test_a_deck_taught_with_a_retake_a_wrong_card_and_a_restart_then_read_in_a_g
         state = staff.open()
         assert (state["screen"], state["face"], state["taught"], state["total"]) == ("teach", "AC:1", 0, 13)
         assert "Lay this card face up on the pile:" in texts(kiosk) and "0 of 13 faces taught" in texts(kiosk)
+        kiosk.cmd("camera", state="stall")  # the camera stops sending pictures: the screen says so, not "waiting"
+        kiosk.wait(lambda s: s["said"].startswith("The camera sends no pictures"), timeout=CAPTURE_S)
+        kiosk.cmd("camera", state="resume")
+        kiosk.wait(lambda s: s["said"] == "Waiting for the card …", timeout=CAPTURE_S * 2)
         for face in faces[:3]:
             staff.taught(face)
         assert "Taken: 3. Now lay the next card." in texts(kiosk) and "3 of 13 faces taught" in texts(kiosk)
@@ -170,21 +175,22 @@ def read_in_a_game(kiosk: KioskProcess) -> None:
     kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=CAPTURE_S * 2)
 
 
-def two_faces_taught(data: Path, tmp_path: Path) -> None:
-    """Die magische 7's 7 and 13 taught from stills (`referee-kiosk camera teach`) into a kiosk's data dir."""
-    folder = tmp_path / "stills"
-    folder.mkdir()
-    for i, face in enumerate(("M7:7", "M7:13")):
-        still(folder / f"{face.replace(':', '_')}.png", [(f"{face}#1", {"angle": 30 + 60 * i})], seed=70 + i)
+@pytest.fixture(scope="module")
+def m7_deck(tmp_path_factory) -> Path:
+    """Die magische 7's whole deck taught from stills (`referee-kiosk camera teach`), as a data directory."""
+    data, folder = tmp_path_factory.mktemp("m7-data"), tmp_path_factory.mktemp("m7-stills")
+    for i, face in enumerate(faces_of("magische-7")):
+        still(folder / f"{face.replace(':', '_')}.png", [(f"{face}#1", {"angle": 30 + 37 * i})], seed=70 + i)
     out = subprocess.run([sys.executable, "-m", "kiosk", "camera", "teach", "magische-7", str(folder),
-                          "--data-dir", str(data)], capture_output=True, text=True, timeout=300)
+                          "--data-dir", str(data), "--anyway"], capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stdout + out.stderr
+    return data
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("off", ["faces", "labels"])
-def test_the_config_switches_faces_or_labels_off_and_the_camera_menu_says_so(tmp_path, off) -> None:
-    two_faces_taught(tmp_path, tmp_path)
+def test_the_config_switches_faces_or_labels_off_and_the_camera_menu_says_so(tmp_path, off, m7_deck) -> None:
+    shutil.copytree(m7_deck / "faces", tmp_path / "faces")
     config = tmp_path / "table.toml"
     config.write_text(CAMERA_CONFIG.read_text().replace("[camera]\n", f"[camera]\n{off} = false\n"))
     kiosk = KioskProcess(tmp_path, extra=["--config", str(config)])
@@ -197,7 +203,7 @@ def test_the_config_switches_faces_or_labels_off_and_the_camera_menu_says_so(tmp
             assert status[:2] == ["Camera labels: read.", "Printed faces: not read (switched off in the config)."]
         else:
             assert status[:2] == ["Camera labels: not read (switched off in the config).",
-                                  "Printed faces of Die magische 7: read by deck 1 (2 faces)."]
+                                  "Printed faces of Die magische 7: read by deck 1 (23 faces)."]
         kiosk.touch("back")
         kiosk.touch("back")
         turn = kiosk.state()["state"]["turn"]

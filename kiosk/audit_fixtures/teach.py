@@ -21,6 +21,7 @@ def _camera(app: Any) -> Any:
     from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
     reader = CameraReader(SIM_CAMERA, sim_source(TableScene(SIM_CAMERA)), lambda item: None)
+    reader.connected.set()  # as after its first frame
     faces = CameraFaces(reader, app.settings.data_dir)
     app.camera = TableCamera(reader, None, PileSeats(set()), faces)
     return faces
@@ -37,7 +38,7 @@ def _cut_out(face: str) -> Any:
     return np.asarray(card.convert("L").resize(PATCH))
 
 
-def _teaching(app: Any, **state: Any) -> None:
+def _teaching(app: Any, pictures: bool = True, **state: Any) -> None:
     from hw.camera.teach import TeachState
     from kiosk.screens.camera_menu import CameraMenuScreen, TeachDecksScreen, TeachGamesScreen
     from kiosk.screens.menu import MenuScreen
@@ -51,6 +52,7 @@ def _teaching(app: Any, **state: Any) -> None:
     base = {"face": FACES[0], "index": 36, "total": 81, "last": None, "last_picture": None, "wrong": None,
             "seen": False, "held": False}
     screen.state = TeachState(**{**base, **state})
+    screen.pictures = pictures
     app.show(screen)
     faces.reader.teacher = None  # never started: nothing to stop
 
@@ -98,6 +100,11 @@ def teach_decks(app: Any) -> None:
 @scene("camera:teach-waiting")
 def teach_waiting(app: Any) -> None:
     _teaching(app, index=0)
+
+
+@scene("camera:teach-no-pictures")
+def teach_no_pictures(app: Any) -> None:
+    _teaching(app, pictures=False, last=FACES[1], last_picture=_cut_out(FACES[1]))
 
 
 @scene("camera:teach-taken")

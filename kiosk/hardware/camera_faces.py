@@ -46,11 +46,13 @@ def deck_number(name: str) -> str:
 
 @dataclass(frozen=True)
 class Loaded:
-    """What the reader reads by face now: the game and, per taught deck, its name and how many faces it knows."""
+    """What the reader reads by face now: the game and, per deck read, its name and how many faces it knows; the
+    game's decks not yet read because a face of theirs is not taught (name, faces taught)."""
 
     game: str | None = None
     decks: tuple[tuple[str, int], ...] = ()
     ready: bool = True  # False while the decks are being loaded
+    partial: tuple[tuple[str, int], ...] = ()
 
 
 class TeachSession:
@@ -132,8 +134,13 @@ class CameraFaces:
         threading.Thread(target=self._load, args=(game, generation), name="camera-faces", daemon=True).start()
 
     def _load(self, game: str, generation: int) -> None:
+        """Hand the game's complete decks to the reader: a card of a face not taught would be matched against the
+        faces that are, and one differing from a taught face only in a small numeral could pass for it."""
+        faces, partial = set(faces_of(game)), []
         try:
-            found = [deck for deck in self.decks(game) if deck.looks] if self.enabled else []
+            taught_decks = self.decks(game) if self.enabled else []
+            found = [deck for deck in taught_decks if faces <= deck.faces()]
+            partial = [(deck.name, len(deck.faces() & faces)) for deck in taught_decks if not faces <= deck.faces()]
             book = taught.book(found) if found else None
         except Exception:  # a deck that cannot be read is no reason to stop the table: labels still read
             logger.exception("camera: the taught decks of %s could not be loaded", game)
@@ -143,7 +150,7 @@ class CameraFaces:
                 return  # another game's table screen came since
             if book is not None or self.reader.book is not None:
                 self.reader.set_faces(book)
-            self.loaded = Loaded(game, tuple((deck.name, len(deck.faces())) for deck in found), True)
+            self.loaded = Loaded(game, tuple((deck.name, len(deck.faces())) for deck in found), True, tuple(partial))
         logger.info("camera: reading %s by %s", game, ", ".join(f"{n} ({k} faces)" for n, k in self.loaded.decks)
                  or "labels only")
 

@@ -63,8 +63,8 @@ class CameraMenuScreen(CameraStaffScreen):
         lines = [tr("Camera labels: read.") if camera.reader.labels
                  else tr("Camera labels: not read (switched off in the config).")]
         faces = self.taught_decks()
-        lines.append(self._faces_status(faces.loaded) if faces is not None and faces.enabled
-                     else tr("Printed faces: not read (switched off in the config)."))
+        lines += (self._faces_status(faces.loaded) if faces is not None and faces.enabled
+                  else [tr("Printed faces: not read (switched off in the config).")])
         taught = [trn("{game} ({n} deck)", "{game} ({n} decks)", n, game=title_of(game))
                   for game, n in self.taught.items() if n]
         if taught:
@@ -72,18 +72,24 @@ class CameraMenuScreen(CameraStaffScreen):
         return lines
 
     @staticmethod
-    def _faces_status(loaded: Loaded) -> str:
-        """Which decks of the game in play are read by their faces."""
+    def _faces_status(loaded: Loaded) -> list[str]:
+        """Which decks of the game in play are read by their faces, and which wait for faces not yet taught."""
         if loaded.game is None:
-            return tr("Printed faces: read once a game starts whose cards are taught.")
+            return [tr("Printed faces: read once a game starts whose cards are taught.")]
         game = title_of(loaded.game)
         if not loaded.ready:
-            return tr("Printed faces of {game}: loading the taught decks …", game=game)
+            return [tr("Printed faces of {game}: loading the taught decks …", game=game)]
         if not loaded.decks:
-            return tr("Printed faces of {game}: no deck taught yet.", game=game)
-        decks = ", ".join(trn("deck {name} ({n} face)", "deck {name} ({n} faces)", n, name=deck_number(name))
-                          for name, n in loaded.decks)
-        return tr("Printed faces of {game}: read by {decks}.", game=game, decks=decks)
+            said = [tr("Printed faces of {game}: no deck fully taught yet.", game=game) if loaded.partial
+                    else tr("Printed faces of {game}: no deck taught yet.", game=game)]
+        else:
+            decks = ", ".join(trn("deck {name} ({n} face)", "deck {name} ({n} faces)", n, name=deck_number(name))
+                              for name, n in loaded.decks)
+            said = [tr("Printed faces of {game}: read by {decks}.", game=game, decks=decks)]
+        total = len(faces_of(loaded.game))
+        said += [tr("Deck {n} is read once all its faces are taught ({taught} of {total}).", n=deck_number(name),
+                    taught=n, total=total) for name, n in loaded.partial]
+        return said
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)

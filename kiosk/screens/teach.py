@@ -65,6 +65,7 @@ class TeachScreen(CameraStaffScreen):
         super().__init__(app, back)
         self.session = session
         self.state = session.state()
+        self.pictures = self._pictures()
         self.next_refresh = time.monotonic() + REFRESH_S
         self.thumb: tuple[int, Any] | None = None  # (id of the cut-out, its picture)
 
@@ -77,6 +78,8 @@ class TeachScreen(CameraStaffScreen):
     def said(self) -> tuple[str, Any]:
         """The sentence on how the teaching goes, and its colour."""
         s = self.state
+        if not self.pictures:
+            return tr("The camera sends no pictures – check its cable. It comes back by itself."), BAD
         if s.wrong is not None and s.face is not None:
             return tr("This looks like {seen}, not {asked}. Lay {asked}.", seen=face_words(s.wrong),
                       asked=face_words(s.face)), BAD
@@ -88,6 +91,11 @@ class TeachScreen(CameraStaffScreen):
         if s.seen:
             return tr("A card lies on the pile: keep it still …"), INK
         return tr("Waiting for the card …"), MUTED
+
+    def _pictures(self) -> bool:
+        """The camera sends pictures (it is plugged in and not stalled)."""
+        camera = self.app.camera
+        return camera is None or bool(camera.reader.connected.is_set())
 
     def _picture(self) -> Any:
         """The camera's cut-out of the card taken last (made a picture once per capture)."""
@@ -209,10 +217,11 @@ class TeachScreen(CameraStaffScreen):
     def _follow(self, cue: bool = True) -> bool:
         """The teaching's state now; True when the screen changed. A card taken or held back is heard."""
         before, self.state = self.state, self.session.state()
+        pictures, self.pictures = self.pictures, self._pictures()
         s = self.state
         changed = (s.face, s.index, s.last, s.wrong, s.held, s.seen) != (before.face, before.index, before.last,
                                                                             before.wrong, before.held, before.seen)
-        changed = changed or s.last_picture is not before.last_picture
+        changed = changed or s.last_picture is not before.last_picture or pictures != self.pictures
         if cue and s.last_picture is not before.last_picture and s.last is not None:
             self.app.cue("accepted")
         elif cue and s.wrong is not None and s.wrong != before.wrong:
