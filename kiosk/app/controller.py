@@ -21,8 +21,8 @@ from kiosk.eventlog.storage import StorageFault, fault_of
 from kiosk.eventlog.store import EventLog, effective_events
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
+from referee.answers import Answer, Rejection
 from referee.hints import Hints
-from referee.protocol import Answer, Rejection
 from referee.table import FORMAT, Referee
 
 

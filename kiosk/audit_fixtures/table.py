@@ -19,8 +19,8 @@ from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.table import TableScreen
 from referee import games, sim
+from referee.answers import Rejection
 from referee.event_words import CARD_PARAMS, card_words
-from referee.protocol import Rejection
 from referee.table import Referee
 
 NAMES = ["Annabelle", "Ben", "Cleopatra", "Dev", "Emil", "Friederike"]  # long and short names

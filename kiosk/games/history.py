@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from kiosk import games
 from kiosk.eventlog.store import EventLog
 from kiosk.i18n import language
+from referee.answers import Rejection
 from referee.event_words import describe
-from referee.protocol import Rejection
 from referee.table import Referee
 
 

@@ -11,7 +11,7 @@ from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.keyboard import KeyboardScreen
 from referee import games
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 
 
 class SetupScreen(Screen):

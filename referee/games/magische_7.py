@@ -7,22 +7,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
+from referee.answers import HeaderError, Rejection
 from referee.cards import CardTally, Deck
 from referee.decks.magische_7 import pack
+from referee.fields import bool_option, known_options, need_one_card, opt_str
 from referee.games import register
 from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
-from referee.protocol import (
-    CardMove,
-    Game,
-    HeaderError,
-    On,
-    Rejection,
-    bool_option,
-    known_options,
-    need_one_card,
-    opt_str,
-    rule,
-)
+from referee.protocol import CardMove, Game
+from referee.rules import On, of_field, rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,10 +282,10 @@ class MagischeSieben(Game):
         "play": On(
             Play.read,
             checks=(
-                Game.player_seated,
-                Game.player_on_turn,
-                Game.card_known,
-                Game.card_left,
+                of_field("player", Game.seated),
+                of_field("player", Game.turn_is),
+                Game.note_card,
+                of_field("card", Game.not_exhausted),
                 target_only_on_a_four_player_lead,
                 target_is_an_opponent_with_cards,
                 target_not_the_same_twice,

@@ -10,12 +10,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from referee.answers import Rejection
 from referee.cards import CardTally, Deck
+from referee.fields import need_one_card, need_str
 from referee.hints import FinishedHints, Hints, PublicState, names, say
-from referee.protocol import CardMove, Game, On, Rejection, need_one_card, need_str, rule
+from referee.protocol import CardMove, Game
+from referee.rules import On, of_field, rule
 from tests.toy_game.deck import GAME_ID, faces
 
 HAND = 6
+
+
+# The shared checks this game applies to its moves' fields (`referee.rules.of_field`).
+SEATED = of_field("player", Game.seated)
+ON_TURN = of_field("player", Game.turn_is)
+CARD_LEFT = of_field("card", Game.not_exhausted)
 
 
 @dataclass(slots=True)
@@ -104,9 +113,9 @@ class Higher(Game):
         self.winners = self.winners_by(self.taken)
 
     rules: ClassVar[Mapping[str, On]] = {
-        "play": On(Play.read, (Game.player_seated, Game.player_on_turn, Game.card_known, Game.card_left, not_lower),
+        "play": On(Play.read, (SEATED, ON_TURN, Game.note_card, CARD_LEFT, not_lower),
                    (lay,)),
-        "knock": On(Knock.read, (Game.player_seated, Game.player_on_turn), (knock,)),
+        "knock": On(Knock.read, (SEATED, ON_TURN), (knock,)),
     }
 
     def public_state(self) -> HigherState:

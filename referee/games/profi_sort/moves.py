@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.answers import HeaderError, Rejection
 from referee.cards import Card
 from referee.decks.profi_sort import ALL_TASKS, DEFAULT_JOKERS, MAX_JOKERS, REPEAT, Face, Task
+from referee.fields import bad_field, forbid, is_int, known_options, need_str, need_str_list
 from referee.games.profi_sort.tasks import Meld
-from referee.protocol import HeaderError, Rejection, bad_field, forbid, is_int, known_options, need_str, need_str_list
 
 
 @dataclass(frozen=True)
