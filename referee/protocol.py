@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from referee import registry
 from referee.answers import HeaderError, Rejection
 from referee.cards import Card, CardCodeError, CardTally, Deck
 from referee.hints import Hints, PublicState
@@ -67,6 +68,12 @@ class Game:
         self.options = options
         self.finished = False
         self.turn = None
+
+    @classmethod
+    def default(cls, option: str) -> Any:
+        """The value `option` has when the header leaves it out: the game's definition says it, nobody else
+        (`referee.registry.GameOption`)."""
+        return registry.get(cls.game_id).default(option)
 
     # --- what each game provides
 

@@ -186,3 +186,39 @@ def test_the_toy_game_plays_on_the_kiosk(toy_game: str, tmp_path: Path) -> None:
         assert "Stapel" in texts(app), "its panel speaks German from the game's own catalogue entries"
     finally:
         set_language("en")
+
+
+def test_a_sixth_game_s_option_defaults_come_from_its_definition_alone(toy_game: str, tmp_path: Path) -> None:
+    """Higher declares its one option, `strict`, and its default in its definition and nowhere else: the rules
+    play the default when the header leaves the option out, the kiosk's set-up starts from it and sends only a
+    change. With another default in the definition, the rules and the set-up both follow it."""
+    from dataclasses import replace
+
+    from kiosk.screens.setup import SetupScreen
+    from referee.table import Referee
+    from tests.kiosk_helpers import make_app
+
+    def equal_card_refused() -> bool:
+        referee = Referee(header_of(toy_game))  # no options in the header
+        first = referee.turn
+        second = next(p for p in referee.players if p != first)
+        assert referee.apply({"type": "play", "player": first, "card": "HI:3#1"}).ok
+        return not referee.apply({"type": "play", "player": second, "card": "HI:3#2"}).ok
+
+    app = make_app(tmp_path)
+    definition = DEFINITIONS[toy_game]
+    try:
+        setup = SetupScreen(app.host, toy_game)
+        assert setup.model()["options"] == {} and not equal_card_refused(), "default: an equal card is laid"
+        press = next(o for o in definition.options if o.option == "strict")
+        setup.on_action("opt:strict")
+        assert setup.model()["options"] == {"strict": True}, "a change is sent"
+        DEFINITIONS.unregister(toy_game)
+        DEFINITIONS.register(replace(definition, options=(replace(press, default=True),)))
+        setup = SetupScreen(app.host, toy_game)
+        assert setup.model()["options"] == {} and equal_card_refused(), "the new default, in the rules and set-up"
+        setup.on_action("opt:strict")
+        assert setup.model()["options"] == {"strict": False}
+    finally:
+        DEFINITIONS.unregister(toy_game)
+        DEFINITIONS.register(definition)

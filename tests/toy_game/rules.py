@@ -12,7 +12,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from referee.answers import Rejection
 from referee.cards import CardTally, Deck
-from referee.fields import need_one_card, need_str
+from referee.fields import bool_option, known_options, need_one_card, need_str
 from referee.hints import FinishedHints, Hints, PublicState, names, say
 from referee.protocol import CardMove, Game
 from referee.rules import On, of_field, rule
@@ -79,9 +79,15 @@ class Higher(Game):
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
+    @classmethod
+    def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> bool:
+        """`strict` (HI-R2), its default the definition's alone."""
+        known_options(options, "strict")
+        return bool_option(options, "strict", cls.default("strict"))
+
     @rule("HI-R2")
     def not_lower(self, move: Play) -> None:
-        if self.pile and move.face < self.pile[-1][1]:
+        if self.pile and (move.face < self.pile[-1][1] or (self.options and move.face == self.pile[-1][1])):
             raise Rejection("too-low", card=move.code, top=self.pile[-1][0].partition(":")[2])
 
     def lay(self, move: Play) -> None:

@@ -39,7 +39,7 @@ class ProfiSort(Game):
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        return parse_options(options, players, dealer)
+        return parse_options(options, cls)
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
