@@ -30,7 +30,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 from benchmarks.stats import percentile  # noqa: E402
-from cafe.settings import CafeLinkConfig  # noqa: E402
+from cafe.config import CafeLinkConfig  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk.app.app import App  # noqa: E402
 from kiosk.app.cafe_link import CafeLink  # noqa: E402

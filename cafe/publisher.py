@@ -32,8 +32,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
+from cafe.config import CafeLinkConfig
 from cafe.outbox import OpenOutbox, Outbox
-from cafe.settings import CafeLinkConfig
 
 MAX_PASSWORD_FILE = 4096  # bytes read of cafe.password_file (--check-config refuses a larger one)
 logger = logging.getLogger("cafe")

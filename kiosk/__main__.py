@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from kiosk.service.notify import Notifier
     from kiosk.settings.config import KioskConfig
     from kiosk.settings.settings import Settings
@@ -210,8 +210,8 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
     """[cafe] from the config, with --cafe-broker/--cafe/--table on top (a laptop needs no config file)."""
     from dataclasses import replace
 
+    from cafe.config import CafeLinkConfig, parse_broker
     from cafe.contract import check_id
-    from cafe.settings import CafeLinkConfig, parse_broker
 
     if not (args.cafe_broker or args.cafe or args.table or args.cafe_user or args.cafe_password_file):
         return configured

@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from cafe import contract
+from cafe.config import CafeLinkConfig
 from cafe.publisher import Publisher
-from cafe.settings import CafeLinkConfig
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD_FILL, DARK_INK, INK, Limits, View, ui_scale
 from kiosk.eventlog.store import EventLog, outbox

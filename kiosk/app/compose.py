@@ -18,7 +18,7 @@ from kiosk.settings.config import KioskConfig
 from kiosk.settings.settings import Settings
 
 if TYPE_CHECKING:
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from kiosk.app.cafe_link import CafeLink
     from kiosk.app.joining import Joining
     from kiosk.service.notify import Notifier

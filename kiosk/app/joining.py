@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cafe import certs, contract, handover
-from cafe.settings import CafeLinkConfig, parse_broker, parse_hub
+from cafe.config import CafeLinkConfig, parse_broker, parse_hub
 from cafe.signing import fingerprint
 
 logger = logging.getLogger("cafe")

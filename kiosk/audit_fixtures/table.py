@@ -211,7 +211,7 @@ def unplugged(app: KioskHost) -> None:
 @scene("table:every-banner")
 def every_banner(app: KioskHost) -> None:
     """Scanner and camera down, the café offline and an announcement, all at once."""
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from hw.camera.zones import READER as CAMERA
     from kiosk.app.cafe_link import CafeLink
     from kiosk.eventlog.store import EventLog
