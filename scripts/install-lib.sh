@@ -96,6 +96,12 @@ installed() { # installed PACKAGE: is this Debian package installed on the live 
     live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
 }
 
+# desktop_installed ROOT: is a display manager (a desktop's login screen: lightdm on Pi OS Desktop) enabled in
+# the root? graphical.target alone says nothing: it is the default of a root without any desktop too.
+desktop_installed() {
+    [ -e "$1/etc/systemd/system/display-manager.service" ] || [ -L "$1/etc/systemd/system/display-manager.service" ]
+}
+
 # Is systemd running as PID 1 here? Not in a chroot (pi-gen, sdm, a first-boot script, an emulated
 # root), where `systemctl is-system-running` says "offline". A question, asked in DESTDIR mode too.
 systemd_running() {

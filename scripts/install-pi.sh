@@ -218,8 +218,11 @@ console_boot() {
     if live systemctl get-default && [ "$(systemctl get-default)" = graphical.target ]; then
         [ -e "$DESTDIR$CONF/previous-default-target" ] || echo graphical.target >"$DESTDIR$CONF/previous-default-target"
         sys systemctl set-default multi-user.target
-        say "the desktop no longer starts at boot (undo: sudo systemctl set-default graphical.target)"
-        return 1
+        if desktop_installed /; then  # a display manager is enabled: a desktop holds the screen now
+            say "the desktop no longer starts at boot (undo: sudo systemctl set-default graphical.target)"
+            return 1
+        fi
+        say "boots to the console from now on (multi-user.target; no desktop was installed)"
     fi
     return 0
 }
