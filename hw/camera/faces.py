@@ -24,7 +24,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hw.camera.outline import CHROMA_SCALE, PATCH, Found, Shape, f32, find_cards, rectify
+from hw.camera.geometry import Found, Shape, f32
+from hw.camera.outline import CHROMA_SCALE, PATCH, chroma_of, find_cards, rectify
 
 MIN_SIMILARITY = 0.45
 """The best look's cosine at low resolution, below which the card is nothing taught."""
@@ -383,7 +384,7 @@ class FaceSeen:
 def read_faces(book: FaceBook, grey: Any, chroma: Any = None, offset: tuple[int, int] = (0, 0)) -> list[FaceSeen]:
     """Every card in `grey` (uint8 array) whose face the book knows for sure; centres shifted by `offset`."""
     seen = []
-    for card in find_cards(grey, book.shape):
+    for card in find_cards(grey, book.shape, chroma_of(chroma, grey, offset)):
         y, uv = rectify(grey, chroma, card, offset)
         match = book.match(y, uv)
         if match.face is not None:

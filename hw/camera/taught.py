@@ -248,13 +248,15 @@ def book(taught: list[TaughtDeck]) -> Any:
     from hw.camera.faces import FaceBook, Look
 
     looks = [Look(face, y, uv) for deck in taught for face, y, uv in deck.pictures()]
-    shapes = [deck.shape for deck in taught if deck.shape[0]]
+    shapes: list[tuple[float, float]] = []
+    for long_px, aspect in (deck.shape for deck in taught if deck.shape[0]):
+        if all(abs(long_px / other[0] - 1) > SAME_SIZE or abs(aspect - other[1]) > SAME_SIZE for other in shapes):
+            shapes.append((long_px, aspect))  # a deck printed at another size: its cards are looked for as such
     if not shapes:
         return FaceBook(looks)
-    long_px = sum(s[0] for s in shapes) / len(shapes)
-    aspect = sum(s[1] for s in shapes) / len(shapes)
-    spread = max(abs(s[0] / long_px - 1) for s in shapes)
-    from hw.camera.outline import Shape
+    from hw.camera.geometry import Shape
 
-    return FaceBook(looks, Shape(long_px, aspect, size_tolerance=0.06 + spread,
-                                 aspect_tolerance=0.05 + max(abs(s[1] - aspect) for s in shapes)))
+    return FaceBook(looks, Shape(*shapes[0], others=tuple(shapes[1:])))
+
+
+SAME_SIZE = 0.01  # two decks' cards this alike in length and proportion are one size

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 
 from hw.camera.faces import FaceBook, Look
-from hw.camera.outline import Shape, corner_shift, find_cards, rectify
+from hw.camera.geometry import Shape, corner_shift
+from hw.camera.outline import chroma_of, find_cards, rectify
 from hw.camera.taught import TaughtDeck
 
 STILL_PX = 2.0  # corners moved less than this between two frames: the card lies still
@@ -113,7 +114,7 @@ class Teacher:
 
     def frame(self, grey: Any, chroma: Any = None, offset: tuple[int, int] = (0, 0)) -> None:
         """One frame of the pile zone (on the camera's decoding thread)."""
-        cards = find_cards(grey, self._book.shape)
+        cards = find_cards(grey, self._book.shape, chroma_of(chroma, grey, offset))
         self.seen = bool(cards)
         if not cards:
             self.previous = None
