@@ -1,17 +1,21 @@
 """Cards read by their printed faces: a found card (`hw.camera.outline`) matched against the taught faces.
 
 A face is taught as pictures of it, cut out upright (`Look`: Y at 0.35 mm per pixel, U and V at a quarter of
-that). Reading one card:
+that). Each picture is seen twice over: its `band` (grey without its slow changes, its contrast evened out: what
+the print shows, not how it is lit) for the low-resolution comparison and the shift, and its `detail` (the grey's
+fine structure, a difference of Gaussians: strokes, numerals, a corner index; a lamp's glare, a broad smooth
+bump, hardly shows in it) for everything that decides. Reading one card:
 1. the cut-out in both upright orientations is compared with every taught look at low resolution (cosine of
-   band-passed grey and colour: glare and lamp brightness drop out) → the few faces it may be;
-2. the card is shifted onto the best of them by phase correlation (its outline places it to a pixel or two;
-   a print sits a little off on its card), and each candidate A is held against each other B where the two
-   differ: the squared differences of the card to A and to B, weighted by where A and B differ (|A − B|,
-   smoothed, grey and colour). On faces that differ only in a small numeral or a corner index the weight is
-   all on that numeral; on unrelated faces it spreads out. `(d_B − d_A) / (d_B + d_A)` is near 1 when the card
-   is A, near 0 when it is neither, below 0 when B;
-3. A is the answer only when it looks like the card at all (a back, a hand, a card not taught do not), and
-   beats every other candidate and every face that looks like A by `MARGIN`; else nothing is read. A wrong
+   band and colour) → the few faces it may be;
+2. the card is shifted onto each by phase correlation (its outline places it to a pixel or two; a print sits a
+   little off on its card), and each candidate A is held against each other B where the two differ: the squared
+   differences of the card's detail (and colour) to A and to B, weighted by where A and B differ beyond a
+   fraction of a pixel's shift. On faces that differ only in a small numeral or a corner index the weight is all
+   on that numeral; `(d_B − d_A) / (d_B + d_A)` is near 1 when the card is A, near 0 when it is neither, below 0
+   when B;
+3. A is the answer only when the card looks like it everywhere (`_fits`: no part of the card's detail differs
+   from A's more than a capture's noise and a lamp's glare do; a back, a hand, another card do), and it beats
+   every other candidate and every taught face that looks like A by `MARGIN`; else nothing is read. A wrong
    card is far worse than none.
 """
 
@@ -29,27 +33,38 @@ from hw.camera.outline import CHROMA_SCALE, PATCH, chroma_of, find_cards, rectif
 
 MIN_SIMILARITY = 0.45
 """The best look's cosine at low resolution, below which the card is nothing taught."""
-MIN_FINE = 0.6
-"""The winner's correlation with the card at full resolution after the shift, below which it is not that face."""
+MAX_MISFIT = 8.0
+"""The most the card's detail may differ from the answer's anywhere (`_misfit`): two captures of one card differ by
+up to about 3 (a sharp and a soft lens, a glare's rim); a different numeral, card or back by far more."""
 MARGIN = 0.3
 """How much nearer the winner must be than each rival where the two differ (`(d_B − d_A)/(d_B + d_A)`)."""
+SAME_LOOK = 1.5
+"""Teaching's wrong-card check: a card is a taught face's when its detail differs from that look's nowhere by more
+than this (`_misfit`; two captures of one card on the pile: mostly under 1; two faces that differ only in a tiny
+numeral: from 1.8) …"""
+SAME_COLOUR = 1.0
+"""… nor its colour by more than this (`_colour_misfit`)."""
 CANDIDATES = 6  # faces of the coarse look held against each other
 CLOSE = 0.25  # … those within this much cosine of the best
 NEIGHBOURS = 6  # taught faces that look most like the winner, always held against it
-SAME_LOOK = 2.0
-"""The largest local squared difference (Gaussian σ 4 patch pixels, unit-contrast band) between two captures of
-one card."""
 COARSE = 4  # the first comparison at a quarter of the patch: 45 x 63
-BAND_SIGMA = 12.0  # the grey's slow changes (glare, the lamp) removed: a Gaussian of this many patch pixels
+BAND_SIGMA = 12.0  # the band: the grey's slow changes (glare, the lamp) removed, a Gaussian of this many patch pixels
 PRE_SIGMA = 0.8  # a little blur first: a card read sharp and one taught through a soft lens look alike
 CONTRAST_SIGMA = 10.0  # the print's contrast evened out over this many patch pixels (3.5 mm) …
 FLOOR = 0.3  # … but not raised where there is little print (paper grain, sensor noise): this share of the mean
+DETAIL_SIGMAS = (1.0, 3.0)  # the detail: a difference of Gaussians of these many patch pixels, …
+STROKE_PERCENTILE = 99.5  # … at a quarter of its strongest strokes per unit (this percentile of its size): a
+# numeral's stroke differs alike on a card printed sparsely and one printed all over
 CHROMA_UNIT = 24.0  # U and V levels per unit, beside the unit-contrast grey
+SLIGHT = 0.3  # of the detail's spread: two looks differing less than this somewhere (grain, a glare's rim) do not
+COLOUR_TOLERANCE = 0.5  # units of U or V two looks of a face may differ by (a glare that saturates the paper)
 CHROMA_WEIGHT = 1.5  # colour beside grey in the coarse look (ANNAOTTO's red and blue are one grey)
 WEIGHT_SIGMA = 3.0  # where two faces differ, widened by this many patch pixels (a card a pixel off)
+MISFIT_SIGMA = 2.0  # the card's difference from a look, averaged over this many patch pixels (a stroke's width)
 SHIFT = 4.0  # patch pixels a card may sit off its taught place after its outline placed it
+SHIFT_TOLERANCE = 1.0  # patch pixels a print may sit off where the outline and the phase correlation put it
 PAIRS_KEPT = 400  # pair weights kept between frames (each 180 KB)
-
+BLANK = 1e-3  # grey levels (rms): a picture flatter than this shows no print
 
 RIM = 3  # patch pixels (1 mm) along the cut-out's edge: the card's edge, its shadow, what lies beside it
 CORNER = 12  # … and a rounded corner's radius (4 mm): the mat shows there
@@ -69,28 +84,39 @@ def _inside() -> Any:
 
 
 INSIDE = _inside()
+INNER = cv2.erode(INSIDE, np.ones((13, 13), np.uint8))  # where a misfit counts: the print, not its cut-out edge
+INSIDE_COLOUR = (cv2.resize(cv2.erode(INSIDE, np.ones((9, 9), np.uint8)), (PATCH[0] // CHROMA_SCALE,
+                            PATCH[1] // CHROMA_SCALE), interpolation=cv2.INTER_AREA) > 0.99).astype(np.float32)
+
+
+def _filled(y: Any) -> Any:
+    """The grey as float, its rim and corners filled with the print's own edge (not the mat beside the card)."""
+    f = y.astype(np.float32)
+    ring = f[(INSIDE > 0) & (cv2.erode(INSIDE, np.ones((5, 5), np.uint8)) == 0)]
+    return np.where(INSIDE > 0, f, float(np.median(ring)))
 
 
 def band(y: Any) -> Any:
-    """Grey without its slow changes, each part of it at unit contrast: what the print shows, not how it is lit —
-    a lamp's glare that halves the contrast of a numeral (in a taught look or in a frame) leaves it as it was.
+    """Grey without its slow changes, each part of it at unit contrast: what the print shows, not how it is lit.
     0 on the rim and in the corners (`INSIDE`), whatever lies there."""
-    f = y.astype(np.float32)
-    ring = f[(INSIDE > 0) & (cv2.erode(INSIDE, np.ones((5, 5), np.uint8)) == 0)]
-    f = np.where(INSIDE > 0, f, float(np.median(ring)))  # the rim as the print's own edge, not the mat
-    f = cv2.GaussianBlur(f, (0, 0), PRE_SIGMA)
+    f = cv2.GaussianBlur(_filled(y), (0, 0), PRE_SIGMA)
     f -= _smooth(f, BAND_SIGMA)
     f *= INSIDE
     energy = _smooth(f * f, CONTRAST_SIGMA)
     rms = float(np.sqrt((f * f)[INSIDE > 0].mean()))
     if rms < BLANK:  # no print at all (a blank picture): nothing to compare, not 0 / 0
         return np.zeros_like(f)
-    floor = FLOOR * rms
-    f = np.asarray(f / (np.sqrt(energy) + floor), np.float32)
+    f = np.asarray(f / (np.sqrt(energy) + FLOOR * rms), np.float32)
     return f / (float(f[INSIDE > 0].std()) + 1e-3)
 
 
-BLANK = 1e-3  # grey levels (rms): a picture flatter than this shows no print
+def detail(y: Any) -> Any:
+    """The grey's fine structure (a difference of Gaussians), at unit spread over the print: strokes, numerals,
+    a corner index. A lamp's glare, a broad smooth bump, and the lamp's brightness hardly show in it."""
+    f = _filled(y)
+    d = (cv2.GaussianBlur(f, (0, 0), DETAIL_SIGMAS[0]) - cv2.GaussianBlur(f, (0, 0), DETAIL_SIGMAS[1])) * INSIDE
+    spread = float(np.percentile(np.abs(d[INSIDE > 0]), STROKE_PERCENTILE)) / 4
+    return np.zeros_like(d) if spread < BLANK else np.asarray(d / spread, np.float32)
 
 
 def _smooth(f: Any, sigma: float) -> Any:
@@ -101,8 +127,9 @@ def _smooth(f: Any, sigma: float) -> Any:
 
 
 def colour_of(uv: Any) -> Any:
-    """U and V as numbers around 0 in `CHROMA_UNIT`s (None without colour)."""
-    return None if uv is None else (uv.astype(np.float32) - 128.0) / CHROMA_UNIT
+    """U and V as numbers around 0 in `CHROMA_UNIT`s, 0 near the rim (the frame's colour planes are a quarter of
+    its size: a mat's green bleeds a few pixels into a card); None without colour."""
+    return None if uv is None else (uv.astype(np.float32) - 128.0) / CHROMA_UNIT * INSIDE_COLOUR
 
 
 def coarse(y_band: Any, uv_unit: Any) -> Any:
@@ -130,17 +157,19 @@ class Look:
     y: Any
     uv: Any = None
     band: Any = field(default=None, repr=False)
+    detail: Any = field(default=None, repr=False)
     colour: Any = field(default=None, repr=False)  # `colour_of(uv)`
     vectors: dict[tuple[bool, int], Any] = field(default_factory=dict, repr=False)  # (coloured?, turn) → coarse
     _envelope: tuple[Any, Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.band = band(self.y)
+        self.detail = detail(self.y)
         self.colour = colour_of(self.uv)
 
     def envelope(self) -> tuple[Any, Any]:
         if self._envelope is None:
-            self._envelope = envelope(self.band)
+            self._envelope = envelope(self.detail)
         return self._envelope
 
     def vector(self, colour: bool, turn: int = 0) -> Any:
@@ -159,6 +188,7 @@ class Match:
     margin: float  # how much the best beat its closest rival (1.0 with no rival)
     runner_up: str | None = None
     upside_down: bool = False
+    misfit: float = 0.0  # how far the card's detail differs from the answer's look at most (`_misfit`)
 
 
 Hypothesis = tuple[int, int]  # (look index, turn: 1 when the card lies upside down against that look)
@@ -168,9 +198,10 @@ class _Seen:
     """One cut-out card, as `FaceBook.match` compares it: both orientations, and shifted onto looks."""
 
     def __init__(self, y: Any, uv: Any, colour: bool):
-        b, c = band(y), colour_of(uv) if colour else None
-        self.planes = [(b, c), (turned(b), turned(c))]
-        self.vectors = np.stack([coarse(b, c), coarse(*self.planes[1])])
+        b, c, d = band(y), colour_of(uv) if colour else None, detail(y)
+        self.bands = [b, turned(b)]
+        self.planes = [(d, c), (turned(d), turned(c))]
+        self.vectors = np.stack([coarse(b, c), coarse(turned(b), turned(c))])
         self.on: dict[Hypothesis, tuple[Any, Any]] = {}
 
 
@@ -228,10 +259,10 @@ class FaceBook:
             score = self._versus(seen, leader, other)
             if score < margin:
                 margin, rival = score, face
-        fine = self._fine(seen, leader)
+        misfit = self._misfit(seen, leader)
         face = self.looks[leader[0]].face
-        sure = margin >= MARGIN and fine >= MIN_FINE
-        return Match(face if sure else None, fine, margin, rival, leader[1] == 1)
+        sure = margin >= MARGIN and misfit <= MAX_MISFIT
+        return Match(face if sure else None, similarity, margin, rival, leader[1] == 1, misfit)
 
     def _ranked(self, scores: Any) -> list[tuple[float, Hypothesis]]:
         """Each face's best (look, turn) by the coarse look, best first."""
@@ -266,51 +297,55 @@ class FaceBook:
         return [(j, t ^ turn) for j, t in self._neighbours[key]]
 
     def _on(self, seen: _Seen, hypothesis: Hypothesis) -> tuple[Any, Any]:
-        """The card's planes in the hypothesis' orientation, shifted onto its look."""
+        """The card's detail and colour in the hypothesis' orientation, shifted onto its look (the shift found on
+        the bands)."""
         if hypothesis not in seen.on:
             index, turn = hypothesis
-            b, c = seen.planes[turn]
-            seen.on[hypothesis] = shifted(b, c, self.looks[index].band)
+            d, c = seen.planes[turn]
+            seen.on[hypothesis] = shifted(d, c, seen.bands[turn], self.looks[index].band)
         return seen.on[hypothesis]
 
-    def _fine(self, seen: _Seen, hypothesis: Hypothesis) -> float:
-        """Correlation of the card with the look at full resolution (grey band)."""
-        b, _ = self._on(seen, hypothesis)
-        t = self.looks[hypothesis[0]].band
-        return float((b * t).sum() / (np.linalg.norm(b) * np.linalg.norm(t) + 1e-6))
+    def _misfit(self, seen: _Seen, hypothesis: Hypothesis) -> float:
+        """How far the card's detail differs from the look's at most, beyond a fraction of a pixel's shift, averaged
+        over a stroke's width (MISFIT_SIGMA): under 3 for two captures of one card, far more where a numeral, a
+        figure or the whole card differs (grey only: a lamp's glare takes a card's colour, not its strokes)."""
+        d, _ = self._on(seen, hypothesis)
+        return misfit(d, self.looks[hypothesis[0]])
 
     def _versus(self, seen: _Seen, a: Hypothesis, b: Hypothesis) -> float:
         """(d_B − d_A)/(d_B + d_A): the card's squared difference to A and to B where A and B differ, each
-        difference beyond what a pixel's shift explains (`beyond`)."""
-        weight_y, weight_c, other_y, other_c = self._pair(a[0], b[0], a[1] ^ b[1])
+        difference beyond what a fraction of a pixel's shift explains (`beyond`)."""
+        weight_y, weight_c, other_c, other_envelope = self._pair(a[0], b[0], a[1] ^ b[1])
         look = self.looks[a[0]]
         y, c = self._on(seen, a)
         d_a = float((weight_y * beyond(y, *look.envelope()) ** 2).sum())
-        d_b = float((weight_y * beyond(y, *envelope(other_y)) ** 2).sum())
+        d_b = float((weight_y * beyond(y, *other_envelope) ** 2).sum())
         if weight_c is not None and c is not None:
             d_a += float((weight_c * (c - look.colour) ** 2).sum())
             d_b += float((weight_c * (c - other_c) ** 2).sum())
         return (d_b - d_a) / (d_b + d_a + 1e-9)
 
     def _pair(self, a: int, b: int, turn: int) -> tuple[Any, Any, Any, Any]:
-        """Where looks a and b (b turned by `turn`) differ, b shifted onto a: (grey weight, colour weight,
-        b's grey, b's colour)."""
+        """Where looks a and b (b turned by `turn`) differ, b shifted onto a: (detail weight, colour weight,
+        b's colour, the envelope of b's detail)."""
         key = (a, b, turn)
         found = self._pairs.get(key)
         if found is not None:
             self._pairs.move_to_end(key)
             return found
         first, second = self.looks[a], self.looks[b]
-        other_y = second.band if not turn else turned(second.band)
+        other_y = second.detail if not turn else turned(second.detail)
         other_c = second.colour if not turn else turned(second.colour)
-        other_y, other_c = shifted(other_y, other_c, first.band)
-        differ = beyond(first.band, *envelope(other_y)) + beyond(other_y, *first.envelope())
-        weight_y = cv2.GaussianBlur(differ, (0, 0), WEIGHT_SIGMA)
+        other_y, other_c = shifted(other_y, other_c, second.band if not turn else turned(second.band), first.band)
+        other_envelope = envelope(other_y)
+        differ = sum(np.maximum(beyond(one, *two) - SLIGHT, 0) ** 2
+                     for one, two in ((first.detail, other_envelope), (other_y, first.envelope())))
+        weight_y = cv2.GaussianBlur(differ, (0, 0), WEIGHT_SIGMA)  # squared: a numeral outweighs a glare's rim
         weight_c = None
         if first.colour is not None and other_c is not None:
-            diff = np.abs(first.colour - other_c).sum(axis=0)
+            diff = (np.maximum(np.abs(first.colour - other_c) - COLOUR_TOLERANCE, 0) ** 2).sum(axis=0)
             weight_c = cv2.GaussianBlur(diff, (0, 0), WEIGHT_SIGMA / CHROMA_SCALE) * CHROMA_SCALE ** 2
-        found = (weight_y, weight_c, other_y, other_c)
+        found = (weight_y, weight_c, other_c, other_envelope)
         self._pairs[key] = found
         if len(self._pairs) > PAIRS_KEPT:
             self._pairs.popitem(last=False)
@@ -318,7 +353,8 @@ class FaceBook:
 
     def same_as(self, y: Any, uv: Any) -> str | None:
         """The taught face this card is a picture of, nowhere differing by more than the noise of one capture and
-        the next (teaching's wrong-card check: with few faces taught, "the best of those known" says nothing)."""
+        the next (`SAME_LOOK`; teaching's wrong-card check: with few faces taught, "the best of those known" says
+        nothing)."""
         if not self.looks:
             return None
         colour = self._colour(uv)
@@ -328,46 +364,57 @@ class FaceBook:
             turn = int(np.argmax(scores[index]))
             if scores[index, turn] < 0.8:
                 break
-            look = self.looks[index]
-            b, c = self._on(seen, (int(index), turn))
-            local = cv2.GaussianBlur((b - look.band) ** 2, (0, 0), 4.0)
-            if c is not None and look.colour is not None:
-                colour_local = cv2.GaussianBlur(((c - look.colour) ** 2).sum(axis=0), (0, 0), 1.0)
-                local += cv2.resize(colour_local, PATCH, interpolation=cv2.INTER_LINEAR)
-            if float(local.max()) < SAME_LOOK:
-                face: str = look.face
+            hypothesis = (int(index), turn)
+            if self._misfit(seen, hypothesis) < SAME_LOOK and self._colour_misfit(seen, hypothesis) < SAME_COLOUR:
+                face: str = self.looks[index].face
                 return face
         return None
 
-
-TOLERANCE = np.ones((3, 3), np.uint8)  # a pixel either way: where a print may sit after the outline placed it
+    def _colour_misfit(self, seen: _Seen, hypothesis: Hypothesis) -> float:
+        """How far the card's colour differs from the look's at most, beyond COLOUR_TOLERANCE (0 without colour):
+        ANNAOTTO's red and pink waves are one grey."""
+        _, c = self._on(seen, hypothesis)
+        look = self.looks[hypothesis[0]]
+        if c is None or look.colour is None:
+            return 0.0
+        gap = (np.maximum(np.abs(c - look.colour) - COLOUR_TOLERANCE, 0) ** 2).sum(axis=0)
+        return float(cv2.GaussianBlur(gap, (0, 0), MISFIT_SIGMA / CHROMA_SCALE).max())
 
 
 def envelope(y: Any) -> tuple[Any, Any]:
-    """The highest and the lowest value within a pixel of each pixel (grey dilated and eroded)."""
-    return cv2.dilate(y, TOLERANCE), cv2.erode(y, TOLERANCE)
+    """The highest and the lowest value each pixel may take when the picture is shifted by up to SHIFT_TOLERANCE
+    pixels (to first order: the gradient's size times the shift)."""
+    gx = cv2.Sobel(y, cv2.CV_32F, 1, 0, ksize=3) / 8
+    gy = cv2.Sobel(y, cv2.CV_32F, 0, 1, ksize=3) / 8
+    reach = cv2.magnitude(gx, gy) * SHIFT_TOLERANCE
+    return y + reach, y - reach
 
 
 def beyond(y: Any, high: Any, low: Any) -> Any:
-    """How far each pixel lies outside another picture's envelope (0 inside): a difference a pixel's shift
-    does not explain, so a card a little off its taught place, or a little sharper, differs only where its
-    print does."""
+    """How far each pixel lies outside another picture's envelope (0 inside): a difference a small shift does
+    not explain, so a card a little off its taught place differs only where its print does."""
     return np.maximum(np.maximum(y - high, low - y), 0)
 
 
-def shifted(y: Any, uv: Any, onto: Any) -> tuple[Any, Any]:
-    """A card's grey band (and colour) shifted onto a look's band when phase correlation finds a shift of at most
-    SHIFT pixels; else as it is."""
-    (dx, dy), response = cv2.phaseCorrelate(onto.astype(np.float64), y.astype(np.float64))
+def misfit(d: Any, look: Look) -> float:
+    """See `FaceBook._misfit`: `d` is the card's detail on the look."""
+    gap = beyond(d, *look.envelope())
+    return float((cv2.GaussianBlur(gap * gap, (0, 0), MISFIT_SIGMA) * INNER).max())
+
+
+def shifted(d: Any, uv: Any, b: Any, onto: Any) -> tuple[Any, Any]:
+    """A card's detail (and colour) shifted as its band `b` lies off a look's band `onto`, when phase correlation
+    finds a shift of at most SHIFT pixels; else as it is."""
+    (dx, dy), response = cv2.phaseCorrelate(onto.astype(np.float64), b.astype(np.float64))
     if response < 0.2 or abs(dx) > SHIFT or abs(dy) > SHIFT or (abs(dx) < 0.1 and abs(dy) < 0.1):
-        return y, uv
+        return d, uv
     m = f32([[1, 0, -dx], [0, 1, -dy]])
-    y = cv2.warpAffine(y, m, (y.shape[1], y.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    d = cv2.warpAffine(d, m, (d.shape[1], d.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if uv is not None:
         mc = f32([[1, 0, -dx / CHROMA_SCALE], [0, 1, -dy / CHROMA_SCALE]])
         uv = np.stack([cv2.warpAffine(p, mc, (p.shape[1], p.shape[0]), flags=cv2.INTER_LINEAR,
                                       borderMode=cv2.BORDER_REPLICATE) for p in uv])
-    return y, uv
+    return d, uv
 
 
 @dataclass(frozen=True, slots=True)
