@@ -70,6 +70,12 @@ def corner_shift(a: Any, b: Any) -> float:
     return float(min(np.abs(np.roll(b, k, axis=0) - a).max() for k in range(4)))
 
 
+def end_for_end(a: Any, b: Any) -> bool:
+    """Whether outline b starts at the other end of the card from a (its corners rolled by two): its cut-out is
+    a's turned by 180°. A card whose diagonal lies level may start at either end from one frame to the next."""
+    return bool(np.abs(np.roll(b, 2, axis=0) - a).max() < np.abs(b - a).max())
+
+
 def meet(first: tuple[Any, Any], second: tuple[Any, Any]) -> Any:
     (p, d), (q, e) = first, second
     cross = d[0] * e[1] - d[1] * e[0]

@@ -3,7 +3,8 @@
 `Teacher` is fed the pile zone's frames on the camera's decoding thread (`CameraReader.teacher`) and keeps
 what the teaching screen shows: the face asked for, how far along, the last card taken and what went wrong.
 A card is taken when its outline stood still (to `STILL_PX`) in two frames in a row and it is not the card
-taken last (the same place: staff have not laid the next one yet); the two frames' cut-outs are averaged.
+taken last (the same place: staff have not laid the next one yet); the two frames' cut-outs are averaged, the
+same way up.
 Before it is kept it is read against every face taught so far (this deck's and the game's other decks'):
 when it looks like another face than the one asked for, it is held back and the screen names the face it
 looks like — the card laid is the wrong one, or that face was taught with the wrong card (retake it), or the
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from hw.camera.faces import FaceBook, Look
-from hw.camera.geometry import Shape, corner_shift
+from hw.camera.geometry import Shape, corner_shift, end_for_end
 from hw.camera.outline import chroma_of, find_cards, rectify
 from hw.camera.taught import TaughtDeck
 
@@ -126,9 +127,12 @@ class Teacher:
             return  # still moving
         if self.last_corners is not None and corner_shift(self.last_corners, card.corners) < SAME_PX:
             return  # the card taken last, still there
-        y = ((previous[1].astype(np.float32) + y) / 2).astype(np.uint8)
-        if uv is not None and previous[2] is not None:
-            uv = ((previous[2].astype(np.float32) + uv) / 2).astype(np.uint8)
+        before, before_uv = previous[1], previous[2]
+        if end_for_end(previous[0], card.corners):  # the frame before cut it out the other way up
+            before, before_uv = before[::-1, ::-1], None if before_uv is None else before_uv[:, ::-1, ::-1]
+        y = ((before.astype(np.float32) + y) / 2).astype(np.uint8)
+        if uv is not None and before_uv is not None:
+            uv = ((before_uv.astype(np.float32) + uv) / 2).astype(np.uint8)
         self._take(y, uv, card)
 
     def _take(self, y: Any, uv: Any, card: Any) -> None:
