@@ -1,8 +1,8 @@
 """The taught decks as the kiosk uses them: the game in play's decks handed to the camera reader, and teaching.
 
 A deck is taught per game and stored in the data directory (`hw.camera.taught`: `DATA/faces/GAME/deck-N/`).
-When a game's table screen shows, every taught deck of that game goes to the reader (`CameraReader.set_faces`),
-loaded on a thread of its own (reading and preparing a deck's pictures takes a moment: the screen must not
+When a game's table screen shows, every deck of that game with all its faces taught goes to the reader
+(`CameraReader.set_faces`; docs/decisions.md TEACH11), loaded on a thread of its own (reading and preparing a deck's pictures takes a moment: the screen must not
 wait), unless `[camera] faces = false`. Labels are read beside the faces unless `[camera] labels = false`.
 
 Teaching (`TeachSession`): the reader hands the pile zone's frames to a `hw.camera.teach.Teacher` instead of
