@@ -1,6 +1,6 @@
 """Does the café publisher slow the table down? Scan → verdict drawn, publisher off / on (broker up) / on (broker down).
 
-    python benchmarks/cafe.py [--events 600] [--rounds 3]
+    python -m benchmarks.cafe [--events 600] [--rounds 3]
 
 In-process, as the kiosk runs: a real App (SDL dummy driver, 800×480) on a real
 event log (SQLite, synchronous FULL, in a temporary folder), a scan posted as
@@ -27,10 +27,10 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
-from cafe.settings import CafeLinkConfig  # noqa: E402
+from benchmarks.stats import percentile  # noqa: E402
+from cafe.config import CafeLinkConfig  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk.app.app import App  # noqa: E402
 from kiosk.app.cafe_link import CafeLink  # noqa: E402
@@ -117,7 +117,7 @@ def idle_cpu(data_dir: pathlib.Path, extra: list[str], seconds: float) -> float:
 
 def summary(times: list[float]) -> tuple[float, float, float]:
     ordered = sorted(times)
-    return statistics.median(ordered), ordered[int(0.99 * (len(ordered) - 1))], ordered[-1]
+    return statistics.median(ordered), percentile(ordered, 99), ordered[-1]
 
 
 def main(argv: list[str] | None = None) -> int:

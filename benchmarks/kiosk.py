@@ -1,6 +1,6 @@
 """How the kiosk performs: frame times per game screen, latencies, idle CPU, first frame, resume, memory.
 
-    python benchmarks/kiosk.py [--idle-seconds 20] [--frames 200] [--touches 150] [--games 6] [--quiet-scans 40]
+    python -m benchmarks.kiosk [--idle-seconds 20] [--frames 200] [--touches 150] [--games 6] [--quiet-scans 40]
                                 [--idle-only]
 
 - frame p50/p99: one full redraw (view model + software render of the whole view + flip) of each
@@ -50,7 +50,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 T = TypeVar("T")  # what a run posts into the loop: a scanned code, a touch
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -58,6 +57,7 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
 
+from benchmarks.stats import percentile  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk import games  # noqa: E402
 from kiosk.app.app import App, post_sdl  # noqa: E402
@@ -89,7 +89,7 @@ def frame_times(game_id: str, size: tuple[int, int], frames: int) -> tuple[float
             app.loop.draw()
             times.append(time.perf_counter_ns() - t0)
         times.sort()
-        return statistics.median(times) / 1e6, times[int(0.99 * (len(times) - 1))] / 1e6
+        return statistics.median(times) / 1e6, percentile(times, 99) / 1e6
 
 
 class LoopTimer:
@@ -128,7 +128,9 @@ class LoopTimer:
 
 def _percentiles(samples_ms: list[float]) -> str:
     samples_ms.sort()
-    p = lambda q: samples_ms[min(len(samples_ms) - 1, int(q * (len(samples_ms) - 1)))]  # noqa: E731
+    def p(q: float) -> float:
+        return percentile(samples_ms, round(q * 100))
+
     return f"p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {samples_ms[-1]:.1f} ms (n={len(samples_ms)})"
 
 

@@ -1,6 +1,6 @@
 """The camera's taught decks and teaching screens under attack and in careless hands, figures printed.
 
-    python benchmarks/teach_drill.py [--decks 300] [--inputs 2000] [--seed N]
+    python -m benchmarks.teach_drill [--decks 300] [--inputs 2000] [--seed N]
     scripts/drill.sh teach           (the same, in the project's venv)
 
 - decks: hostile deck folders in a kiosk's data directory (`DATA/faces/GAME/deck-N/`): manifests huge,
@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 

@@ -19,22 +19,22 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ "${1:-}" = "attack" ]; then
   shift
-  exec .venv/bin/python benchmarks/attack.py "$@"
+  exec .venv/bin/python -m benchmarks.attack "$@"
 fi
 if [ "${1:-}" = "pairing" ]; then
   shift
-  exec .venv/bin/python benchmarks/pair_drill.py "$@"
+  exec .venv/bin/python -m benchmarks.pair_drill "$@"
 fi
 if [ "${1:-}" = "club" ]; then
   shift
-  exec .venv/bin/python benchmarks/club_attack.py "$@"
+  exec .venv/bin/python -m benchmarks.club_attack "$@"
 fi
 if [ "${1:-}" = "teach" ]; then
   shift
-  exec .venv/bin/python benchmarks/teach_drill.py "$@"
+  exec .venv/bin/python -m benchmarks.teach_drill "$@"
 fi
 if [ "${1:-}" = "monkey" ]; then
   shift
-  exec .venv/bin/python benchmarks/monkey.py "$@"
+  exec .venv/bin/python -m benchmarks.monkey "$@"
 fi
-exec .venv/bin/python benchmarks/drills.py "$@"
+exec .venv/bin/python -m benchmarks.drills "$@"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from cafe import contract
-from cafe.settings import CafeLinkConfig
+from cafe.config import CafeLinkConfig
 from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.loop.frame_loop import IDLE_WAIT_MS
 from kiosk.screens.admin import AdminScreen

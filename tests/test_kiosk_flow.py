@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from hw.inputs import CardScan, ReaderError
+from hw.inputs import CardScan, ReaderNews
 from kiosk.screens.table import TableScreen
 from tests.kiosk_helpers import make_app, press, settle, texts
 
@@ -39,7 +39,7 @@ def test_alles_klar_game_through_the_screen(tmp_path) -> None:
     press(app, "choose:1")
     state = app.router.screen.controller.state
     assert state["ranking"] == ["I", "IV", "V"]
-    app.inbox.post(ReaderError("keyboard", "noise", "x", 0))
+    app.inbox.post(ReaderNews("keyboard", "noise", "x", 0))
     settle(app)
     assert app.loop.view.contains("Could not read — scan again")
     assert app.loop.view.tagged("verdict:no")

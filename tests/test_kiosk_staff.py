@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from hw.inputs import ReaderError
+from hw.inputs import ReaderNews
 from kiosk.app.commands import EXIT_RESTART, EXIT_SHUTDOWN
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.table import TableScreen
@@ -187,10 +187,10 @@ def test_scanner_test_shows_each_readers_last_code_per_seat(tmp_path) -> None:
     assert app.router.screen.model()["last"] == {"scanner-2": "8 · II (AK:8.II)", "scanner-1": "5 · V (AK:5.V)"}
     code = app.loop.view.tagged("code:scanner-1")[0].text
     assert code.endswith("5 · V (AK:5.V)"), "staff read the card's words first, the code after them"
-    app.inbox.post(ReaderError("scanner-2", "disconnected", "", 0))
+    app.inbox.post(ReaderNews("scanner-2", "disconnected", "", 0))
     settle(app)
     assert app.loop.view.tagged("code:scanner-2")[0].text.endswith("Scanner disconnected (disconnected)")
-    app.inbox.post(ReaderError("scanner-2", "not-a-card", "'XX:1'", 0))
+    app.inbox.post(ReaderNews("scanner-2", "not-a-card", "'XX:1'", 0))
     settle(app)
     assert app.loop.view.tagged("code:scanner-2")[0].text.endswith("Read, but no card of any game (not-a-card)")
     press(app, "back")

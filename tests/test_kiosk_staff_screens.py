@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hw.inputs import ReaderError
+from hw.inputs import ReaderNews
 from kiosk.drawing.audit import SizeReport, check_drawn
 from kiosk.drawing.render import DrawnText
 from kiosk.drawing.view import Limits
@@ -83,17 +83,17 @@ def test_the_menu_warns_while_a_scanner_or_the_camera_is_unplugged(tmp_path) -> 
     app.host.reader_seats = {"/dev/ttyACM1": "north"}
     texts(app)
     assert not app.loop.view.tagged("warning")
-    app.inbox.post(ReaderError("/dev/ttyACM1", "disconnected", "unplugged", 0))
+    app.inbox.post(ReaderNews("/dev/ttyACM1", "disconnected", "unplugged", 0))
     settle(app)
     assert "Scanner north: getrennt – Kabel prüfen" in texts(app)
-    app.inbox.post(ReaderError(CAMERA, "disconnected", "no pictures", 0))
+    app.inbox.post(ReaderNews(CAMERA, "disconnected", "no pictures", 0))
     settle(app)
     assert "Scanner north: getrennt – Kabel prüfen · Kamera: keine Bilder – Kabel prüfen" in texts(app)
     games = [e for e in app.loop.view.elements if e.tag.startswith("game:")]
     warning = app.loop.view.tagged("warning")[0]
     assert all(e.rect[1] >= warning.rect[1] + warning.rect[3] for e in games), "the strip pushes the games down"
     for reader in ("/dev/ttyACM1", CAMERA):
-        app.inbox.post(ReaderError(reader, "reconnected", "", 0))
+        app.inbox.post(ReaderNews(reader, "reconnected", "", 0))
     settle(app)
     assert not app.loop.view.tagged("warning")
 

@@ -7,7 +7,7 @@ import time
 
 import pygame
 
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, ReaderNews
 from kiosk.screens import table as table_screen
 from referee.messages import split_rules
 from tests.kiosk_helpers import make_app, press, settle, texts
@@ -30,13 +30,13 @@ def test_scanner_banner_names_the_seat_until_it_is_back(tmp_path) -> None:
     settle(app)
     press(app, "start")
     assert not app.loop.view.tagged("banner")
-    app.inbox.post(ReaderError("/dev/ttyACM1", "disconnected", "unplugged", 0))
+    app.inbox.post(ReaderNews("/dev/ttyACM1", "disconnected", "unplugged", 0))
     settle(app)
     banner = app.loop.view.tagged("banner")
     assert [e.text for e in banner] == ["Scanner of Player 2 unplugged – check the cable."]
     scan(app, "AK:8.II")  # the table goes on meanwhile; the banner stays
     assert app.loop.view.tagged("banner") and app.loop.view.tagged("verdict:ok")
-    app.inbox.post(ReaderError("/dev/ttyACM1", "reconnected", "", 0))
+    app.inbox.post(ReaderNews("/dev/ttyACM1", "reconnected", "", 0))
     settle(app)
     assert not app.loop.view.tagged("banner")
 
@@ -173,9 +173,9 @@ def test_portrait_layout_draws_every_part(tmp_path) -> None:
 def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
     import pytest
 
-    from hw.config import ConfigError
     from kiosk.__main__ import build_parser
     from kiosk.settings import settings
+    from referee.config_lines import ConfigError
     from tests.kiosk_process import E2E_CONFIG
 
     def with_kiosk(lines: str):

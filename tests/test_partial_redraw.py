@@ -15,7 +15,7 @@ import pygame
 import pytest
 
 from cafe import contract
-from cafe.settings import CafeLinkConfig
+from cafe.config import CafeLinkConfig
 from kiosk.app.app import post_sdl
 from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.drawing import damage

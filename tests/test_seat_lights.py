@@ -17,10 +17,10 @@ from typing import Any
 import pygame
 import pytest
 
-from hw.config import ConfigError, loads
+from hw.config import loads
 from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
-from hw.sim import SimTable
+from hw.sim import SimHardware
 from kiosk.app.app import Command
 from kiosk.drawing.view import View
 from kiosk.hardware import seat_lights
@@ -29,6 +29,7 @@ from kiosk.loop.inbox import Inbox
 from kiosk.screens import Screen
 from kiosk.screens.demo import DemoScreen
 from referee import sim
+from referee.config_lines import ConfigError
 from referee.table import Referee
 from tests.kiosk_helpers import make_app
 from tests.kiosk_process import KioskProcess
@@ -87,7 +88,7 @@ def pin_shows(lights: SeatLights, seat: str, mode: str, timeout: float = 5.0) ->
 
 class LocalKiosk:
     """The calls of `tests.kiosk_process.KioskProcess` (cmd, touch, state, wait, wait_events) on an App and a
-    SimTable in this process, so the light pins can be read. After every event it checks the lights."""
+    SimHardware in this process, so the light pins can be read. After every event it checks the lights."""
 
     dedupe_s = 0.0
     TAP_GAP_S = 0.03
@@ -95,7 +96,7 @@ class LocalKiosk:
     def __init__(self, tmp_path: Path):
         self.config = loads(CONFIG, "lit.toml")
         inbox = Inbox()
-        self.sim = SimTable(self.config, sink=inbox.post, workdir=tmp_path).open()
+        self.sim = SimHardware(self.config, sink=inbox.post, workdir=tmp_path).open()
         table = self.sim.opened_table()
         self.follower = seat_lights.follower(table)
         self.app = make_app(tmp_path, inbox=inbox, hardware=Hardware(self.config, table, None, None, self.follower))

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cafe import contract
-from cafe.settings import CafeLinkConfig
+from cafe.config import CafeLinkConfig
 from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.drawing.render import MAX_DRAWN, Renderer, drawable, measure
 from kiosk.drawing.view import BUTTON, CARD, View

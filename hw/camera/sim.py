@@ -498,7 +498,7 @@ def sim_source(scene: TableScene) -> Any:
 
 
 def commands(scene: TableScene) -> dict[str, Any]:
-    """The control socket's camera commands (`hw.sim.SimTable` registers them)."""
+    """The control socket's camera commands (`hw.sim.SimHardware` registers them)."""
 
     def lay(req: dict[str, Any]) -> dict[str, Any]:
         card = scene.lay(_text(req, "code"), _text(req, "zone", "pile"), _number(req, "angle", -360, 360),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from kiosk.eventlog.store import EventLog
 
 if TYPE_CHECKING:
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from kiosk.app.cafe_link import CafeLink
     from kiosk.app.joining import Joining
 

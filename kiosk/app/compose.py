@@ -18,12 +18,12 @@ from kiosk.settings.config import KioskConfig
 from kiosk.settings.settings import Settings
 
 if TYPE_CHECKING:
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from kiosk.app.cafe_link import CafeLink
     from kiosk.app.joining import Joining
     from kiosk.service.notify import Notifier
 
-log = logging.getLogger("referee-kiosk")
+logger = logging.getLogger("referee-kiosk")
 
 
 @dataclass
@@ -74,12 +74,12 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
         from kiosk.screens.fault import FaultScreen
 
         app.router.show(FaultScreen(app.host, notice=opened.notice))
-    log.info("event log %s", settings.log_path)
+    logger.info("event log %s", settings.log_path)
     if link is not None and linked is not None:
         link.start()
-        log.info("café %r, table %r, broker %s:%s", linked.cafe, linked.table, linked.host, linked.port)
+        logger.info("café %r, table %r, broker %s:%s", linked.cafe, linked.table, linked.host, linked.port)
     if hardware.control is not None:
-        log.info("simulated table; control socket %s", hardware.control)
+        logger.info("simulated table; control socket %s", hardware.control)
     return Kiosk(app, hardware, link)
 
 
@@ -100,6 +100,6 @@ def _cafe_link(config: CafeLinkConfig, event_log: EventLog | None, inbox: Inbox)
     from kiosk.app.cafe_link import CafeLink  # paho only for a table in a café
 
     if event_log is None:
-        log.error("café %r: no event log to publish from; the table plays on without the café", config.cafe)
+        logger.error("café %r: no event log to publish from; the table plays on without the café", config.cafe)
         return None
     return CafeLink(config, event_log, inbox.post)

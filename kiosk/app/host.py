@@ -105,8 +105,8 @@ class KioskHost:
     def leave_game(self, controller: TableController, new_game: bool) -> None:
         self.router.leave_game(controller, new_game)
 
-    def resume_game(self, game_id: int) -> None:
-        self.router.resume_game(game_id)
+    def resume_game(self, game_row: int) -> None:
+        self.router.resume_game(game_row)
 
     def retry_storage(self) -> bool:
         return self.router.retry_storage()
@@ -143,8 +143,8 @@ class KioskHost:
         """Run an admin menu entry (already confirmed when destructive); returns a sentence to show."""
         return staff.run(self, command, back)
 
-    def abandon_game(self, game_id: int) -> None:
-        self.records.abandon(game_id)
+    def abandon_game(self, game_row: int) -> None:
+        self.records.abandon(game_row)
 
     def leave_cafe(self) -> None:
         """Admin → Café → Leave: the link stops, the password and the café's CA are forgotten."""

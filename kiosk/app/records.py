@@ -29,10 +29,10 @@ class Records:
             self.log = opened.log
         return opened
 
-    def abandon(self, row: int) -> None:
+    def abandon(self, game_row: int) -> None:
         """Mark a paused game of the log abandoned (the admin menu, from its history)."""
         if self.log is not None:
-            self.log.set_status(row, "abandoned")
+            self.log.set_status(game_row, "abandoned")
 
     def close(self) -> None:
         if self.log is not None:

@@ -115,10 +115,10 @@ class Router:
         header = controller.referee.header
         self.show(SetupScreen(self.host, header["game"], names=list(header["players"])))
 
-    def resume_game(self, row: int) -> None:
+    def resume_game(self, game_row: int) -> None:
         """A paused game (its log row) taken up again from the history."""
         if self.records.log is not None:
-            self.show(TableScreen(self.host, TableController.reopen(self.records.log, row)))
+            self.show(TableScreen(self.host, TableController.reopen(self.records.log, game_row)))
 
     def rebuild(self) -> None:
         """After an error the display loop's guard caught: the game in progress or the results on screen, rebuilt

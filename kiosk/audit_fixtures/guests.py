@@ -8,7 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, ReaderNews
 from kiosk import games
 from kiosk.app.controller import TableController
 from kiosk.app.host import KioskHost
@@ -121,7 +121,7 @@ def scanner_test(app: KioskHost) -> None:
     app.reader_seats = {"scanner-1": NAMES[0], "scanner-2": NAMES[1], "scanner-3": NAMES[2]}
     screen = ScannerTestScreen(app, MenuScreen(app))
     screen.on_input(CardScan("AO:GREEN.WAVES.ANNA#1", "scanner-1", 0))
-    screen.on_input(ReaderError("scanner-3", "disconnected", "", 0))
+    screen.on_input(ReaderNews("scanner-3", "disconnected", "", 0))
     app.show(screen)
 
 

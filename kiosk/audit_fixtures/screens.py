@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import kiosk.games
 from kiosk import games
 from kiosk.app.host import KioskHost
 from kiosk.audit_fixtures.table import played, show
@@ -12,6 +11,7 @@ from kiosk.screens.history import HistoryScreen
 from kiosk.screens.keyboard import KeyboardScreen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
+from referee.registry import DEFINITIONS
 
 
 @scene("menu")
@@ -37,7 +37,7 @@ for _game in games.ids():
 
     scene(f"setup:{_game}")(_setup)
     scene(f"setup:{_game}:most-players")(_crowded)
-    for _setting in kiosk.games.get(_game).settings:  # every option at every value (on and off)
+    for _setting in DEFINITIONS[_game].options:  # every option at every value (on and off)
         for _index in range(len(_setting.values)):
             def _option(app: KioskHost, game_id: str = _game, option: str = _setting.option,
                         index: int = _index) -> None:

@@ -19,8 +19,8 @@ from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.table import TableScreen
 from referee import games, sim
+from referee.answers import Rejection
 from referee.event_words import CARD_PARAMS, card_words
-from referee.protocol import Rejection
 from referee.table import Referee
 
 NAMES = ["Annabelle", "Ben", "Cleopatra", "Dev", "Emil", "Friederike"]  # long and short names
@@ -211,7 +211,7 @@ def unplugged(app: KioskHost) -> None:
 @scene("table:every-banner")
 def every_banner(app: KioskHost) -> None:
     """Scanner and camera down, the café offline and an announcement, all at once."""
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from hw.camera.zones import READER as CAMERA
     from kiosk.app.cafe_link import CafeLink
     from kiosk.eventlog.store import EventLog

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from kiosk import games
 from kiosk.eventlog.store import EventLog
 from kiosk.i18n import language
+from referee.answers import Rejection
 from referee.event_words import describe
-from referee.protocol import Rejection
 from referee.table import Referee
 
 
@@ -28,9 +28,9 @@ class Line:
     detail: str = ""  # for staff: a rejection's rule ids and error id ("AO-R5 · no-match")
 
 
-def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
+def face_words(game_row: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
     """The game's card words (as its labels print them); an unknown code is shown as scanned."""
-    ui = games.get(game_id)(players, options) if game_id in games.ids() else None
+    ui = games.get(game_row)(players, options) if game_row in games.ids() else None
 
     def face(code: str) -> str:
         if ui is None:
@@ -43,11 +43,11 @@ def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callabl
     return face
 
 
-def lines(log: EventLog, game_id: int) -> list[Line]:
-    header, accepted = log.load(game_id)
+def lines(log: EventLog, game_row: int) -> list[Line]:
+    header, accepted = log.load(game_row)
     game = str(header.get("game"))
     face = face_words(game, tuple(header.get("players", ())), header.get("options") or {})
-    attempts = [(a.seq, a.at, a.event) for a in log.attempts(game_id)]
+    attempts = [(a.seq, a.at, a.event) for a in log.attempts(game_row)]
     if not attempts and accepted:  # a log written before rejected attempts were kept
         attempts = [(i, 0.0, event) for i, event in enumerate(accepted, start=1)]
     try:

@@ -98,8 +98,8 @@ def data_dir_of(args: argparse.Namespace) -> Path:
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    from hw.config import ConfigError
     from kiosk.hardware import camera_stills
+    from referee.config_lines import ConfigError
 
     try:
         if args.action == "teach":

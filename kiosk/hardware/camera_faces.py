@@ -26,7 +26,7 @@ from hw.camera import taught  # decks on disk: no OpenCV needed to list them (pi
 if TYPE_CHECKING:
     from hw.camera.taught import TaughtDeck
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 @functools.cache
@@ -143,7 +143,7 @@ class CameraFaces:
             partial = [(deck.name, len(deck.faces() & faces)) for deck in taught_decks if not faces <= deck.faces()]
             book = taught.book(found) if found else None
         except Exception:  # a deck that cannot be read is no reason to stop the table: labels still read
-            log.exception("camera: the taught decks of %s could not be loaded", game)
+            logger.exception("camera: the taught decks of %s could not be loaded", game)
             found, book = [], None
         with self._lock:
             if generation != self._generation:
@@ -151,7 +151,7 @@ class CameraFaces:
             if book is not None or self.reader.book is not None:
                 self.reader.set_faces(book)
             self.loaded = Loaded(game, tuple((deck.name, len(deck.faces())) for deck in found), True, tuple(partial))
-        log.info("camera: reading %s by %s", game, ", ".join(f"{n} ({k} faces)" for n, k in self.loaded.decks)
+        logger.info("camera: reading %s by %s", game, ", ".join(f"{n} ({k} faces)" for n, k in self.loaded.decks)
                  or "labels only")
 
     # --- teaching

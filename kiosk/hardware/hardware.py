@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hw import config as hw_config
-from hw.sim import SimTable
+from hw.sim import SimHardware
 from hw.sim.commands import Command
 from hw.table import Table
 from kiosk.app import fault_injection
@@ -25,14 +25,14 @@ from kiosk.loop.inbox import Inbox
 if TYPE_CHECKING:
     from kiosk.hardware.camera_seat import TableCamera
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 @dataclass
 class Hardware:
     config: hw_config.TableConfig | None
     table: Table | None = None  # the real table's adapters (under a simulation: the simulated table's own)
-    sim: SimTable | None = None
+    sim: SimHardware | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
     camera: TableCamera | None = None  # when the table has an overhead camera
@@ -83,7 +83,7 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
             from hw.camera.sim import with_sim_camera
 
             config = with_sim_camera(config)
-        sim = SimTable(config, sink=inbox.post).open()
+        sim = SimHardware(config, sink=inbox.post).open()
         table = sim.opened_table()
         hardware = Hardware(config, table, sim, control, seat_lights.follower(table, window),
                             _camera(config, table, own_camera, data_dir))
@@ -91,13 +91,13 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
             if fault_injection.enabled():  # tests of the display loop's guard only (decision H22-2)
-                log.warning("%s=1: the control socket's `fault` command can make screens raise",
+                logger.warning("%s=1: the control socket's `fault` command can make screens raise",
                             fault_injection.ENV)
                 sim.add_command("fault", lambda request: inbox.call("fault", request.get("where")))
             try:
                 sim.serve(control)
             except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard
-                log.error("control socket %s: %s", control, error)
+                logger.error("control socket %s: %s", control, error)
         return hardware
     if config is None:
         return Hardware(None)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from hw.inputs import ButtonPress, CardScan, Input, ReaderError
+from hw.inputs import ButtonPress, CardScan, Input, ReaderNews
 from kiosk.app.cafe_side import CafeSide
 from kiosk.app.control_commands import ControlCommands
 from kiosk.app.host import KioskHost
@@ -81,7 +81,7 @@ class InputEvents:
             router.changed()
             router.offer_assignment()
             return
-        if not isinstance(item, ButtonPress | CardScan | ReaderError):
+        if not isinstance(item, ButtonPress | CardScan | ReaderNews):
             return  # news for a café link that has stopped since: nothing a screen takes
         if self.camera is not None:
             routed = self.camera.pile_seats.route(item, router.screen)
@@ -96,7 +96,7 @@ class InputEvents:
         router = self.router
         self.last_activity = time.monotonic()
         self.host.audio.wake()  # someone is at the table: a cue may follow
-        if isinstance(item, ReaderError) and item.reason in ("disconnected", "reconnected"):
+        if isinstance(item, ReaderNews) and item.reason in ("disconnected", "reconnected"):
             if item.reason == "disconnected":
                 self.host.scanners_down[item.reader] = self.host.seat_of_reader(item.reader)
             else:

@@ -41,7 +41,7 @@ TOUCH_POLL_S = 0.008  # a desktop window: how often SDL is pumped for its input 
 NETLINK_KOBJECT_UEVENT = 15  # the netlink protocol of udev's device events (linux/netlink.h)
 
 T = TypeVar("T")
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 def input_devices(fd_dir: Path = Path("/proc/self/fd")) -> set[int]:
@@ -149,7 +149,7 @@ class Waker:
         seen at the next pump the loop makes for another reason)."""
         for fd in list(self.monitors):
             if _readable(fd):
-                log.warning("SDL's device monitor (fd %d) stays readable after a pump: no longer watched", fd)
+                logger.warning("SDL's device monitor (fd %d) stays readable after a pump: no longer watched", fd)
                 with contextlib.suppress(KeyError, ValueError, OSError):
                     self._selector.unregister(fd)
                 self.monitors.discard(fd)

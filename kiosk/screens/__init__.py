@@ -65,7 +65,7 @@ class Host(Protocol):
 
     def leave_game(self, controller: TableController, new_game: bool) -> None: ...
 
-    def resume_game(self, game_id: int) -> None: ...
+    def resume_game(self, game_row: int) -> None: ...
 
     def admin(self, command: AdminCommand, back: Screen) -> str | None: ...
 
@@ -105,7 +105,7 @@ class Screen:
         self.on_action(action)
 
     def on_input(self, item: Input) -> None:
-        """A hardware input (ButtonPress, CardScan, ReaderError)."""
+        """A hardware input (ButtonPress, CardScan, ReaderNews)."""
 
     def on_tick(self, now: float) -> bool:
         """Time passed; return True when the screen changed."""

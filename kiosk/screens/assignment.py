@@ -22,7 +22,7 @@ from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows
 from kiosk.screens.menu import MenuScreen
 from referee import games
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 
 SHOWN_OVER = ("menu", "demo")  # screens an arriving assignment replaces; a game or a set-up in progress is left be
 

@@ -61,6 +61,6 @@ HELP = (
 )
 
 define(GameDefinition(
-    id="alcasan", order=1, prefix=PREFIX, rules="alcasan.md", card_words=card_words,
+    game_id="alcasan", order=1, prefix=PREFIX, rules="alcasan.md", card_words=card_words,
     events=common("play", "draw", "press", "reveal", "take_pile"), score=PLACES, help=HELP,
 ))

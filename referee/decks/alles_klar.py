@@ -77,6 +77,6 @@ HELP = (
 )
 
 define(GameDefinition(
-    id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
+    game_id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
     events=common("play"), score=MORE_WINS, help=HELP,
 ))

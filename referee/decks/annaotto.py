@@ -142,6 +142,6 @@ HELP = (
 )
 
 define(GameDefinition(
-    id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
+    game_id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
     events=EVENTS, score=PLACES, help=HELP, value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES},
 ))

@@ -59,6 +59,6 @@ HELP = (
 )
 
 define(GameDefinition(
-    id="magische-7", order=3, prefix="M7", rules="magische-7.md", card_words=card_words,
+    game_id="magische-7", order=3, prefix="M7", rules="magische-7.md", card_words=card_words,
     events=common("play"), score=MORE_WINS, help=HELP,
 ))
