@@ -268,6 +268,7 @@ class TeachDecksScreen(CameraStaffScreen[TeachGamesScreen]):
         if session is None:
             self.message = tr("This game has as many decks as the kiosk keeps: forget one first.")
             return
+        self.chosen = session.deck.name  # back from teaching, the deck taught is the one to go on with
         self.app.show(TeachScreen(self.app, self, session))
 
     def _ask_again(self, deck: TaughtDeck) -> None:
