@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
     from kiosk.drawing.view import Color
-    from kiosk.screens.camera_menu import TeachDecksScreen
 
 REFRESH_S = 0.2  # how often the screen looks at the teaching (the camera takes a few frames a second)
 
@@ -42,7 +41,7 @@ def face_words(face: str) -> str:
     return label_text(face, language())
 
 
-Back = TypeVar("Back", bound=Screen)  # the screen a camera screen goes back to
+Back = TypeVar("Back", bound=Screen, covariant=True)  # the screen a camera screen goes back to
 
 
 class CameraStaffScreen(Screen, Generic[Back]):
@@ -53,6 +52,9 @@ class CameraStaffScreen(Screen, Generic[Back]):
     def __init__(self, app: Host, back: Back):
         super().__init__(app)
         self.back = back
+
+    def refresh(self) -> None:
+        """What the screen shows read again: staff are back from a screen it opened."""
 
     def taught_decks(self) -> CameraFaces | None:
         """The table's taught decks (None: no camera, or no data directory to keep decks in)."""
@@ -66,11 +68,11 @@ class CameraStaffScreen(Screen, Generic[Back]):
         return faces
 
 
-class TeachScreen(CameraStaffScreen["TeachDecksScreen"]):
+class TeachScreen(CameraStaffScreen[CameraStaffScreen[Screen]]):
     name = "teach"
     teaching = True  # the camera's teaching goes on while this screen shows (`kiosk.app.routing`)
 
-    def __init__(self, app: Host, back: TeachDecksScreen, session: TeachSession):
+    def __init__(self, app: Host, back: CameraStaffScreen[Screen], session: TeachSession):
         super().__init__(app, back)
         self.session = session
         self.state = session.state()
