@@ -42,8 +42,8 @@ def screenshot_window(app: App, path: Any) -> dict[str, Any]:
 
 
 def state(app: App, _arg: Any = None) -> dict[str, Any]:
-    """The screen's model, the seat lights as they are now, the camera's pile seats, and the errors the guard
-    caught."""
+    """The screen's model, the seat lights as they are now, the camera's pile seats, the errors the guard
+    caught and the texts the renderer cut."""
     model = app.guarded(app.screen.model) or {"screen": app.screen.name}
     if app.lights is not None:  # as they are after the inputs handled so far in this step
         app.guarded(app.lights.follow, app.screen)
@@ -51,6 +51,7 @@ def state(app: App, _arg: Any = None) -> dict[str, Any]:
     if app.camera is not None:  # the camera's pile scans and the seats they went to
         model["camera"] = app.guarded(app.camera.pile_seats.report)
     model["guarded_errors"] = app.guard.count
+    model["cut_texts"] = app.renderer.cuts.report()  # texts drawn cut or too small, ever (issue #37)
     return model
 
 
