@@ -100,6 +100,11 @@ def _default_names() -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(sorted(shapes)) + r")(?!\w)")
 
 
+def is_default_name(name: str) -> bool:
+    """Is `name` a seat's default name in any language ("Spieler 3", "Player 3"), not one the guests typed?"""
+    return _default_names().fullmatch(name) is not None
+
+
 @lru_cache(maxsize=4096)  # a screen draws the same texts frame after frame
 def default_names_in(text: str, lang: str) -> str:
     """`text` with every default name in `lang` ("Spieler 1" → "Player 1" in English): only the default names

@@ -153,7 +153,7 @@ def test_the_list_of_earlier_games_names_players_scores_status(tmp_path) -> None
     press(app, "games")
     assert isinstance(app.screen, GamesScreen)
     labels = [e.text for e in app.current_view.elements if e.tag.startswith("game:")]
-    assert labels[0].startswith("Die magische 7 · paused · ") and "Player 1, Player 2" in labels[0]
+    assert labels[0].startswith("Die magische 7 · paused · ") and "Player\u00a01, Player\u00a02" in labels[0]
     assert labels[1].startswith("Alles klar? · abandoned · ")
-    assert "Player 1: 0 · Player 2: 0" in labels[1], "name and score apart"
+    assert "Player\u00a01:\u00a00 · Player\u00a02:\u00a00" in labels[1], "name and score apart, each kept on one line"
     assert "History" not in texts(app)

@@ -18,16 +18,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, State, register
 from kiosk.i18n import N_, tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
-
-
-def whole_ms(us: int) -> int:
-    """Microseconds as whole milliseconds (rounded): 278336 → 278."""
-    return (us + 500) // 1000
 
 
 @dataclass
@@ -195,7 +190,7 @@ class AnnaottoUI(GameUI):
         notes = [self._flip_text(state["flip"])] if state["flip"] is not None else []
         if self.source is not None and self.source[0] == state["turn"]:
             notes.append(tr("Next scan: a card from {player}'s hand.", player=self.source[1]))
-        cards = [Shown(self.face("AO:" + face), who, highlight=i == len(self.recent) - 1)
+        cards = [self.shown("AO:" + face, who, highlight=i == len(self.recent) - 1)
                  for i, (_, face, who) in enumerate(self.recent)]
         race = self._race_view()
         big = ""
@@ -213,17 +208,21 @@ class AnnaottoUI(GameUI):
         seat = {p: i for i, p in enumerate(self.players)}
         order = sorted(race.pressed.items(), key=lambda item: (item[1], seat[item[0]]))
         first = order[0][1] if order else 0
-        slaps = [(p, whole_ms(t - first)) for p, t in order]
+        slaps = [(p, t - first) for p, t in order]
         key = (race.by, tuple(order), race.open, self.clock.opened if race.open and self.clock else 0.0)
+        card = self.shown("AO:" + state["top"]) if state.get("top") else None
         if race.open:
-            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], race.penalty, "", key)
+            ends = self.clock.opened + self.race_timeout_ms / 1000 if self.clock is not None else None
+            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], race.penalty, "", key, ends,
+                             card)
         if not race.called:
             reason = tr("{player} did not call ALLE", player=race.by)
         elif any(p not in race.pressed for p in race.losers):
             reason = tr("Time up: no slap from them")
         else:
             reason = tr("Last hand on top")
-        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key)
+        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key,
+                         card=card)
 
     @staticmethod
     def _flip_text(flip: dict[str, Any]) -> str:

@@ -26,6 +26,7 @@ class Line:
     ok: bool
     reason: str = ""  # a rejection's plain sentence, as the guests read it (no rule ids)
     detail: str = ""  # for staff: a rejection's rule ids and error id ("AO-R5 · no-match")
+    cards: tuple[str, ...] = ()  # the codes of the cards the event laid (the history draws them)
 
 
 def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
@@ -41,6 +42,16 @@ def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callabl
             return code
 
     return face
+
+
+def laid(event: object) -> tuple[str, ...]:
+    """The codes of the cards an event laid (its `card`, or its `cards` when that is a list of codes)."""
+    if not isinstance(event, dict):
+        return ()
+    found = event.get("cards") if "cards" in event else [event.get("card")] if "card" in event else []
+    if not isinstance(found, list) or not all(isinstance(code, str) for code in found):
+        return ()
+    return tuple(found)
 
 
 def lines(log: EventLog, game_id: int) -> list[Line]:
@@ -63,5 +74,5 @@ def lines(log: EventLog, game_id: int) -> list[Line]:
             if answer.rejection is not None:
                 reason = answer.message(language(), rules=False) or ""
                 detail = answer.rejection.detail() if isinstance(answer.rejection, Rejection) else str(answer.error)
-        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason, detail))
+        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason, detail, laid(event)))
     return out

@@ -16,6 +16,7 @@ from typing import Any
 
 from hw.camera.save import save_areas
 from hw.camera.zones import Zone
+from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen, cells
@@ -89,7 +90,7 @@ class CameraScreen(Screen):
             self._draw_picture(v, area, picture, live)
         self._draw_controls(v, g, live)
         if self.message:
-            lines = v.lines_height(3 if g.portrait else 2)
+            lines = measure.height(self.message, round(0.94 * width), v.limits.cap)  # a path breaks after "/"
             v.text((round(0.03 * width), height - lines, round(0.94 * width), lines), self.message, size=0.75,
                    color=INK, tag="message")
         return v

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEP, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEP, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 NUMERALS = ("I", "II", "III", "IV", "V")
@@ -55,6 +55,14 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     return SEP.join([value, *numerals])
 
 
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """The value large, its numerals small under it (`8.II`)."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    value, *numerals = short.split(".")
+    return CardFace(value=value, small=SEP.join(numerals))
+
+
 HELP = (
     HelpPage(N_("Goal and your turn"), (
         N_("Goal: win the most cards in tricks. Everyone holds 4 cards; the five ranking cards I–V lie face up."),
@@ -78,5 +86,5 @@ HELP = (
 
 define(GameDefinition(
     id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
-    events=common("play"), score=MORE_WINS, help=HELP,
+    events=common("play"), score=MORE_WINS, help=HELP, card_face=card_face,
 ))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.event_words import common
-from referee.registry import FEWER_WINS, MISTAKE, SCANNING, GameDefinition, HelpPage, define
+from referee.registry import FEWER_WINS, MISTAKE, SCANNING, CardFace, GameDefinition, HelpPage, define
 from referee.registry import TASKS as TASKS_DONE
 from referee.words import N_
 
@@ -154,6 +154,10 @@ assert BONUS_TOTAL == 230
 TASK_NUMBERS = {task_id: str(number) for number, task_id in enumerate(TASK_IDS, start=1)}  # as the sheet shows
 SUIT_NAMES = {"C": N_("Clubs"), "S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds")}
 PICTURE_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
+# A picture rank's letter on the card, as the language prints it (German: B, D, K, A).
+PICTURE_LETTERS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
+SUIT_SYMBOLS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+RED_SUITS = frozenset("HD")
 
 
 def card_words(short: str, say: Callable[[str], str]) -> str:
@@ -164,6 +168,17 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     if suit not in SUIT_NAMES or rank not in RANK_VALUE:
         raise ValueError(f"PS face {short!r}")
     return f"{say(SUIT_NAMES[suit])} {say(PICTURE_NAMES[rank]) if rank in PICTURE_NAMES else rank}"
+
+
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """The rank with its suit's sign, red for hearts and diamonds, black for clubs and spades; the Joker's star."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    if short == "JOKER":
+        return CardFace(symbol="joker", small=say(N_("Joker")), ink="red")
+    suit, rank = short[:1], short[1:]
+    return CardFace(value=say(PICTURE_LETTERS[rank]) if rank in PICTURE_LETTERS else rank,
+                    symbol=SUIT_SYMBOLS[suit], ink="red" if suit in RED_SUITS else "black")
 
 
 def _task(task_id: object, w: Any) -> str:
@@ -241,5 +256,5 @@ VALUE_WORDS = {
 
 define(GameDefinition(
     id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
-    events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS,
+    events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS, card_face=card_face,
 ))

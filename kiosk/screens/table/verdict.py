@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from kiosk.drawing import cards
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD_FILL, GOOD, INK, PANEL, Color, Rect, Role, View
+from kiosk.games import Shown
 
 
 @dataclass(frozen=True)
@@ -27,30 +29,40 @@ class Verdict:
 
     kind: Literal["prompt", "question", "quiet", "ok", "no"]
     said: tuple[Said, ...]
+    card: Shown | None = None  # the one card the verdict is about, drawn at its right end (a game that draws faces)
 
 
-def verdict_box(v: View, kind: str, width: int) -> tuple[int, int, int]:
-    """(icon side, text indent, text width) of the verdict panel `width` px wide."""
-    if kind in ("prompt", "question", "quiet"):
-        return 0, round(v.limits.gap), width - 2 * round(v.limits.gap)
+def card_box(v: View, verdict: Verdict) -> tuple[int, int]:
+    """(width, height) of the verdict's card picture (its value only); (0, 0) without one."""
+    if verdict.card is None or verdict.card.face is None:
+        return 0, 0
+    return cards.card_size(verdict.card.face, cards.metrics(v.width, v.height), words=False)
+
+
+def verdict_box(v: View, verdict: Verdict, width: int) -> tuple[int, int, int]:
+    """(icon side, text indent, text width) of the verdict panel `width` px wide (its card at the right end)."""
+    card_w = card_box(v, verdict)[0]
+    beside = card_w + round(v.limits.gap) if card_w else 0
+    if verdict.kind in ("prompt", "question", "quiet"):
+        return 0, round(v.limits.gap), width - 2 * round(v.limits.gap) - beside
     side = min(round(v.limits.lead_cap * 2), round(width * 0.12))
     indent = side + side // 2
-    return side, indent, width - indent - side // 4
+    return side, indent, width - indent - side // 4 - beside
 
 
 def verdict_height(v: View, verdict: Verdict, width: int) -> int:
     """As high as its texts need (one lead line for the prompt and most verdicts)."""
     lim = v.limits
-    _, _, text_w = verdict_box(v, verdict.kind, width)
+    _, _, text_w = verdict_box(v, verdict, width)
     edge = max(3, round(lim.gap / 2)) + 2
     need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
-    return max(need, measure.line(lim.lead_cap) + 2) + 2 * edge
+    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict)[1]) + 2 * edge
 
 
 def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
     lim = v.limits
     x, y, w, h = rect
-    side, indent, text_w = verdict_box(v, verdict.kind, w)
+    side, indent, text_w = verdict_box(v, verdict, w)
     frame = max(3, round(lim.gap / 2))
     if verdict.kind == "question":
         v.box(rect, PANEL, tag="question", outline=ACCENT, outline_px=frame)
@@ -67,4 +79,9 @@ def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
         v.text((x + indent, ty, text_w, th), said.text, size=said.size, color=said.color, role=said.role,
                align=align, tag=said.tag)
         ty += th
+    card_w, card_h = card_box(v, verdict)
+    if verdict.card is not None and card_w:
+        right = x + w - max(3, round(lim.gap / 2)) - round(lim.gap) // 2
+        v.card((right - card_w, y + (h - card_h) // 2, card_w, card_h), verdict.card.label, tag="verdict-card",
+               face=verdict.card.face)
 
