@@ -1,16 +1,22 @@
-"""A café's Mosquitto configuration: listener, persistence, one broker user per table and one for the hub, the ACL.
+"""A café's Mosquitto configuration: TLS on the café's network, plain MQTT on loopback only, the broker users and
+the contract's ACL.
 
 `write_broker_config` writes into one folder:
 
     mosquitto.conf      the broker's config (`mosquitto -c mosquitto.conf`), or a
                         conf.d snippet for Debian's packaged broker (`conf_d=True`)
-    acl                 the contract's Access section (`shared/cafe-protocol.md`)
-    passwd              hashed passwords, made by Debian's `mosquitto_passwd`
-    passwords/USER      each user's password in plain text (mode 600), to copy to
-                        the table as its `[cafe] password_file` (or to the hub)
+    tls/ca.crt          the café's own CA (tables get it at pairing; `ca.key` stays here, root only)
+    tls/broker.crt/.key the broker's certificate, signed by that CA, for its names
+    dynsec/dynamic-security.json
+                        the dynamic security plugin's users and roles (`pairing=True`, the default): the
+                        hub adds a table's user when staff accept the table
+    acl, passwd         the file-based way (`tables`): the contract's Access per named table, hashed
+                        passwords made by Debian's `mosquitto_passwd`
+    passwords/USER      each user's password in plain text (mode 600), to copy to that table as its
+                        `[cafe] password_file` (or to the hub)
 
-Running it again keeps the passwords it made before (tables keep working) and
-adds users for new tables; `renew=True` makes new passwords for everyone.
+Running it again keeps the CA, the certificate (while it is fresh and names the same names) and the passwords
+it made before (tables keep working), and adds users for new tables; `renew=True` makes new passwords.
 """
 
 from __future__ import annotations
@@ -20,73 +26,74 @@ import secrets
 import shutil
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from cafe import contract
+from cafe import certs, contract, dynsec
+from cafe.access import HUB_USER, hub_grants, table_grants, table_user
+from cafe.settings import DEFAULT_PORT, DEFAULT_TLS_PORT
 
-HUB_USER = "hub"
-DEFAULT_PORT = 1883
 MOSQUITTO_PASSWD = "mosquitto_passwd"
+DYNSEC_FILE = "dynsec/dynamic-security.json"
 
-
-def table_user(table: str) -> str:
-    """A table's broker user, as the contract names it."""
-    return f"table-{contract.check_id(table, 'table')}"
+__all__ = ["HUB_USER", "BrokerFiles", "acl_text", "conf_text", "table_user", "write_broker_config"]
 
 
 @dataclass(frozen=True, slots=True)
 class BrokerFiles:
     folder: Path
     conf: Path
-    acl: Path
-    passwd: Path
     passwords: dict[str, Path]  # user → plain-text password file
+    acl: Path | None = None  # the file-based tables' (None without any)
+    passwd: Path | None = None
+    ca: Path | None = None  # the café's CA certificate (None with a certificate of the owner's own)
+    cert: Path | None = None
+    dynsec: Path | None = None  # the plugin's file (None without pairing)
+    made: list[str] = field(default_factory=list)  # what was made this time (the CA, the certificate)
 
 
-def acl_text(cafe: str, tables: Sequence[str]) -> str:
-    """The ACL: a table publishes only its own status and log and reads only its replay and the announce;
-    the hub reads the whole café and publishes replay and announce."""
-    root = f"{contract.ROOT}/{contract.check_id(cafe, 'café')}"
-    lines = [f"# tabletop-referee café {cafe!r}: access as shared/cafe-protocol.md says (generated).", "",
-             f"user {HUB_USER}",
-             f"topic read {root}/#",
-             f"topic write {root}/table/+/replay",
-             f"topic write {root}/announce",
-             *assign_acl(cafe, None), ""]
-    for table in tables:
-        lines += [f"user {table_user(table)}",
-                  f"topic write {contract.status_topic(cafe, table)}",
-                  f"topic write {contract.log_topic(cafe, table)}",
-                  f"topic read {contract.replay_topic(cafe, table)}",
-                  f"topic read {contract.announce_topic(cafe)}",
-                  *assign_acl(cafe, table), ""]
+@dataclass(frozen=True, slots=True)
+class Listeners:
+    """Plain MQTT on loopback for the hub and local tools; TLS for the café's network."""
+
+    port: int = DEFAULT_PORT
+    tls_port: int = DEFAULT_TLS_PORT
+    bind: str | None = None  # the TLS listener's address (None: every interface)
+
+
+def acl_text(cafe: str, tables: Sequence[str], hub: bool = True) -> str:
+    """The ACL file: the contract's Access (`cafe.access`) for the hub (unless the plugin holds it) and each table."""
+    contract.check_id(cafe, "café")
+    lines = [f"# tabletop-referee café {cafe!r}: access as shared/cafe-protocol.md says (generated).", ""]
+    users = ([(HUB_USER, hub_grants(cafe))] if hub else []) + [(table_user(t), table_grants(cafe, t)) for t in tables]
+    for user, grants in users:
+        lines += [f"user {user}", *(f"topic {g.access} {g.topic}" for g in grants), ""]
     return "\n".join(lines)
 
 
-def assign_acl(cafe: str, table: str | None) -> list[str]:
-    """The club nights' ACL lines: the hub (`table` None) publishes every table's `assign`, a table reads its own."""
-    if table is None:
-        return [f"topic write {contract.ROOT}/{contract.check_id(cafe, 'café')}/table/+/assign"]
-    return [f"topic read {contract.assign_topic(cafe, table)}"]
-
-
-def conf_text(folder: Path, port: int = DEFAULT_PORT, bind: str | None = None, conf_d: bool = False,
-              data_dir: Path | None = None, tls_cert: Path | None = None, tls_key: Path | None = None) -> str:
+def conf_text(folder: Path, listeners: Listeners, *, cert: Path, key: Path, file_based: bool,
+              plugin: str | None, conf_d: bool = False, data_dir: Path | None = None) -> str:
     """The broker's settings. Persistence is on so queued messages for the hub and retained statuses survive a
     restart; the hub's queue is long enough for an evening of games while it is away."""
     lines = ["# tabletop-referee café broker (generated by `python -m cafe broker-config`).",
              "per_listener_settings false",
-             f"listener {port}{' ' + bind if bind else ''}"]
-    if tls_cert is not None and tls_key is not None:
-        lines += [f"certfile {tls_cert}", f"keyfile {tls_key}"]
-    lines += ["allow_anonymous false",
-              "# A client's id is its user name, whatever id it sends: no user can take over another's session",
-              "# (a table's user sending the hub's id would otherwise throw the hub off and wipe its queue).",
-              "use_username_as_clientid true",
-              f"password_file {folder / 'passwd'}",
-              f"acl_file {folder / 'acl'}",
-              "# A payload is at most 64 KiB (the contract); a packet adds the topic and headers.",
+             "# A client's id is its user name, whatever id it sends: no user can take over another's session",
+             "# (a table's user sending the hub's id would otherwise throw the hub off and wipe its queue).",
+             "# Mosquitto keeps this setting per listener: it follows each `listener` line.",
+             "# Plain MQTT only on this machine (the hub, local tools): nothing in clear on the café's network.",
+             f"listener {listeners.port} 127.0.0.1",
+             "use_username_as_clientid true",
+             "# TLS on the café's network: tables check this certificate against the café's CA.",
+             f"listener {listeners.tls_port}{' ' + listeners.bind if listeners.bind else ''}",
+             "use_username_as_clientid true",
+             f"certfile {cert}", f"keyfile {key}",
+             "allow_anonymous false"]
+    if file_based:
+        lines += [f"password_file {folder / 'passwd'}", f"acl_file {folder / 'acl'}"]
+    if plugin is not None:
+        lines += ["# Users and roles the hub adds when staff accept a table (Mosquitto's dynamic security plugin).",
+                  f"plugin {plugin}", f"plugin_opt_config_file {folder / DYNSEC_FILE}"]
+    lines += ["# A payload is at most 64 KiB (the contract); a packet adds the topic and headers.",
               "max_packet_size 131072",
               "max_queued_messages 100000",
               "persistent_client_expiration 14d",
@@ -98,50 +105,96 @@ def conf_text(folder: Path, port: int = DEFAULT_PORT, bind: str | None = None, c
     return "\n".join(lines) + "\n"
 
 
-def write_broker_config(folder: Path, cafe: str, tables: Sequence[str], *, port: int = DEFAULT_PORT,
-                        bind: str | None = None, conf_d: bool = False, data_dir: Path | None = None,
-                        tls_cert: Path | None = None, tls_key: Path | None = None, renew: bool = False,
-                        mosquitto_passwd: str | None = None) -> BrokerFiles:
-    contract.check_id(cafe, "café")
-    tables = list(dict.fromkeys(contract.check_id(t, "table") for t in tables))
-    if not tables:
-        raise ValueError("name at least one table")
-    tool = mosquitto_passwd or shutil.which(MOSQUITTO_PASSWD) or "/usr/bin/mosquitto_passwd"
-    if not Path(tool).exists():
-        raise FileNotFoundError(f"{MOSQUITTO_PASSWD} not found: install Debian's mosquitto (apt install mosquitto)")
-    folder = folder.resolve()
+def _passwords(folder: Path, users: Sequence[str], renew: bool) -> dict[str, Path]:
+    """Each user's password file (made once, mode 600; again for everyone with `renew`)."""
     secrets_dir = folder / "passwords"
     secrets_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(secrets_dir, 0o700)
-    if not conf_d:
-        (data_dir or folder / "data").mkdir(parents=True, exist_ok=True)
-    users = [HUB_USER, *(table_user(t) for t in tables)]
-    passwords: dict[str, Path] = {}
-    passwd = folder / "passwd"
-    fresh = folder / "passwd.new"
-    fresh.unlink(missing_ok=True)
-    fresh.touch(mode=0o600)
+    out: dict[str, Path] = {}
     for user in users:
         path = secrets_dir / user
         if renew or not path.exists():
-            path.touch(mode=0o600)
-            path.write_text(secrets.token_urlsafe(18) + "\n", encoding="utf-8")
-        passwords[user] = path
+            certs.write_private(path, (secrets.token_urlsafe(18) + "\n").encode())
+        out[user] = path
+    return out
+
+
+def _passwd_file(folder: Path, passwords: dict[str, Path], tool: str | None) -> Path:
+    """Mosquitto's hashed password file for the file-based users, made by Debian's mosquitto_passwd."""
+    found = tool or shutil.which(MOSQUITTO_PASSWD) or "/usr/bin/mosquitto_passwd"
+    if not Path(found).exists():
+        raise FileNotFoundError(f"{MOSQUITTO_PASSWD} not found: install Debian's mosquitto (apt install mosquitto)")
+    passwd, fresh = folder / "passwd", folder / "passwd.new"
+    fresh.unlink(missing_ok=True)
+    fresh.touch(mode=0o600)
+    for user, path in passwords.items():
         password = path.read_text(encoding="utf-8").strip()
-        subprocess.run([tool, "-b", str(fresh), user, password], check=True, capture_output=True)
+        subprocess.run([found, "-b", str(fresh), user, password], check=True, capture_output=True)
     os.replace(fresh, passwd)
-    acl = folder / "acl"
-    acl.write_text(acl_text(cafe, tables), encoding="utf-8")
+    return passwd
+
+
+def _tls(folder: Path, cafe: str, names: Sequence[str] | None, own: tuple[Path, Path] | None
+         ) -> tuple[Path | None, Path, Path, list[str]]:
+    """(CA certificate or None, certificate, key, what was made now): the owner's own pair, or the café's CA and
+    a certificate it signs for `names`."""
+    if own is not None:
+        return None, own[0], own[1], []
+    tls = folder / "tls"
+    made = [] if (tls / "ca.crt").exists() else ["ca"]
+    ca = certs.ensure_ca(tls, f"tabletop-referee café {cafe} CA")
+    pair, new = certs.ensure_server(tls, "broker", list(names or certs.default_names()), ca)
+    return ca.cert, pair.cert, pair.key, made + (["certificate"] if new else [])
+
+
+def write_broker_config(folder: Path, cafe: str, tables: Sequence[str] = (), *,
+                        listeners: Listeners = Listeners(), names: Sequence[str] | None = None,
+                        pairing: bool = True, conf_d: bool = False, data_dir: Path | None = None,
+                        tls_cert: Path | None = None, tls_key: Path | None = None, renew: bool = False,
+                        mosquitto_passwd: str | None = None, mosquitto_ctrl: str | None = None) -> BrokerFiles:
+    """Write the café broker's files (see the module's docstring); ValueError/OSError say what is wrong."""
+    contract.check_id(cafe, "café")
+    tables = list(dict.fromkeys(contract.check_id(t, "table") for t in tables))
+    if not tables and not pairing:
+        raise ValueError("name the tables (--tables), or let the hub add them when staff accept them (pairing)")
+    if (tls_cert is None) != (tls_key is None):
+        raise ValueError("a certificate of your own needs its key too (--tls-cert and --tls-key)")
+    plugin = dynsec.find_plugin() if pairing else None
+    folder = folder.resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    data = data_dir or folder / "data"
+    if not conf_d:
+        data.mkdir(parents=True, exist_ok=True)
+    passwords = _passwords(folder, [HUB_USER, *(table_user(t) for t in tables)], renew)
+    own = (tls_cert.resolve(), tls_key.resolve()) if tls_cert is not None and tls_key is not None else None
+    ca, cert, key, made = _tls(folder, cafe, names, own)
+    passwd = acl = plugin_file = None
+    if tables:
+        file_users = {u: p for u, p in passwords.items() if u != HUB_USER or not pairing}
+        passwd = _passwd_file(folder, file_users, mosquitto_passwd)
+        acl = folder / "acl"
+        acl.write_text(acl_text(cafe, tables, hub=not pairing), encoding="utf-8")
+    if pairing:
+        plugin_file = folder / DYNSEC_FILE
+        hub_password = passwords[HUB_USER].read_text(encoding="utf-8").strip()
+        dynsec.write_config(plugin_file, cafe, hub_password, renew=renew, tool=mosquitto_ctrl)
+        os.chmod(plugin_file.parent, 0o700)
     conf = folder / "mosquitto.conf"
-    conf.write_text(conf_text(folder, port, bind, conf_d, data_dir, tls_cert, tls_key), encoding="utf-8")
-    readable = [passwd, acl] + ([] if conf_d else [data_dir or folder / "data"])
-    _give_to_broker_user(readable)
-    return BrokerFiles(folder, conf, acl, passwd, passwords)
+    conf.write_text(conf_text(folder, listeners, cert=cert, key=key, file_based=bool(tables), plugin=plugin,
+                              conf_d=conf_d, data_dir=data_dir), encoding="utf-8")
+    owned = [p for p in (passwd, acl, None if conf_d else data) if p is not None]
+    if plugin_file is not None:
+        owned += [plugin_file.parent, plugin_file]
+    if own is None:
+        owned.append(key)
+    _give_to_broker_user(owned)
+    return BrokerFiles(folder, conf, passwords, acl, passwd, ca, cert, plugin_file, made)
 
 
 def _give_to_broker_user(paths: list[Path]) -> None:
-    """Started as root, mosquitto drops to the `mosquitto` user before it reads the password file and the ACL
-    and writes its persistence: those must be that user's."""
+    """Started as root, mosquitto drops to the `mosquitto` user before it reads the password file, the ACL, its
+    certificate's key and the plugin's file, and writes its persistence and the plugin's file: those must be
+    that user's."""
     if os.geteuid() != 0:
         return
     try:

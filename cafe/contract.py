@@ -2,18 +2,23 @@
 
 Both sides import this module (the table's publisher and the café hub), so a
 message one side builds is exactly what the other validates. It depends on the
-standard library only. The binding text is `shared/cafe-protocol.md`; either
-side may add fields, so validators accept unknown keys and check the named ones.
+standard library and, for a game's most players, on the referee's game definitions.
+The binding text is `shared/cafe-protocol.md`; either side may add fields, so
+validators accept unknown keys and check the named ones. Every string of every
+payload keeps the text rule (`check_texts`): the one sanitiser at the edge.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from referee import games
 
 PROTOCOL = "tabletop-referee/cafe/1"
 VERSION = 1
@@ -29,6 +34,10 @@ LANGUAGES = ("de", "en")
 TRANSCRIPT_FORMAT = "tabletop-referee/1"
 STATUS_MAX_PER_S = 10
 TABLE_TOPICS = ("status", "log", "replay", "assign")
+MAX_NAME = 40  # characters of a player's name (the kiosk's keyboard takes 16; club nights' check-in as many)
+# Text in any payload holds no control characters and no unpaired surrogates (Integrity). A surrogate in a Python
+# string is always unpaired: JSON's `\ud83d\ude00` is read as one character.
+_UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -109,8 +118,30 @@ def parse_topic(topic: str) -> Topic:
 # ---------------------------------------------------------------- bytes
 
 
+def safe_text(value: str) -> bool:
+    """No control character (U+0000–U+001F, U+007F–U+009F) and no unpaired surrogate: text the contract allows."""
+    return _UNSAFE_TEXT.search(value) is None
+
+
+def check_texts(payload: object) -> None:
+    """Every string of a payload, keys included, as the contract's Integrity section allows (ContractError if
+    not): one check at the edge for names, announcements, titles and whatever a later field carries."""
+    stack = [payload]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            _need(safe_text(item), f"text {item[:40]!r} holds a control character or an unpaired surrogate")
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def encode(payload: Mapping[str, Any]) -> bytes:
-    """Compact UTF-8 JSON; ContractError when it exceeds the protocol's 64 KiB."""
+    """Compact UTF-8 JSON; ContractError when it exceeds the protocol's 64 KiB or holds text the contract forbids
+    (a sender refuses to make such a payload)."""
+    check_texts(payload)
     data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_PAYLOAD:
         raise ContractError(f"payload of {len(data)} bytes exceeds {MAX_PAYLOAD}")
@@ -158,6 +189,7 @@ def decode(data: bytes) -> dict[str, Any]:
         raise ContractError(f"payload is not JSON: {str(error)[:200]}") from None
     if not isinstance(value, dict):
         raise ContractError("payload is not a JSON object")
+    check_texts(value)
     return value
 
 
@@ -226,15 +258,37 @@ def _base(payload: object, table: str | None) -> dict[str, Any]:
     return payload
 
 
-def _names(value: object, what: str) -> list[str]:
-    _need(isinstance(value, list) and all(isinstance(p, str) and p for p in value), f"{what} must be a list of names")
-    return value  # type: ignore[return-value]
+@functools.lru_cache(maxsize=64)
+def _most_players(game: str) -> int:
+    known = games.all_games()
+    found = known.get(game)
+    return max(found.player_counts) if found else max(c for g in known.values() for c in g.player_counts)
 
 
-def _scores(value: object) -> dict[str, Any]:
-    _need(isinstance(value, dict) and all(isinstance(k, str) and _is_int(v) for k, v in value.items()),
+def most_players(game: object) -> int:
+    """The most players `game`'s definition allows; for a game this side does not know, the most of any game."""
+    return _most_players(game if isinstance(game, str) else "")
+
+
+def is_name(value: object) -> bool:
+    """A player's name: 1 to MAX_NAME characters (what the text rule allows is checked for the whole payload)."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME
+
+
+def _names(value: object, what: str, game: object = None) -> list[str]:
+    _need(isinstance(value, list) and all(is_name(p) for p in value),
+          f"{what} must be a list of names of 1-{MAX_NAME} characters")
+    assert isinstance(value, list)
+    _need(len(value) <= most_players(game), f"{what}: more than the game's {most_players(game)} players")
+    return value
+
+
+def _scores(value: object, game: object = None) -> dict[str, Any]:
+    _need(isinstance(value, dict) and all(is_name(k) and _is_int(v) for k, v in value.items()),
           "scores must map names to integers")
-    return value  # type: ignore[return-value]
+    assert isinstance(value, dict)
+    _need(len(value) <= most_players(game), f"scores: more than the game's {most_players(game)} players")
+    return value
 
 
 def validate_status(payload: object, table: str | None = None) -> dict[str, Any]:
@@ -248,12 +302,14 @@ def validate_status(payload: object, table: str | None = None) -> dict[str, Any]
     _need(p.get("game") is None or isinstance(p["game"], str), "game must be a string or null")
     _need(p.get("game_uid") is None or (isinstance(p["game_uid"], str) and p["game_uid"] != ""),
           "game_uid must be a string or null")
-    _names(p.get("players"), "players")
-    _need(p.get("turn") is None or isinstance(p["turn"], str), "turn must be a name or null")
-    _scores(p.get("scores"))
+    _names(p.get("players"), "players", p.get("game"))
+    _need(p.get("turn") is None or is_name(p["turn"]), "turn must be a name or null")
+    _scores(p.get("scores"), p.get("game"))
     _need(isinstance(p.get("finished"), bool), "finished must be true or false")
     _need(_is_int(p.get("n")) and 0 <= p["n"] <= MAX_INT, "n must be an integer, 0 <= n < 2^53")
     parse_time(p.get("at"))
+    if "assignment" in p:  # added for #35: the club night's assignment the table shows now
+        validate_assignment_ref(p["assignment"])
     return p
 
 
@@ -269,9 +325,12 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
         header = p.get("header")
         _need(isinstance(header, dict) and header.get("format") == TRANSCRIPT_FORMAT,
               f"header must be a transcript header ({TRANSCRIPT_FORMAT})")
-        _names(header.get("players"), "header players")  # type: ignore[union-attr]
+        _names(header.get("players"), "header players", header.get("game"))  # type: ignore[union-attr]
         if "assignment" in p:
             validate_assignment_ref(p["assignment"])
+        if "guests" in p:  # added for #35: the seats that kept their default names
+            guests = _names(p["guests"], "guests")
+            _need(set(guests) <= set(header.get("players")), "guests must be players of the game")  # type: ignore
     elif kind == "event":
         _need(isinstance(p.get("event"), dict), "event must be a JSON object")
         answer = p.get("answer")
@@ -371,7 +430,7 @@ def validate_assign(payload: object) -> dict[str, Any]:
     _need(_is_int(p.get("round")) and 1 <= p["round"] <= MAX_INT, "round must be an integer >= 1")
     _need(isinstance(p.get("game"), str) and p["game"] != "", "game must be a game id")
     _need(isinstance(p.get("options"), dict), "options must be a JSON object")
-    players = _names(p.get("players"), "players")
+    players = _names(p.get("players"), "players", p.get("game"))
     _need(bool(players) and len(set(players)) == len(players), "players must be unique names")
     _need(p.get("dealer") is None or p["dealer"] in players, "dealer must be one of the players or null")
     title = p.get("title")

@@ -46,6 +46,8 @@ STATUS_GAP_S = 1 / contract.STATUS_MAX_PER_S
 # and flips in a few ms, and the publisher's Python work (JSON, paho) must not take the GIL from it meanwhile.
 SETTLE_S = 0.015
 UNSUPPORTED_PROTOCOL = 0x84  # MQTT 5 CONNACK reason: the broker speaks only 3.1.1
+BAD_LOGIN, NOT_AUTHORIZED, BAD_LOGIN_5, NOT_AUTHORIZED_5 = 4, 5, 0x86, 0x87  # CONNACK: 3.1.1's and MQTT 5's
+PROBLEMS = ("certificate", "refused", "unreachable")
 
 
 class Publisher:
@@ -55,12 +57,15 @@ class Publisher:
                  on_online: Callable[[bool], None] | None = None,
                  on_announce: Callable[[dict[str, Any] | None], None] | None = None,
                  on_assign: Callable[[dict[str, Any] | None], None] | None = None,
+                 on_problem: Callable[[str | None], None] | None = None,
                  window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S):
         self.config = config
         self.open_outbox = open_outbox
         self.on_online = on_online or (lambda online: None)
         self.on_announce = on_announce or (lambda payload: None)
         self.on_assign = on_assign or (lambda payload: None)  # club nights: this table's assignment, or None
+        self.on_problem = on_problem or (lambda problem: None)  # why the broker cannot be used (PROBLEMS), or None
+        self.problem: str | None = None
         self.window = window
         self.backoff = backoff
         self.keepalive = keepalive
@@ -175,8 +180,11 @@ class Publisher:
                 client.connect(self.config.host, self.config.port, self.keepalive, clean_start=True)
             else:
                 client.connect(self.config.host, self.config.port, self.keepalive)
+        except ssl.SSLCertVerificationError as error:  # not the café's broker, or not for the name we reach it by
+            self._set_problem("certificate", f"the broker's certificate is refused: {error.verify_message}")
+            return None
         except (OSError, ValueError) as error:
-            log.debug("café: cannot reach %s:%s: %s", self.config.host, self.config.port, error)
+            self._set_problem("unreachable", f"cannot reach {self.config.host}:{self.config.port}: {error}")
             return None
         client.loop_start()
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
@@ -187,7 +195,10 @@ class Publisher:
                 answered = True
                 if not value.is_failure:
                     self.connections += 1
+                    self._set_problem(None, "")
                     return client
+                if value.value in (NOT_AUTHORIZED, BAD_LOGIN, NOT_AUTHORIZED_5, BAD_LOGIN_5):
+                    self._set_problem("refused", f"the broker refused the table's user: {value}")
                 if value.value in (1, UNSUPPORTED_PROTOCOL) and self._protocol == mqtt.MQTTv5:
                     self._protocol = mqtt.MQTTv311
                 log.warning("café: the broker refused the table: %s", value)
@@ -268,11 +279,14 @@ class Publisher:
         try:
             return contract.encode(payload)
         except contract.ContractError:
-            # Larger than 64 KiB (an event no scanner makes): its answer still goes out, the event shortened.
+            # Larger than 64 KiB, or text the contract forbids (an event no scanner makes): its answer still goes
+            # out, the event shortened to its type.
             event = payload.get("event", {})
             if record.kind != "event":
                 raise
-            payload["event"] = {"type": event.get("type", "unknown"), "oversize": True}
+            kind = event.get("type")
+            safe = isinstance(kind, str) and len(kind) <= 40 and contract.safe_text(kind)
+            payload["event"] = {"type": kind if safe else "unknown", "oversize": True}
             return contract.encode(payload)
 
     def _send_status(self, client: mqtt.Client) -> float | None:
@@ -331,6 +345,18 @@ class Publisher:
                 self._events.get_nowait()
             except queue.Empty:
                 return
+
+    def _set_problem(self, problem: str | None, detail: str) -> None:
+        """Why the last attempt failed (logged once per change, a warning for a certificate or a refusal)."""
+        if problem == self.problem:
+            return
+        self.problem = problem
+        if problem is not None:
+            log.log(logging.DEBUG if problem == "unreachable" else logging.WARNING, "café: %s", detail)
+        try:
+            self.on_problem(problem)
+        except Exception:
+            log.exception("café: on_problem failed")
 
     def _set_online(self, online: bool) -> None:
         if online != self.online:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 DEFAULT_PORT = 1883
 DEFAULT_TLS_PORT = 8883
+DEFAULT_HUB_PORT = 8080  # the hub's pages (HTTPS), where a table asks to join
+MAX_ADDRESS = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,24 +34,36 @@ class CafeLinkConfig:
 
 def parse_broker(text: str, tls: bool = False) -> tuple[str, int]:
     """"host:port" (or "host", or "[v6]:port") → (host, port); ValueError says what is wrong."""
+    return parse_address(text, DEFAULT_TLS_PORT if tls else DEFAULT_PORT, "broker")
+
+
+def parse_hub(text: str) -> tuple[str, int]:
+    """The hub's address as staff type it on a table ("cafe-hub.local", "192.168.1.10:8080")."""
+    return parse_address(text, DEFAULT_HUB_PORT, "hub")
+
+
+def parse_address(text: str, default_port: int, what: str) -> tuple[str, int]:
+    """"host:port" (or "host", or "[v6]:port") → (host, port); ValueError says what is wrong."""
     text = text.strip()
     if not text:
-        raise ValueError("broker is empty (use \"host:port\")")
+        raise ValueError(f"{what} is empty (use \"host:port\")")
+    if len(text) > MAX_ADDRESS:
+        raise ValueError(f"{what}: longer than {MAX_ADDRESS} characters")
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
         port_text = rest[1:] if rest.startswith(":") else ""
         if rest and not rest.startswith(":"):
-            raise ValueError(f"broker {text!r}: use \"[address]:port\"")
+            raise ValueError(f"{what} {text!r}: use \"[address]:port\"")
     elif text.count(":") == 1:
         host, _, port_text = text.partition(":")
     elif ":" in text:
-        raise ValueError(f"broker {text!r}: write an IPv6 address in brackets, \"[address]:port\"")
+        raise ValueError(f"{what} {text!r}: write an IPv6 address in brackets, \"[address]:port\"")
     else:
         host, port_text = text, ""
-    if not host or any(c.isspace() or c in "/@" for c in host):
-        raise ValueError(f"broker {text!r}: no host name")
+    if not host or any(c.isspace() or c in "/@" or not c.isprintable() for c in host):
+        raise ValueError(f"{what} {text!r}: no host name")
     if not port_text:
-        return host, DEFAULT_TLS_PORT if tls else DEFAULT_PORT
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ValueError(f"broker {text!r}: the port must be a number 1-65535")
+        return host, default_port
+    if not (port_text.isascii() and port_text.isdigit()) or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"{what} {text!r}: the port must be a number 1-65535")
     return host, int(port_text)

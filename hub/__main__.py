@@ -3,6 +3,8 @@
     referee-hub --broker HOST:PORT --cafe ID --data-dir DIR --listen HOST:PORT
     referee-hub --config /etc/tabletop-referee/hub.toml [options override the file]
     referee-hub --check-config FILE
+    referee-hub certificate --config FILE   (makes the self-signed HTTPS certificate if needed; prints its
+                                         address and fingerprint)
     referee-hub hash-password            (reads the password from standard input or asks for it)
     referee-hub bridge-config --cafe ID --central HOST:PORT [--remote-username U --remote-password-file F]
                                          (prints the café broker's bridge to a central broker)
@@ -18,10 +20,13 @@ import sys
 
 from hub.config import ConfigError, HubConfig, from_options, load, split_address
 
+log = logging.getLogger("hub")
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-hub", description="The café hub of Tabletop Referee.")
-    parser.add_argument("command", nargs="?", choices=["serve", "hash-password", "bridge-config"], default="serve")
+    parser.add_argument("command", nargs="?", default="serve",
+                        choices=["serve", "hash-password", "bridge-config", "certificate"])
     parser.add_argument("--config", help="TOML file with a [hub] table")
     parser.add_argument("--check-config", metavar="FILE", help="check a config file and exit")
     parser.add_argument("--broker", help="the café's MQTT broker, HOST:PORT")
@@ -29,6 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--data-dir", help="where the hub keeps its SQLite store")
     parser.add_argument("--listen", help="the web page's HOST:PORT")
     parser.add_argument("--client-id", help="the MQTT session's name (default: referee-hub-CAFE)")
+    parser.add_argument("--plain-http", action="store_true", default=None,
+                        help="serve plain HTTP (only behind a reverse proxy that serves HTTPS)")
     parser.add_argument("--central", help="bridge-config: the central broker, HOST:PORT")
     parser.add_argument("--remote-username", help="bridge-config: the café's user at the central broker")
     parser.add_argument("--remote-password-file", help="bridge-config: a file holding that user's password")
@@ -39,29 +46,58 @@ def _parser() -> argparse.ArgumentParser:
 
 def config_from(args: argparse.Namespace) -> HubConfig:
     overrides = {"broker": args.broker, "cafe": args.cafe, "data_dir": args.data_dir, "listen": args.listen,
-                 "client_id": args.client_id}
+                 "client_id": args.client_id, "plain_http": args.plain_http}
     return load(args.config, overrides) if args.config else from_options(overrides)
+
+
+def addresses(host: str, port: int, https: bool = False) -> list[str]:
+    """The addresses a phone on the café's network opens the hub at: the listening host, or for every interface
+    (0.0.0.0, ::) this machine's own addresses, loopback last."""
+    import socket
+
+    scheme = "https" if https else "http"
+    hosts = [host]
+    if host in ("0.0.0.0", "::", ""):
+        found = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        hosts = [*sorted(h for h in found if not h.startswith("127.")), "127.0.0.1"]
+    return [f"{scheme}://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
 
 
 def serve(config: HubConfig) -> int:
     import uvicorn
 
+    from hub import https
     from hub.service import Service
 
+    serving = https.prepare(config)  # HTTPS unless plain_http: the owner's certificate, or a self-signed one
+    line = https.announce(config, serving)
+    log.warning("%s", line)  # in the journal whatever the log level …
+    print(f"referee-hub: {line}", flush=True)  # … and on the terminal of whoever started it
     service = Service(config)
     host, port = split_address(config.listen)
-    # HTTPS when the config names a certificate; behind a reverse proxy, its X-Forwarded-* only from its address.
+    # Behind a reverse proxy, its X-Forwarded-* only from its address.
     server = uvicorn.Server(uvicorn.Config(service.app(), host=host, port=port, log_level="warning",
                                            timeout_graceful_shutdown=2, access_log=False,
-                                           ssl_certfile=config.https_cert, ssl_keyfile=config.https_key,
+                                           ssl_certfile=serving.cert, ssl_keyfile=serving.key,
                                            proxy_headers=bool(config.trusted_proxy),
                                            forwarded_allow_ips=config.trusted_proxy or "127.0.0.1"))
     service.start()
+    for url in addresses(host, port, https=serving.cert is not None):
+        print(f"referee-hub: the café's page is at {url} (staff: {url}staff)", flush=True)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
         server.run()
     finally:
         service.stop()
+    return 0
+
+
+def certificate(config: HubConfig) -> int:
+    """What staff compare in their browser, before the hub first runs (install-hub.sh prints it)."""
+    from hub import https
+
+    serving = https.prepare(config)
+    print(https.announce(config, serving))
     return 0
 
 
@@ -111,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
-    return serve(config)
+    return certificate(config) if args.command == "certificate" else serve(config)
 
 
 if __name__ == "__main__":

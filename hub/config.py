@@ -10,8 +10,10 @@
     tls = false                      # with ca_file = "/etc/…/ca.crt"
     client_id = "hub"                # the persistent session's name (default: the user name, else from the café)
     staff_password_hash = "scrypt$…" # `referee-hub hash-password` prints one
-    https_cert = "/etc/tabletop-referee/hub.crt"  # serve the page over HTTPS (with https_key; install-hub.sh
-    https_key = "/etc/tabletop-referee/hub.key"   #   --self-signed makes both and prints the fingerprint)
+    https_cert = "/etc/tabletop-referee/hub.crt"  # HTTPS with a certificate of your own (with https_key);
+    https_key = "/etc/tabletop-referee/hub.key"   #   without them the hub makes a self-signed one in data_dir
+    https_names = ["cafe-hub.local"] # the names in that self-signed certificate (default: this machine's)
+    plain_http = false               # true: plain HTTP, only behind a reverse proxy that serves HTTPS
     trusted_proxy = "127.0.0.1"      # behind a reverse proxy: its address(es), comma-separated; its
                                      #   X-Forwarded-For/-Proto then name the client and the scheme
     timezone = "Europe/Berlin"       # the café's zone: the pages show times in it
@@ -30,11 +32,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from cafe.certs import check_names
 from hub.auth import valid_hash
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
-        "staff_password_hash", "https_cert", "https_key", "trusted_proxy", "timezone", "table_names")
+        "staff_password_hash", "https_cert", "https_key", "https_names", "plain_http", "trusted_proxy", "timezone",
+        "table_names")
+FLAGS = ("tls", "plain_http")
 
 
 class ConfigError(ValueError):
@@ -55,6 +60,8 @@ class HubConfig:
     staff_password_hash: str | None = field(default=None, repr=False)
     https_cert: str | None = None
     https_key: str | None = None
+    https_names: list[str] = field(default_factory=list)
+    plain_http: bool = False
     trusted_proxy: str | None = None
     timezone: str = "Europe/Berlin"
     table_names: dict[str, str] = field(default_factory=dict)
@@ -96,9 +103,11 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
     for key, value in values.items():
         if key not in KEYS:
             out.append((key, f"unknown key {key!r} in [hub] (known: {', '.join(KEYS)})"))
-        elif key == "tls":
+        elif key in FLAGS:
             if not isinstance(value, bool):
-                out.append((key, "tls must be true or false"))
+                out.append((key, f"{key} must be true or false"))
+        elif key == "https_names":
+            out += _names_problems(value)
         elif key == "table_names":
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 out.append((key, 'table_names must be a table of id = "name" (e.g. t1 = "Fenster")'))
@@ -122,6 +131,16 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
     if bool(values.get("https_cert")) != bool(values.get("https_key")):
         out.append(("https_cert", "https_cert and https_key go together (the certificate and its key)"))
     return out
+
+
+def _names_problems(value: Any) -> list[tuple[str, str]]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return [("https_names", 'https_names must be a list of host names or addresses (e.g. ["cafe-hub.local"])')]
+    try:
+        check_names(value)
+    except ValueError as error:
+        return [("https_names", f"https_names: {error}")]
+    return []
 
 
 def _key_lines(text: str) -> dict[str, int]:

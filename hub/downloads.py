@@ -1,8 +1,9 @@
 """Downloads: every game as one CSV, one game's moves as CSV, a game's transcript (JSONL, replayable with
 `referee replay`), and the QR code that opens the overview on a guest's phone.
 
-Every CSV cell that a spreadsheet would read as a formula (a name starting with `=`, `+`, `-`, `@`) is
-written as text (`hub.formats.csv_cell`). Times are the hub's receive times in the café's zone; the table's
+CSVs are for German spreadsheet programs (semicolons, a BOM, numbers as numbers); every cell that a
+spreadsheet would read as a formula (a name starting with `=`, `+`, `-`, `@`) is written as text
+(`hub.formats.csv_cell`). Times are the hub's receive times in the café's zone; the table's
 own clock stands beside them."""
 
 from __future__ import annotations
@@ -20,17 +21,30 @@ from starlette.routing import Route
 from hub import formats
 from hub.views import Hub, game_view, lang_of, not_found, with_words
 
-GAMES_HEADER = ["cafe", "table", "table_name", "game_uid", "game", "players", "status", "check", "winners",
-                "scores", "started", "ended", "length_s", "started_at_table_clock", "ended_at_table_clock"]
+SEATS = 6  # the most players a game seats: one player and score column each in games.csv
+GAMES_HEADER = ["cafe", "table", "table_name", "game_uid", "game", "status", "check", "winners", "started", "ended",
+                "length_s", "started_at_table_clock", "ended_at_table_clock",
+                *(f"{what}_{i}" for i in range(1, SEATS + 1) for what in ("player", "score"))]
 MOVES_HEADER = ["n", "seq", "received", "at_table_clock", "kind", "move", "ok", "verdict"]
 
 
-def csv_response(header: Sequence[str], rows: Iterable[Sequence[object]], filename: str) -> Response:
+def spreadsheet_cell(value: object, lang: str) -> object:
+    """A cell as a spreadsheet in `lang` reads it: a number stays a number (German: decimal comma, no
+    thousands separator), a text that looks like a formula is made text (`formats.csv_cell`)."""
+    if isinstance(value, float):
+        text = repr(round(value, 6)).removesuffix(".0") if value == value else ""
+        return text.replace(".", ",") if lang == "de" else text
+    return formats.csv_cell(value)
+
+
+def csv_response(rows: Iterable[Sequence[object]], filename: str, lang: str) -> Response:
+    """CSV that German spreadsheet programs open as a table: semicolon-separated, UTF-8 with a byte order mark
+    (else they read it as Latin-1), numbers unquoted with the page language's decimal mark."""
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows([formats.csv_cell(cell) for cell in row] for row in rows)
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+    out.write("\ufeff")
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerows([spreadsheet_cell(cell, lang) for cell in row] for row in rows)
+    return Response(out.getvalue().encode("utf-8"), media_type="text/csv; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{filename}"'})
 
 
@@ -38,14 +52,16 @@ def _csv_routes(hub: Hub) -> list[Route]:
     reader = hub.reader
 
     def games_csv(request: Request) -> Response:
-        rows = []
+        rows: list[list[object]] = [GAMES_HEADER]
         for g in (game_view(g, hub) for g in reader.games(limit=1_000_000)):
-            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], " / ".join(g["players"]),
-                         g["status"], g["check"], " / ".join(g["winners"]),
-                         json.dumps(g["scores"], ensure_ascii=False), g["started_local"] or "",
-                         g["ended_local"] or "", "" if g["length_s"] is None else round(g["length_s"]),
-                         g["started_at"] or "", g["ended_at"] or ""])
-        return csv_response(GAMES_HEADER, rows, "games.csv")
+            seats: list[object] = []
+            for player in g["players"][:SEATS]:
+                seats += [player, (g["scores"] or {}).get(player, "")]
+            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], g["status"], g["check"],
+                         " / ".join(g["winners"]), g["started_local"] or "", g["ended_local"] or "",
+                         "" if g["length_s"] is None else round(g["length_s"]), g["started_at"] or "",
+                         g["ended_at"] or "", *seats])
+        return csv_response(rows, "games.csv", lang_of(request))
 
     def game_csv(request: Request) -> Response:
         p = request.path_params
@@ -60,7 +76,7 @@ def _csv_routes(hub: Hub) -> list[Route]:
             rows.append([r["n"], answer.get("seq", ""), formats.local(r["received"], hub.zone).isoformat(
                 timespec="seconds"), r.get("at") or "", r["kind"], r.get("text", ""),
                 "" if r["kind"] != "event" else int(bool(answer.get("ok"))), r.get("verdict", "")])
-        return csv_response(MOVES_HEADER, rows, f"{game['cafe']}-{game['table']}-{game['game_uid']}.csv")
+        return csv_response([MOVES_HEADER, *rows], f"{game['cafe']}-{game['table']}-{game['game_uid']}.csv", lang)
 
     return [Route("/games.csv", games_csv), Route("/games/{cafe}/{table}/{uid}.csv", game_csv)]
 

@@ -10,21 +10,23 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from babel.numbers import format_decimal
+
 DAY_STARTS_AT = 6  # hours after midnight: a games evening that ends at 2 a.m. is still the evening before
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as the start of a formula
 
 
-def number(value: float | int | None, lang: str, places: int = 1) -> str:
-    """`5.5` in English, `5,5` in German; whole numbers (scores) without decimals."""
+def number(value: float | int | None, lang: str, places: int = 1, *, trim: bool = False) -> str:
+    """A number as the page's language writes it (Babel's locale data): `1.234,5` in German, `1,234.5` in
+    English, with `places` decimals (whole numbers, e.g. scores, without any); `trim` drops trailing zeros
+    (a tournament's 2, 2,5 and 1,33). The minus is the typographic one."""
     if value is None:
         return ""
-    if isinstance(value, int) or places == 0:
-        text = f"{value:,.0f}"
-    else:
-        text = f"{value:,.{places}f}"
-    if lang == "de":
-        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
-    return text.replace("-", "−")
+    decimals = "0" * places
+    if isinstance(value, int) and not trim:
+        decimals = ""
+    pattern = "#,##0" + (("." + ("#" if trim else "0") * places) if decimals else "")
+    return format_decimal(value, format=pattern, locale=lang, decimal_quantization=True).replace("-", "−")
 
 
 def local(received: float, zone: ZoneInfo) -> dt.datetime:
@@ -43,9 +45,18 @@ def date(day: dt.date, lang: str) -> str:
     return day.strftime("%d.%m.%Y") if lang == "de" else day.isoformat()
 
 
-def clock_text(at: str | None) -> str:
-    """A table's own clock as it wrote it (ISO with its offset), shortened to date and time of day."""
-    return (at or "")[:19].replace("T", " ")
+def clock_text(at: str | None, zone: ZoneInfo | None = None, lang: str = "en") -> str:
+    """A table's own clock as it wrote it (ISO with its offset), in the café's zone when given (the same moment
+    the table's clock meant, shown beside the café-time pages), as date and time of day."""
+    if not at:
+        return ""
+    try:
+        moment = dt.datetime.fromisoformat(at)
+    except ValueError:
+        return at[:19].replace("T", " ")
+    if zone is None or moment.tzinfo is None:
+        return at[:19].replace("T", " ")
+    return when(moment.timestamp(), zone, lang)
 
 
 def cafe_day(received: float, zone: ZoneInfo) -> dt.date:

@@ -1,5 +1,6 @@
 """Staff forms as the server sees them: read within a size limit, from this hub's own pages only, each field
-checked with a message the staff can act on (a 400, never a 500).
+checked with a message the staff can act on (a 400, never a 500). No field may hold a control character (the
+café contract's text rule, `cafe.contract.safe_text`): such a form is answered 400 as a whole.
 
 Cross-site requests: every staff POST must carry an `Origin` (or, failing that, a `Referer`) naming this hub's
 host and port — a page elsewhere cannot make a logged-in browser post here. Browsers send `Origin` with every
@@ -15,8 +16,9 @@ from urllib.parse import parse_qsl, urlsplit
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from cafe.contract import safe_text
 from hub.ratelog import RateLimitedLog
-from hub.texts import pick_language, tr
+from hub.texts import lang_of, tr
 
 MAX_FORM_BYTES = 256 * 1024
 
@@ -50,9 +52,8 @@ def cross_site_refusal(request: Request) -> Response | None:
     address = request.client.host if request.client else "unknown"
     refusals.warning("origin", "refused a POST to %s from %s: origin %r, host %r", request.url.path, address,
                      request.headers.get("origin"), request.headers.get("host"))
-    lang = pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"))
-    return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang), status_code=403)
+    return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang_of(request)),
+                             status_code=403)
 
 
 async def read_form(request: Request) -> dict[str, str]:
@@ -69,6 +70,8 @@ async def read_form(request: Request) -> dict[str, str]:
         pairs = parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=50, strict_parsing=False)
     except (UnicodeDecodeError, ValueError):
         raise FormError("The form could not be read.") from None
+    if not all(safe_text(key) and safe_text(value) for key, value in pairs):  # the contract's text rule, at the form
+        raise FormError("The form holds a control character: remove it and send the form again.")
     return dict(pairs)
 
 

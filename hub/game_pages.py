@@ -20,8 +20,9 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
         chosen = {k: q.get(k) or "" for k in ("cafe", "table", "game", "status")}
         found = reader.games(chosen["cafe"] or None, chosen["table"] or None, chosen["game"] or None,
                              chosen["status"] or None, uid=uid)
+        tables = sorted({row["table"] for row in reader.tables(chosen["cafe"] or None)})
         return pages.render(request, "games.html", games=[game_view(g, hub) for g in found], chosen=chosen,
-                            statuses=STATUSES, cafes=reader.cafes())
+                            statuses=STATUSES, cafes=reader.cafes(), tables=tables)
 
     def games_page(request: Request) -> Response:
         return games_list(request)

@@ -18,6 +18,7 @@ from typing import Any
 
 from hub.describe import describe, verdict
 from hub.gaps import Gaps
+from hub.identities import guests_of
 from hub.ratelog import RateLimitedLog
 from hub.ratings import Ladder, Result, fold
 from hub.store import Record, Status, Store
@@ -237,12 +238,13 @@ class Ingest:
         elif result.status == "verified" and end.get("status") == "finished":
             with self.ladder_lock:
                 self.ladder.add(Result(str(header.get("game")), list(header.get("players", [])),
-                                       dict(end.get("scores") or {}), list(end.get("winners") or [])))
+                                       dict(end.get("scores") or {}), list(end.get("winners") or []),
+                                       guests_of(start)))
         self._tell({"type": "game", "cafe": cafe, "table": table, "game_uid": uid, "game": header.get("game"),
                     "status": end.get("status"), "check": result.status, "dispute": result.to_json()})
 
     def _fold(self) -> Ladder:
-        results = (Result(g, p, s, w) for g, p, s, w in self.store.verified_results())
+        results = (Result(g, p, s, w, guests) for g, p, s, w, guests in self.store.verified_results())
         return fold(results, self.store.aliases())
 
     def merge_player(self, alias: str, name: str) -> None:

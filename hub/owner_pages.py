@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from hub import formats, standings
+from hub.identities import is_guest_name
 from hub.ratings import canonical
 from hub.views import GAME_IDS, Hub, Pages, game_view, not_found
 
@@ -20,6 +21,8 @@ PRINT_TOP = 10  # players per leaderboard on the printed sheet
 def player_data(hub: Hub, name: str) -> dict[str, Any] | None:
     """One player (through the merges) for the page and the API; None when nobody of that name played."""
     reader = hub.reader
+    if is_guest_name(name):  # a seat's default name is nobody's: no page, no rating
+        return None
     aliases = reader.aliases()
     name = canonical(name, aliases)
     names = standings.spellings(name, aliases)

@@ -12,23 +12,25 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from hub.identities import named
 from hub.store import connect
 
 # `started` and `ended` are the hub's receive times of the start and the (last) end record: the hub's own clock.
 # `started_at` and `ended_at` are the table's clock as it wrote them, which may be wrong (cafe-protocol.md).
 STARTED = "(SELECT r.received FROM records r WHERE r.cafe=g.cafe AND r.tbl=g.tbl AND r.n=g.start_n)"
 GAME_COLUMNS = ("g.uid, g.cafe, g.tbl, g.game, g.players, g.start_n, g.end_n, g.status, g.checked, g.dispute, "
-                f"g.scores, g.winners, g.started_at, g.ended_at, {STARTED}, g.ended")
+                f"g.scores, g.winners, g.started_at, g.ended_at, {STARTED}, g.ended, g.guests")
 
 
 def _game(row: tuple) -> dict[str, Any]:
     (uid, cafe, tbl, game, players, start_n, end_n, status, checked, dispute, scores, winners,
-     started_at, ended_at, started, ended) = row
+     started_at, ended_at, started, ended, guests) = row
     return {"game_uid": uid, "cafe": cafe, "table": tbl, "game": game, "players": json.loads(players),
             "start_n": start_n, "end_n": end_n, "status": status, "check": checked,
             "dispute": json.loads(dispute) if dispute else None,
             "scores": json.loads(scores) if scores else None, "winners": json.loads(winners) if winners else [],
             "started_at": started_at, "ended_at": ended_at, "started": started, "ended": ended,
+            "guests": json.loads(guests or "[]"),
             "url": f"/games/{cafe}/{tbl}/{uid}", "api": f"/api/games/{cafe}/{tbl}/{uid}"}
 
 
@@ -117,13 +119,14 @@ class Reader:
         """The verified finished games in the order the leaderboards fold them (`Store.verified_results`: ended,
         uid), after `after` (such a key) or from the first; what a rating needs and where the game is."""
         where, args = ("AND (ended, uid) > (?, ?)", after) if after else ("", ())
-        rows = self.db.execute("SELECT ended, cafe, tbl, uid, game, players, scores, winners FROM games "
+        rows = self.db.execute("SELECT ended, cafe, tbl, uid, game, players, scores, winners, guests FROM games "
                                f"WHERE checked='verified' AND status='finished' AND ended IS NOT NULL {where} "
                                "ORDER BY ended, uid", args)
         return [{"ended": ended, "cafe": cafe, "table": tbl, "game_uid": uid, "game": game,
                  "players": json.loads(players), "scores": json.loads(scores or "{}"),
-                 "winners": json.loads(winners or "[]"), "url": f"/games/{cafe}/{tbl}/{uid}"}
-                for ended, cafe, tbl, uid, game, players, scores, winners in rows]
+                 "winners": json.loads(winners or "[]"), "guests": json.loads(guests or "[]"),
+                 "url": f"/games/{cafe}/{tbl}/{uid}"}
+                for ended, cafe, tbl, uid, game, players, scores, winners, guests in rows]
 
     def verified_up_to(self, key: tuple[float, str]) -> int:
         """How many verified finished games sort at or before `key`: a game verified late (its records came
@@ -149,9 +152,10 @@ class Reader:
         return dict(self.db.execute("SELECT alias, name FROM aliases ORDER BY alias"))
 
     def players(self) -> list[str]:
+        """Every name that played here, guests left out (a seat's default name is nobody's)."""
         names: set[str] = set()
-        for (players,) in self.db.execute("SELECT DISTINCT players FROM games"):
-            names.update(json.loads(players))
+        for players, guests in self.db.execute("SELECT DISTINCT players, guests FROM games"):
+            names.update(named(json.loads(players), json.loads(guests or "[]")))
         return sorted(names, key=str.casefold)
 
     def counts(self) -> dict[str, int]:

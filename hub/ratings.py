@@ -38,6 +38,7 @@ class Result:
     players: Sequence[str]
     scores: Mapping[str, float]
     winners: Sequence[str]
+    guests: Sequence[str] = ()  # players with a seat's default name: kept in the game, never rated
 
 
 def ranks(result: Result) -> list[int]:
@@ -72,13 +73,17 @@ class Ladder:
         self.games: dict[str, dict[str, Standing]] = {}
 
     def add(self, result: Result) -> None:
-        names = [canonical(p, self.aliases) for p in result.players]
-        if len(set(names)) != len(names):  # one person in two seats after a merge: the game cannot rate them
+        """Rate the game's players who are not guests, by their ranks in the whole game (a guest who came first
+        still puts the others behind; the guest is not rated); fewer than two such players rate nobody."""
+        seats = [i for i, p in enumerate(result.players) if p not in set(result.guests)]
+        names = [canonical(result.players[i], self.aliases) for i in seats]
+        if len(set(names)) != len(names) or len(names) < 2:  # one person in two seats after a merge, or no rival
             return
         table = self.games.setdefault(result.game, {})
         standings = [table.get(n) or Standing(n, _MODEL.mu, _MODEL.sigma) for n in names]
         teams = [[_MODEL.create_rating([s.mu, s.sigma], s.player)] for s in standings]
-        rated = _MODEL.rate(teams, ranks=ranks(result))
+        every = ranks(result)
+        rated = _MODEL.rate(teams, ranks=[every[i] for i in seats])
         winners = {canonical(w, self.aliases) for w in result.winners}
         for standing, (new,) in zip(standings, rated, strict=True):
             standing.mu, standing.sigma = new.mu, new.sigma

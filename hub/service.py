@@ -56,9 +56,11 @@ class Service:
         self.supervisor = Supervisor()
         self.supervisor.watch("hub-writer", lambda: self.writer.is_alive(), self._restart_writer)
         self.supervisor.watch("hub-mqtt", self._network_alive, self._restart_network)
-        self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign)  # club nights
+        reader = Reader(self.data_dir / DB_NAME)
+        self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign,  # club nights
+                         known_tables=lambda cafe: self.hub.known_tables(cafe), aliases=reader.aliases)
         self.ingest.listeners.append(self.desk.on_news)
-        self.hub = Hub(Reader(self.data_dir / DB_NAME), self.ingest, self.broadcaster, self.announce,
+        self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
                        evenings=self.desk, health=self.health)
 

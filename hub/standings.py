@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hub.identities import named
 from hub.queries import Reader
 from hub.ratings import Ladder, Result, canonical
 
@@ -48,7 +49,7 @@ class RatingHistory:
     def _fold(self, game: dict[str, Any]) -> None:
         names = {canonical(p, self.aliases) for p in game["players"]}
         played = {n: s.played for n, s in self.ladder.games.get(game["game"], {}).items() if n in names}
-        self.ladder.add(Result(game["game"], game["players"], game["scores"], game["winners"]))
+        self.ladder.add(Result(game["game"], game["players"], game["scores"], game["winners"], game["guests"]))
         self.last, self.folded = (game["ended"], game["game_uid"]), self.folded + 1
         board = self.ladder.games.get(game["game"], {})
         for name in names:  # a game that seats one person twice after a merge is not rated: nobody moved
@@ -76,7 +77,7 @@ def evening(games: Iterable[dict[str, Any]], aliases: Mapping[str, str]) -> list
             continue
         winners = {canonical(w, aliases) for w in game["winners"]}
         rows = kinds.setdefault(game["game"], {})
-        for seat in game["players"]:
+        for seat in named(game["players"], game.get("guests", ())):  # a guest's default name is nobody's
             name = canonical(seat, aliases)
             row = rows.setdefault(name, {"player": name, "played": 0, "wins": 0})
             row["played"] += 1

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hub.identities import guests_of
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     cafe TEXT NOT NULL, tbl TEXT NOT NULL, n INTEGER NOT NULL,
@@ -33,6 +35,7 @@ CREATE TABLE IF NOT EXISTS games (
     checked TEXT NOT NULL DEFAULT 'pending',               -- pending | verified | disputed
     dispute TEXT, scores TEXT, winners TEXT,
     started_at TEXT, ended_at TEXT, ended REAL,
+    guests TEXT NOT NULL DEFAULT '[]',                     -- players with a seat's default name (hub.identities)
     PRIMARY KEY (cafe, tbl, uid)
 );
 CREATE INDEX IF NOT EXISTS games_uid ON games (uid);
@@ -97,6 +100,7 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = connect(self.path)
         self.db.executescript(SCHEMA)
+        self._add_guests()
         # Checkpoints copy the WAL into the database file and sync it: off the writer's commits (which would
         # otherwise now and then pay for one), on a thread of their own that never blocks a writer (PASSIVE).
         self.db.execute("PRAGMA wal_autocheckpoint=0")
@@ -105,6 +109,19 @@ class Store:
         self._checkpointer = threading.Thread(target=self._checkpoints, args=(checkpoint_every_s,),
                                               name="hub-checkpoint", daemon=True)
         self._checkpointer.start()
+
+    def _add_guests(self) -> None:
+        """A store from before #35 gets its games' guests, from their start records."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        if "guests" in columns:
+            return
+        with self.transaction() as db:
+            db.execute("ALTER TABLE games ADD COLUMN guests TEXT NOT NULL DEFAULT '[]'")
+            rows = db.execute("SELECT g.rowid, r.body FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl "
+                              "AND r.n=g.start_n").fetchall()
+            for rowid, body in rows:
+                db.execute("UPDATE games SET guests=? WHERE rowid=?",
+                           (json.dumps(guests_of(json.loads(body)), ensure_ascii=False), rowid))
 
     def _checkpoints(self, every_s: float) -> None:
         db = connect(self.path)
@@ -177,11 +194,13 @@ class Store:
         if record.kind == "start":
             header = body.get("header") or {}
             db.execute(
-                "INSERT INTO games (uid, cafe, tbl, game, players, start_n, started_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "INSERT INTO games (uid, cafe, tbl, game, players, start_n, started_at, guests) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT DO UPDATE SET game=excluded.game, players=excluded.players, start_n=excluded.start_n, "
-                "started_at=excluded.started_at",
+                "started_at=excluded.started_at, guests=excluded.guests",
                 (record.game_uid, record.cafe, record.table, str(header.get("game", "?")),
-                 json.dumps(header.get("players", []), ensure_ascii=False), record.n, body.get("at")))
+                 json.dumps(header.get("players", []), ensure_ascii=False), record.n, body.get("at"),
+                 json.dumps(guests_of(body), ensure_ascii=False)))
         elif record.kind == "end":
             # An end may arrive before its start (a replay fills the gap): the start's values come later. After an
             # undo at the end the table finishes the game again with another end record: the last one counts.
@@ -247,12 +266,13 @@ class Store:
     def aliases(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT alias, name FROM aliases"))
 
-    def verified_results(self) -> Iterable[tuple[str, list[str], dict[str, Any], list[str]]]:
-        """(game, players, scores, winners) of every verified finished game, in the order they ended."""
-        rows = self.db.execute("SELECT game, players, scores, winners FROM games "
+    def verified_results(self) -> Iterable[tuple[str, list[str], dict[str, Any], list[str], list[str]]]:
+        """(game, players, scores, winners, guests) of every verified finished game, in the order they ended."""
+        rows = self.db.execute("SELECT game, players, scores, winners, guests FROM games "
                                "WHERE checked='verified' AND status='finished' ORDER BY ended, uid")
-        for game, players, scores, winners in rows:
-            yield game, json.loads(players), json.loads(scores or "{}"), json.loads(winners or "[]")
+        for game, players, scores, winners, guests in rows:
+            yield (game, json.loads(players), json.loads(scores or "{}"), json.loads(winners or "[]"),
+                   json.loads(guests or "[]"))
 
     def unchecked(self, cafe: str | None = None, table: str | None = None) -> list[tuple[str, str, str]]:
         """(café, table, uid) of the ended games not verified yet (their records may be complete now)."""

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import gettext
 from functools import cache
+from typing import Any
 
 from referee import words
 from referee.words import DEFAULT_LANGUAGE, LANGUAGES, LOCALE_DIR, N_
 
-__all__ = ["DEFAULT_LANGUAGE", "DOMAIN", "LANGUAGES", "N_", "german_known", "pick_language", "sentences", "tr"]
+__all__ = ["DEFAULT_LANGUAGE", "DOMAIN", "LANGUAGES", "N_", "german_known", "lang_of", "pick_language", "sentences",
+           "tr"]
 
 DOMAIN = "hub"
 
@@ -52,3 +54,10 @@ def pick_language(query: str | None, cookie: str | None, accept: str | None) -> 
         if code in LANGUAGES:
             return code
     return DEFAULT_LANGUAGE
+
+
+def lang_of(request: Any) -> str:
+    """The reader's language for a request (a Starlette `Request`: its query, cookies and headers), by
+    `pick_language`: the one place every page, form answer and download asks it."""
+    return pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
+                         request.headers.get("accept-language"))

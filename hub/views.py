@@ -15,13 +15,13 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.templating import Jinja2Templates
 
-from hub import formats
+from hub import charts, formats
 from hub.describe import describe, verdict
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.standings import RatingHistory
-from hub.texts import LANGUAGES, pick_language, tr
+from hub.texts import LANGUAGES, lang_of, tr
 from referee import games as referee_games
 
 HERE = Path(__file__).resolve().parent
@@ -73,6 +73,12 @@ class Hub:
         """The name the owner gave a table in the hub's config ("Fenster"), or ""."""
         return self.table_names.get(f"{cafe}/{table}") or self.table_names.get(table) or ""
 
+    def known_tables(self, cafe: str) -> list[str]:
+        """A café's tables as the club nights' desk offers them: those that reported and those the config names."""
+        seen = [row["table"] for row in self.reader.tables(cafe)]
+        named = [key.rpartition("/")[2] for key in self.table_names if key.startswith(f"{cafe}/") or "/" not in key]
+        return sorted(set(seen) | set(named))
+
     def current_announcements(self) -> dict[str, dict[str, Any]]:
         """The announcements this hub sent that are still showing (not cleared, `until` not passed)."""
         now = dt.datetime.now(dt.UTC)
@@ -83,11 +89,6 @@ class Hub:
 def game_title(game_id: str | None) -> str:
     cls = referee_games.all_games().get(game_id or "")
     return cls.title if cls else (game_id or "")
-
-
-def lang_of(request: Request) -> str:
-    return pick_language(request.query_params.get("lang"), request.cookies.get("lang"),
-                         request.headers.get("accept-language"))
 
 
 def not_found(request: Request, text: str, status_code: int = 404) -> Response:
@@ -156,7 +157,8 @@ class Pages:
 
     def __init__(self, hub: Hub):
         self.hub = hub
-        self.templates = Jinja2Templates(directory=str(HERE / "templates"))
+        # one look: the café pages and the club nights' pages from one set of templates and components
+        self.templates = Jinja2Templates(directory=[str(HERE / "templates"), str(HERE / "evenings" / "templates")])
 
     def render(self, request: Request, name: str, **context: Any) -> Response:
         lang = lang_of(request)
@@ -164,10 +166,15 @@ class Pages:
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
                     "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")), "now": time.time(),
                     "path": request.url.path, "cafe": hub.cafe, "languages": LANGUAGES,
-                    "num": lambda value, places=1: formats.number(value, lang, places),
+                    "num": lambda value, places=1, trim=False: formats.number(value, lang, places, trim=trim),
                     "when": lambda received: formats.when(received, hub.zone, lang),
-                    "clock": formats.clock_text, "length": formats.duration, "table_name": hub.table_name,
+                    "clock": lambda at: formats.clock_text(at, hub.zone, lang), "length": formats.duration,
+                    "table_name": hub.table_name, "club": hub.evenings is not None,
                     "announcements": hub.current_announcements(),
+                    "chart": lambda ratings, title: charts.rating_chart(ratings, {
+                        "games": tr("Games played", lang), "rating": tr("Rating", lang),
+                        "title": tr("Rating over time", lang) + ": " + title},
+                        lambda v: formats.number(v, lang, 1, trim=True)),
                     "broker_up": hub.health().get("broker", {}).get("connected", True)}
         response = self.templates.TemplateResponse(request, name, context)
         if request.query_params.get("lang") in LANGUAGES:

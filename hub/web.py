@@ -34,8 +34,7 @@ def create_app(hub: Hub, sessions: Sessions | None = None) -> Starlette:
     sessions = sessions or Sessions()
     routes = [*pages.routes(hub, renderer), *api.routes(hub), *health.routes(hub),
               *staff.routes(hub, renderer, sessions),
-              *(evenings_web.routes(hub.evenings, hub.broadcaster, hub.reader, hub.cafe)
-                if hub.evenings is not None else []),
+              *(evenings_web.routes(hub, renderer) if hub.evenings is not None else []),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
     middleware = [Middleware(StaffSessionMiddleware, sessions=sessions, password_hash=lambda: hub.staff_hash)]
 

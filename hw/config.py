@@ -546,11 +546,27 @@ def parse(text: str, path: str = "<config>", sections: Mapping[str, Section] | N
     checker = Checker(data, _KeyLines(text), Path(path).parent)
     if sections is not None:
         checker.table((), data, (*HW_TABLES, *sections))
+    if sections is not None and not any(name in data for name in HW_TABLES):
+        # a file of the other tables only (a laptop's café table: `[cafe]`): the simulated table's hardware,
+        # marked by its path, which the kiosk accepts only with --sim
+        return _without_hardware(checker, data, sections)
     table = checker.hw()
     found = {name: check(checker, data[name]) for name, check in (sections or {}).items() if name in data}
     problems = sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
     ok = not any(not p.warning for p in problems)
     return Parsed(replace(table, path=path) if ok else None, found if ok else {}, problems)
+
+
+def _without_hardware(checker: Checker, data: dict[str, Any], sections: Mapping[str, Section]) -> Parsed:
+    found = {name: check(checker, data[name]) for name, check in sections.items() if name in data}
+    problems = sorted(checker.problems, key=lambda p: (p.warning, p.line or 0))
+    ok = not any(not p.warning for p in problems)
+    return Parsed(load_default_sim() if ok else None, found if ok else {}, problems)
+
+
+def without_hardware(table: TableConfig) -> bool:
+    """Whether a config named no hardware and got the simulated table's (`--sim` only)."""
+    return str(table.path) == str(default_sim_path())
 
 
 def loads(text: str, path: str = "<config>") -> TableConfig:

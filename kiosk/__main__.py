@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cafe-broker", metavar="HOST:PORT", help="publish to this café MQTT broker (see [cafe])")
     parser.add_argument("--cafe", metavar="ID", help="with --cafe-broker: the café's id")
     parser.add_argument("--table", metavar="ID", help="with --cafe-broker: this table's id in the café")
+    parser.add_argument("--cafe-user", metavar="NAME", help="with --cafe-broker: the broker user (default table-ID "
+                        "when a password file is given)")
+    parser.add_argument("--cafe-password-file", type=Path, metavar="FILE",
+                        help="with --cafe-broker: a file holding the broker user's password (one line)")
     sub = parser.add_subparsers(dest="command")
     export = sub.add_parser("export", help="write logged games as transcripts")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder for the transcripts")
@@ -109,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         return _check_config(args.check_config)
     if args.hash_pin:
         return _hash_pin()
-    from hw.config import ConfigError
+    from hw.config import ConfigError, without_hardware
     from kiosk.service.notify import Notifier
     from kiosk.settings import config as kiosk_config
 
@@ -120,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
         for line in str(error).splitlines():
             log.error("config: %s", line)
         notifier.status(f"config error in {args.config}: referee-kiosk --check-config {args.config}")
+        return EX_CONFIG
+    if config is not None and without_hardware(config.table) and not args.sim:
+        log.error("config: %s names no hardware ([seats.NAME], [scanners.NAME]): run it with --sim, or add the "
+                  "table's hardware (table.example.toml)", args.config)
         return EX_CONFIG
     settings = _settings(config, args)
     if args.command == "export":
@@ -203,7 +211,7 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
     from cafe.contract import check_id
     from cafe.settings import CafeLinkConfig, parse_broker
 
-    if not (args.cafe_broker or args.cafe or args.table):
+    if not (args.cafe_broker or args.cafe or args.table or args.cafe_user or args.cafe_password_file):
         return configured
     if configured is None and not (args.cafe_broker and args.cafe and args.table):
         raise ValueError("--cafe-broker, --cafe and --table go together (or put [cafe] in the config)")
@@ -215,6 +223,13 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
         result = replace(result, cafe=check_id(args.cafe, "--cafe"))
     if args.table:
         result = replace(result, table=check_id(args.table, "--table"))
+    if args.cafe_password_file:
+        if not args.cafe_password_file.is_file():
+            raise ValueError(f"--cafe-password-file {args.cafe_password_file}: no such file")
+        result = replace(result, password_file=args.cafe_password_file,
+                         username=args.cafe_user or result.username or f"table-{result.table}")
+    elif args.cafe_user:
+        result = replace(result, username=args.cafe_user)
     return result
 
 

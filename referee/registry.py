@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -115,6 +116,8 @@ class Registry(Generic[T]):
         self.key = key
         self._items: dict[str, T] = {}
         self._loaded = False
+        self._loading = False
+        self._lock = threading.RLock()
         self.changes = 0  # counts registrations, for what is derived from the registry and kept
 
     def register(self, cls: T) -> T:
@@ -131,10 +134,21 @@ class Registry(Generic[T]):
         self.changes += 1
 
     def _load(self) -> None:
-        if not self._loaded:
-            self._loaded = True
-            for module in pkgutil.iter_modules(self.path):
-                importlib.import_module(f"{self.package}.{module.name}")
+        """Import every module of the package once. Another thread (the café publisher checking a payload's
+        players) waits until all have registered instead of seeing half a registry; the loading thread itself,
+        asked again while a module imports, goes on with what has registered so far."""
+        if self._loaded:
+            return
+        with self._lock:
+            if self._loaded or self._loading:
+                return
+            self._loading = True
+            try:
+                for module in pkgutil.iter_modules(self.path):
+                    importlib.import_module(f"{self.package}.{module.name}")
+                self._loaded = True
+            finally:
+                self._loading = False
 
     def get(self, ident: str) -> T | None:
         self._load()

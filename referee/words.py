@@ -101,8 +101,9 @@ def _default_names() -> re.Pattern[str]:
 
 
 def is_default_name(name: str) -> bool:
-    """Is `name` a seat's default name in any language ("Spieler 3", "Player 3"), not one the guests typed?"""
-    return _default_names().fullmatch(name) is not None
+    """Whether `name` is a seat's default name in any language ("Spieler 3", "Player 3"): a guest who did not
+    type a name of their own (the café counts no such player, `shared/cafe-protocol.md` start record `guests`)."""
+    return _default_names().fullmatch(name.strip()) is not None
 
 
 @lru_cache(maxsize=4096)  # a screen draws the same texts frame after frame

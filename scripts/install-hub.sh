@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
 # Install the Tabletop Referee café hub and the café's Mosquitto broker on a Pi or any Debian machine.
 #
-#   sudo scripts/install-hub.sh --cafe ID --tables "t1 t2 t3" [options]   install or update (idempotent)
+#   sudo scripts/install-hub.sh --cafe ID [--tables "t1 t2"] [options]  install or update (idempotent)
 #   sudo scripts/install-hub.sh --uninstall            remove the hub (keeps config, store and broker users)
 #   sudo scripts/install-hub.sh --uninstall --purge    also the config, the store and the café's broker config
 #
 # Options:
 #   --cafe ID                 the café's id (first install; kept in /etc/tabletop-referee/hub.toml after)
-#   --tables "T1 T2 ..."      tables that get a broker user (added to the ones from earlier runs)
-#   --listen HOST:PORT        the web page (default 0.0.0.0:8080; first install)
-#   --broker-port PORT        the café broker's port (default 1883)
+#   --tables "T1 T2 ..."      tables set up by files: each gets a broker user and a password file to copy by hand
+#                             (added to the ones from earlier runs); paired tables need none (docs/cafe.md)
+#   --listen HOST:PORT        the web page, HTTPS (default 0.0.0.0:8080; first install)
+#   --broker-port PORT        the café broker's plain port, on 127.0.0.1 only, for the hub (default 1883)
+#   --tls-port PORT           the broker's TLS port for the tables on the café's network (default 8883)
+#   --broker-name NAME        a host name or address the tables reach the broker by, for its certificate
+#                             (repeat it; default: this machine's name, NAME.local, its addresses, localhost)
 #   --no-broker               the broker runs elsewhere: neither install nor configure Mosquitto here
 #   --bridge-to HOST:PORT     bridge this café's topics to a chain's central broker (--no-bridge removes it)
 #   --bridge-user USER        ... as this user at the central broker, with
 #   --bridge-password-file F  ... the password in this file
-#   --self-signed             serve the page over HTTPS with a self-signed certificate (made once, kept after;
-#                             prints its SHA-256 fingerprint for the staff to compare in their browsers)
-#   --https-name NAME         the name (or IP address) in that certificate (default: this machine's host name)
+#   --https-name NAME         a name (or IP address) for the hub's self-signed HTTPS certificate, which the hub
+#                             makes on its first start (repeat it; default: this machine's names; first install)
+#   --behind-proxy ADDRESS    plain HTTP on 127.0.0.1:8080 for a reverse proxy at ADDRESS that serves HTTPS
+#                             (first install; without it the hub never serves plain HTTP)
 #   --no-start                enable the services for the next boot, but do not (re)start them now
 #   --destdir DIR             install into DIR as a throwaway root (same as DESTDIR=DIR)
 #
@@ -25,7 +30,8 @@
 # "skipped (DESTDIR): ..." instead of run. CI uses this mode. The broker's users and ACL are written by
 # `python -m cafe broker-config` (scripts/cafe-broker.sh), the bridge by `referee-hub bridge-config`.
 # Layout: /opt/tabletop-referee-hub (venv, docs), /etc/tabletop-referee/hub.toml (+ hub.password),
-# /var/lib/referee-hub (the store), /etc/mosquitto/tabletop-referee (passwd, acl, passwords/USER),
+# /var/lib/referee-hub (the store), /etc/mosquitto/tabletop-referee (tls/ the café's CA and the broker's
+# certificate, dynsec/ the users the hub adds, passwd + acl + passwords/USER for --tables),
 # /etc/mosquitto/conf.d/tabletop-referee*.conf, /etc/systemd/system/referee-hub.service. See docs/cafe.md.
 set -euo pipefail
 
@@ -47,18 +53,20 @@ mode=install
 purge=no
 cafe=
 tables=()
-listen=0.0.0.0:8080
+listen=
 broker_port=1883
+tls_port=8883
+broker_names=()
 broker=yes
 bridge=keep
 bridge_user=
 bridge_password_file=
 start=yes
-https=no
-https_name=
+https_names=()
+proxy=
 
 usage() {
-    sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+    sed -n '2,34s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 while [ $# -gt 0 ]; do
@@ -69,14 +77,17 @@ while [ $# -gt 0 ]; do
         --tables) read -r -a more <<<"${2:?--tables needs table ids}"; tables+=("${more[@]}"); shift ;;
         --listen) listen=${2:?--listen needs HOST:PORT}; shift ;;
         --broker-port) broker_port=${2:?--broker-port needs a port}; shift ;;
+        --tls-port) tls_port=${2:?--tls-port needs a port}; shift ;;
+        --broker-name) broker_names+=("${2:?--broker-name needs a host name or address}"); shift ;;
         --no-broker) broker=no ;;
         --bridge-to) bridge=${2:?--bridge-to needs HOST:PORT}; shift ;;
         --no-bridge) bridge=off ;;
         --bridge-user) bridge_user=${2:?--bridge-user needs a user}; shift ;;
         --bridge-password-file) bridge_password_file=${2:?--bridge-password-file needs a file}; shift ;;
         --no-start) start=no ;;
-        --self-signed) https=self-signed ;;
-        --https-name) https_name=${2:?--https-name needs a host name or address}; shift ;;
+        --self-signed) ;; # the default since the hub makes its own certificate (kept for old command lines)
+        --https-name) https_names+=("${2:?--https-name needs a host name or address}"); shift ;;
+        --behind-proxy) proxy=${2:?--behind-proxy needs the address of the proxy}; shift ;;
         --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
         --destdir=*) DESTDIR=${1#--destdir=} ;;
         -h | --help) usage; exit 0 ;;
@@ -85,6 +96,10 @@ while [ $# -gt 0 ]; do
     shift
 done
 check_invocation "$mode" "$purge"
+if [ -z "$listen" ]; then # behind a proxy only the proxy reaches the hub
+    listen=0.0.0.0:8080
+    [ -n "$proxy" ] && listen=127.0.0.1:8080
+fi
 
 python_for_tools() { # the hub's venv once it exists; the source tree's otherwise (a throwaway root)
     if [ -x "$DESTDIR$APP/venv/bin/python" ]; then
@@ -100,7 +115,6 @@ tool() { PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}" "$(python_for_tools)" "$@"
 
 install_packages() {
     local package packages=(python3-venv python3-pip) missing=()
-    [ "$https" = self-signed ] && packages+=(openssl)
     [ "$broker" = yes ] && packages+=(mosquitto)
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")
@@ -143,6 +157,7 @@ broker = "127.0.0.1:$broker_port"
 cafe = "$cafe"
 data_dir = "$DATA"
 listen = "$listen"
+$(web_settings)
 username = "hub"
 password_file = "$CONF/hub.password"
 # The staff area's password: put the line \`referee-hub hash-password\` prints here.
@@ -159,48 +174,75 @@ TOML
     sys chown "$HUB_USER:$HUB_USER" "$DATA"
 }
 
-make_certificate() { # a self-signed certificate for the staff page's HTTPS, named in hub.toml
-    local crt=$CONF/hub.crt key=$CONF/hub.key name=${https_name:-$(hostname)}
-    if [ ! -s "$DESTDIR$crt" ] || [ ! -s "$DESTDIR$key" ]; then
-        local san="DNS:$name"
-        [[ $name =~ ^[0-9.]+$|: ]] && san="IP:$name"
-        openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=$name" -addext "subjectAltName=$san" \
-            -keyout "$DESTDIR$key" -out "$DESTDIR$crt" 2>/dev/null
-        chmod 0640 "$DESTDIR$key"
-        chmod 0644 "$DESTDIR$crt"
-        say "made a self-signed certificate for $name: $crt"
+web_settings() { # hub.toml's lines for how the page is served (first install)
+    local name list=()
+    if [ -n "$proxy" ]; then
+        printf '# Plain HTTP for the reverse proxy in front, which serves HTTPS to the staff and guests.\n'
+        printf 'plain_http = true\ntrusted_proxy = "%s"\n' "$proxy"
+        return 0
     fi
-    sys chown "root:$HUB_USER" "$key"
-    if ! grep -q '^https_cert' "$DESTDIR$CONF/hub.toml"; then
-        printf 'https_cert = "%s"\nhttps_key = "%s"\n' "$crt" "$key" >>"$DESTDIR$CONF/hub.toml"
-        say "the hub serves HTTPS now: https_cert and https_key in $CONF/hub.toml"
+    printf '# HTTPS with a self-signed certificate the hub makes on its first start (its fingerprint: in the log,\n'
+    printf '# and "referee-hub certificate --config FILE"); https_cert/https_key for one of your own.\n'
+    for name in "${https_names[@]}"; do
+        list+=("\"$name\"")
+    done
+    if [ ${#list[@]} -gt 0 ]; then
+        local joined
+        joined=$(IFS=,; echo "${list[*]}")
+        printf 'https_names = [%s]\n' "${joined//,/, }"
     fi
-    say "certificate fingerprint (compare it in the browser): $(openssl x509 -in "$DESTDIR$crt" -noout \
-        -fingerprint -sha256 | cut -d= -f2)"
+}
+
+show_certificate() { # the page's address and the certificate's fingerprint, for the staff to compare
+    if [ -n "$DESTDIR" ]; then
+        tool -m hub certificate --config "$DESTDIR$CONF/hub.toml" --data-dir "$DESTDIR$DATA" | sed "s/^/$PROG: /"
+    else
+        runuser -u "$HUB_USER" -- "$APP/venv/bin/referee-hub" certificate --config "$CONF/hub.toml" | sed "s/^/$PROG: /"
+    fi
+}
+
+default_broker_names() { # this machine's names and addresses, for the broker's certificate
+    local host address
+    host=$(hostname)
+    printf '%s\n' "$host" "$host.local"
+    if [ -z "$DESTDIR" ]; then
+        for address in $(hostname -I 2>/dev/null); do
+            printf '%s\n' "$address"
+        done
+    fi
+    printf '%s\n' localhost 127.0.0.1 ::1
 }
 
 configure_broker() {
-    local known=() stamp=$DESTDIR$BROKER_DIR/tables conf
+    local known=() stamp=$DESTDIR$BROKER_DIR/tables conf names=() name args=()
     if [ -f "$stamp" ]; then
         mapfile -t known <"$stamp"
     fi
     local all
     mapfile -t all < <(printf '%s\n' "${known[@]}" "${tables[@]}" | sed '/^$/d' | sort -u)
-    if [ ${#all[@]} -eq 0 ]; then
-        echo "install-hub.sh: name the café's tables (--tables \"t1 t2\"): each gets its broker user" >&2
-        exit 2
+    if [ ${#broker_names[@]} -gt 0 ]; then
+        names=("${broker_names[@]}")
+    elif [ -f "$stamp.names" ]; then
+        mapfile -t names <"$stamp.names"
+    else
+        mapfile -t names < <(default_broker_names)
     fi
+    for name in "${names[@]}"; do
+        args+=(--name "$name")
+    done
+    [ ${#all[@]} -gt 0 ] && args+=(--tables "${all[@]}")
     local want
-    want=$(printf '%s\n' "cafe $cafe port $broker_port" "${all[@]}")
+    want=$(printf '%s\n' "cafe $cafe port $broker_port tls $tls_port names ${names[*]}" "${all[@]}")
     if [ ! -f "$stamp.for" ] || [ "$(cat "$stamp.for")" != "$want" ]; then
-        tool -m cafe broker-config --cafe "$cafe" --tables "${all[@]}" --out "$DESTDIR$BROKER_DIR" --conf-d \
-            --port "$broker_port" >/dev/null
+        tool -m cafe broker-config --cafe "$cafe" --out "$DESTDIR$BROKER_DIR" --conf-d --port "$broker_port" \
+            --tls-port "$tls_port" "${args[@]}" >/dev/null
         printf '%s\n' "${all[@]}" >"$stamp"
+        printf '%s\n' "${names[@]}" >"$stamp.names"
         printf '%s\n' "$want" >"$stamp.for"
-        say "wrote the broker's users and ACL in $BROKER_DIR (tables: ${all[*]})"
+        say "wrote the broker's config in $BROKER_DIR (TLS on port $tls_port for ${names[*]}; plain on 127.0.0.1:$broker_port${all[*]:+; tables by files: ${all[*]}})"
         changed+=("$BROKER_DIR")
     else
-        say "kept the broker's users and ACL in $BROKER_DIR"
+        say "kept the broker's config in $BROKER_DIR"
     fi
     conf=$(mktemp)
     # The generated snippet names its folder; in a throwaway root, as the live system will see it.
@@ -209,7 +251,10 @@ configure_broker() {
     rm -f "$conf"
     put 0640 "$DESTDIR$BROKER_DIR/passwords/hub" "$CONF/hub.password"
     sys chown "root:$HUB_USER" "$CONF/hub.password"
-    sys chown -R mosquitto:mosquitto "$BROKER_DIR/passwd" "$BROKER_DIR/acl"
+    sys chown -R mosquitto:mosquitto "$BROKER_DIR/dynsec" "$BROKER_DIR/tls/broker.key"
+    if [ ${#all[@]} -gt 0 ]; then
+        sys chown mosquitto:mosquitto "$BROKER_DIR/passwd" "$BROKER_DIR/acl"
+    fi
 }
 
 configure_bridge() {
@@ -257,20 +302,23 @@ do_install() {
     create_user
     install_program
     install_config
-    [ "$https" = self-signed ] && make_certificate
     if [ "$broker" = yes ]; then
         configure_broker
         configure_bridge
     fi
     install_units
+    show_certificate
     if [ "$start" = yes ]; then
         if [ "$broker" = yes ] && broker_changed; then
             sys systemctl restart mosquitto.service
         fi
         sys systemctl restart referee-hub.service
-        [ -z "$DESTDIR" ] && say "hub started on $listen; logs: journalctl -u referee-hub -f"
+        [ -z "$DESTDIR" ] && say "hub started; logs: journalctl -u referee-hub -f"
     fi
-    say "tables: copy $BROKER_DIR/passwords/table-ID to each table's [cafe] password_file"
+    say "tables: each asks to join in its admin menu (Café), staff accept it on the hub's staff page (docs/cafe.md)"
+    if [ -f "$DESTDIR$BROKER_DIR/passwd" ]; then
+        say "tables set up by files: copy $BROKER_DIR/passwords/table-ID to each table's [cafe] password_file"
+    fi
 }
 
 do_uninstall() {

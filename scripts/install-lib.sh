@@ -95,13 +95,19 @@ running_systemd() {
 # progress WHAT COMMAND...: run COMMAND and say every PROGRESS_S seconds (default 30) that it still
 # runs, so that minutes of a build from source are never silent. COMMAND runs in the foreground (Ctrl-C
 # reaches it); the reminder stops with it, or by itself once this script is gone. COMMAND's status.
+# The reminder's sleep never holds this script's output (a sleep left running would keep it open until it
+# ran out, and a caller reading the output to its end would wait for it), and it ends with the reminder.
 progress() {
     local what=$1 every=${PROGRESS_S:-30} start reminder status=0
     shift
     start=$(date +%s)
-    while sleep "$every" && kill -0 "$$" 2>/dev/null; do
-        say "$what: still running after $(($(date +%s) - start)) s"
-    done &
+    (
+        nap=
+        trap '[ -z "$nap" ] || kill "$nap" 2>/dev/null; exit 0' TERM
+        while sleep "$every" >/dev/null 2>&1 & nap=$!; wait "$nap" && kill -0 "$$" 2>/dev/null; do
+            say "$what: still running after $(($(date +%s) - start)) s"
+        done
+    ) &
     reminder=$!
     "$@" || status=$?
     kill "$reminder" 2>/dev/null || true

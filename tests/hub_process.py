@@ -27,7 +27,7 @@ class HubProcess:
         self.config = config
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.workdir / "hub.log"
-        self.https = https  # the config names a certificate: the hub serves HTTPS
+        self.https = https  # HTTPS (a certificate from the config, or the self-signed default); else --plain-http
 
     @property
     def url(self) -> str:
@@ -47,6 +47,8 @@ class HubProcess:
                 "--data-dir", str(self.workdir / "data"), "--listen", f"127.0.0.1:{self.port}", *self.extra]
         if self.config is not None:
             args += ["--config", str(self.config)]
+        if not self.https:
+            args.append("--plain-http")
         log = open(self.log_path, "ab")  # noqa: SIM115 - the hub keeps writing it
         self.proc = subprocess.Popen(args, stdout=log, stderr=log, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)})
         log.close()

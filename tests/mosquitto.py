@@ -15,7 +15,9 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 HOST = "127.0.0.1"
@@ -129,3 +131,27 @@ class Broker:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class CafeBroker(Broker):
+    """The broker as `python -m cafe broker-config` sets up a café (TLS listener, plain loopback listener, the café's
+    CA, dynamic security and/or file-based tables), on two free loopback ports; `files` are what it wrote."""
+
+    def __init__(self, workdir: Path, cafe: str, tables: Sequence[str] = (), bind: str | None = HOST,
+                 **options: Any):
+        from cafe.broker import Listeners, write_broker_config
+
+        port, self.tls_port = free_port(), free_port()
+        self.files = write_broker_config(Path(workdir) / "conf", cafe, tables,
+                                         listeners=Listeners(port, self.tls_port, bind),
+                                         names=options.pop("names", ["127.0.0.1", "localhost"]), **options)
+        super().__init__(Path(workdir) / "broker", port=port, config=self.files.conf.read_text(encoding="utf-8"))
+
+    @property
+    def tls_address(self) -> str:
+        """"host:port" of the TLS listener, where a café's tables connect."""
+        return f"{HOST}:{self.tls_port}"
+
+    def password(self, user: str) -> str:
+        return self.files.passwords[user].read_text(encoding="utf-8").strip()
+

@@ -19,13 +19,13 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract
-from cafe.broker import HUB_USER, table_user, write_broker_config
+from cafe.broker import HUB_USER, table_user
 from cafe.publisher import Publisher
 from cafe.settings import CafeLinkConfig
 from kiosk.eventlog.store import EventLog, outbox
 from tests.cafe_table import CafeTable, games_of, replay_answers
 from tests.cafe_watch import Watcher, retained
-from tests.mosquitto import Broker
+from tests.mosquitto import Broker, CafeBroker
 
 CAFE, TABLE = "nord", "t1"
 
@@ -179,10 +179,9 @@ def test_the_publisher_sends_from_the_acked_n_and_answers_replay(tmp_path, mosqu
 
 
 def acl_broker(tmp_path: Path) -> tuple[Broker, dict[str, str]]:
-    files = write_broker_config(tmp_path / "conf", CAFE, ["t1", "t2"], port=1883, bind="127.0.0.1")
-    text = files.conf.read_text().replace("listener 1883 127.0.0.1", "listener {port} 127.0.0.1")
-    passwords = {user: path.read_text().strip() for user, path in files.passwords.items()}
-    return Broker(tmp_path / "broker", config=text).start(), passwords
+    """The file-based way (password file and ACL, no dynamic security), as `broker-config --no-pairing` writes it."""
+    broker = CafeBroker(tmp_path, CAFE, ["t1", "t2"], pairing=False).start()
+    return broker, {user: broker.password(user) for user in broker.files.passwords}
 
 
 def client_of(broker: Broker, user: str, password: str) -> mqtt.Client:
@@ -282,7 +281,7 @@ def test_a_table_with_config_credentials_publishes_under_the_acl(tmp_path) -> No
 
 
 def certificates(folder: Path) -> tuple[Path, Path, Path]:
-    """A throw-away CA and a server certificate for 127.0.0.1, made with Debian's openssl."""
+    """A throw-away CA and a server certificate for 127.0.0.1, made with Debian's openssl (an owner's own)."""
     folder.mkdir()
 
     def openssl(*args: str) -> None:
@@ -298,18 +297,18 @@ def certificates(folder: Path) -> tuple[Path, Path, Path]:
     return folder / "ca.pem", folder / "server.pem", folder / "server.key"
 
 
-def test_a_table_publishes_over_tls_with_its_password(tmp_path) -> None:
-    ca, cert, key = certificates(tmp_path / "tls")
-    files = write_broker_config(tmp_path / "conf", CAFE, ["t1"], port=8883, bind="127.0.0.1", tls_cert=cert,
-                                tls_key=key)
-    text = files.conf.read_text().replace("listener 8883 127.0.0.1", "listener {port} 127.0.0.1")
-    broker = Broker(tmp_path / "broker", config=text).start()
+@pytest.mark.parametrize("own", [False, True], ids=["cafe-ca", "own-certificate"])
+def test_a_table_publishes_over_tls_with_its_password(tmp_path, own) -> None:
+    """Over the TLS listener, checked against the café's CA that broker-config made (or the owner's own CA)."""
+    ca, cert, key = certificates(tmp_path / "tls") if own else (None, None, None)
+    broker = CafeBroker(tmp_path, CAFE, ["t1"], pairing=False, tls_cert=cert, tls_key=key).start()
+    ca = ca or broker.files.ca
     log = EventLog(tmp_path / "events.sqlite3")
     log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})
-    hub_password = files.passwords[HUB_USER].read_text().strip()
-    watcher = Watcher(broker.host, broker.port, CAFE, username=HUB_USER, password=hub_password, ca_file=str(ca))
-    config = CafeLinkConfig(broker.host, broker.port, CAFE, "t1", table_user("t1"), files.passwords["table-t1"],
-                            tls=True, ca_file=ca)
+    watcher = Watcher(broker.host, broker.tls_port, CAFE, username=HUB_USER, password=broker.password(HUB_USER),
+                      ca_file=str(ca))
+    config = CafeLinkConfig(broker.host, broker.tls_port, CAFE, "t1", table_user("t1"),
+                            broker.files.passwords["table-t1"], tls=True, ca_file=ca)
     publisher = Publisher(config, outbox(log.path)).start()
     try:
         watcher.wait(lambda: watcher.has_records("t1", 1), 30, "nothing arrived over TLS")

@@ -11,8 +11,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract as c
-from cafe.broker import acl_text, write_broker_config
-from tests.mosquitto import Broker
+from cafe.broker import acl_text
+from tests.mosquitto import Broker, CafeBroker
 
 
 def _assignment() -> dict:
@@ -86,9 +86,8 @@ def _wait(cond, seconds: float = 10.0) -> bool:
 
 
 def test_on_a_real_broker_only_the_named_table_reads_its_assignment(tmp_path) -> None:
-    files = write_broker_config(tmp_path / "cfg", "nord", ["t1", "t2"])
-    conf = files.conf.read_text().replace("listener 1883", "listener {port} 127.0.0.1")
-    broker = Broker(tmp_path / "broker", config=conf).start()
+    broker = CafeBroker(tmp_path, "nord", ["t1", "t2"]).start()  # the hub by dynamic security, the tables by files
+    files = broker.files
     clients = []
     try:
         hub = _client(broker, "hub", files.passwords["hub"])

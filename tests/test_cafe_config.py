@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -104,3 +107,34 @@ def test_the_command_line_makes_or_overrides_the_cafe() -> None:
         _cafe_config(flags("--cafe-broker", "127.0.0.1:1884"), None)
     with pytest.raises(ValueError):
         _cafe_config(flags("--cafe-broker", "h:1", "--cafe", "Nord!", "--table", "t1"), None)
+
+
+def test_a_password_file_on_the_command_line_names_the_tables_user(tmp_path) -> None:
+    secret = tmp_path / "table-t9.password"
+    secret.write_text("geheim\n")
+    made = _cafe_config(flags("--cafe-broker", "hub:1883", "--cafe", "nord", "--table", "t9",
+                              "--cafe-password-file", str(secret)), None)
+    assert made == CafeLinkConfig("hub", 1883, "nord", "t9", "table-t9", secret)
+    chosen = _cafe_config(flags("--cafe-broker", "hub:1883", "--cafe", "nord", "--table", "t9", "--cafe-user", "tisch9",
+                                "--cafe-password-file", str(secret)), None)
+    assert chosen is not None and chosen.username == "tisch9"
+    with pytest.raises(ValueError, match="no such file"):
+        _cafe_config(flags("--cafe-broker", "hub:1883", "--cafe", "nord", "--table", "t9",
+                           "--cafe-password-file", str(tmp_path / "missing")), None)
+
+
+def test_a_config_of_only_cafe_starts_a_simulated_table_and_nothing_else(tmp_path) -> None:
+    """A laptop's café table needs no hardware tables (#35): [cafe] alone checks and starts with --sim; without
+    --sim the kiosk says what is missing instead of driving pins nobody named."""
+    config = tmp_path / "table.toml"
+    config.write_text('[cafe]\nbroker = "127.0.0.1:1"\ncafe = "nord"\ntable = "t1"\n')
+    checked = subprocess.run([sys.executable, "-m", "kiosk", "--check-config", str(config)], capture_output=True,
+                             text=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    run = [sys.executable, "-m", "kiosk", "--config", str(config), "--headless", "--data-dir", str(tmp_path / "d"),
+           "--frames", "3"]
+    started = subprocess.run([*run, "--sim", "--control", str(tmp_path / "c.sock")], capture_output=True, text=True,
+                             timeout=120, env={**os.environ, "SDL_AUDIODRIVER": "dummy"})
+    assert started.returncode == 0, started.stderr[-2000:]
+    refused = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 78 and "names no hardware" in refused.stderr

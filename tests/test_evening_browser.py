@@ -48,7 +48,8 @@ class Assignments:
 @pytest.fixture
 def hub(mosquitto, tmp_path):
     config = tmp_path / "hub.toml"
-    config.write_text(f'[hub]\nstaff_password_hash = "{hash_password(PASSWORD)}"\n')
+    config.write_text(f'[hub]\nstaff_password_hash = "{hash_password(PASSWORD)}"\n[hub.table_names]\nt1 = "Fenster"\n'
+                      't2 = "Ecke"\n')
     with HubProcess(tmp_path / "hub", mosquitto.address, "nord", config=config) as process:
         yield process
 
@@ -71,18 +72,18 @@ def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
             staff.fill("#create input[name=title_en]", "Tuesday tournament")
             staff.select_option("#create select[name=game]", "alles-klar")
             staff.fill("#create input[name=rounds]", "2")
-            staff.fill("#create input[name=tables]", "t1 t2")
+            assert staff.is_checked("#create input[name=table-t1]") and staff.is_checked("#create input[name=table-t2]")
             staff.click("#create button")
             staff.wait_for_url("**/staff/club/dienstag")
             for name in NAMES:
                 staff.fill("#checkin input[name=name]", name)
                 staff.click("#checkin button")
                 staff.wait_for_selector(f"#entrants >> text={name}")
-            assert staff.locator("#entrants tr").count() == 6
+            assert staff.locator("#entrants li").count() == 6
 
             staff.click("button[data-action=start]")
             staff.wait_for_selector("text=Runde 1")
-            assert staff.locator(".card").count() == 2
+            assert staff.locator(".desk-card").count() == 2
             wait_for(lambda: len([a for a in heard.heard.values() if a]) == 2, what="two tables' assignments")
             seated = sorted(p for a in heard.heard.values() if a for p in a["players"])
             assert seated == sorted(NAMES) and all(a["round"] == 1 for a in heard.heard.values() if a)
@@ -113,12 +114,12 @@ def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
             _no_overflow(phone)
             phone.fill("input[name=name]", "Fritz")
             phone.click("button[type=submit]")
-            assert phone.inner_text("#message") == "Du bist angemeldet."
+            assert phone.inner_text("#message") == "Fritz, du bist angemeldet."
             watcher.wait_for_selector("#standings >> text=Fritz", timeout=10_000)  # live, no reload
 
             tv = chromium.new_page(viewport={"width": 1366, "height": 768})
             tv.goto(f"{hub.url}/club/dienstag?view=tv&lang=en")
-            assert tv.locator(".qr svg").count() == 1 and "Scan to check in" in tv.inner_text(".qr")
+            assert tv.locator(".tv-qr svg").count() == 1 and "Scan to check in" in tv.inner_text(".tv-qr")
             tv.goto(f"{hub.url}/club/dienstag?view=print&lang=en")
             assert "Round 1" in tv.inner_text("#rounds")
 

@@ -170,8 +170,14 @@ def test_disputed_accepted_entered_replayed_and_undone(cafe) -> None:
     assert not desk.evening("abend").played[0].closed
     desk.close_round("abend")
     desk.start_round("abend", seed=6)
-    with pytest.raises(DeskError):
-        desk.undo("abend")  # a new round started: what came before is final
+    assert {t for t, a in cafe.sent[-3:] if a} == set(TABLES[:3])
+    desk.undo("abend")  # no game of round 2 has started: its start is taken back, the assignments cleared
+    assert len(desk.evening("abend").played) == 1 and all(a is None for _, a in cafe.sent[-3:])
+    evening = desk.start_round("abend", seed=6)
+    cafe.play(evening.played[1].tables[0].table)
+    with pytest.raises(DeskError) as refused:
+        desk.undo("abend")  # a game of the new round started: what came before is final
+    assert refused.value.message == "A game of round {round} has started: its start cannot be taken back."
 
 
 def test_guests_check_in_only_while_open_and_a_few_per_address(cafe) -> None:

@@ -76,8 +76,10 @@ def test_an_evening_of_twelve_players_on_four_tables(tmp_path) -> None:
     try:
         kiosks = [KioskProcess(tmp_path / t, cafe_args(broker.address, "nord", t)) for t in TABLES]
         staff = staff_session(hub.url)
-        post(staff, hub.url + "/staff/club-nights", evening="dienstag", cafe="nord", game="alles-klar", rounds="3",
-             tables=" ".join(TABLES), seating="mixing", scoring="places", title_de="Dienstag", title_en="Tuesday")
+        wait_for(lambda: len(get_json(hub.url + "/api/tables?cafe=nord")) == len(TABLES), what="the tables known")
+        post(staff, hub.url + "/staff/club-nights", evening="dienstag", game="alles-klar", rounds="3",
+             seating="mixing", scoring="places", title_de="Dienstag", title_en="Tuesday",
+             **{f"table-{t}": "1" for t in TABLES})
         desk = hub.url + "/staff/club/dienstag"
         for name in NAMES:
             post(staff, desk, action="check_in", name=name)
@@ -99,8 +101,8 @@ def test_an_evening_of_twelve_players_on_four_tables(tmp_path) -> None:
                     def shown() -> bool:
                         with staff.open(desk + "?lang=en") as response:
                             page = response.read().decode()
-                        card = page.split(f'data-table="{table["table"]}"', 1)[1].split("</div>", 1)[0]
-                        return "playing" in card and 'class="muted progress"' in card and "Turn:" in card
+                        card = page.split(f'data-table="{table["table"]}"', 1)[1].split("</article>", 1)[0]
+                        return "says-playing" in card and 'class="note progress"' in card and "Turn:" in card
                     wait_for(shown, timeout=20, what="the table's progress on the staff page")
 
                 play_assigned(kiosks[TABLES.index(table["table"])], table, round_no, seed,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.evenings.web import number
+from hub.formats import number
 from kiosk.i18n import set_language
 from referee import messages
 from referee.hints import Hints
@@ -96,8 +96,8 @@ def test_a_history_row_keeps_name_and_score_apart(tmp_path) -> None:
 
 
 def test_numbers_follow_the_language() -> None:
-    assert number(5.5, "de") == "5,5" and number(5.5, "en") == "5.5" and number(5.5) == "5.5", "JSON keeps the point"
-    assert number(4, "de") == "4" and number(1 / 3, "de") == "0,33"
+    assert number(5.5, "de") == "5,5" and number(5.5, "en") == "5.5"
+    assert number(4, "de", 2, trim=True) == "4" and number(1 / 3, "de", 2, trim=True) == "0,33"
 
 
 def test_annaotto_says_what_a_move_means(tmp_path) -> None:

@@ -84,7 +84,7 @@ def test_the_transcript_download_replays_to_the_tables_answers(client, tmp_path)
 
 def test_all_games_as_csv(client):
     response = client.get("/games.csv")
-    rows = list(csv.DictReader(io.StringIO(response.text)))
+    rows = list(csv.DictReader(io.StringIO(response.text.removeprefix("\ufeff")), delimiter=";"))
     assert len(rows) == 3 and {r["check"] for r in rows} == {"verified", "disputed"}
     assert response.headers["content-disposition"] == 'attachment; filename="games.csv"'
 

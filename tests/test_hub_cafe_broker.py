@@ -15,12 +15,10 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from cafe import contract
-from cafe.broker import write_broker_config
 from hub.auth import hash_password
 from tests.hub_process import HubProcess
 from tests.hub_table_proc import KioskTable
-from tests.mosquitto import Broker
-from tests.test_cafe import certificates
+from tests.mosquitto import Broker, CafeBroker
 from tests.test_hub_live import get_json, start_table, wait_for
 
 
@@ -47,9 +45,8 @@ def replayed_as_hub(broker: Broker, password_file, last: int) -> list[int]:
 
 
 def test_the_hub_on_a_cafe_broker_with_users_and_acl(tmp_path):
-    files = write_broker_config(tmp_path / "broker-config", "nord", ["t1", "t2"])
-    conf = files.conf.read_text().replace("listener 1883", "listener {port} 127.0.0.1")
-    broker = Broker(tmp_path / "broker", config=conf).start()
+    broker = CafeBroker(tmp_path, "nord", ["t1", "t2"], pairing=False).start()
+    files = broker.files
     config = tmp_path / "hub.toml"
     config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{files.passwords["hub"]}"\n'
                       f'staff_password_hash = "{hash_password("pw")}"\n')
@@ -106,9 +103,8 @@ def health(hub: HubProcess) -> dict:
 def test_a_table_cannot_take_the_hubs_or_another_tables_session(tmp_path):
     """The broker ties client ids to users: table t1's user connecting with the hub's or table t3's client id
     (and a clean session, which would wipe the queue kept for that session) gets its own id instead."""
-    files = write_broker_config(tmp_path / "broker-config", "nord", ["t1", "t3"])
-    conf = files.conf.read_text().replace("listener 1883", "listener {port} 127.0.0.1")
-    broker = Broker(tmp_path / "broker", config=conf).start()
+    broker = CafeBroker(tmp_path, "nord", ["t1", "t3"]).start()  # the hub by dynamic security
+    files = broker.files
     config = tmp_path / "hub.toml"
     config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{files.passwords["hub"]}"\n')
     table = None
@@ -143,19 +139,17 @@ def test_a_table_cannot_take_the_hubs_or_another_tables_session(tmp_path):
 
 
 def test_the_hub_subscribes_over_tls(tmp_path):
-    ca, cert, key = certificates(tmp_path / "tls")
-    files = write_broker_config(tmp_path / "broker-config", "nord", ["t1"], port=8883, bind="127.0.0.1",
-                                tls_cert=cert, tls_key=key)
-    conf = files.conf.read_text().replace("listener 8883 127.0.0.1", "listener {port} 127.0.0.1")
-    broker = Broker(tmp_path / "broker", config=conf).start()
+    """The hub usually takes the plain loopback listener; over the TLS one it checks the café's CA too."""
+    broker = CafeBroker(tmp_path, "nord", ["t1"]).start()
+    files = broker.files
     config = tmp_path / "hub.toml"
     config.write_text(f'[hub]\nusername = "hub"\npassword_file = "{files.passwords["hub"]}"\ntls = true\n'
-                      f'ca_file = "{ca}"\n')
+                      f'ca_file = "{files.ca}"\n')
     table = None
     try:
-        with HubProcess(tmp_path / "hub", broker.address, "nord", config=config) as hub:
-            table = KioskTable(broker.address, "nord", "t1", tmp_path / "t1", username="table-t1",
-                               password_file=files.passwords["table-t1"], ca_file=ca).start()
+        with HubProcess(tmp_path / "hub", broker.tls_address, "nord", config=config) as hub:
+            table = KioskTable(broker.tls_address, "nord", "t1", tmp_path / "t1", username="table-t1",
+                               password_file=files.passwords["table-t1"], ca_file=files.ca).start()
             table.play("alles-klar", 4)
             games = wait_for(lambda: [g for g in get_json(f"{hub.url}/api/games") if g["check"] == "verified"],
                              what="the game over TLS, verified")

@@ -86,3 +86,16 @@ def test_password_hashes_are_salted_and_checked():
     first, second = hash_password("pw"), hash_password("pw")
     assert first != second and check_password("pw", first) and check_password("pw", second)
     assert not check_password("pw", "scrypt$1$2$3$bad$bad") and not valid_hash("pw")
+
+
+def test_the_hub_prints_the_address_its_page_is_at(tmp_path) -> None:
+    """Staff need the address to open on their phones (#35): the hub says it when it starts."""
+    from hub.__main__ import addresses
+    from tests.hub_process import HubProcess
+
+    assert addresses("127.0.0.1", 8080) == ["http://127.0.0.1:8080/"]
+    assert addresses("0.0.0.0", 8080)[-1] == "http://127.0.0.1:8080/"
+    assert addresses("::1", 8443, https=True) == ["https://[::1]:8443/"]
+    with HubProcess(tmp_path / "hub", "127.0.0.1:1", "nord") as hub:
+        log = hub.log_tail()
+    assert f"the café's page is at {hub.url}/ (staff: {hub.url}/staff)" in log, log

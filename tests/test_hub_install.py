@@ -4,6 +4,7 @@ verified and sandboxed (systemd-analyze), shellcheck-clean; uninstall and purge.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cafe import certs
 from hub.config import load
 from tests.test_pi import exposure, parents, skipped, tool, tree, verify
 
@@ -26,6 +28,11 @@ EXPECTED = {
     "/etc/mosquitto/conf.d/tabletop-referee.conf": "0o644",
     "/etc/mosquitto/tabletop-referee/acl": "0o644",
     "/etc/mosquitto/tabletop-referee/passwd": "0o600",
+    "/etc/mosquitto/tabletop-referee/tls/ca.crt": "0o644",
+    "/etc/mosquitto/tabletop-referee/tls/ca.key": "0o600",
+    "/etc/mosquitto/tabletop-referee/tls/broker.key": "0o600",
+    "/etc/mosquitto/tabletop-referee/dynsec": "0o700",
+    "/etc/mosquitto/tabletop-referee/dynsec/dynamic-security.json": "0o600",
     f"{APP}/docs/cafe.md": "0o644",
 }
 
@@ -53,8 +60,14 @@ def test_install_puts_every_file_in_place_and_changes_nothing_on_the_machine(tmp
     assert password == (tmp_path / "etc/mosquitto/tabletop-referee/passwords/hub").read_text()
     snippet = (tmp_path / "etc/mosquitto/conf.d/tabletop-referee.conf").read_text()
     assert "acl_file /etc/mosquitto/tabletop-referee/acl" in snippet and str(tmp_path) not in snippet
+    assert "listener 1883 127.0.0.1\n" in snippet and "listener 8883\n" in snippet  # plain only on loopback
+    assert "plugin_opt_config_file /etc/mosquitto/tabletop-referee/dynsec/dynamic-security.json" in snippet
     acl = (tmp_path / "etc/mosquitto/tabletop-referee/acl").read_text()
-    assert "user table-t1" in acl and "user table-t2" in acl and "user hub" in acl
+    assert "user table-t1" in acl and "user table-t2" in acl and "user hub" not in acl  # the hub: the plugin's
+    plugin = json.loads((tmp_path / "etc/mosquitto/tabletop-referee/dynsec/dynamic-security.json").read_text())
+    assert [c["username"] for c in plugin["clients"]] == ["hub"]
+    assert ["chown", "-R", "mosquitto:mosquitto", "/etc/mosquitto/tabletop-referee/dynsec",
+            "/etc/mosquitto/tabletop-referee/tls/broker.key"] in skipped(result)
     commands = skipped(result)
     assert ["python3", "-m", "venv", f"{APP}/venv"] in commands
     assert [f"{APP}/venv/bin/python", "-m", "pip", "install", "--quiet", "--upgrade", f"{ROOT}[hub]"] in commands
@@ -79,29 +92,29 @@ def test_install_is_idempotent_keeps_an_edited_config_and_adds_tables(tmp_path):
     assert ["systemctl", "restart", "mosquitto.service"] not in skipped(again)
     t1 = (tmp_path / "etc/mosquitto/tabletop-referee/passwords/table-t1").read_text()
     more = install(tmp_path, "--tables", "t3")
-    assert "tables: t1 t2 t3" in more.stdout
+    assert "tables by files: t1 t2 t3" in more.stdout
     assert (tmp_path / "etc/mosquitto/tabletop-referee/passwords/table-t1").read_text() == t1  # tables keep theirs
     assert "user table-t3" in (tmp_path / "etc/mosquitto/tabletop-referee/acl").read_text()
     assert set(first) >= {p for path in EXPECTED for p in parents(path)}
 
 
-def test_self_signed_https_is_made_once_named_in_the_config_and_its_fingerprint_printed(tmp_path):
-    result = install(tmp_path, "--cafe", "nord", "--tables", "t1", "--self-signed", "--https-name", "192.168.1.5")
-    crt, key = tmp_path / "etc/tabletop-referee/hub.crt", tmp_path / "etc/tabletop-referee/hub.key"
-    assert tree(tmp_path)["/etc/tabletop-referee/hub.key"][0] == "0o640"
+def test_https_by_default_its_fingerprint_printed_and_plain_http_only_behind_a_proxy(tmp_path):
+    """The hub's own self-signed certificate (made by `referee-hub certificate` as the hub makes it on its first
+    start), its fingerprint printed with the address; never plain HTTP on 0.0.0.0:8080 unless behind a proxy."""
+    result = install(tmp_path, "--cafe", "nord", "--https-name", "cafe-hub.local", "--https-name", "192.168.1.5")
     config = load(tmp_path / "etc/tabletop-referee/hub.toml")
-    assert (config.https_cert, config.https_key) == ("/etc/tabletop-referee/hub.crt", "/etc/tabletop-referee/hub.key")
-    shown = subprocess.run(["openssl", "x509", "-in", str(crt), "-noout", "-fingerprint", "-sha256", "-ext",
-                            "subjectAltName"], capture_output=True, text=True, check=True).stdout
-    fingerprint = shown.split("=", 1)[1].split()[0]
-    assert f"certificate fingerprint (compare it in the browser): {fingerprint}" in result.stdout
-    assert "IP Address:192.168.1.5" in shown
-    assert ["chown", "root:referee-hub", "/etc/tabletop-referee/hub.key"] in skipped(result)
-    before = tree(tmp_path)
-    again = install(tmp_path, "--self-signed")
-    assert tree(tmp_path) == before and fingerprint in again.stdout  # kept, not made again
-    install(tmp_path, "--uninstall", "--purge")
-    assert not crt.exists() and not key.exists()
+    assert (config.plain_http, config.https_cert, config.listen) == (False, None, "0.0.0.0:8080")
+    assert config.https_names == ["cafe-hub.local", "192.168.1.5"]
+    cert = certs.load_cert(tmp_path / "var/lib/referee-hub/https/hub.crt")
+    assert certs.names_of(cert) == ["cafe-hub.local", "192.168.1.5"]
+    line = f"install-hub.sh: serving https://cafe-hub.local:8080/: certificate SHA-256 {certs.fingerprint(cert)}"
+    assert line in result.stdout
+    again = install(tmp_path, "--self-signed")  # an old command line still works; the certificate is kept
+    assert f"SHA-256 {certs.fingerprint(cert)}" in again.stdout and "made now" not in again.stdout
+    proxied = install(tmp_path / "proxy", "--cafe", "nord", "--behind-proxy", "127.0.0.1")
+    config = load(tmp_path / "proxy/etc/tabletop-referee/hub.toml")
+    assert (config.plain_http, config.trusted_proxy, config.listen) == (True, "127.0.0.1", "127.0.0.1:8080")
+    assert "plain HTTP behind the reverse proxy" in proxied.stdout
 
 
 def test_the_bridge_is_switched_on_and_off(tmp_path):
@@ -114,6 +127,21 @@ def test_the_bridge_is_switched_on_and_off(tmp_path):
     assert bridge.exists()
     install(tmp_path, "--no-bridge")
     assert not bridge.exists()
+
+
+def test_without_file_tables_the_broker_is_set_up_for_pairing_and_named_as_asked(tmp_path):
+    result = install(tmp_path, "--cafe", "nord", "--broker-name", "cafe-hub.local", "--broker-name", "10.0.0.5")
+    broker = tmp_path / "etc/mosquitto/tabletop-referee"
+    assert not (broker / "passwd").exists() and not (broker / "acl").exists()
+    assert "acl_file" not in (tmp_path / "etc/mosquitto/conf.d/tabletop-referee.conf").read_text()
+    cert = certs.load_cert(broker / "tls/broker.crt")
+    assert certs.names_of(cert) == ["cafe-hub.local", "10.0.0.5"]
+    cert.verify_directly_issued_by(certs.load_cert(broker / "tls/ca.crt"))
+    assert "staff accept it on the hub's staff page" in result.stdout
+    ca = (broker / "tls/ca.crt").read_bytes()
+    install(tmp_path, "--tables", "t9")  # later a table by files: the CA and the names stay
+    assert (broker / "tls/ca.crt").read_bytes() == ca and (broker / "passwords/table-t9").exists()
+    assert certs.names_of(certs.load_cert(broker / "tls/broker.crt")) == ["cafe-hub.local", "10.0.0.5"]
 
 
 def test_without_a_broker_nothing_of_mosquitto_is_installed(tmp_path):

@@ -108,14 +108,25 @@ def test_a_uid_names_a_game_only_together_with_its_cafe_and_table(owner):
     assert owner.get("/games/cafe-1/t2/g-1.jsonl").text.startswith('{"format"')
 
 
+def spreadsheet(text: str) -> list[list[str]]:
+    """A CSV as a German spreadsheet program reads it: a BOM first, semicolons between cells."""
+    assert text.startswith("\ufeff")
+    return list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
+
+
 def test_no_csv_cell_is_a_formula(owner):
-    rows = list(csv.reader(io.StringIO(owner.get("/games.csv").text)))
+    rows = spreadsheet(owner.get("/games.csv").text)
     cells = [cell for row in rows[1:] for cell in row]
-    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")]
+    numbers = re.compile(r"-?\d+(,\d+)?")  # a negative score is a number (German decimal comma), not a formula
+    assert not [c for c in cells if c[:1] in ("=", "+", "-", "@") and not numbers.fullmatch(c)]
+    assert "-3" in cells
     (t3,) = [r for r in rows[1:] if r[1] == "t3"]
-    assert "'=HYPERLINK(\"x\") / +49 171" in t3  # the players' cell, escaped as text
+    assert "'=HYPERLINK(\"x\")" in t3 and "'+49 171" in t3  # the players' cells, escaped as text
+    header = rows[0]
+    scores = [t3[header.index(f"score_{i}")] for i in (1, 2)]
+    assert all(s.isdigit() for s in scores), scores  # numbers as numbers, one cell each
     game = next(g for g in owner.get("/api/games?table=t3").json())
-    moves = list(csv.reader(io.StringIO(owner.get(game["url"] + ".csv?lang=en").text)))
+    moves = spreadsheet(owner.get(game["url"] + ".csv?lang=en").text)
     assert moves[0] == ["n", "seq", "received", "at_table_clock", "kind", "move", "ok", "verdict"]
     assert len(moves) == 1 + len(owner.get(game["api"]).json()["records"])
     assert not [c for row in moves[1:] for c in row if c[:1] in ("=", "+", "-", "@")]
@@ -128,7 +139,8 @@ def test_times_are_the_hubs_receive_times_in_the_cafes_zone_with_the_tables_cloc
     assert t2["started_local"] == "2026-11-14T23:50:00+01:00"  # received 23:50 in Berlin
     assert t2["started_at"] == "1999-01-01T03:00:00.000+00:00"  # the table's clock, kept as it said
     de = owner.get(t2["url"] + "?lang=de").text
-    assert "14.11.2026, 23:50" in de and "1999-01-01 03:00:00" in de
+    # the table's clock beside, in the café's zone too (03:00 UTC is 04:00 in Berlin), not as a UTC string
+    assert "14.11.2026, 23:50" in de and "01.01.1999, 04:00" in de and "1999-01-01 03:00" not in de
     assert "2026-11-14 23:50" in owner.get(t2["url"] + "?lang=en").text
     # lists sort by the hub's receive time, not by a table's clock that says 1999
     assert [g["table"] for g in owner.get("/api/games").json()] == ["t1", "t3", "t2", "t1"]

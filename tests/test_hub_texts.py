@@ -17,8 +17,9 @@ from referee.words import DOMAIN as SHARED
 from referee.words import LOCALE_DIR, translated
 
 ROOT = Path(__file__).resolve().parent.parent
-CALLED = re.compile(r"""(?:\b(?:tr?|N_|FormError)\(|\bact\("\w+",)\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
-SAME_IN_BOTH = {"Café", "Status", "online", "offline", "live"}  # spelled alike in German; still catalogue entries
+CALLED = re.compile(r"""(?:\b(?:tr?|N_|FormError|DeskError)\(|\bact\("\w+",)\s*"""
+                    r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+SAME_IN_BOTH = {"Café", "Status", "online", "offline", "live", "Name"}  # spelled alike in German; catalogue entries
 
 
 def catalogue(domain: str, lang: str) -> dict[str, str]:

@@ -329,6 +329,16 @@ def test_a_long_build_is_never_silent():
                                    for x in lines), lines
 
 
+
+def test_the_reminder_leaves_nothing_behind_that_holds_the_installers_output():
+    """Once the command ends, the reminder ends with its sleep: a sleep left running kept the installer's
+    output open for up to PROGRESS_S seconds after it finished (every DESTDIR install in the tests waited
+    30 s for it, and a caller reading the output to its end waits as long)."""
+    script = f'PROG=install-pi.sh; . {ROOT}/scripts/install-lib.sh; progress build sleep 0.5'
+    result = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PROGRESS_S": "600"})
+    assert result.returncode == 0 and result.stdout == ""
+
 CHROOT_SKIPS = [["udevadm", "control", "--reload"],
                 ["udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=input", "--subsystem-match=gpio"],
                 ["systemctl", "daemon-reload"], ["systemctl", "restart", "referee-kiosk.service"]]

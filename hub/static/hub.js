@@ -109,7 +109,7 @@
       verdict.className = "verdict";
       verdict.textContent = news.verdict;
       li.append(text, " ", verdict);
-      moves.appendChild(li);
+      moves.prepend(li);  // the latest first: on a phone it is at the top, not 60 lines down
       const none = document.getElementById("no-moves");
       if (none) none.hidden = true;
     }

@@ -30,7 +30,7 @@ log = logging.getLogger("cafe")
 STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
 # The contract knows six screens; every other screen is reported as the one guests would say they see.
-SCREEN_OF = {"history": "table", "keyboard": "setup", "games": "menu", "scanner-test": "admin",
+SCREEN_OF = {"history": "table", "keyboard": "setup", "games": "menu", "scanner-test": "admin", "cafe": "admin",
              "button-test": "admin", "storage-fault": "error", "assignment": "setup"}
 OVERLAYS = ("help", "confirm")  # drawn over another screen: reported as the screen underneath
 
@@ -44,6 +44,8 @@ class CafeNews:
     announced: bool = False  # True: `announcement` is news (None = cleared)
     assignment: dict[str, Any] | None = None
     assigned: bool = False  # True: `assignment` (club nights) is news (None = cleared)
+    problem: str | None = None
+    troubled: bool = False  # True: `problem` is news (why the broker cannot be used: cafe.publisher.PROBLEMS)
 
 
 class CafeLink:
@@ -56,9 +58,11 @@ class CafeLink:
         self.online = False
         self.announcement: dict[str, Any] | None = None
         self.assignment: dict[str, Any] | None = None  # club nights: who plays here next (kiosk/screens/assignment.py)
+        self.problem: str | None = None  # why the broker cannot be used (admin → Café says it)
         self._uids: dict[int, str | None] = {}
         self.publisher = Publisher(config, outbox(log.path), on_online=self._heard_online,
                                    on_announce=self._heard_announce, on_assign=self._heard_assign,
+                                   on_problem=self._heard_problem,
                                    **publisher_options)
         log.on_record(self.publisher.notify)
 
@@ -80,6 +84,9 @@ class CafeLink:
     def _heard_assign(self, payload: dict[str, Any] | None) -> None:
         self.post(CafeNews(assignment=payload, assigned=True))
 
+    def _heard_problem(self, problem: str | None) -> None:
+        self.post(CafeNews(problem=problem, troubled=True))
+
     # --- the display thread
 
     def receive(self, item: object) -> bool:
@@ -92,6 +99,8 @@ class CafeLink:
             self.announcement = item.announcement
         if item.assigned:
             self.assignment = item.assignment
+        if item.troubled:
+            self.problem = item.problem
         return True
 
     def next_wakeup(self) -> float | None:
@@ -162,6 +171,9 @@ class CafeLink:
     def status(self, screen: Any) -> dict[str, Any]:
         name = screen_name(screen)
         fields: dict[str, Any] = {"screen": name}
+        shown = getattr(screen, "assignment", None) if getattr(screen, "name", "") == "assignment" else None
+        if shown is not None:  # club nights: the hub's desk says "shows the assignment" (cafe-protocol.md, Status)
+            fields["assignment"] = contract.assignment_ref(shown)
         controller = None if name == "demo" else _controller_of(screen)
         if controller is None:
             return fields

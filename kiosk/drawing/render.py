@@ -30,6 +30,25 @@ from referee.words import default_names_in
 
 ELLIPSIS = "…"
 CUT_MARK = "text cut:"  # how the renderer logs a text it cut (the monkey drill and the test suite look for it)
+MAX_DRAWN = 1000  # characters of one text: more than any screen holds; a longer one is cut before it is measured
+_UNDRAWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # controls with no glyph (kept: tab, LF, CR)
+_SPACES = re.compile("[\t\n\r]")
+
+
+def drawable(text: object) -> str:
+    """Any text as the font can draw it, so that no string from a screen, a guest, the café or a stick makes
+    drawing raise: at most MAX_DRAWN characters, controls left out (tabs and line ends become spaces), a
+    surrogate pair joined into its character and a lone surrogate drawn as U+FFFD. The café's contract already
+    drops text with controls; this is the renderer's own guard, whatever the text's way here."""
+    if not isinstance(text, str):
+        text = str(text)
+    if len(text) > MAX_DRAWN:
+        text = text[:MAX_DRAWN - 1] + ELLIPSIS
+    if text.isascii() and text.isprintable():
+        return text
+    text = _SPACES.sub(" ", _UNDRAWABLE.sub("", text))
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +95,7 @@ class Measure:
 
     def width(self, text: str, cap: float) -> int:
         """The width of `text` on one line at capitals `cap` px high."""
-        text = default_names_in(text, language())  # as `View.add` will show it
+        text = drawable(default_names_in(text, language()))  # as `View.add` will show it, as it can be drawn
         found = self._widths.get((text, cap))
         if found is None:
             if len(self._widths) > 4000:
@@ -94,8 +113,8 @@ class Measure:
 
     def wrapped(self, text: str, width: int, cap: float, pad: int = 2) -> tuple[int, bool]:
         """(lines, whether a word had to be cut) of `text` as `View.add` will show it: a default name in the
-        table's language ("Spieler 1" is wider than "Player 1")."""
-        text = default_names_in(text, language())
+        table's language ("Spieler 1" is wider than "Player 1"), as the font can draw it."""
+        text = drawable(default_names_in(text, language()))
         key = (text, width - 2 * pad, cap)
         found = self._lines.get(key)
         if found is None:
@@ -345,7 +364,7 @@ class Renderer:
         want_px = max(floor_px, self.px_for_cap(19 * self.scale * e.size))
         if e.group in self._group_px:
             want_px = max(floor_px, min(want_px, self._group_px[e.group]))
-        key = (e.text, inner.width, inner.height, want_px, floor_px, e.lines)
+        key = (drawable(e.text), inner.width, inner.height, want_px, floor_px, e.lines)
         fitted = self._fits.get(key)
         if fitted is None:
             if len(self._fits) > 4000:
@@ -401,8 +420,17 @@ class Renderer:
         if image is None:
             if len(self._images) > 2000:
                 self._images.clear()
-            image = self._images[(line, px, color)] = font.render(line, True, color)
+            image = self._images[(line, px, color)] = self._line_image(font, line, color)
         return image
+
+    @staticmethod
+    def _line_image(font: pygame.font.Font, line: str, color: Color) -> pygame.Surface:
+        """One line's image; an empty one for a line that has no width (only zero-width characters, which
+        pygame refuses to draw) or that the font cannot draw at all."""
+        try:
+            return font.render(line, True, color)
+        except (pygame.error, ValueError, UnicodeError):
+            return pygame.Surface((1, font.get_linesize()), pygame.SRCALPHA)
 
     def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int
              ) -> tuple[list[str], int, bool]:
@@ -465,9 +493,15 @@ class Renderer:
 
     @staticmethod
     def _cut(text: str, font: pygame.font.Font, width: int) -> str:
-        while text and font.size(text + ELLIPSIS)[0] > width:
-            text = text[:-1]
-        return text.rstrip() + ELLIPSIS
+        """The longest start of `text` that fits with "…" (found by halving: a long text costs few measures)."""
+        low, high = 0, len(text)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if font.size(text[:mid] + ELLIPSIS)[0] <= width:
+                low = mid
+            else:
+                high = mid - 1
+        return text[:low].rstrip() + ELLIPSIS
 
     def _background(self, area: pygame.Rect) -> Color:
         """The colour most of the text's box was before the text: sampled from the surface as drawn."""

@@ -29,6 +29,7 @@ from typing import IO, Any
 
 from cafe.contract import assignment_ref
 from referee.transcript import write_transcript
+from referee.words import is_default_name
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -395,6 +396,8 @@ def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: 
     data = json.loads(body)
     if kind == "start":
         fields: dict[str, Any] = {"header": data}
+        # the seats that kept their default names ("Spieler 3"): guests, whom the café never rates (#35)
+        fields["guests"] = [p for p in data.get("players", []) if isinstance(p, str) and is_default_name(p)]
         if assignment is not None:
             fields["assignment"] = assignment_ref(json.loads(assignment))
     elif kind == "event":
