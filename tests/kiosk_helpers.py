@@ -15,8 +15,10 @@ from kiosk.eventlog.store import EventLog
 from kiosk.settings.settings import Settings
 from referee import sim
 
-# The apps made during the current test: tests/conftest.py fails a test that leaves a guarded error in one.
+# The apps made during the current test: tests/conftest.py fails a test that leaves a guarded error in one, or a
+# text the renderer cut, unless the test put the app in EXPECT_CUTS (it draws arbitrary strings on purpose).
 MADE: list[App] = []
+EXPECT_CUTS: list[App] = []
 
 
 def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480), **settings_kw) -> App:
