@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from kiosk import games
 from kiosk.eventlog.store import EventLog
-from kiosk.i18n import language
+from kiosk.i18n import language, tr
 from referee.event_words import describe
 from referee.protocol import Rejection
 from referee.table import Referee
@@ -54,6 +54,13 @@ def laid(event: object) -> tuple[str, ...]:
     return tuple(found)
 
 
+def scanned_unknown(event: object) -> str:
+    """A scan the referee did not know as a card of this game, never written as a move ("Anna spielt 13" for a
+    card of another game): who scanned a card; the reason beside it says whose game it belongs to."""
+    player = event.get("player") if isinstance(event, dict) else None
+    return tr("{player} scanned a card", player=player) if isinstance(player, str) else tr("A card was scanned")
+
+
 def lines(log: EventLog, game_id: int) -> list[Line]:
     header, accepted = log.load(game_id)
     game = str(header.get("game"))
@@ -67,12 +74,15 @@ def lines(log: EventLog, game_id: int) -> list[Line]:
         referee = None
     out = []
     for seq, at, event in attempts:
-        ok, reason, detail = True, "", ""
+        ok, reason, detail, unknown = True, "", "", False
         if referee is not None:
             answer = referee.apply(event)
-            ok = answer.ok
+            ok, unknown = answer.ok, answer.error == "unknown-card"
             if answer.rejection is not None:
                 reason = answer.message(language(), rules=False) or ""
                 detail = answer.rejection.detail() if isinstance(answer.rejection, Rejection) else str(answer.error)
-        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason, detail, laid(event)))
+        text = describe(event, language(), game, face) if ok or not unknown else scanned_unknown(event)
+        if unknown and isinstance(event, dict) and isinstance(event.get("card"), str):
+            detail += f" · {event['card'][:40]}"  # staff see what was scanned
+        out.append(Line(seq, at, text, ok, reason, detail, laid(event)))
     return out
