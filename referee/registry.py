@@ -89,7 +89,8 @@ class GameDefinition:
     - `score`: how `scores` rank (one of `SCORE_KINDS`), or a function of the options that says it;
     - `help`: the guests' short rules;
     - `value_words`: the words of other codes the rules' sentences name (ANNAOTTO's colours and signs);
-    - `card_face`: how a face is drawn (`CardFace`; raises ValueError like `card_words`), or None: in words.
+    - `card_face`: how a face is drawn (`CardFace`; raises ValueError like `card_words`), or None: in words;
+    - `state_words`: its public state's keys (and the keys of the parts it nests) in words, for the pretty trace.
     The words themselves are English msgids of the shared catalogue (`referee.words`).
     """
 
@@ -104,6 +105,8 @@ class GameDefinition:
     # Codes a rejection's sentence may name beside cards, by parameter: {"colour": {"RED": N_("Red")}}.
     value_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     card_face: CardFaces | None = None
+    # Its state's keys in words for `referee replay --pretty` (English msgids; the keys every game has are there).
+    state_words: Mapping[str, str] = field(default_factory=dict)
 
     def score_kind(self, options: Mapping[str, Any]) -> str:
         return self.score(options) if callable(self.score) else self.score

@@ -229,6 +229,10 @@ class GameUI:
         scores = state.get("scores", {})
         return [f"{p}: {scores.get(p, 0)}" for p in self.players]
 
+    def unit(self) -> str:
+        """What the seat tile's big number counts, in the screen's language (the results say the same)."""
+        return tr(self.seat_unit)
+
     def seat_score(self, state: State, player: str) -> str:
         """The seat tile's big number (the score, or what counts in this game)."""
         return str(state.get("scores", {}).get(player, 0))
@@ -236,6 +240,10 @@ class GameUI:
     def race(self, state: State) -> RaceShown | None:
         """An open or just decided race (ANNAOTTO's ALLE), or None."""
         return None
+
+    def verdict_player(self, event: Event) -> str:
+        """Whose the accepted event is, where the verdict draws its card beside it ("Anna" and the card)."""
+        return event.get("player") or tr("Start card")
 
     def verdict_words(self, event: Event) -> str:
         """An accepted event in a few words for the verdict ("Ben: Rot · Punkte · 7")."""

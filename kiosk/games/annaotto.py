@@ -45,6 +45,7 @@ class AnnaottoUI(GameUI):
         self.source: tuple[str, str] | None = None  # (actor, other player): the next scan comes from that hand
         self.clock: RaceClock | None = None
         self.recent: list[tuple[int, str, str]] = []  # (pile size after, face, who laid it) for the card row
+        self.scanned_at: str | None = None  # the last scan came from another player's scanner: that player
 
     def _race_view(self):
         return self.hints.race if self.hints is not None else None
@@ -57,6 +58,7 @@ class AnnaottoUI(GameUI):
         player = state.get("turn") or seat
         if player is None:
             return None
+        self.scanned_at = seat if seat not in (None, player) else None  # said in the verdict (K1: never silently)
         event: Event = {"type": "play", "player": player, "card": code}
         if self.source is not None and self.source[0] == player:
             event["from"] = self.source[1]
@@ -157,6 +159,20 @@ class AnnaottoUI(GameUI):
             self.clock = RaceClock(race.by, time.monotonic())
         left = self.clock.opened + self.race_timeout_ms / 1000 - time.monotonic()
         return [(max(0.0, left), {"type": "race_close"})]
+
+    def verdict_words(self, event: Event) -> str:
+        """A card from another seat's scanner is the player on turn's (decision "who plays a scanned card?"): the
+        verdict says whose scanner read it, so nothing is re-assigned silently (K1)."""
+        words = super().verdict_words(event)
+        return self._scanner_note(event, words)
+
+    def verdict_player(self, event: Event) -> str:
+        return self._scanner_note(event, super().verdict_player(event))
+
+    def _scanner_note(self, event: Event, words: str) -> str:
+        if self.scanned_at is None or event.get("type") != "play" or event.get("player") == self.scanned_at:
+            return words
+        return tr("{words} (read by {player}'s scanner)", words=words, player=self.scanned_at)
 
     # --- what the state forgets
 

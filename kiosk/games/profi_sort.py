@@ -370,6 +370,16 @@ class ProfiSortUI(GameUI):
             seat_lines[p] = line
         return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
 
+    def unit(self) -> str:
+        """Penalty points (the fewest win), or in a beginner game the tasks done (the most win): as the results
+        rank them."""
+        return tr("tasks done") if self.options.get("first_to") else tr("penalty points")
+
+    def seat_score(self, state: State, player: str) -> str:
+        if self.options.get("first_to"):
+            return str(len(state["tasks_done"][player]))
+        return super().seat_score(state, player)
+
     def verdict_words(self, event: Event) -> str:
         """A laid task by its number, a shown hand by its count: the verdict is one line (the history lists the
         cards)."""

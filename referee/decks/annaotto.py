@@ -160,8 +160,15 @@ HELP = (
     )),
 )
 
+STATE_WORDS = {
+    "chain": N_("chain"), "choices": N_("choices owed"), "colour": N_("colour"), "direction": N_("direction"),
+    "due": N_("call owed"), "flip": N_("cards to turn over"), "pattern": N_("pattern"), "plus": N_("PLUS count"),
+    "race": N_("ALLE race"), "called": N_("called"), "pressed": N_("slapped"), "word": N_("word"),
+}
+
 define(GameDefinition(
     id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
-    events=EVENTS, score=PLACES, help=HELP, value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES},
-    card_face=card_face,
+    events=EVENTS, score=PLACES, help=HELP,
+    value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES, "pattern": PATTERN_NAMES},
+    card_face=card_face, state_words=STATE_WORDS,
 ))

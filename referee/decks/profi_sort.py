@@ -254,7 +254,15 @@ VALUE_WORDS = {
     "task": TASK_NUMBERS, "event": EVENT_NAMES, "phase": PHASE_NAMES, "side": {"low": N_("low"), "high": N_("high")},
 }
 
+STATE_WORDS = {
+    "ace_given": N_("ace given"), "bonus_open": N_("open bonus points"), "dealer": N_("dealer"),
+    "discard_top": N_("discard pile"), "melds": N_("melds"), "phase": N_("phase"), "received": N_("aces received"),
+    "round": N_("round"), "round_points": N_("round points"), "talon": N_("talon"), "tasks_done": N_("tasks done"),
+    "went_out": N_("went out"), "task": N_("task"),
+}
+
 define(GameDefinition(
     id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
     events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS, card_face=card_face,
+    state_words=STATE_WORDS,
 ))

@@ -24,7 +24,7 @@ from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.history import HistoryScreen
-from kiosk.screens.results import results_view
+from kiosk.screens.results import CELEBRATION_S, CONFETTI_FPS, results_view
 from kiosk.screens.table.cards import Title, card_row
 from kiosk.screens.table.layout import Stack, cols
 from kiosk.screens.table.race import race_open, race_result
@@ -49,6 +49,7 @@ class TableScreen(Screen):
         self._race_key: tuple = ()
         self._race_until = 0.0
         self._redraw_at: float | None = None  # when what is drawn now runs out (a verdict, a race result)
+        self._ended_at: float | None = None  # when the results first showed (the winner's moment counts from it)
 
     # --- drawing
 
@@ -242,7 +243,7 @@ class TableScreen(Screen):
             named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
             if named:
                 card = self._verdict_card(fb.event)
-                text = c.ui.verdict_words(fb.event) if card is None else fb.event.get("player") or tr("Start card")
+                text = c.ui.verdict_words(fb.event) if card is None else c.ui.verdict_player(fb.event)
                 return Verdict("ok", (Said(text, "lead", 1.0, GOOD),), card)
             return Verdict("ok", self._note(fb.note))
         if fb.rejection is None:
@@ -346,7 +347,14 @@ class TableScreen(Screen):
         return y + h + gap // 2
 
     def _results(self, width: int, height: int) -> View:
-        return results_view(self.controller, width, height)
+        """The results; for a moment after the end the confetti falls (drawn again `CONFETTI_FPS` times a second)."""
+        now = time.monotonic()
+        if self._ended_at is None:
+            self._ended_at = now
+        elapsed = now - self._ended_at
+        if elapsed < CELEBRATION_S:
+            self._redraw_at = now + 1 / CONFETTI_FPS
+        return results_view(self.controller, width, height, elapsed)
 
     # --- reacting
 

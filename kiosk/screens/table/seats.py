@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import DARK_INK, INK, MUTED, PANEL, TURN_FILL, Grid, Rect, View
 from kiosk.games import GameUI, Panel
-from kiosk.i18n import tr
 from kiosk.screens.table.layout import cols, rows
 
 
@@ -47,7 +46,7 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: Mapping, ga
     tile_w = (w - gap * (columns - 1)) // columns
     pad = max(4, round(lim.gap))
     cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
-    unit = tr(ui.seat_unit)
+    unit = ui.unit()
     numbers = [ui.seat_score(state, p) for p in players]
     # what the number counts: beside it where it fits, else on a line of its own under it
     below = max(measure.width(n, lim.key_cap) for n in numbers) + measure.width(unit, lim.cap) + 8 + 4 * pad \
