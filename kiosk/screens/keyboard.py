@@ -55,18 +55,21 @@ class KeyboardScreen(Screen):
         g = Grid(width, height)
         v = View(width, height)
         gap = gap_of(v)
-        v.text(g.r(0.03, 0.01, 0.94, 0.09), self.title, size=1.0, color=ACCENT, tag="title")
-        self._field(v, g)
+        # (top, height) of the field, the keys, the Shift/Space/Delete row and the Cancel/OK row, as fractions
+        field, keys, special, bottom_row = ((0.1, 0.08), (0.19, 0.54), (0.745, 0.1), (0.865, 0.12)) \
+            if g.portrait else ((0.105, 0.105), (0.22, 0.5), (0.74, 0.11), (0.87, 0.12))
+        v.text(g.r(0.03, 0.01, 0.94, field[0] - 0.015), self.title, size=1.0, color=ACCENT, tag="title")
+        self._field(v, g.r(0.03, *field[:1], 0.94, field[1]))
         letters = LAYOUTS.get(language(), LAYOUTS["en"])
-        if width < height:
+        if g.portrait:
             letters = [row[i:i + 6] for row in letters for i in (0, 6) if row[i:i + 6]]
         per_row = max(len(row) for row in letters)
-        key_rows = rows(g.r(0.02, 0.22, 0.96, 0.5), len(letters), gap)
+        key_rows = rows(g.r(0.02, keys[0], 0.96, keys[1]), len(letters), gap)
         for r, row in enumerate(letters):
             for c, (char, rect) in enumerate(zip(row, cols(key_rows[r], per_row, gap), strict=False)):
                 label = char if self.shift else char.lower()
                 v.button(rect, label, f"key:{label}", tag=f"key{r}:{c}", group="keys")
-        units = cols(g.r(0.02, 0.74, 0.96, 0.12), 10, gap)  # Shift, Space, Delete: 3, 4 and 3 tenths
+        units = cols(g.r(0.02, special[0], 0.96, special[1]), 10, gap)  # Shift, Space, Delete: 3, 4, 3 tenths
 
         def span(first: int, last: int) -> tuple[int, int, int, int]:
             return (units[first][0], units[first][1], units[last][0] + units[last][2] - units[first][0], units[0][3])
@@ -74,16 +77,16 @@ class KeyboardScreen(Screen):
         v.button(span(0, 2), tr("Shift"), "shift", fill=GOOD if self.shift else BUTTON, group="special")
         v.button(span(3, 6), tr("Space"), "key: ", group="special")
         v.button(span(7, 9), tr("Delete"), "delete", group="special")
-        bottom = cols(g.r(0.02, 0.87, 0.96, 0.12), 2, gap)
+        bottom = cols(g.r(0.02, bottom_row[0], 0.96, bottom_row[1]), 2, gap)
         v.button(bottom[0], tr("Cancel"), "cancel", group="bottom")
         v.button(bottom[1], tr("OK"), "ok", fill=GOOD, tag="ok", group="bottom")
         return v
 
-    def _field(self, v: View, g: Grid) -> None:
+    def _field(self, v: View, rect: tuple[int, int, int, int]) -> None:
         """The name so far (or the placeholder, greyed) and the count of characters beside it."""
         count = f"{len(self.text)} / {MAX_LEN}"
         count_w = measure.width(f"{MAX_LEN} / {MAX_LEN}", v.limits.cap) + 12
-        x, y, w, h = g.r(0.03, 0.105, 0.94, 0.105)
+        x, y, w, h = rect
         shown, color = (self.text + "_", None) if self.text else (self.placeholder, MUTED)
         v.text((x, y, w - count_w - 8, h), shown, size=1.2, fill=PANEL, tag="entry",
                **({"color": color} if color else {}))

@@ -65,7 +65,9 @@ def results_view(controller: TableController, width: int, height: int, elapsed: 
     v.text((margin, y, width - 2 * margin, banner_h), banner, size=1.8, color=ACCENT, role="key", align="center",
            tag="winners")
     y += banner_h + gap
-    bar = max(round(v.limits.touch), v.lines_height(1) + 8)
+    third = (width - 2 * margin - 4 * gap) // 3  # the three buttons: as high as their longest word needs
+    labels = (tr("Play again"), tr("History"), tr("Menu"))
+    bar = max(round(v.limits.touch), max(measure.height(label, third, v.limits.cap, 12) for label in labels) + 8)
     bottom = height - margin // 2 - bar - gap
     _buttons(v, (margin, height - margin // 2 - bar, width - 2 * margin, bar), gap)
     detail = bool(places) and places[0].kind in (FEWER_WINS, TASKS)  # how Profi-Sort's points came about

@@ -57,7 +57,7 @@ class SetupScreen(Screen):
             v.button(rect, str(n), f"count:{n}", fill=GOOD if n == self.count else PANEL, tag=f"count:{n}",
                      group="counts")
         y += bar + gap
-        said = self.error or tr("Press your seat button to sit down; touch a name to change it.")
+        said = self.error or tr("Press your seat button to sit; touch a name to change it.")
         hint_h = measure.height(said, w, v.limits.cap)
         v.text((x, y, w, hint_h), said, color=BAD if self.error else MUTED, tag="error" if self.error else "how")
         y += hint_h + gap // 2

@@ -32,18 +32,26 @@ class Verdict:
     card: Shown | None = None  # the one card the verdict is about, drawn at its right end (a game that draws faces)
 
 
-def card_box(v: View, verdict: Verdict) -> tuple[int, int]:
-    """(width, height) of the verdict's card picture (its value only); (0, 0) without one."""
+def card_box(v: View, verdict: Verdict, width: int) -> tuple[int, int]:
+    """(width, height) of the verdict's card picture (its value only) in a panel `width` px wide; (0, 0) without
+    one, or where the card would leave a word of the verdict no room (a narrow panel says it in words alone)."""
     if verdict.card is None or verdict.card.face is None:
         return 0, 0
-    return cards.card_size(verdict.card.face, cards.metrics(v.width, v.height), words=False)
+    size = cards.card_size(verdict.card.face, cards.metrics(v.width, v.height), words=False)
+    text_w = _boxes(v, verdict.kind, width, size[0])[2]
+    if not all(measure.fits(s.text, text_w, v.limits.cap_for(s.role)) for s in verdict.said):
+        return 0, 0
+    return size
 
 
 def verdict_box(v: View, verdict: Verdict, width: int) -> tuple[int, int, int]:
     """(icon side, text indent, text width) of the verdict panel `width` px wide (its card at the right end)."""
-    card_w = card_box(v, verdict)[0]
+    return _boxes(v, verdict.kind, width, card_box(v, verdict, width)[0])
+
+
+def _boxes(v: View, kind: str, width: int, card_w: int) -> tuple[int, int, int]:
     beside = card_w + round(v.limits.gap) if card_w else 0
-    if verdict.kind in ("prompt", "question", "quiet"):
+    if kind in ("prompt", "question", "quiet"):
         return 0, round(v.limits.gap), width - 2 * round(v.limits.gap) - beside
     side = min(round(v.limits.lead_cap * 2), round(width * 0.12))
     indent = side + side // 2
@@ -56,7 +64,7 @@ def verdict_height(v: View, verdict: Verdict, width: int) -> int:
     _, _, text_w = verdict_box(v, verdict, width)
     edge = max(3, round(lim.gap / 2)) + 2
     need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
-    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict)[1]) + 2 * edge
+    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict, width)[1]) + 2 * edge
 
 
 def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
@@ -79,7 +87,7 @@ def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
         v.text((x + indent, ty, text_w, th), said.text, size=said.size, color=said.color, role=said.role,
                align=align, tag=said.tag)
         ty += th
-    card_w, card_h = card_box(v, verdict)
+    card_w, card_h = card_box(v, verdict, w)
     if verdict.card is not None and card_w:
         right = x + w - max(3, round(lim.gap / 2)) - round(lim.gap) // 2
         v.card((right - card_w, y + (h - card_h) // 2, card_w, card_h), verdict.card.label, tag="verdict-card",
