@@ -92,7 +92,7 @@ def test_a_history_row_keeps_name_and_score_apart(tmp_path) -> None:
     app.screen.answers[0].run()
     press(app, "games")
     rows = [e.text for e in app.current_view.elements if e.tag.startswith("game:")]
-    assert rows and "Spieler 1: 0 · Spieler 2: 0" in rows[0], rows
+    assert rows and "Spieler 1: 0 · Spieler 2: 0" in rows[0].replace("\u00a0", " "), rows
 
 
 def test_numbers_follow_the_language() -> None:

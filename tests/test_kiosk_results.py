@@ -51,7 +51,8 @@ def test_the_end_screen_ranks_podiums_and_plays_again_with_the_same_seats(tmp_pa
     winner = shown[0]
     assert view.tagged(f"points:{winner}")[0].text == str(scores[winner])
     assert view.tagged(f"points:{winner}")[0].role == "key", "scores at the key size"
-    assert view.tagged(f"unit:{winner}")[0].text == "points"
+    assert view.tagged(f"unit:{winner}")[0].text == "cards won", "the table's word for the number (issue #37)"
+    assert view.tagged("winners")[0].text == f"{winner} wins!" and view.tagged("confetti"), "the winner's moment"
     assert {"rematch", "menu", "history"} <= set(app.current_view.buttons())
     press(app, "rematch")
     assert isinstance(app.screen, TableScreen) and not app.screen.controller.finished

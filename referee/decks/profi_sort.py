@@ -152,6 +152,17 @@ assert BONUS_TOTAL == 230
 # --- the game's definition: everything about it that is not its rules (referee.registry)
 
 TASK_NUMBERS = {task_id: str(number) for number, task_id in enumerate(TASK_IDS, start=1)}  # as the sheet shows
+# Each task as the sheet names it (the German msgstr is the printed sheet's own words, `Task.german`).
+TASK_NAMES = {
+    "five-pairs": N_("5 pairs"), "three-triples": N_("3 triples"),
+    "four-of-a-kind-four-suits": N_("4 of a kind in 4 suits"), "run6-one-suit": N_("run of 6 in one suit"),
+    "two-pairs-run6": N_("2 pairs + run of 6"), "two-runs5": N_("2 runs of 5"),
+    "six-twos-threes": N_("6 twos and threes"), "seven-pictures": N_("7 picture cards"),
+    "three-identical-pairs": N_("3 identical pairs"),
+    "3-5-9-j-or-4-6-10-q": N_("3, 5, 9, J (4, 6, 10, Q) in 4 suits"), "two-four-of-a-kind": N_("2 fours of a kind"),
+    "five-of-a-kind-run4": N_("5 of a kind + run of 4"), "run8": N_("run of 8"),
+    "triple-five-one-suit": N_("triple + 5 of one suit"), REPEAT: N_("any task again, then go out"),
+}
 SUIT_NAMES = {"C": N_("Clubs"), "S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds")}
 PICTURE_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
 # A picture rank's letter on the card, as the language prints it (German: B, D, K, A).
@@ -184,7 +195,7 @@ def card_face(short: str, say: Callable[[str], str]) -> CardFace:
 def _task(task_id: object, w: Any) -> str:
     task = TASK_BY_ID.get(str(task_id))
     if task is not None:
-        return w.tr("task {n} ({name})", n=task.number, name=task.german)
+        return w.tr("task {n} ({name})", n=task.number, name=w.tr(TASK_NAMES[task.id]))
     number = TASK_NUMBERS.get(str(task_id))  # task 15 repeats another: it has no shape of its own
     return w.tr("task {n}", n=number) if number else str(task_id)
 

@@ -18,7 +18,7 @@ from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, MUTED, TURN_FILL, Grid, Rect, Role, View, ui_scale
-from kiosk.games import Shown
+from kiosk.games import Panel, Shown
 from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
@@ -69,6 +69,17 @@ class TableScreen(Screen):
             return race_result(width, height, race, self._actions)
         if c.finished:
             return self._results(width, height)
+        verdict = self._verdict(now)
+        v, panel = self._table(width, height, now, race, verdict)
+        crowded = (panel.lines and len(v.tagged("table-line")) < len(panel.lines)) or \
+            (panel.cards and not v.tagged("card"))
+        if crowded and verdict.card is not None:  # the table's own rows before the verdict's picture of its card
+            v, _ = self._table(width, height, now, race, self._verdict(now, pictures=False))
+        return v
+
+    def _table(self, width: int, height: int, now: float, race, verdict: Verdict) -> tuple[View, Panel]:
+        """The table as `view` says, with this verdict."""
+        c = self.controller
         g = Grid(width, height)
         v = View(width, height)
         lim = v.limits
@@ -82,7 +93,6 @@ class TableScreen(Screen):
         turn_h = min(measure.height(headline, full, lim.key_cap), 2 * measure.line(lim.key_cap) + 2)
         v.text((margin, y, full, turn_h), headline, size=1.6, color=ACCENT, role="key", tag="turn")
         y += turn_h + gap // 2
-        verdict = self._verdict(now)
         prompt = verdict.kind == "prompt"  # no verdict now: the prompt only takes room the table leaves free
         middle, (verdict_x, verdict_w, verdict_h) = self._arrange(v, g, y, margin, gap, panel, verdict)
         if race is not None and race.open:
@@ -94,7 +104,7 @@ class TableScreen(Screen):
         free_to = middle[1] + middle[3]
         if prompt and free_to - used >= verdict_h:
             draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
-        return v
+        return v, panel
 
     def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel, verdict: Verdict
                  ) -> tuple[Rect, tuple[int, int, int]]:
@@ -190,16 +200,17 @@ class TableScreen(Screen):
         x, y, w, h = rect
         trick_h = measure.height(panel.trick, w, lim.cap) if panel.trick else 0
         stack = Stack((x, y, w, h - (trick_h + gap // 2 if trick_h else 0)), gap // 2)
+        cards_first = not panel.lines  # cards before the notes (what lies on the table); a sheet's rows after them
         for i, hint in enumerate(hints):  # the first is the hint line (4 mm capitals), notes under it 3 mm
-            if i == 1:
-                self._cards(v, stack, panel, gap)  # the cards before the notes: what lies on the table first
+            if i == 1 and cards_first:
+                self._cards(v, stack, panel, gap)
             big = i == 0 and bool(panel.big)
             role: Role = "lead" if i == 0 else ""
             place = stack.take(measure.height(hint, w, lim.cap_for(role)))
             if place is not None:
                 v.text(place, hint, size=0.9 if big else 0.75, color=ACCENT if big else INK, role=role,
                        tag="big" if big else "hint")
-        if len(hints) <= 1:
+        if len(hints) <= 1 or not cards_first:
             self._cards(v, stack, panel, gap)
         if trick_h:  # the last trick: its words always, its cards where they find room
             stack.bottom += trick_h + gap // 2
@@ -227,7 +238,7 @@ class TableScreen(Screen):
             return
         card_row(v, stack, Title(panel.cards_title), panel.cards, gap)
 
-    def _verdict(self, now: float) -> Verdict:
+    def _verdict(self, now: float, pictures: bool = True) -> Verdict:
         """The verdict panel's content now: a verdict for a few seconds after an input, else the neutral prompt."""
         c = self.controller
         fb = c.feedback
@@ -242,7 +253,7 @@ class TableScreen(Screen):
         if fb.ok:  # the drawn check mark says it (no second ✓ in the words)
             named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
             if named:
-                card = self._verdict_card(fb.event)
+                card = self._verdict_card(fb.event) if pictures else None
                 text = c.ui.verdict_words(fb.event) if card is None else c.ui.verdict_player(fb.event)
                 return Verdict("ok", (Said(text, "lead", 1.0, GOOD),), card)
             return Verdict("ok", self._note(fb.note))
@@ -250,8 +261,9 @@ class TableScreen(Screen):
             return Verdict("no", (Said(fb.note, "lead", 1.0),))  # the drawn cross says it
         # Rejected: what to do first, then the rule's plain sentence (its ids are in the history, for staff).
         sentence = fb.text(self.app.lang)
+        card = self._verdict_card(fb.event) if pictures else None
         return Verdict("no", (Said(self._what_to_do(fb), "lead", 1.0, INK, "feedback-todo"),
-                              Said(sentence, "", 0.7, INK, "feedback")), self._verdict_card(fb.event))
+                              Said(sentence, "", 0.7, INK, "feedback")), card)
 
     def _verdict_card(self, event: dict | None) -> Shown | None:
         """The one card an event laid, as the verdict shows it beside its words (a game that draws its faces, or the
