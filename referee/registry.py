@@ -43,6 +43,8 @@ SEP = " · "
 
 # The help pages' two sentences every game ends with.
 SCANNING = N_("Scan every card you lay, when you lay it: hold its barcode under your seat's scanner until it beeps.")
+# Games that use no seat button in play (the set-up still asks each seat to press its button to sit).
+SEAT_ONLY = N_("The seat buttons only take a seat at the start of this game.")
 MISTAKE = N_("Something went wrong? Take a rejected card back and follow the screen. Staff can undo the last step.")
 
 # A card face without its prefix (`RED.DOTS`) → its words in one language; `say` translates one English word.

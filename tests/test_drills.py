@@ -62,10 +62,14 @@ def monkey():
     return module
 
 
+@pytest.mark.parametrize(("size", "lang"), [("800x480", "de"), ("720x1280", "en")])
 @pytest.mark.parametrize("game_id", ["alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto"])
-def test_the_monkey_finds_no_crash_no_error_and_no_loss(monkey, game_id):
-    """A small size of `scripts/drill.sh monkey`: random guest inputs on every screen, two SIGKILLs and resumes;
-    in ANNAOTTO (every cue: verdicts, races, game end) once a quiet spell that closes the sound device."""
-    row = monkey.monkey_drill(game_id, 80, seed=11, kill_every=40, quiet_every=50 if game_id == "annaotto" else 0)
+def test_the_monkey_finds_no_crash_no_error_no_cut_and_no_loss(monkey, game_id, size, lang):
+    """A small size of `scripts/drill.sh monkey` at two screen sizes in both languages: random guest inputs on every
+    screen, two SIGKILLs and resumes; in ANNAOTTO (every cue: verdicts, races, game end) once a quiet spell that
+    closes the sound device. No text the renderer cut (issue #37)."""
+    row = monkey.monkey_drill(game_id, 80, seed=11, kill_every=40, quiet_every=50 if game_id == "annaotto" else 0,
+                              size=size, lang=lang)
     assert row["kills"] == 2 and row["runs"] >= 80 and row["plan moves"] > 0, row
-    assert (row["crashes"], row["errors logged"], row["lost"], row["resume mismatches"]) == (0, 0, 0, 0), row
+    assert (row["crashes"], row["errors logged"], row["cut texts"], row["lost"], row["resume mismatches"]) == \
+        (0, 0, 0, 0, 0), row

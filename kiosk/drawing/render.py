@@ -364,7 +364,7 @@ class Renderer:
         want_px = max(floor_px, self.px_for_cap(19 * self.scale * e.size))
         if e.group in self._group_px:
             want_px = max(floor_px, min(want_px, self._group_px[e.group]))
-        key = (drawable(e.text), inner.width, inner.height, want_px, floor_px, e.lines)
+        key = (drawable(e.text), inner.width, inner.height, want_px, floor_px, e.lines, e.role == "key")
         fitted = self._fits.get(key)
         if fitted is None:
             if len(self._fits) > 4000:
@@ -432,9 +432,11 @@ class Renderer:
         except (pygame.error, ValueError, UnicodeError):
             return pygame.Surface((1, font.get_linesize()), pygame.SRCALPHA)
 
-    def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int
+    def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int, balance: bool = False
              ) -> tuple[list[str], int, bool]:
-        """Lines and font size for `text` in a width × height box: shrink to the floor, then wrap, then cut."""
+        """Lines and font size for `text` in a width × height box: shrink to the floor, then wrap, then cut.
+        `balance`: two lines of a large text (whose turn, a name) as even as the words allow, never one orphaned
+        word on the second ("Spieler 3 ist am / Zug" reads "Spieler 3 / ist am Zug")."""
         px = want
         while True:
             font = self.font(px)
@@ -448,11 +450,25 @@ class Renderer:
         if max_lines:
             room = min(room, max_lines)
         lines = self._wrap(text, font, width)
+        if balance and len(lines) == 2:
+            lines = self._balanced(text, font, width) or lines
         if len(lines) <= room:  # a single word wider than the box was cut while wrapping: that is cut too
             return lines, floor, "".join(lines).replace(" ", "") != text.replace(" ", "")
         kept = lines[:room]
         kept[-1] = self._cut(kept[-1] + " " + lines[room], font, width)
         return kept, floor, True
+
+    @staticmethod
+    def _balanced(text: str, font: pygame.font.Font, width: int) -> list[str] | None:
+        """`text` on two lines whose longer one is as short as a break between words makes it; None: no break fits."""
+        parts = words(text)
+        best: tuple[int, list[str]] | None = None
+        for i in range(1, len(parts)):
+            first, second = " ".join(parts[:i]), " ".join(parts[i:])
+            longer = max(font.size(first)[0], font.size(second)[0])
+            if longer <= width and (best is None or longer < best[0]):
+                best = (longer, [first, second])
+        return best[1] if best else None
 
     @staticmethod
     def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:

@@ -137,7 +137,7 @@ def leave_question(app: Host, table: Screen, controller: TableController) -> Con
     """The table screen's "Menü": guarded "Menü" / "Neues Spiel"; the game is paused, never lost."""
     players = ", ".join(controller.referee.players)
     return ConfirmScreen(
-        app, table, tr("Leave {game} with {players}?", game=controller.ui.title, players=players),
+        app, table, tr("Leave “{game}” with {players}?", game=controller.ui.title, players=players),
         [Answer(tr("Menu"), lambda: app.leave_game(controller, new_game=False)),
          Answer(tr("New game"), lambda: app.leave_game(controller, new_game=True))],
         guarded=True, detail=tr("The game is paused: it stays in the history and can be resumed there."),

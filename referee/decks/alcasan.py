@@ -68,7 +68,7 @@ HELP = (
     HelpPage(N_("Face-up, face-down, end"), (
         N_("Hand empty and draw pile gone: play your face-up cards. Then turn over one face-down card and scan "
            "it: if it does not fit, it goes to your hand with the whole pile."),
-        N_("Out of cards: you are out, the others play on. The seat buttons are not used in this game."),
+        N_("Out of cards: you are out, the others play on. The seat buttons only take a seat at the start."),
         SCANNING, MISTAKE,
     )),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEP, CardFace, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEAT_ONLY, SEP, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 NUMERALS = ("I", "II", "III", "IV", "V")
@@ -73,13 +73,13 @@ HELP = (
     HelpPage(N_("How a trick ends"), (
         N_("A numeral turns that ranking card face down. A second card of the same value turns the earlier one "
            "face down."),
-        N_("When one ranking card N is left open and N cards lie face up, the N-th highest value wins all cards "
-           "of the trick. Its owner starts the next trick."),
+        N_("When only one ranking card is left open – say III – and that many cards lie face up, the third-highest "
+           "card wins all cards of the trick; its owner starts the next trick."),
         N_("No ranking card open: a blind trick. Its cards leave the game; whoever caused it starts next."),
     )),
     HelpPage(N_("End, buttons, mistakes"), (
-        N_("When the stock is empty, the trick being played is the last one. Most cards won wins."),
-        N_("The seat buttons are not used in this game."),
+        N_("When the stock is empty, the trick being played is the last one. Whoever won the most cards wins."),
+        SEAT_ONLY,
         SCANNING, MISTAKE,
     )),
 )

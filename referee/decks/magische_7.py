@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, CardFace, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEAT_ONLY, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 POINT_VALUES = range(-6, 14)
@@ -73,7 +73,7 @@ HELP = (
     )),
     HelpPage(N_("End, buttons, mistakes"), (
         N_("The game ends when all hands are empty. Most points win; a tie shares the win."),
-        N_("The seat buttons are not used in this game."),
+        SEAT_ONLY,
         SCANNING, MISTAKE,
     )),
 )

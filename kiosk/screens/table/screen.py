@@ -172,6 +172,8 @@ class TableScreen(Screen):
         said = c.ui.hints.sentence(self.app.lang) if c.ui.hints is not None else ""
         notes = ([panel.big] if panel.big else []) + panel.hints
         turn = c.state.get("turn")
+        if said.rstrip(".") == panel.headline.rstrip("."):  # "Startkarte scannen" once, not twice
+            said = ""
         if not (said and turn and said.startswith(f"{turn} ") and panel.headline == c.ui.turn_text(c.state)):
             return panel.headline, notes + ([said] if said else [])
         first, dot, rest = said.partition(". ")
@@ -465,6 +467,7 @@ class TableScreen(Screen):
                                                  "text": fb.text(self.app.lang)},
             "race": None if race is None else {"open": race.open, "losers": race.losers, "slaps": race.slaps},
             "scanners_down": sorted(self.app.scanners_down),
+            "lang": self.app.lang,  # the language the table speaks now (its questions' answers are in it)
             "events": len(c.referee.history),
             "at": time.time(),
         }
