@@ -48,7 +48,8 @@ class Bench:
 
     def __init__(self, data_dir: pathlib.Path, broker: Broker | None):
         settings = Settings(data_dir=data_dir, demo_after_s=0, width=800, height=480)
-        self.app = App(settings, EventLog(settings.log_path), headless=True)
+        # In a café the log seals every record as it writes it: the modes with a broker pay for that too.
+        self.app = App(settings, EventLog(settings.log_path, table=data_dir.name if broker else None), headless=True)
         if broker is not None:
             config = CafeLinkConfig(broker.host, broker.port, "bench", data_dir.name)
             self.app.cafe = CafeLink(config, self.app.log, self.app.post).start()

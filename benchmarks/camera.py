@@ -218,7 +218,14 @@ def main() -> int:
     parser.add_argument("--cards", type=int, default=40, help="cards laid for the latency (default 40)")
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--parts", default="1,2,3,4,5,6", help="which parts to run (default all: 1,2,3,4,5,6)")
+    parser.add_argument("--faces", action="store_true", help="the face reader instead (benchmarks/camera_faces.py)")
+    parser.add_argument("--designs", default="first", choices=("first", "all"),
+                        help="--faces: the first two designs of each game, or all")
     args = parser.parse_args()
+    if args.faces:
+        from benchmarks.camera_faces import main as faces_main
+
+        return faces_main(args.frames, args.seed, args.designs)
     parts = {int(p) for p in args.parts.split(",")}
     rng = random.Random(args.seed)
     codes = all_codes()

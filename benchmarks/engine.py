@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peers", action="store_true", help="also run RLCard and OpenSpiel (peer-bench)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = parser.parse_args(argv)
-    chosen = [g for g in args.games.split(",") if g] or sim.registered()
+    chosen = [g for g in args.games.split(",") if g] or sim.ids()
     print(f"# {platform.python_implementation()} {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} cores; {args.seconds:g} s per measurement", flush=True)
     rows = []

@@ -402,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"- idle CPU over {args.idle_seconds:g} s: menu {menu:.2f} %, table mid-game {table:.2f} % of one core")
         return 0
     print("| screen | size | frame p50 ms | frame p99 ms |\n| --- | --- | --- | --- |")
-    for game_id in [g for g in games.available() if g in sim.registered()]:
+    for game_id in [g for g in games.ids() if g in sim.ids()]:
         for size in [(800, 480), (1280, 720)]:
             p50, p99 = frame_times(game_id, size, args.frames)
             print(f"| {game_id} table | {size[0]}×{size[1]} | {p50:.2f} | {p99:.2f} |", flush=True)

@@ -118,7 +118,7 @@ class Drill:
         self.names: list[str] = []
         self.seat_of: dict[str, str] = {}
         self.own_cards = _some_cards(game_id, 400)
-        self.other_cards = [c for g in sim.registered() if g != game_id for c in _some_cards(g)]
+        self.other_cards = [c for g in sim.ids() if g != game_id for c in _some_cards(g)]
         self.game_seed = seed * 1000
         self.unplugged: set[str] = set()
         self.free = 0  # inputs thrown at the current game since it left the plan
@@ -477,7 +477,7 @@ def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="monkey", description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=20_000, help="random inputs per game")
-    parser.add_argument("--games", default=",".join(g for g in games.available() if g in sim.registered()))
+    parser.add_argument("--games", default=",".join(g for g in games.ids() if g in sim.ids()))
     parser.add_argument("--sizes", default="800x480,1280x720,720x1280", help="screen sizes, each a run of its own")
     parser.add_argument("--langs", default="de,en", help="languages, each a run of its own")
     parser.add_argument("--kill-every", type=int, default=300)

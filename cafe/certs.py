@@ -118,8 +118,11 @@ def make_server(names: Sequence[str], issuer: tuple[x509.Certificate, ec.Ellipti
                .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
                .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False))
     if issuer_cert is not None:
+        issuer_public = issuer_cert.public_key()
+        if not isinstance(issuer_public, ec.EllipticCurvePublicKey):
+            raise ValueError("the issuing certificate's key is not an elliptic-curve key (cafe/certs.py makes those)")
         builder = builder.add_extension(
-            x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_cert.public_key()), critical=False)
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_public), critical=False)
     return builder.sign(issuer_key, hashes.SHA256()), key
 
 

@@ -19,8 +19,8 @@ from datetime import datetime
 from typing import Any
 
 from referee import games
+from referee.ranking import SCORE_KINDS
 
-PROTOCOL = "tabletop-referee/cafe/1"
 VERSION = 1
 ROOT = "tabletop-referee/v1"
 MAX_PAYLOAD = 64 * 1024  # bytes of UTF-8 JSON
@@ -40,6 +40,9 @@ MAX_NAME = 40  # characters of a player's name (the kiosk's keyboard takes 16; c
 _UNSAFE_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+_HASH = re.compile(r"[A-Za-z0-9_-]{43}")  # base64url of 32 bytes, no padding (Integrity: `h`, `prev`)
+_SIG = re.compile(r"[A-Za-z0-9_-]{86}")  # base64url of 64 bytes (an Ed25519 signature)
+_KEY = re.compile(r"ed25519:[A-Za-z0-9_-]{43}")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
 _TOPIC = re.compile(r"tabletop-referee/v1/(?P<cafe>[^/]+)/(?:table/(?P<table>[^/]+)/(?P<kind>status|log|replay|assign)"
@@ -260,9 +263,10 @@ def _base(payload: object, table: str | None) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=64)
 def _most_players(game: str) -> int:
-    known = games.all_games()
-    found = known.get(game)
-    return max(found.player_counts) if found else max(c for g in known.values() for c in g.player_counts)
+    found = games.GAMES.get(game)
+    if found is not None:
+        return max(found.player_counts)
+    return max(c for g in games.ids() for c in games.get(g).player_counts)
 
 
 def most_players(game: object) -> int:
@@ -308,15 +312,44 @@ def validate_status(payload: object, table: str | None = None) -> dict[str, Any]
     _need(isinstance(p.get("finished"), bool), "finished must be true or false")
     _need(_is_int(p.get("n")) and 0 <= p["n"] <= MAX_INT, "n must be an integer, 0 <= n < 2^53")
     parse_time(p.get("at"))
+    _need("key" not in p or (isinstance(p["key"], str) and _KEY.fullmatch(p["key"]) is not None),
+          "key must be ed25519:<base64url of 32 bytes>")
     if "assignment" in p:  # added for #35: the club night's assignment the table shows now
         validate_assignment_ref(p["assignment"])
     return p
 
 
+def _no_floats(value: object) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        _need(not isinstance(item, float), "a signed record holds integers only, no floats")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _seals(p: dict[str, Any]) -> None:
+    """The Integrity section's fields: `prev` (exactly when n > 1), `h` and `sig`, each base64url of its size.
+    Whether they hold is the receiver's check against the table's key (`cafe.signing.check_record`)."""
+    if p["n"] == 1:
+        _need("prev" not in p, "record 1 has no prev")
+    else:
+        _need(isinstance(p.get("prev"), str) and _HASH.fullmatch(p["prev"]) is not None,
+              "prev must be the h of record n - 1")
+    _need(isinstance(p.get("h"), str) and _HASH.fullmatch(p["h"]) is not None, "h must be base64url of 32 bytes")
+    _need(isinstance(p.get("sig"), str) and _SIG.fullmatch(p["sig"]) is not None,
+          "sig must be base64url of 64 bytes")
+    _no_floats(p)
+
+
 def validate_log_record(payload: object, table: str | None = None) -> dict[str, Any]:
+    """A signed log record (its fields; the signature itself is checked against the table's pinned key)."""
     p = _base(payload, table)
     _need("table" in p, "log record without table")
     _need(_is_int(p.get("n")) and 1 <= p["n"] <= MAX_INT, "n must be an integer, 1 <= n < 2^53")
+    _seals(p)
     parse_time(p.get("at"))
     _need(isinstance(p.get("game_uid"), str) and p["game_uid"] != "", "game_uid must be a non-empty string")
     kind = p.get("kind")
@@ -342,6 +375,9 @@ def validate_log_record(payload: object, table: str | None = None) -> dict[str, 
         _need(answer.get("error") is None or isinstance(answer["error"], str), "answer.error must be a string")
     else:
         _need(p.get("status") in END_STATUSES, f"status must be one of {', '.join(END_STATUSES)}")
+        if "score_kind" in p:  # added for #35: what the game ranks by, and each player's number
+            _need(p["score_kind"] in SCORE_KINDS, f"score_kind must be one of {', '.join(SCORE_KINDS)}")
+            _scores(p.get("ranked"))
         _scores(p.get("scores"))
         _names(p.get("winners"), "winners")
     return p
@@ -394,8 +430,9 @@ def announce_text(payload: Mapping[str, Any], lang: str) -> str:
     """The announcement in `lang`, else in the other language the café wrote."""
     text = payload.get("text", {})
     for choice in (lang, *LANGUAGES):
-        if isinstance(text.get(choice), str) and text[choice].strip():
-            return text[choice].strip()
+        said = text.get(choice)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
     return next((v for v in text.values() if isinstance(v, str) and v.strip()), "")
 
 
@@ -471,6 +508,7 @@ def assignment_title(assignment: Mapping[str, Any], lang: str) -> str:
     """The evening's title in `lang`, else in the other language the hub wrote, else empty."""
     title = assignment.get("title") or {}
     for choice in (lang, *LANGUAGES):
-        if isinstance(title.get(choice), str) and title[choice].strip():
-            return title[choice].strip()
+        said = title.get(choice)
+        if isinstance(said, str) and said.strip():
+            return said.strip()
     return ""

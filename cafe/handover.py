@@ -57,6 +57,7 @@ SCRYPT = {"n": 2**15, "r": 8, "p": 1}  # 32 MiB and about a tenth of a second he
 MAX_MESSAGE = 4 * 1024  # a hello or a claim
 MAX_ANSWER = 32 * 1024  # the hub's answer (the sealed bundle holds a CA certificate)
 MAX_CA = 8 * 1024
+MAX_DEPTH = 4  # a pairing message is a flat object
 STATES = ("waiting", "refused", "accepted", "paired", "expired")
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
 _PASSWORD = re.compile(r"[!-~]{16,128}")  # printable ASCII, no spaces: what broker-config and the hub make
@@ -100,8 +101,11 @@ def decode(data: bytes, limit: int) -> dict[str, Any]:
     if len(data) > limit:
         raise HandoverError(f"more than {limit} bytes")
     try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        text = data.decode("utf-8")
+        if contract.nesting(text) > MAX_DEPTH:  # counted before parsing: a deep one would exhaust the recursion
+            raise HandoverError(f"nested more than {MAX_DEPTH} deep")
+        value = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise HandoverError("not JSON") from None
     if not isinstance(value, dict) or value.get("v") != VERSION:
         raise HandoverError('not a pairing message ({"v": 1, …})')

@@ -9,11 +9,12 @@ are not shared between threads (SQLite) works as it is.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 
 class OutboxRecord(Protocol):
-    """One log record (`shared/cafe-protocol.md`, "Log records"): its number and kind, and its payload."""
+    """One sealed log record (`shared/cafe-protocol.md`, "Log records", "Integrity"): its number and the bytes
+    that go out — sealed when it was written, so every (re)send is the same bytes."""
 
     @property
     def n(self) -> int:
@@ -21,20 +22,16 @@ class OutboxRecord(Protocol):
         ...
 
     @property
-    def kind(self) -> str:
-        """start | event | end"""
-        ...
-
-    def payload(self, table: str) -> dict[str, Any]:
-        """The record's MQTT payload as the protocol names it, `v` and `table` included."""
+    def data(self) -> bytes:
+        """The record's MQTT payload (UTF-8 JSON with `prev`, `h`, `sig`), as the log keeps it."""
         ...
 
 
 class Outbox(Protocol):
     """A durable, numbered record log seen from the publisher's thread."""
 
-    def records(self, after_n: int = 0, limit: int | None = None) -> Sequence[OutboxRecord]:
-        """The records with n > after_n, in order of n (at most `limit`)."""
+    def sealed(self, after_n: int = 0, limit: int | None = None) -> Sequence[OutboxRecord]:
+        """The sealed records with n > after_n, in order of n (at most `limit`), up to the first not sealed."""
         ...
 
     def last_n(self) -> int:

@@ -32,9 +32,10 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
-from cafe.outbox import OpenOutbox, Outbox, OutboxRecord
+from cafe.outbox import OpenOutbox, Outbox
 from cafe.settings import CafeLinkConfig
 
+MAX_PASSWORD_FILE = 4096  # bytes read of cafe.password_file (--check-config refuses a larger one)
 log = logging.getLogger("cafe")
 
 WINDOW = 64  # records in flight at once: enough to fill a loopback or LAN link, bounded memory
@@ -58,9 +59,11 @@ class Publisher:
                  on_announce: Callable[[dict[str, Any] | None], None] | None = None,
                  on_assign: Callable[[dict[str, Any] | None], None] | None = None,
                  on_problem: Callable[[str | None], None] | None = None,
-                 window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S):
+                 window: int = WINDOW, backoff: tuple[float, float] = BACKOFF_S, keepalive: int = KEEPALIVE_S,
+                 key: str | None = None):
         self.config = config
         self.open_outbox = open_outbox
+        self.key = key  # the table's public key (`ed25519:…`), in every status: the hub pins it at pairing
         self.on_online = on_online or (lambda online: None)
         self.on_announce = on_announce or (lambda payload: None)
         self.on_assign = on_assign or (lambda payload: None)  # club nights: this table's assignment, or None
@@ -75,7 +78,7 @@ class Publisher:
         self.topic_announce = contract.announce_topic(config.cafe)
         self.topic_assign = contract.assign_topic(config.cafe, config.table)
         self.online = False
-        self.acked = 0
+        self.acked: int = 0
         self.connections = 0  # successful connections so far (tests and drills read it)
         self.published = 0  # log records handed to the broker, repeats included
         self._latest_n = 0
@@ -116,6 +119,12 @@ class Publisher:
 
     # --- the thread
 
+    def _opened(self) -> Outbox:
+        """The outbox the thread opened first of all (`_run`)."""
+        if self._outbox is None:
+            raise RuntimeError("the café publisher has not opened its outbox")
+        return self._outbox
+
     def _run(self) -> None:
         while not self._stopping.is_set():
             try:
@@ -126,8 +135,8 @@ class Publisher:
                 self._stopping.wait(self.backoff[1])
         else:
             return
-        self.acked = self._outbox.acked(self.config.destination)
-        self._latest_n = max(self._latest_n, self._outbox.last_n())
+        self.acked = self._opened().acked(self.config.destination)
+        self._latest_n = max(self._latest_n, self._opened().last_n())
         delay = self.backoff[0]
         try:
             while not self._stopping.is_set():
@@ -161,7 +170,8 @@ class Publisher:
         if cfg.username is not None:
             password = None
             if cfg.password_file is not None:
-                password = cfg.password_file.read_text(encoding="utf-8").strip()
+                with open(cfg.password_file, "rb") as handle:  # a password, not a file's worth: bounded
+                    password = handle.read(MAX_PASSWORD_FILE).decode("utf-8", errors="replace").strip()
             client.username_pw_set(cfg.username, password)
         if cfg.tls:
             client.tls_set(ca_certs=str(cfg.ca_file) if cfg.ca_file else None, cert_reqs=ssl.CERT_REQUIRED)
@@ -247,11 +257,12 @@ class Publisher:
             lowest = min(pending.values()) if pending else cursor
             self.acked = max(self.acked, lowest - 1)
             if self.acked != remembered:
-                self._outbox.set_acked(self.config.destination, self.acked)
+                self._opened().set_acked(self.config.destination, self.acked)
                 remembered = self.acked
-            cursor = self._pump(client, cursor, pending)
-            if cursor is None:
+            pumped = self._pump(client, cursor, pending)
+            if pumped is None:
                 return
+            cursor = pumped
             wait = self._send_status(client)
             if self._wake.wait(1.0 if wait is None else wait):
                 self._stopping.wait(SETTLE_S)
@@ -260,13 +271,13 @@ class Publisher:
     def _pump(self, client: mqtt.Client, cursor: int, pending: dict[int, int]) -> int | None:
         """Hand the next records to paho while the window has room; the new cursor, or None if the link broke."""
         if cursor > self._latest_n:
-            self._latest_n = max(self._latest_n, self._outbox.last_n())
+            self._latest_n = max(self._latest_n, self._opened().last_n())
         while len(pending) < self.window and cursor <= self._latest_n:
-            records = self._outbox.records(after_n=cursor - 1, limit=self.window - len(pending))
+            records = self._opened().sealed(after_n=cursor - 1, limit=self.window - len(pending))
             if not records:
                 break
             for record in records:
-                info = client.publish(self.topic_log, self._encode(record), qos=contract.QOS)
+                info = client.publish(self.topic_log, record.data, qos=contract.QOS)
                 if info.rc != MQTTErrorCode.MQTT_ERR_SUCCESS:
                     return None
                 pending[info.mid] = record.n
@@ -274,27 +285,12 @@ class Publisher:
                 cursor = record.n + 1
         return cursor
 
-    def _encode(self, record: OutboxRecord) -> bytes:
-        payload = record.payload(self.config.table)
-        try:
-            return contract.encode(payload)
-        except contract.ContractError:
-            # Larger than 64 KiB, or text the contract forbids (an event no scanner makes): its answer still goes
-            # out, the event shortened to its type.
-            event = payload.get("event", {})
-            if record.kind != "event":
-                raise
-            kind = event.get("type")
-            safe = isinstance(kind, str) and len(kind) <= 40 and contract.safe_text(kind)
-            payload["event"] = {"type": kind if safe else "unknown", "oversize": True}
-            return contract.encode(payload)
-
     def _send_status(self, client: mqtt.Client) -> float | None:
         """Publish the status if it changed, at most 10 a second; how long to wait before the next may go."""
         fields = self._status
         if fields is None:
             fields = {"screen": "menu"}
-        current = {**fields, "n": self._latest_n}
+        current = {**fields, "n": self._latest_n, **({"key": self.key} if self.key else {})}
         if current == self._status_sent:
             return None
         left = self._status_at + STATUS_GAP_S - time.monotonic()
@@ -382,7 +378,7 @@ class Publisher:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
-            parsed, payload = contract.validate(message.topic, message.payload)
+            parsed, payload = contract.validate(message.topic, bytes(message.payload))
         except contract.ContractError as error:
             log.warning("café: ignoring %s: %s", message.topic, error)
             return

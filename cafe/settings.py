@@ -32,6 +32,14 @@ class CafeLinkConfig:
         return f"{self.host}:{self.port}/{self.cafe}/{self.table}"
 
 
+@dataclass(frozen=True, slots=True)
+class JoinSettings:
+    """A table that joins a café from its admin menu (`[cafe] hub`, no broker): what the Café screen starts with."""
+
+    hub: str
+    table: str | None = None
+
+
 def parse_broker(text: str, tls: bool = False) -> tuple[str, int]:
     """"host:port" (or "host", or "[v6]:port") → (host, port); ValueError says what is wrong."""
     return parse_address(text, DEFAULT_TLS_PORT if tls else DEFAULT_PORT, "broker")

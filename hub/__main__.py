@@ -6,6 +6,7 @@
     referee-hub certificate --config FILE   (makes the self-signed HTTPS certificate if needed; prints its
                                          address and fingerprint)
     referee-hub hash-password            (reads the password from standard input or asks for it)
+    referee-hub unlock --config FILE     (on the hub machine: clears the staff login's delays of the running hub)
     referee-hub bridge-config --cafe ID --central HOST:PORT [--remote-username U --remote-password-file F]
                                          (prints the café broker's bridge to a central broker)
 """
@@ -26,7 +27,7 @@ log = logging.getLogger("hub")
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="referee-hub", description="The café hub of Tabletop Referee.")
     parser.add_argument("command", nargs="?", default="serve",
-                        choices=["serve", "hash-password", "bridge-config", "certificate"])
+                        choices=["serve", "hash-password", "bridge-config", "certificate", "unlock"])
     parser.add_argument("--config", help="TOML file with a [hub] table")
     parser.add_argument("--check-config", metavar="FILE", help="check a config file and exit")
     parser.add_argument("--broker", help="the café's MQTT broker, HOST:PORT")
@@ -40,13 +41,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--remote-username", help="bridge-config: the café's user at the central broker")
     parser.add_argument("--remote-password-file", help="bridge-config: a file holding that user's password")
     parser.add_argument("--bridge-cafile", help="bridge-config: CA certificate for TLS to the central broker")
+    parser.add_argument("--trust-first-key", action="store_true", default=None,
+                        help="accept each new table's first key without the staff (a laptop or a benchmark only)")
     parser.add_argument("--log-level", default="INFO")
     return parser
 
 
 def config_from(args: argparse.Namespace) -> HubConfig:
     overrides = {"broker": args.broker, "cafe": args.cafe, "data_dir": args.data_dir, "listen": args.listen,
-                 "client_id": args.client_id, "plain_http": args.plain_http}
+                 "client_id": args.client_id, "plain_http": args.plain_http,
+                 "trust_first_key": args.trust_first_key}
     return load(args.config, overrides) if args.config else from_options(overrides)
 
 
@@ -58,7 +62,7 @@ def addresses(host: str, port: int, https: bool = False) -> list[str]:
     scheme = "https" if https else "http"
     hosts = [host]
     if host in ("0.0.0.0", "::", ""):
-        found = {info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+        found = {str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
         hosts = [*sorted(h for h in found if not h.startswith("127.")), "127.0.0.1"]
     return [f"{scheme}://{f'[{h}]' if ':' in h else h}:{port}/" for h in hosts]
 
@@ -66,7 +70,7 @@ def addresses(host: str, port: int, https: bool = False) -> list[str]:
 def serve(config: HubConfig) -> int:
     import uvicorn
 
-    from hub import https
+    from hub import https, limits
     from hub.service import Service
 
     serving = https.prepare(config)  # HTTPS unless plain_http: the owner's certificate, or a self-signed one
@@ -76,7 +80,9 @@ def serve(config: HubConfig) -> int:
     service = Service(config)
     host, port = split_address(config.listen)
     # Behind a reverse proxy, its X-Forwarded-* only from its address.
+    limits.configure(config.trusted_proxy)
     server = uvicorn.Server(uvicorn.Config(service.app(), host=host, port=port, log_level="warning",
+                                           http=limits.CappedH11Protocol,
                                            timeout_graceful_shutdown=2, access_log=False,
                                            ssl_certfile=serving.cert, ssl_keyfile=serving.key,
                                            proxy_headers=bool(config.trusted_proxy),
@@ -98,6 +104,26 @@ def certificate(config: HubConfig) -> int:
 
     serving = https.prepare(config)
     print(https.announce(config, serving))
+    return 0
+
+
+def unlock(config: HubConfig) -> int:
+    """The owner's way back in: the running hub clears every delay of the staff login at its next attempt (it
+    looks at this file's time). Needs write access to the hub's data directory, i.e. the hub machine as root."""
+    import os
+    from pathlib import Path
+
+    from hub.guard import UNLOCK_NAME
+
+    marker = Path(config.data_dir) / UNLOCK_NAME
+    try:
+        marker.touch()
+        os.utime(marker)
+    except OSError as error:
+        print(f"referee-hub unlock: cannot write {marker}: {error.strerror} (run it as root on the hub machine)",
+              file=sys.stderr)
+        return 1
+    print(f"referee-hub: the staff login's delays are cleared at the next attempt ({marker})")
     return 0
 
 
@@ -147,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
+    if args.command == "unlock":
+        return unlock(config)
     return certificate(config) if args.command == "certificate" else serve(config)
 
 

@@ -10,7 +10,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from hub.owner_pages import chosen_day, evening_data, player_data
-from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_view, lang_of, table_view
+from hub.texts import lang_of
+from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_list, game_view, table_view
 
 
 def _game_routes(hub: Hub) -> list[Route]:
@@ -21,8 +22,8 @@ def _game_routes(hub: Hub) -> list[Route]:
         status = q.get("status") or None
         if status and status not in STATUSES:
             return JSONResponse({"error": f"status must be one of {', '.join(STATUSES)}"}, status_code=400)
-        found = reader.games(q.get("cafe") or None, q.get("table") or None, q.get("game") or None, status)
-        return JSONResponse([game_view(g, hub) for g in found])
+        return JSONResponse(game_list(hub, status, cafe=q.get("cafe") or None, table=q.get("table") or None,
+                                      game=q.get("game") or None))
 
     def api_game(request: Request) -> Response:
         p = request.path_params
@@ -68,7 +69,7 @@ def _owner_routes(hub: Hub) -> list[Route]:
     def api_evening(request: Request) -> Response:
         day = chosen_day(hub, request.path_params.get("day"))
         if day is None:
-            return JSONResponse({"error": "a day is YYYY-MM-DD"}, status_code=404)
+            return JSONResponse({"error": "a day is YYYY-MM-DD, 2000-01-01 to 2999-12-31"}, status_code=400)
         return JSONResponse(evening_data(hub, day))
 
     def api_announcements(request: Request) -> Response:

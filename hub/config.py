@@ -17,6 +17,10 @@
     trusted_proxy = "127.0.0.1"      # behind a reverse proxy: its address(es), comma-separated; its
                                      #   X-Forwarded-For/-Proto then name the client and the scheme
     timezone = "Europe/Berlin"       # the café's zone: the pages show times in it
+    table_broker = "cafe-hub.local:8883"   # pairing: the broker's TLS address a table gets when staff accept it
+    table_ca_file = "/etc/mosquitto/tabletop-referee/tls/ca.crt"  # … and the café's CA it checks the broker with
+    trust_first_key = false          # true: a table's first key is accepted without the staff (a laptop, a
+                                     #   demo, a benchmark; never on a café's shared network)
     [hub.table_names]                # shown beside the ids; "cafe/t1" on a central hub
     t1 = "Fenster"
 
@@ -38,8 +42,8 @@ from hub.auth import valid_hash
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
         "staff_password_hash", "https_cert", "https_key", "https_names", "plain_http", "trusted_proxy", "timezone",
-        "table_names")
-FLAGS = ("tls", "plain_http")
+        "table_names", "trust_first_key", "table_broker", "table_ca_file")
+FLAGS = ("tls", "plain_http", "trust_first_key")
 
 
 class ConfigError(ValueError):
@@ -65,6 +69,14 @@ class HubConfig:
     trusted_proxy: str | None = None
     timezone: str = "Europe/Berlin"
     table_names: dict[str, str] = field(default_factory=dict)
+    trust_first_key: bool = False  # accept each new table's first key without the staff: a laptop, never a café
+    table_broker: str | None = None
+    table_ca_file: str | None = None
+
+    @property
+    def pairing(self) -> bool:
+        """Tables may join without a shell (the hub hands them the broker's address and the café's CA)."""
+        return bool(self.table_broker and self.table_ca_file) and self.cafe != "+"
 
     @property
     def broker_host(self) -> str:
@@ -113,7 +125,9 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
                 out.append((key, 'table_names must be a table of id = "name" (e.g. t1 = "Fenster")'))
         elif value is not None and not isinstance(value, str):
             out.append((key, f"{key} must be a string"))
-        elif key in ("broker", "listen"):
+        elif value is None:
+            continue
+        elif key in ("broker", "listen", "table_broker"):
             try:
                 split_address(value)
             except ValueError as error:
@@ -128,6 +142,9 @@ def _problems(values: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("cafe", "cafe is missing (the café id, or '+' for a central hub)"))
     if values.get("tls") and not values.get("ca_file"):
         out.append(("tls", "tls = true needs ca_file"))
+    if bool(values.get("table_broker")) != bool(values.get("table_ca_file")):
+        out.append(("table_broker", "table_broker and table_ca_file go together (pairing: the broker's TLS address "
+                                    "and the café's CA)"))
     if bool(values.get("https_cert")) != bool(values.get("https_key")):
         out.append(("https_cert", "https_cert and https_key go together (the certificate and its key)"))
     return out

@@ -19,7 +19,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from hub import formats
-from hub.views import Hub, game_view, lang_of, not_found, with_words
+from hub.texts import lang_of
+from hub.views import Hub, game_view, not_found, with_words
 
 SEATS = 6  # the most players a game seats: one player and score column each in games.csv
 GAMES_HEADER = ["cafe", "table", "table_name", "game_uid", "game", "status", "check", "winners", "started", "ended",
@@ -52,12 +53,13 @@ def _csv_routes(hub: Hub) -> list[Route]:
     reader = hub.reader
 
     def games_csv(request: Request) -> Response:
-        rows: list[list[object]] = [GAMES_HEADER]
-        for g in (game_view(g, hub) for g in reader.games(limit=1_000_000)):
+        rows: list[list[object]] = [list(GAMES_HEADER)]
+        situation = hub.situation()
+        for g in (game_view(g, hub, situation) for g in reader.games(limit=1_000_000)):
             seats: list[object] = []
             for player in g["players"][:SEATS]:
                 seats += [player, (g["scores"] or {}).get(player, "")]
-            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], g["status"], g["check"],
+            rows.append([g["cafe"], g["table"], g["table_name"], g["game_uid"], g["game"], g["final"], g["check"],
                          " / ".join(g["winners"]), g["started_local"] or "", g["ended_local"] or "",
                          "" if g["length_s"] is None else round(g["length_s"]), g["started_at"] or "",
                          g["ended_at"] or "", *seats])

@@ -44,12 +44,17 @@ def same_origin(request: Request) -> bool:
     return bool(host) and urlsplit(source).netloc.lower() == host.lower()
 
 
+def client_address(request: Request) -> str:
+    """The client's address (a trusted reverse proxy's X-Forwarded-For, as uvicorn applies it)."""
+    return request.client.host if request.client else "unknown"
+
+
 def cross_site_refusal(request: Request) -> Response | None:
     """None for a POST from the hub's own pages; otherwise the 403 to answer it with (logged at a limited rate).
     Every POST of the hub goes through this: the staff area's, the club nights' desk and the guests' check-in."""
     if same_origin(request):
         return None
-    address = request.client.host if request.client else "unknown"
+    address = client_address(request)
     refusals.warning("origin", "refused a POST to %s from %s: origin %r, host %r", request.url.path, address,
                      request.headers.get("origin"), request.headers.get("host"))
     return PlainTextResponse(tr("Refused: this form did not come from the hub's own page.", lang_of(request)),

@@ -1,9 +1,10 @@
 """The hub's one writer: takes what the subscriber received, stores it in batches, then tells everyone.
 
-For each batch: one transaction (records and statuses), then the broker's PUBACKs
-(manual acks, so nothing is acknowledged before it is on disk), then gap checks
-(`replay` requests), verification of games that are now complete, the ratings, and
-the live pages. Runs in its own thread; the MQTT network thread only enqueues.
+For each batch: one transaction in which `hub.admission` decides what of it is stored (signature, chain), held,
+kept aside or dropped; then the broker's PUBACKs (manual acks, so nothing is acknowledged before it is on disk),
+`replay` requests for gaps, the facts of games that ended (`hub.facts`: replayed through the referee), the
+ratings, and the live pages. Runs in its own thread; the MQTT network thread only enqueues. The staff's
+decisions on a table's key come in through the same queue, so only this thread writes records.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hub import facts
+from hub.admission import Admission, Outcome
 from hub.describe import describe, verdict
-from hub.gaps import Gaps
-from hub.identities import guests_of
+from hub.pairing import Decision, Pairing
+from hub.quota import DAILY_BYTES, DailyQuota
 from hub.ratelog import RateLimitedLog
 from hub.ratings import Ladder, Result, fold
 from hub.store import Record, Status, Store
-from hub.verify import verify
 
 log = logging.getLogger("hub.ingest")
 problems = RateLimitedLog(log)
@@ -35,7 +37,9 @@ GAP_GIVE_UP_S = 600.0  # a gap no replay filled in this time is left to the staf
 
 @dataclass(frozen=True, slots=True)
 class Incoming:
-    """One received message: a log record or a status (`kind`), with its broker acknowledgement."""
+    """One received message — a log record or a status (`kind`), with its broker acknowledgement — or what else
+    the writer must do: `bad` (a message on a table's log topic that is no record of the contract; `body` says
+    why), `decided` (the staff decided on one of the table's keys: its held records are looked at again)."""
 
     kind: str
     cafe: str
@@ -50,23 +54,25 @@ ReplayRequest = Callable[[str, str, int], None]
 
 
 class Ingest:
-    def __init__(self, store: Store, request_replay: ReplayRequest):
+    def __init__(self, store: Store, request_replay: ReplayRequest, pairing: Pairing | None = None,
+                 daily_quota: int = DAILY_BYTES):
         self.store = store
         self.request_replay = request_replay
+        self.pairing = pairing or Pairing(store)
+        self.pairing.on_decision(self._decided)
+        self.admission = Admission(store, self.pairing, quota=DailyQuota(daily_quota))
         self.queue: queue.SimpleQueue[Incoming | None] = queue.SimpleQueue()
         self.listeners: list[Listener] = []
-        self.gaps = Gaps()
-        self.gaps.load(((c, t), n) for c, t, n in store.numbers())
         self.announced: dict[tuple[str, str], tuple[int, float]] = {}  # status n and when it came
-        self.asked: dict[tuple[str, str], tuple[int, float]] = {}  # last replay request: (upto then, when)
+        self.asked: dict[tuple[str, str], tuple[int, float]] = {}  # last replay request: (from, when)
         self.gap_since: dict[tuple[str, str], tuple[int, float]] = {}  # (first missing n, since when)
         self.given_up: dict[tuple[str, str], tuple[int, float]] = {}  # gaps the hub stopped asking about
-        self.dropped = 0  # messages or records the writer could not store (each acknowledged and logged)
+        self.dropped = 0  # messages the writer could not store at all (each acknowledged and logged)
         self.ladder_lock = threading.Lock()
-        self.ladder = self._fold()
         self.stored = 0
-        for cafe, table, uid in store.unchecked():
-            self._guarded(self._check, cafe, table, uid)
+        for cafe, table, uid in store.ended_unsettled():  # a migration, or a kill between a commit and a replay
+            self._guarded(self._settle, [(cafe, table, uid)], False)
+        self.ladder = self._fold()
 
     # ------------------------------------------------------------------ the loop
 
@@ -107,60 +113,81 @@ class Ingest:
         except Exception as error:  # the writer must outlive any one batch
             problems.warning(f"step:{step.__name__}", "the writer's %s failed: %r", step.__name__, error)
 
+    def _decided(self, decision: Decision) -> None:
+        """The staff accepted or refused a key (any thread): the writer looks at the table's held records again."""
+        self.put(Incoming("decided", decision.cafe, decision.table, {"key": decision.key}, decision.at))
+
     def process(self, batch: list[Incoming]) -> None:
-        new, kept, statuses, to_check = self._store(batch)
+        out, statuses = self._store(batch)
         stored = time.time()
-        for item in batch:  # on disk (or dropped as unstorable): now the broker may forget them
+        for item in batch:  # on disk (or dropped): now the broker may forget them
             self._ack(item)
-        self.stored += len(new)
-        for record in new:
-            self.gaps.saw((record.cafe, record.table), record.n)
-        for record in new:
+        self.stored += len(out.stored)
+        for record, _chain in out.stored:
             self._guarded(self._tell_record, record, stored)
-        for status, body in zip(statuses, kept, strict=True):
+        for status, body in statuses:
             self.announced[(status.cafe, status.table)] = (int(body.get("n") or 0), status.received)
             self._guarded(self._tell, {"type": "status", "cafe": status.cafe, "table": status.table, "status": body,
                                        "online": bool(body.get("online")), "seen": status.received})
-        for cafe, table, uid in to_check:
-            self._guarded(self._check, cafe, table, uid)
-        for cafe, table in {(r.cafe, r.table) for r in new}:
-            self._guarded(self._ask_if_missing, cafe, table, time.time(), False)
+        for decision in out.decisions:
+            self.pairing.told(decision)
+        if out.games:
+            self._guarded(self._settle, sorted(out.games), True)
+        now = time.time()
+        for (cafe, table), first in out.replay.items():
+            self._guarded(self._ask, cafe, table, first, now)
+        for cafe, table in {(r.cafe, r.table) for r, _ in out.stored}:
+            self._guarded(self._ask_if_missing, cafe, table, now, False)
+        for item in batch:  # a key just accepted: what its status announced and no record brought is asked for
+            if item.kind == "decided":
+                self._guarded(self._ask_if_missing, item.cafe, item.table, now, True)
+        for trouble in out.trouble:
+            self._guarded(self._tell, trouble)
 
-    def _store(self, batch: list[Incoming]) -> tuple[list[Record], list[dict], list[Status], set]:
+    def _store(self, batch: list[Incoming]) -> tuple[Outcome, list[tuple[Status, dict[str, Any]]]]:
         """Write the batch in one transaction; when that fails, item by item, dropping (and logging) each
         item that cannot be stored, so one poisoned record costs only itself."""
         try:
             return self._write(batch)
         except Exception as error:
+            self._rolled_back()
             problems.warning("batch", "a batch of %d could not be stored (%r): storing one by one", len(batch), error)
-        new: list[Record] = []
-        kept: list[dict] = []
-        statuses: list[Status] = []
-        to_check: set[tuple[str, str, str]] = set()
+        out, statuses = Outcome(), []
         for item in batch:
             try:
-                one_new, one_kept, one_status, one_check = self._write([item])
+                one, kept = self._write([item])
             except Exception as error:
+                self._rolled_back()
                 self.dropped += 1
                 problems.warning(f"record:{item.cafe}/{item.table}", "dropped a %s of %s/%s that cannot be "
                                  "stored: %r", item.kind, item.cafe, item.table, error)
                 continue
-            new += one_new
-            kept += one_kept
-            statuses += one_status
-            to_check |= one_check
-        return new, kept, statuses, to_check
+            _merge(out, one)
+            statuses += kept
+        return out, statuses
 
-    def _write(self, batch: list[Incoming]) -> tuple[list[Record], list[dict], list[Status], set]:
-        records = [Record(i.cafe, i.table, i.body, i.received) for i in batch if i.kind == "log"]
-        statuses = [Status(i.cafe, i.table, i.body, i.received) for i in batch if i.kind == "status"]
-        to_check: set[tuple[str, str, str]] = set()
-        for record in records:
-            key = (record.cafe, record.table)
-            if record.kind == "end" or self.gaps.behind(key, record.n):
-                to_check.add((record.cafe, record.table, record.game_uid))
-        new, kept = self.store.write(records, statuses)
-        return new, kept, statuses, to_check
+    def _rolled_back(self) -> None:
+        self.admission.forget()
+        self.pairing.reload()
+
+    def _write(self, batch: list[Incoming]) -> tuple[Outcome, list[tuple[Status, dict[str, Any]]]]:
+        out = Outcome()
+        statuses: list[tuple[Status, dict[str, Any]]] = []
+        with self.store.transaction() as db:
+            for item in batch:
+                if item.kind == "log":
+                    self.admission.record(db, Record(item.cafe, item.table, item.body, item.received), out)
+                elif item.kind == "status":
+                    status = Status(item.cafe, item.table, item.body, item.received)
+                    kept = self.admission.status(db, status, out)
+                    if kept is not None:
+                        statuses.append((status, kept))
+                elif item.kind == "decided":
+                    self.admission.release(db, item.cafe, item.table, out)
+                elif item.kind == "bad":
+                    self.admission.drop(db, item.cafe, item.table, str(item.body.get("reason")),
+                                        str(item.body.get("sample", "")), item.received, out)
+        return out, statuses
 
     @staticmethod
     def _ack(item: Incoming) -> None:
@@ -182,20 +209,25 @@ class Ingest:
     def _ask_if_missing(self, cafe: str, table: str, now: float, from_status: bool) -> None:
         key = (cafe, table)
         announced = self.announced.get(key, (0, 0.0))[0] if from_status else 0
-        first = self.gaps.missing(key, announced)
+        with self.store.lock:
+            first = self.admission.missing(self.store.db, cafe, table, announced)
         if first is None:
             self.gap_since.pop(key, None)
             self.given_up.pop(key, None)
             return
+        self._ask(cafe, table, first, now)
+
+    def _ask(self, cafe: str, table: str, first: int, now: float) -> None:
+        key = (cafe, table)
         if self._gave_up(key, first, now):
             return
-        _, when = self.asked.get(key, (-1, 0.0))
-        if now - when < REPLAY_EVERY_S:  # the table is answering the last request: give it time
+        asked_from, when = self.asked.get(key, (-1, 0.0))
+        if now - when < REPLAY_EVERY_S and asked_from <= first:  # the table is answering the last request
             return
-        self.asked[key] = (self.gaps.upto(key), now)
+        self.asked[key] = (first, now)
         log.info("table %s/%s: asking for a replay from n=%d", cafe, table, first)
         self.request_replay(cafe, table, first)
-        # Records stored later than the first missing one also come again: the store ignores them.
+        # Records stored later than the first missing one also come again: they are duplicates then.
 
     def _gave_up(self, key: tuple[str, str], first: int, now: float) -> bool:
         """A gap that replays have not filled for GAP_GIVE_UP_S (the table lost those records, or never had
@@ -217,35 +249,35 @@ class Ingest:
         """The gaps the hub stopped asking about, for the staff page and /api/health."""
         out = []
         for (cafe, table), (first, since) in sorted(list(self.given_up.items())):
-            out.append({"cafe": cafe, "table": table, "missing_from": first, "upto": self.gaps.upto((cafe, table)),
-                        "since": since})
+            out.append({"cafe": cafe, "table": table, "missing_from": first, "upto": first - 1, "since": since})
         return out
 
-    # ------------------------------------------------------------------ verification and ratings
+    # ------------------------------------------------------------------ facts and ratings
 
-    def _check(self, cafe: str, table: str, uid: str) -> None:
-        start, events, end, complete = self.store.game_records(cafe, table, uid)
-        if not complete or start is None or end is None:
-            return
-        result = verify(start, events, end)
-        before = self.store.checked(cafe, table, uid)
-        self.store.set_checked(cafe, table, uid, result.status, result.to_json() if result.n is not None else None)
-        header = start.get("header") or {}
-        if before != "pending":  # finished again after an undo: its old result leaves the ratings
-            ladder = self._fold()
-            with self.ladder_lock:
-                self.ladder = ladder
-        elif result.status == "verified" and end.get("status") == "finished":
-            with self.ladder_lock:
-                self.ladder.add(Result(str(header.get("game")), list(header.get("players", [])),
-                                       dict(end.get("scores") or {}), list(end.get("winners") or []),
-                                       guests_of(start)))
-        self._tell({"type": "game", "cafe": cafe, "table": table, "game_uid": uid, "game": header.get("game"),
-                    "status": end.get("status"), "check": result.status, "dispute": result.to_json()})
+    def _settle(self, games: list[tuple[str, str, str]], rate: bool) -> None:
+        """Derive each game's facts again from its records (`hub.facts`) and write them; the ratings follow: a
+        game rated before is folded again from the start, a game newly verified and finished is added."""
+        refold = False
+        for cafe, table, uid in games:
+            records, complete, chain = self.store.game_records(cafe, table, uid)
+            found = facts.derive(records, complete, chain, self.store.end_received(cafe, table, uid))
+            if found is None:
+                continue
+            with self.store.transaction() as db:
+                before = self.store.write_game(db, cafe, table, uid, found.row())
+            refold |= before is not None and before[0] == "verified" and before[1] == "finished"
+            if rate and not refold and found.check == "verified" and found.status == "finished":
+                with self.ladder_lock:
+                    self.ladder.add(Result(found.game, found.players, dict(found.scores or {}), list(found.winners),
+                                           list(found.guests), found.kind, found.ranked))
+            self._tell({"type": "game", "cafe": cafe, "table": table, "game_uid": uid, "game": found.game,
+                        "status": found.status, "check": found.check, "dispute": found.dispute,
+                        "winners": list(found.winners), "ended": found.end_n is not None})
+        if rate and refold:
+            self._refold()
 
     def _fold(self) -> Ladder:
-        results = (Result(g, p, s, w, guests) for g, p, s, w, guests in self.store.verified_results())
-        return fold(results, self.store.aliases())
+        return fold(self.store.verified_results(), self.store.aliases())
 
     def merge_player(self, alias: str, name: str) -> None:
         """A staff action: `alias` is another spelling of `name`; every rating is folded again."""
@@ -284,8 +316,8 @@ class Ingest:
         elif record.kind == "start":
             header = body.get("header") or {}
             news |= {"game": header.get("game"), "players": header.get("players", [])}
-        else:
-            news |= {"status": body.get("status"), "scores": body.get("scores"), "winners": body.get("winners")}
+        else:  # the end's time only: its outcome is the game's facts, told once derived
+            news |= {"status": None, "scores": None, "winners": None}
         return news
 
     def _tell_record(self, record: Record, stored: float) -> None:
@@ -297,3 +329,12 @@ class Ingest:
                 listener(news)
             except Exception:  # a page that went away must not stop the writer
                 log.exception("listener failed")
+
+
+def _merge(into: Outcome, one: Outcome) -> None:
+    into.stored += one.stored
+    into.games |= one.games
+    for key, first in one.replay.items():
+        into.replay[key] = min(into.replay.get(key, first), first)
+    into.decisions += one.decisions
+    into.trouble += one.trouble

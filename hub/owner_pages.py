@@ -29,20 +29,26 @@ def player_data(hub: Hub, name: str) -> dict[str, Any] | None:
     games = reader.games(players=names, limit=1000)
     if not games:
         return None
-    rows = [game_view(g, hub) | {"result": standings.result_of(name, g, aliases)} for g in games]
+    situation = hub.situation()
+    rows = [game_view(g, hub, situation) | {"result": standings.result_of(name, g, aliases)} for g in games]
     history = hub.ratings_over_time.of(reader, name)
     return {"player": name, "spellings": names, "games": rows, "ratings": history,
             "boards": {g: next((s for s in hub.ingest.board(g) if s["player"] == name), None) for g in GAME_IDS}}
 
 
+FIRST_DAY, LAST_DAY = dt.date(2000, 1, 1), dt.date(2999, 12, 31)  # a café day outside them is no evening of ours
+
+
 def chosen_day(hub: Hub, text: str | None) -> dt.date | None:
-    """The café day asked for (YYYY-MM-DD), today's by default; None for a malformed one."""
+    """The café day asked for (YYYY-MM-DD), today's by default; None for a malformed one or one outside
+    FIRST_DAY–LAST_DAY (the day before 0001-01-01 or after 9999-12-31 is no date at all)."""
     if not text:
         return formats.cafe_day(dt.datetime.now(dt.UTC).timestamp(), hub.zone)
     try:
-        return dt.date.fromisoformat(text)
+        day = dt.date.fromisoformat(text)
     except ValueError:
         return None
+    return day if FIRST_DAY <= day <= LAST_DAY else None
 
 
 def evening_data(hub: Hub, day: dt.date) -> dict[str, Any]:
@@ -62,7 +68,7 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
     def evening_page(request: Request) -> Response:
         day = chosen_day(hub, request.path_params.get("day"))
         if day is None:
-            return not_found(request, "A day is written YYYY-MM-DD.")
+            return not_found(request, "A day is written YYYY-MM-DD.", 400)
         return pages.render(request, "evening.html", e=evening_data(hub, day), day=day, fmt_date=formats.date)
 
     def print_page(request: Request) -> Response:

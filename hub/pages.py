@@ -4,14 +4,17 @@ downloads in `hub.downloads`, players and evenings in `hub.owner_pages`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
-from hub import downloads, game_pages, owner_pages
-from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, lang_of, not_found, table_view, with_words
+from hub import downloads, game_pages, limits, owner_pages
+from hub.texts import lang_of
+from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, not_found, table_view, with_words
 
 
 def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
@@ -46,6 +49,20 @@ def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
             Route("/leaderboard", leaderboard), Route("/leaderboard/{game}", leaderboard)]
 
 
+class CountedStream(StreamingResponse):
+    """A live news stream that gives its place back (`hub.limits.streams`) however it ends."""
+
+    def __init__(self, content: Any, release: Callable[[], None], **options: Any):
+        super().__init__(content, **options)
+        self.release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
 def _events_route(hub: Hub) -> Route:
     async def events(request: Request) -> Response:
         lang = lang_of(request)
@@ -63,8 +80,14 @@ def _events_route(hub: Hub) -> Route:
                 out["game_title"] = game_title(out["status"].get("game"))
             return out
 
-        return StreamingResponse(hub.broadcaster.stream(wants, render), media_type="text/event-stream",
-                                 headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+        address = request.client.host if request.client else "unknown"
+        if not limits.streams.take(address):
+            limits.refusals.warning(f"streams:{address}", "refused a live news stream to %s: %d open from it",
+                                    address, limits.streams.open[address])
+            return PlainTextResponse("busy\n", status_code=503, headers={"retry-after": "5", "connection": "close"})
+        return CountedStream(hub.broadcaster.stream(wants, render), lambda: limits.streams.give_back(address),
+                             media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
 
     return Route("/events", events)
 

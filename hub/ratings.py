@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from referee.ranking import places
+
 _MODEL = PlackettLuce()
 
 
@@ -39,11 +41,17 @@ class Result:
     scores: Mapping[str, float]
     winners: Sequence[str]
     guests: Sequence[str] = ()  # players with a seat's default name: kept in the game, never rated
+    kind: str | None = None  # what the game ranks by, as its definition says (`referee.ranking`), when known
+    ranked: Mapping[str, int] | None = None  # the number each player is ranked by (tasks, points …)
 
 
 def ranks(result: Result) -> list[int]:
-    """Rank 1 for the winners; the others by score in the direction the winners' scores show (most
-    points, or fewest penalty points, as the game counts), ties sharing a rank."""
+    """Each player's place, by what the game's definition says it ranks by (`result.kind`: points, penalty
+    points, places or tasks, ties sharing a place). A game whose kind is not known (a record from before the
+    hub knew it): rank 1 for the winners, the others by score in the direction the winners' scores show."""
+    if result.kind is not None:
+        placed = places(result.kind, list(result.players), result.ranked or result.scores)
+        return [placed[p] for p in result.players]
     players, scores, winners = result.players, result.scores, set(result.winners)
     won = [scores.get(p, 0) for p in players if p in winners]
     lost = [scores.get(p, 0) for p in players if p not in winners]

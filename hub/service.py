@@ -21,12 +21,17 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from cafe import contract
-from hub import topics
+from cafe import contract, dynsec
+from hub import handover, topics
 from hub.config import HubConfig
+from hub.dynsec import BrokerUsers
 from hub.evenings.desk import Desk
+from hub.guard import UNLOCK_NAME
+from hub.handover import StoreKeys
+from hub.health import integrity
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
+from hub.pairing import Pairing
 from hub.queries import Reader
 from hub.sessions import Sessions
 from hub.store import Store
@@ -45,7 +50,8 @@ class Service:
         self.data_dir = Path(config.data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.data_dir / DB_NAME)
-        self.ingest = Ingest(self.store, self.request_replay)
+        self.pairing = Pairing(self.store, trust_first_key=config.trust_first_key)  # the staff accept tables here
+        self.ingest = Ingest(self.store, self.request_replay, self.pairing)
         self.broadcaster = Broadcaster()
         self.ingest.listeners.append(self.broadcaster.from_thread)
         self.client = self._client()
@@ -60,9 +66,16 @@ class Service:
         self.desk = Desk(self.data_dir, self.data_dir / DB_NAME, self.assign,  # club nights
                          known_tables=lambda cafe: self.hub.known_tables(cafe), aliases=reader.aliases)
         self.ingest.listeners.append(self.desk.on_news)
+        self.reader = reader
+        self.users = BrokerUsers(self._publish_now)  # the dynamic security plugin, over this connection
+        self.handover = handover.open_desk(config, self.data_dir, StoreKeys(self.pairing, self.store),
+                                           self.users.add_table)
+        if self.handover is not None:  # staff's accept makes the table's broker user and its one-time code
+            self.pairing.on_decision(self.handover.on_decision)
         self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
                        config.cafe, config.staff_password_hash, config.timezone, config.table_names,
-                       evenings=self.desk, health=self.health)
+                       evenings=self.desk, health=self.health, handover=self.handover,
+                       unlock_file=self.data_dir / UNLOCK_NAME)
 
     def app(self) -> Any:
         return create_app(self.hub, Sessions(self.data_dir / SESSIONS_NAME))
@@ -96,6 +109,8 @@ class Service:
         log.info("connected to %s (session present: %s)", self.config.broker, flags.session_present)
         self.generation += 1
         client.subscribe(topics.subscription(self.config.cafe), qos=1)
+        if self.handover is not None:
+            client.subscribe(dynsec.RESPONSE_TOPIC, qos=0)
         self.connected.set()
         self.connected_since = time.time()
         self.broadcaster.from_thread({"type": "link", "broker": True})
@@ -107,12 +122,15 @@ class Service:
         self.broadcaster.from_thread({"type": "link", "broker": False})
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == dynsec.RESPONSE_TOPIC:  # the plugin's answer to the hub's own command
+            self.users.on_response(message.payload)
+            return
         ack = None
         try:
             ack = self._acker(client, message.mid, message.qos) if message.qos > 0 else None
-            item = topics.incoming(message.topic, message.payload, time.time(), ack)
+            item = topics.incoming(message.topic, bytes(message.payload), time.time(), ack, bool(message.retain))
             if item is None and str(message.topic).endswith("/announce"):
-                heard = topics.announcement(message.topic, message.payload)
+                heard = topics.announcement(message.topic, bytes(message.payload))
                 if heard is not None:  # the staff page shows what the tables show, after a restart too
                     self.hub.heard_announcement(*heard)
         except Exception as error:  # nothing a message carries may end the network loop
@@ -170,7 +188,7 @@ class Service:
                 "broker": {"connected": connected, "connections": self.generation, "since": self.connected_since},
                 "threads": threads, "stored": self.ingest.stored,
                 "dropped": {"messages": topics.dropped.total, "records": self.ingest.dropped},
-                "gaps_given_up": self.ingest.gaps_given_up()}
+                "gaps_given_up": self.ingest.gaps_given_up(), **integrity(self.reader, self.ingest)}
 
     # ------------------------------------------------------------------ life
 
@@ -180,8 +198,14 @@ class Service:
         self.client.loop_start()
         self.supervisor.start()
 
+    def _publish_now(self, topic: str, payload: bytes) -> bool:
+        """A message that matters only now (a command to the broker): False while the broker is not there."""
+        return self.connected.is_set() and self.client.publish(topic, payload, qos=1).rc == mqtt.MQTT_ERR_SUCCESS
+
     def stop(self) -> None:
         self.supervisor.stop()
+        if self.handover is not None:
+            self.handover.close()
         self.client.disconnect()
         self.client.loop_stop()
         self.ingest.stop()

@@ -2,7 +2,7 @@
 a table's recent errors, merging two spellings of a player (asked first, undoable), gaps the hub gave up on.
 
 Fit for a café's public Wi-Fi: a server-side session (`hub.sessions`) that logout and a password change end;
-password guessing limited per address and overall (`hub.guard`), every failure logged with address and time;
+password guessing slowed per address and for the account (`hub.guard`), every failure logged with address and time;
 every POST only from the hub's own pages (`hub.forms.cross_site_refusal`); every form checked on the server, a bad one
 answered 400 with a sentence saying what to fix.
 """
@@ -21,28 +21,28 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from cafe.contract import is_id
+from cafe.handover import CODE_LIFETIME_S
+from hub import handover_web
 from hub.auth import check_password
-from hub.forms import FormError, cross_site_refusal, local_time, read_form, text
+from hub.forms import FormError, client_address, cross_site_refusal, local_time, read_form, text
 from hub.guard import LoginGuard
 from hub.merges import MAX_NAME, plan
+from hub.pairing_pages import post_handlers, tables_view
 from hub.ratelog import RateLimitedLog
 from hub.sessions import COOKIE, LIFETIME_S, Sessions
-from hub.texts import tr
+from hub.store import MergeRefused
+from hub.texts import lang_of, tr
 from hub.topics import announce_payload
-from hub.views import Hub, Pages, lang_of, table_view, with_words
+from hub.views import Hub, Pages, table_view, with_words
 
 log = logging.getLogger("hub.staff")
 refusals = RateLimitedLog(log, every_s=30.0)
 
 MAX_ANNOUNCEMENT = 200  # characters per language: what a table's screen shows in one line
 MAX_PASSWORD = 1024
+LISTED_NAMES = 2000  # names offered in the merge form: the page stays bounded whatever the store holds
 
 Handler = Callable[[Request, dict[str, str]], Awaitable[Response]]
-
-
-def client_address(request: Request) -> str:
-    """The client's address (a trusted reverse proxy's X-Forwarded-For, as uvicorn applies it)."""
-    return request.client.host if request.client else "unknown"
 
 
 def _now_iso() -> str:
@@ -64,10 +64,13 @@ class StaffArea:
             lang = lang_of(request)
             tables = [table_view(r, lang, self.hub) for r in self.reader.tables()]
             response = self.pages.render(
-                request, "staff.html", message=message, tables=tables, players=self.reader.players(),
+                request, "staff.html", message=message, tables=tables, players=self.reader.players()[:LISTED_NAMES],
                 aliases=self.reader.aliases(), disputed=self.reader.games(status="disputed", limit=50),
                 cafes=self.reader.cafes() if self.hub.cafe == "+" else [self.hub.cafe],
-                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT)
+                missing=self.missing_records(lang), max_announcement=MAX_ANNOUNCEMENT,
+                keys=tables_view(self.hub, lang),
+                handover=self.hub.handover.codes(time.time()) if self.hub.handover is not None else None,
+                code_minutes=CODE_LIFETIME_S // 60)
         response.status_code = status_code
         return response
 
@@ -119,13 +122,14 @@ class StaffArea:
         lang, address = lang_of(request), client_address(request)
         if not self.hub.staff_hash:
             return self.page(request, status_code=401)
-        wait = self.guard.attempt(address, time.time())
+        if self.guard.unlock_if_asked():
+            log.warning("staff login: every delay cleared by referee-hub unlock at %s", _now_iso())
+        wait = self.guard.attempt(address, time.monotonic())
         if wait:
             refusals.warning(f"locked:{address}", "staff login refused (too many failures) from %s at %s",
                              address, _now_iso())
-            minutes = math.ceil(wait / 60)
-            response = self.page(request, tr("Too many wrong passwords: try again in {minutes} min.", lang,
-                                             minutes=minutes), status_code=429)
+            response = self.page(request, tr("Too many wrong passwords: try again in {seconds} s.", lang,
+                                             seconds=math.ceil(wait)), status_code=429)
             response.headers["retry-after"] = str(math.ceil(wait))
             return response
         password = form.get("password", "")[:MAX_PASSWORD]
@@ -177,7 +181,11 @@ class StaffArea:
             response = self.pages.render(request, "staff_merge.html", merge=merge, problem=problem)
             response.status_code = 400 if problem else 200
             return response
-        await run_in_threadpool(self.hub.ingest.merge_player, alias, name)
+        try:
+            await run_in_threadpool(self.hub.ingest.merge_player, alias, name)
+        except MergeRefused:  # another merge came first (an opposite one at the same moment): checked as it wrote
+            raise FormError("{alias} and {name} were changed by another merge meanwhile: look again.",
+                            alias=alias, name=name) from None
         log.info("staff merged %r into %r (%d games)", alias, name, len(merge.games))
         return self.page(request, tr("{alias} is now counted as {name}.", lang, alias=alias, name=name))
 
@@ -192,7 +200,7 @@ class StaffArea:
 
 
 def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None = None) -> list[Route]:
-    area = StaffArea(hub, pages, sessions, guard or LoginGuard())
+    area = StaffArea(hub, pages, sessions, guard or LoginGuard(hub.unlock_file))
     return [
         Route("/staff", area.show),
         Route("/staff/login", area.post(area.login, staff_only=False), methods=["POST"]),
@@ -201,4 +209,6 @@ def routes(hub: Hub, pages: Pages, sessions: Sessions, guard: LoginGuard | None 
         Route("/staff/merge", area.post(area.merge), methods=["POST"]),
         Route("/staff/unmerge", area.post(area.unmerge), methods=["POST"]),
         Route("/staff/table/{cafe}/{table}", area.table),
+        *(Route(path, area.post(handler), methods=["POST"])
+          for path, handler in (post_handlers(hub, area.page) | handover_web.staff_handlers(hub)).items()),
     ]

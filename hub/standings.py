@@ -49,7 +49,8 @@ class RatingHistory:
     def _fold(self, game: dict[str, Any]) -> None:
         names = {canonical(p, self.aliases) for p in game["players"]}
         played = {n: s.played for n, s in self.ladder.games.get(game["game"], {}).items() if n in names}
-        self.ladder.add(Result(game["game"], game["players"], game["scores"], game["winners"], game["guests"]))
+        self.ladder.add(Result(game["game"], game["players"], game["scores"], game["winners"], game["guests"],
+                               game["kind"], game["ranked"]))
         self.last, self.folded = (game["ended"], game["game_uid"]), self.folded + 1
         board = self.ladder.games.get(game["game"], {})
         for name in names:  # a game that seats one person twice after a merge is not rated: nobody moved

@@ -58,13 +58,30 @@ def announcement(topic: str, payload: bytes) -> tuple[str, dict[str, Any] | None
     return (parsed.cafe, body) if parsed.kind == "announce" else None
 
 
-def incoming(topic: str, payload: bytes, received: float, ack: Callable[[], None] | None) -> Incoming | None:
-    """A table's `status` or `log` message as an Incoming item; None for the hub's own topics or a bad message."""
+def incoming(topic: str, payload: bytes, received: float, ack: Callable[[], None] | None,
+             retained: bool = False) -> Incoming | None:
+    """A table's `status` or `log` message as an Incoming item; None for the hub's own topics or a bad message.
+    A message on a table's `log` topic that is no record of the contract becomes a `bad` item, so the writer
+    counts it for that table (an unsigned record: a table of an earlier version)."""
     try:
-        parsed, body = contract.validate(topic, payload)
+        parsed, body = contract.validate(topic, payload, retained)
     except Exception as error:  # whatever a payload does to a check, only that message is lost
         dropped.warning(topic.rsplit("/", 1)[0][:120], "dropped a message on %s: %s", topic[:200], str(error)[:300])
-        return None
+        return _bad(topic, payload, error, received, ack)
     if parsed.kind not in ("status", "log") or body is None or parsed.table is None:
         return None
     return Incoming(parsed.kind, parsed.cafe, parsed.table, body, received, ack)
+
+
+def _bad(topic: str, payload: bytes, error: Exception, received: float,
+         ack: Callable[[], None] | None) -> Incoming | None:
+    try:
+        parsed = contract.parse_topic(topic)
+    except contract.ContractError:
+        return None
+    if parsed.kind != "log" or parsed.table is None:
+        return None
+    sample = payload[:2000].decode("utf-8", "replace")
+    unsigned = b'"sig"' not in payload or b'"h"' not in payload
+    return Incoming("bad", parsed.cafe, parsed.table, {"reason": "unsigned" if unsigned else "contract",
+                                                       "sample": f"{str(error)[:200]}: {sample}"}, received, ack)

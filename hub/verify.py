@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.protocol import HeaderError
+from referee.ranking import ranked_values, score_kind
 from referee.table import Referee
 from referee.transcript import judge
 
@@ -41,21 +42,35 @@ def _said(answer: Any) -> dict[str, Any]:
     return {"seq": answer.get("seq"), "ok": answer.get("ok"), "error": answer.get("error")}
 
 
+def ranked_by(header: Mapping[str, Any], players: Sequence[str], state: Mapping[str, Any]) -> dict[str, Any]:
+    """What the game ranks by as its definition says (`kind`) and each player's number (`ranked`), from the
+    replayed state: Profi-Sort's beginner game by the tasks laid, not by its penalty scores (all 0)."""
+    try:
+        kind = score_kind(str(header.get("game")), header.get("options") or {})
+    except KeyError:
+        return {}
+    return {"kind": kind, "ranked": ranked_values(kind, list(players), state)}
+
+
 def verify(start: Mapping[str, Any], events: Sequence[Mapping[str, Any]], end: Mapping[str, Any]) -> Verdict:
-    """Replay one game's records (`events` in order of `n`) and compare every answer the table gave."""
+    """Replay one game's records (`events` in order of `n`) and compare every answer the table gave. The replay
+    goes on past the first answer that differs, so `final` is always the referee's end of the game."""
     try:
         referee = Referee(start.get("header"))  # type: ignore[arg-type]
     except HeaderError as error:
         return Verdict(DISPUTED, start.get("n"), 0, {"ok": True}, {"ok": False, "error": error.code})
+    first: Verdict | None = None
     for seq, record in enumerate(events, 1):
         answer = judge(referee, record.get("event"))
         says = {"seq": seq, "ok": answer.ok, "error": answer.error}
         said = _said(record.get("answer"))
-        if said != says:
-            return Verdict(DISPUTED, record.get("n"), seq, said, says)
+        if said != says and first is None:
+            first = Verdict(DISPUTED, record.get("n"), seq, said, says)
     state = referee.state()
     final = {"scores": state.get("scores", {}), "winners": state.get("winners", []),
-             "finished": bool(state.get("finished"))}
+             "finished": bool(state.get("finished"))} | ranked_by(referee.header, referee.players, state)
+    if first is not None:
+        return Verdict(first.status, first.n, first.seq, first.said, first.says, final)
     if end.get("status") == "finished":
         said = {"finished": True, "scores": end.get("scores"), "winners": end.get("winners")}
         says = {"finished": final["finished"], "scores": final["scores"], "winners": final["winners"]}

@@ -21,14 +21,35 @@ from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.standings import RatingHistory
-from hub.texts import LANGUAGES, lang_of, tr
+from hub.texts import LANGUAGES, N_, lang_of, tr
 from referee import games as referee_games
+from referee.ranking import TASKS
 
 HERE = Path(__file__).resolve().parent
 GAME_IDS = tuple(referee_games.GAMES.ids())
-STATUSES = ("playing", "finished", "abandoned", "verified", "disputed", "pending")
+FINAL = ("playing", "finished", "abandoned", "left", "voided")  # how a game ended (`final_status`)
+STATUSES = (*FINAL, "verified", "disputed", "pending")  # the games filter: how it ended, or its check
 
 Announce = Callable[[str, dict[str, Any] | None], None]
+
+
+@dataclass(frozen=True)
+class Situation:
+    shown: dict[tuple[str, str], str | None]
+    voided: set[tuple[str, str, str]]
+
+
+def final_status(game: dict[str, Any], situation: Situation) -> str:
+    """How a game ended: finished or abandoned (its end record), voided (a club night's desk had it played
+    again), left (no end, and its table, online, shows something else: the players left it; resuming it makes
+    it playing again), or still playing."""
+    key = (game["cafe"], game["table"])
+    if (*key, game["game_uid"]) in situation.voided:
+        return "voided"
+    if game["status"] != "playing":
+        return str(game["status"])
+    shown = situation.shown.get(key)  # "" an online table showing no game, None offline or never reported
+    return "playing" if shown is None or shown == game["game_uid"] else "left"
 
 
 @dataclass
@@ -47,6 +68,8 @@ class Hub:
     ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
     evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
     health: Callable[[], dict[str, Any]] = dict  # the running hub's state (hub.service), for /api/health
+    handover: Any = None  # pairing without a shell (hub.handover.Handover), when the hub pairs tables
+    unlock_file: Path | None = None  # `referee-hub unlock` touches it: the staff login's delays are cleared
 
     def __post_init__(self) -> None:
         self.zone = ZoneInfo(self.timezone)
@@ -79,6 +102,15 @@ class Hub:
         named = [key.rpartition("/")[2] for key in self.table_names if key.startswith(f"{cafe}/") or "/" not in key]
         return sorted(set(seen) | set(named))
 
+    def situation(self) -> Situation:
+        """What the final status of games needs, read once per page: each table's game on screen (None while
+        offline: a game may go on there unseen) and the games a club night's desk voided."""
+        shown: dict[tuple[str, str], str | None] = {}
+        for row in self.reader.tables():
+            shown[(row["cafe"], row["table"])] = (row["status"].get("game_uid") or "") if row["online"] else None
+        voided = self.evenings.voided() if self.evenings is not None else set()
+        return Situation(shown, voided)
+
     def current_announcements(self) -> dict[str, dict[str, Any]]:
         """The announcements this hub sent that are still showing (not cleared, `until` not passed)."""
         now = dt.datetime.now(dt.UTC)
@@ -86,8 +118,19 @@ class Hub:
                 if not a.get("until") or dt.datetime.fromisoformat(a["until"]) > now}
 
 
+def numbers(game: Any) -> tuple[str, dict[str, Any]]:
+    """What a game's result shows beside each name, by what the game ranks by: the tasks laid (Profi-Sort's
+    beginner game, whose penalty scores are all 0), else its scores. A game row (dict) or a club table."""
+    def get(key: str) -> Any:
+        return game.get(key) if isinstance(game, dict) else getattr(game, key, None)
+
+    if get("kind") == TASKS and get("ranked"):
+        return N_("Tasks laid"), dict(get("ranked"))
+    return N_("Scores"), dict(get("scores") or {})
+
+
 def game_title(game_id: str | None) -> str:
-    cls = referee_games.all_games().get(game_id or "")
+    cls = referee_games.GAMES.get(game_id or "")
     return cls.title if cls else (game_id or "")
 
 
@@ -136,7 +179,7 @@ def _clock_seconds(at: str | None) -> float | None:
         return None
 
 
-def game_view(game: dict[str, Any], hub: Hub) -> dict[str, Any]:
+def game_view(game: dict[str, Any], hub: Hub, situation: Situation | None = None) -> dict[str, Any]:
     """A game as the pages and the API show it: the table's name, the hub's receive times in the café's zone
     (ISO), and its length. The length is the table's own clock from start to end (a wrong clock is off by the
     same at both ends), else the hub's receive times."""
@@ -149,7 +192,18 @@ def game_view(game: dict[str, Any], hub: Hub) -> dict[str, Any]:
         return None if received is None else formats.local(received, hub.zone).isoformat(timespec="seconds")
 
     return game | {"table_name": hub.table_name(game["cafe"], game["table"]), "length_s": length,
-                   "started_local": iso(game["started"]), "ended_local": iso(game["ended"])}
+                   "started_local": iso(game["started"]), "ended_local": iso(game["ended"]),
+                   "final": final_status(game, situation or hub.situation())}
+
+
+def game_list(hub: Hub, status: str | None, **query: Any) -> list[dict[str, Any]]:
+    """Games as the list and the API show them; `status` filters by how they ended (left and voided are known
+    only beside the tables' screens and the desk) or by their check."""
+    situation = hub.situation()
+    stored = status if status not in ("left", "voided", "playing") else None
+    found = hub.reader.games(status=stored, **query)
+    games = [game_view(g, hub, situation) for g in found]
+    return [g for g in games if g["final"] == status] if status in FINAL and stored is None else games
 
 
 class Pages:
@@ -164,7 +218,8 @@ class Pages:
         lang = lang_of(request)
         hub = self.hub
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
-                    "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")), "now": time.time(),
+                    "numbers": numbers, "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")),
+                    "now": time.time(),
                     "path": request.url.path, "cafe": hub.cafe, "languages": LANGUAGES,
                     "num": lambda value, places=1, trim=False: formats.number(value, lang, places, trim=trim),
                     "when": lambda received: formats.when(received, hub.zone, lang),

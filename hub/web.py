@@ -19,8 +19,9 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from hub import api, health, pages, staff
+from hub import api, handover_web, health, limits, pages, staff
 from hub.evenings import web as evenings_web
+from hub.headers import SecurityHeaders
 from hub.sessions import Sessions, StaffSessionMiddleware
 from hub.views import HERE, Hub, Pages
 
@@ -33,14 +34,17 @@ def create_app(hub: Hub, sessions: Sessions | None = None) -> Starlette:
     renderer = Pages(hub)
     sessions = sessions or Sessions()
     routes = [*pages.routes(hub, renderer), *api.routes(hub), *health.routes(hub),
-              *staff.routes(hub, renderer, sessions),
+              *staff.routes(hub, renderer, sessions), *handover_web.routes(hub),
               *(evenings_web.routes(hub, renderer) if hub.evenings is not None else []),
               Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")]
-    middleware = [Middleware(StaffSessionMiddleware, sessions=sessions, password_hash=lambda: hub.staff_hash)]
+    middleware = [Middleware(SecurityHeaders),
+                  Middleware(StaffSessionMiddleware, sessions=sessions, password_hash=lambda: hub.staff_hash)]
 
     @asynccontextmanager
     async def bind(app: Starlette) -> AsyncIterator[None]:
-        hub.broadcaster.bind(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        hub.broadcaster.bind(loop)
+        limits.quiet_accept_errors(loop)
         yield
 
     return Starlette(routes=routes, middleware=middleware, lifespan=bind)

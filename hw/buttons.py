@@ -95,6 +95,14 @@ class ButtonPin:
     None: no internal pull, `active_high` says the active level."""
     active_high: bool | None = None
 
+    @property
+    def pressed_level(self) -> bool:
+        """The electrical level of the pressed button (True: high): low with a pull-up, high with a pull-down,
+        else `active_high` (high when not said)."""
+        if self.pull_up is None:
+            return True if self.active_high is None else self.active_high
+        return not self.pull_up
+
 
 class _Channel:
     """The strong-referenced per-button handler: ticks → ns → debounce → sink."""
@@ -142,10 +150,7 @@ class ButtonBank:
             return self
         try:
             for p in self.pins:
-                if p.pull_up is None:
-                    active_state = True if p.active_high is None else p.active_high
-                else:
-                    active_state = None
+                active_state = p.pressed_level if p.pull_up is None else None  # gpiozero: from pull_up else
                 dev = EdgeButton(p.pin, None, pull_up=p.pull_up, active_state=active_state,
                                  pin_factory=self.pin_factory)
                 channel = _Channel(p.seat, p.button, TickClock(dev.pin_factory), Debouncer(self.debounce_ns),

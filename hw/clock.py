@@ -48,7 +48,7 @@ class TickClock:
         if self.exact:
             return round(ticks * 1_000_000_000)
         factory = self.factory
-        age_s = factory.ticks_diff(factory.ticks(), ticks)
+        age_s: float = factory.ticks_diff(factory.ticks(), ticks)
         return now_ns() - round(age_s * 1_000_000_000)
 
     def __repr__(self) -> str:

@@ -16,6 +16,7 @@ without bound.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 from gpiozero.pins.pi import PiPin
@@ -24,19 +25,23 @@ STATES_KEPT = 5000
 
 
 class TimedMockPin(MockPWMPin):
-    def __init__(self, factory, info):
+    _state: bool  # gpiozero's MockPin keeps the level and the time of its last change in these
+    _last_change: float
+
+    def __init__(self, factory: MockFactory, info: Any):
         self._at: float | None = None
         super().__init__(factory, info)
-        self.states = deque(self.states, maxlen=STATES_KEPT)
+        self.states: deque[Any] = deque(self.states, maxlen=STATES_KEPT)
 
-    def clear_states(self):
+    def clear_states(self) -> None:
         super().clear_states()
         self.states = deque(self.states, maxlen=STATES_KEPT)
 
-    def _change_state(self, value):
+    def _change_state(self, value: bool) -> bool:
         at = self._at
         if at is None:
-            return super()._change_state(value)
+            changed: bool = super()._change_state(value)
+            return changed
         if self._state != value:
             self._state = value
             self.states.append(PinState(at - self._last_change, value))

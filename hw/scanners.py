@@ -303,7 +303,7 @@ class SerialScanner(ReconnectingReader):
                  retry_s: tuple[float, float] = (0.05, 2.0)):
         super().__init__(name, sink, framing, dedupe_ms, retry_s)
         self.port = port
-        self.settings = dict(baudrate=baudrate, bytesize=bytesize, parity=parity, stopbits=stopbits)
+        self.settings: dict[str, Any] = dict(baudrate=baudrate, bytesize=bytesize, parity=parity, stopbits=stopbits)
         self.serial: Any = None
 
     def _open(self) -> None:
@@ -333,4 +333,5 @@ class SerialScanner(ReconnectingReader):
 
     def write(self, data: bytes) -> int:
         """`serial.threaded` transport API: scanners are read-only here, but allow a command."""
-        return self.serial.write(data)
+        written: int = self.serial.write(data)
+        return written

@@ -12,9 +12,10 @@ Sink = Callable[[Input], None]
 
 def as_sink(target: Any) -> Sink:
     """A `queue.Queue` (or anything with `put_nowait`) or a callable taking one input."""
-    put = getattr(target, "put_nowait", None)
+    put: Sink | None = getattr(target, "put_nowait", None)
     if put is not None:
         return put
     if callable(target):
-        return target
+        call: Sink = target
+        return call
     raise TypeError(f"a sink is a callable or a queue, not {type(target).__name__}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from referee.registry import known_prefixes
 
@@ -129,7 +129,7 @@ class CardTally:
         self.counts: dict[str, int] = {}
         self.copies: set[str] = set()  # the codes of the named copies on the table
 
-    def fits(self, cards: Iterable[Card], deck: Deck) -> bool:
+    def fits(self, cards: Iterable[Card], deck: Deck[Any]) -> bool:
         """Could these cards (together) join the table without exceeding the deck?"""
         extra: dict[str, int] = {}
         named: set[str] = set()
@@ -144,7 +144,7 @@ class CardTally:
                 named.add(card.code)
         return True
 
-    def fits_one(self, card: Card, deck: Deck) -> bool:
+    def fits_one(self, card: Card, deck: Deck[Any]) -> bool:
         if self.counts.get(card.face, 0) >= deck.copies[card.face]:
             return False
         return card.copy is None or card.code not in self.copies

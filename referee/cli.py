@@ -7,7 +7,7 @@ import io
 import json
 import sys
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from referee import games
 from referee.pretty import format_expect, format_step, is_expect
@@ -23,7 +23,7 @@ def _open(path: str) -> IO[str]:
     return open(path, encoding="utf-8", errors="surrogateescape")
 
 
-def _answer_line(answer: dict) -> str:
+def _answer_line(answer: dict[str, Any]) -> str:
     """One answer as JSON; a lone surrogate (from a `\\ud800` escape in the input) stays an escape."""
     text = json.dumps(answer, ensure_ascii=False)
     if not text.isascii():
@@ -82,7 +82,8 @@ def _pretty(stream: IO[str], out: IO[str], lang: str) -> bool:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    for game_id, cls in games.all_games().items():
+    for game_id in games.ids():
+        cls = games.get(game_id)
         counts = "/".join(str(n) for n in cls.player_counts)
         print(f"{game_id:12} {cls.title:18} players {counts}")
     return 0
@@ -107,7 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status: int = args.func(args)
+        return status
     except BrokenPipeError:
         return 0
 

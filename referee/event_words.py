@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.registry import DEFINITIONS, CardFace, EventWords, GameDefinition, by_prefix, definition
+from referee.registry import DEFINITIONS, CardFace, EventWords, GameDefinition, by_prefix
 from referee.words import tr
 
 Face = Callable[[str], str]
@@ -159,7 +159,7 @@ def common(*types: str) -> dict[str, EventWords]:
 def _game_of(event: Mapping[str, Any], game_id: str | None) -> GameDefinition | None:
     """The game by its id, or else by the prefix of the event's card (the hub sees events one by one)."""
     if game_id is not None:
-        return definition(game_id)
+        return DEFINITIONS.get(game_id)
     cards = event.get("cards")
     card = cards[0] if isinstance(cards, list) and cards else event.get("card")
     if isinstance(card, list):  # lay_task's groups

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cache
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from referee import messages
 
@@ -82,7 +81,8 @@ class Hints(NamedTuple):
 
     def sentence(self, lang: str = "en") -> str:
         """The plain sentence the screen shows for this moment ("" when there is nothing to say)."""
-        return self.detail.sentence(self, lang)
+        said: str = self.detail.sentence(self, lang)
+        return said
 
 
 class FinishedHints(NamedTuple):
@@ -111,9 +111,15 @@ def names(players: tuple[str, ...] | list[str], lang: str) -> str:
 # --- the typed public state
 
 
-@cache
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+    """A dataclass's field names, worked out once per class."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})
@@ -149,7 +155,6 @@ class PublicState:
     - `winners`: the winners in seat order, `[]` until the game is over.
     """
 
-    game: ClassVar[str]
     turn: str | None
     finished: bool
     scores: dict[str, int]

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeGuard, TypeVar
 
 from referee import messages, registry
 from referee.cards import Card, CardCodeError, CardTally, Deck
+from referee.hints import Hints, PublicState
 from referee.seats import Seats
 
 
@@ -189,7 +189,7 @@ def bool_option(options: Mapping[str, Any], name: str, default: bool) -> bool:
     return value
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """A JSON integer: not a bool, not a float (`4.0` is no integer in the rules files)."""
     return type(value) is int
 
@@ -295,6 +295,17 @@ def _variant_judge(read: Callable[[Mapping[str, Any]], Any], name: str, steps: M
     return judge
 
 
+T = TypeVar("T")
+
+
+def noted(value: T | None, by: str) -> T:
+    """A value a check noted on the move (the card it looked up, the task whose rules apply), read by a later
+    step: the checks run first and in order, so it is there; `by` names the check that notes it."""
+    if value is None:
+        raise AssertionError(f"the check {by} notes this before any later step reads it")
+    return value
+
+
 @dataclass(slots=True)
 class CardMove:
     """The fields most plays share: who plays which code; the checks fill in the card they look up."""
@@ -321,7 +332,7 @@ class Game:
     # `"type:value"` (ANNAOTTO's `press:confirm`, `press:slap`), all with the same `read`.
     variants: ClassVar[Mapping[str, str]] = {}
 
-    deck: Deck
+    deck: Deck[Any]
     players: tuple[str, ...]
     finished: bool
     turn: str | None
@@ -364,11 +375,11 @@ class Game:
         """The public state as the transcript writes it: exactly the keys the rules file names."""
         return self.public_state().to_json()
 
-    def public_state(self) -> Any:
+    def public_state(self) -> PublicState:
         """The public state, typed: the game's `referee.hints.PublicState` dataclass."""
         raise NotImplementedError
 
-    def hints(self) -> Any:
+    def hints(self) -> Hints:
         """What may come next, for the player(s) who may act now (`referee.hints.Hints`)."""
         raise NotImplementedError
 
@@ -434,6 +445,10 @@ class Game:
         if not ok:
             raise Rejection("card-exhausted", card=", ".join(str(c) for c in cards))
 
+    def turn_actors(self) -> tuple[str, ...]:
+        """The actors when only the player on turn may act: that player, or nobody when no one is on turn."""
+        return () if self.turn is None else (self.turn,)
+
     def next_seat(self, player: str, step: int = 1) -> str:
         return self.seats.after(player, step)
 
@@ -443,10 +458,19 @@ class Game:
         return [p for p in self.players if scores[p] == target]
 
 
-@cache
+_JUDGES: dict[type[Game], tuple[dict[str, Judge], dict[str, Judge]]] = {}
+
+
 def rule_judges(cls: type[Game]) -> tuple[dict[str, Judge], dict[str, Judge]]:
     """A game class's `rules` table made into the reducer's functions (`apply`'s, `check`'s), once per
     class: shared by every referee of the game, never changed."""
+    made = _JUDGES.get(cls)
+    if made is None:
+        made = _JUDGES[cls] = _rule_judges(cls)
+    return made
+
+
+def _rule_judges(cls: type[Game]) -> tuple[dict[str, Judge], dict[str, Judge]]:
     judges = {kind: judges_for(on, cls.shape_first) for kind, on in cls.rules.items() if ":" not in kind}
     for kind, name in cls.variants.items():
         cases = {key.partition(":")[2]: on for key, on in cls.rules.items() if key.startswith(kind + ":")}

@@ -182,13 +182,14 @@ def _order(game_id: str) -> tuple[int, str]:
     return (found.order if found is not None else 1 << 30, game_id)
 
 
-def game_ids() -> list[str]:
+def ids() -> list[str]:
     """Every declared game, in menu order."""
     return DEFINITIONS.ids()
 
 
-def definition(game_id: str) -> GameDefinition | None:
-    return DEFINITIONS.get(game_id)
+def get(game_id: str) -> GameDefinition:
+    """The game's definition; KeyError for a game that declares none (`DEFINITIONS.get` for None instead)."""
+    return DEFINITIONS[game_id]
 
 
 def by_prefix(prefix: str) -> GameDefinition | None:

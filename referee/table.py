@@ -13,12 +13,14 @@ the event log is the truth, and a fold over it is exact by construction.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from referee import games
 from referee.cards import Deck
 from referee.hints import Hints, PublicState
 from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Judge, Rejection
+
+S = TypeVar("S", bound=PublicState)
 
 FORMAT = "tabletop-referee/1"
 
@@ -30,7 +32,7 @@ def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
     if header.get("format") != FORMAT:
         raise HeaderError("format", expected=FORMAT)
     game_id = header.get("game")
-    cls = games.get(game_id) if isinstance(game_id, str) else None
+    cls = games.GAMES.get(game_id) if isinstance(game_id, str) else None
     if cls is None:
         raise HeaderError("unknown-game", game=game_id)
     players = header.get("players")
@@ -138,12 +140,20 @@ class Referee:
         """The public state, typed (the game's `PublicState` dataclass; `.to_json()` is `state()`)."""
         return self.game.public_state()
 
+    def public_as(self, kind: type[S]) -> S:
+        """The public state as the game's own dataclass (`AnnaottoState` …), for code written for one game;
+        TypeError when the game is another."""
+        state = self.game.public_state()
+        if not isinstance(state, kind):
+            raise TypeError(f"{type(state).__name__} is not {kind.__name__}")
+        return state
+
     def hints(self) -> Hints:
         """Who may act now and what may come next (structured, plus the sentence the screen shows)."""
         return self.game.hints()
 
     @property
-    def deck(self) -> Deck:
+    def deck(self) -> Deck[Any]:
         """The deck in use (its faces, copies and what each face means): public, the cards are on the table."""
         return self.game.deck
 

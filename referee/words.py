@@ -21,7 +21,6 @@ from pathlib import Path
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "tabletop"  # every marked sentence of the referee's words, the kiosk and the hub's event words
 REASONS = "reasons"  # the referee's sentences by message key (rejections, hints): `referee.messages`
-DOMAINS = (DOMAIN, REASONS)
 LANGUAGES = ("de", "en")  # German first
 DEFAULT_LANGUAGE = "de"
 
@@ -82,7 +81,7 @@ def translated(message: str, lang: str) -> bool:
 
 def _same_in_both(message: str, lang: str) -> bool:
     """A word spelled the same in German (`Orange`, `Joker`) is still a catalogue entry: look it up."""
-    catalogue = translation(lang)
+    catalogue: gettext.NullTranslations | None = translation(lang)
     while catalogue is not None:
         if message in getattr(catalogue, "_catalog", {}):
             return True

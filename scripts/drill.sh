@@ -2,6 +2,10 @@
 # Operations drills against a real simulated kiosk: SIGKILLs, SIGTERMs/SIGINTs, garbage scans, storage faults, config mutations.
 # Usage: scripts/drill.sh [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--no-faults] [--seed N]
 #        scripts/drill.sh monkey [--inputs 20000] [--games alles-klar,...] [--kill-every 300] [--quiet-every 0] [--seed N]
+#        scripts/drill.sh club [--posts 5000] [--seed N]   (hostile posts to the club nights' desk and check-in)
+#        scripts/drill.sh attack [--small] [--json FILE]  (every attack of issue #34 on a real café: benchmarks/attack.py)
+#        scripts/drill.sh pairing [--garbage 500] [--flood 200] [--seed N]   (hostile requests to the pairing
+#        addresses, code guessing, a replayed claim, a hub impostor: benchmarks/pair_drill.py)
 # (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
 # the monkey drill throws random guest inputs at every screen of every game: benchmarks/monkey.py; --quiet-every N
 # leaves the table alone every N inputs until the sound device closes)
@@ -10,6 +14,18 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   "${PYTHON:-python3}" -m venv .venv
   .venv/bin/python -m pip install --quiet -e '.[dev]'
+fi
+if [ "${1:-}" = "attack" ]; then
+  shift
+  exec .venv/bin/python benchmarks/attack.py "$@"
+fi
+if [ "${1:-}" = "pairing" ]; then
+  shift
+  exec .venv/bin/python benchmarks/pair_drill.py "$@"
+fi
+if [ "${1:-}" = "club" ]; then
+  shift
+  exec .venv/bin/python benchmarks/club_attack.py "$@"
 fi
 if [ "${1:-}" = "monkey" ]; then
   shift

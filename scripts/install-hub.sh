@@ -193,6 +193,26 @@ web_settings() { # hub.toml's lines for how the page is served (first install)
     fi
 }
 
+pairing_settings() { # hub.toml: the broker's TLS address and the café's CA that a table gets when staff accept it
+    local config=$DESTDIR$CONF/hub.toml names=() name address lines
+    grep -q '^table_broker' "$config" && return 0
+    mapfile -t names <"$DESTDIR$BROKER_DIR/tables.names"
+    name=${names[0]}
+    for address in "${names[@]}"; do # a .local name: tables find it by mDNS wherever DHCP put the hub
+        if [[ $address == *.local ]]; then
+            name=$address
+            break
+        fi
+    done
+    [[ $name == *:* ]] && name="[$name]"
+    lines=$(printf '%s\n' "# Pairing (docs/cafe.md, \"Each table joins\"): what a table gets when staff accept it." \
+        "table_broker = \"$name:$tls_port\"" "table_ca_file = \"$BROKER_DIR/tls/ca.crt\"")
+    awk -v lines="$lines" '{ print } /^\[hub\]$/ { print lines }' "$config" >"$config.new"
+    cat "$config.new" >"$config"
+    rm -f "$config.new"
+    say "tables that join get the broker at $name:$tls_port (table_broker in $CONF/hub.toml)"
+}
+
 show_certificate() { # the page's address and the certificate's fingerprint, for the staff to compare
     if [ -n "$DESTDIR" ]; then
         tool -m hub certificate --config "$DESTDIR$CONF/hub.toml" --data-dir "$DESTDIR$DATA" | sed "s/^/$PROG: /"
@@ -305,6 +325,7 @@ do_install() {
     if [ "$broker" = yes ]; then
         configure_broker
         configure_bridge
+        pairing_settings
     fi
     install_units
     show_certificate

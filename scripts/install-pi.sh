@@ -119,9 +119,12 @@ install_packages() {
     fi
     # - the `camera` extra on armv7l: zxing-cpp has no armv7l wheel (built with CMake and g++ by
     #   scikit-build-core), nor has Pillow (built against libjpeg and zlib).
+    # - the camera's face reader (OpenCV): opencv-python-headless has no armv7l wheel (the `camera` extra
+    #   skips it there) and numpy none either: Debian's python3-opencv and python3-numpy, seen by the venv
+    #   through --system-site-packages as picamera2 is.
     if [ "$ARCH" = armhf ]; then
         packages+=(pkg-config libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libsdl2-mixer-dev libfreetype-dev
-                   libportmidi-dev cmake g++ libjpeg-dev zlib1g-dev)
+                   libportmidi-dev cmake g++ libjpeg-dev zlib1g-dev python3-opencv python3-numpy)
     fi
     for package in "${packages[@]}"; do
         installed "$package" || missing+=("$package")

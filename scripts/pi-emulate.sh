@@ -306,6 +306,7 @@ print("RPi.GPIO rpi-lgpio", md.version("rpi-lgpio"), "(found; imports only on a 
 # The venv sees the system site-packages, where Pi OS has picamera2 (plain Debian, as here, has not).
 assert sys.prefix != sys.base_prefix and any(p.endswith("dist-packages") for p in sys.path), sys.path
 print("picamera2", "found" if importlib.util.find_spec("picamera2") else "not in the system (plain Debian)")
+import cv2, numpy; print("cv2", cv2.__version__, "numpy", numpy.__version__)  # a wheel, or Debian'"'"'s on armhf
 print("python", sys.version.split()[0])
 import pygame; print("SDL", pygame.get_sdl_version())
 '
@@ -365,6 +366,35 @@ kmsdrm_exits_69() {
         $KIOSK --kiosk --config $CONFIG --data-dir /var/lib/tabletop-referee" || status=$?
     echo "exit status $status"
     [ "$status" -eq 69 ]
+}
+
+# The face reader on one still: two faces of our test art taught from rendered frames, then a pile read.
+face_still() {
+    as_user referee sh -c 'cd /run/tabletop-referee && exec "$@"' sh "$VENV/bin/python" -c '
+import tempfile, numpy as np
+from pathlib import Path
+from hw.camera.sim import SIM_CAMERA, TableScene
+from hw.camera.outline import find_cards, rectify
+from hw.camera.taught import new_deck, book
+data = Path(tempfile.mkdtemp())
+deck = new_deck(data, "alles-klar")
+def cut(code, seed, under=None):
+    scene = TableScene(SIM_CAMERA, seed=seed, colour=True)
+    if under:
+        scene.lay(under, "pile", design="ak-a", sticker=False)
+    scene.lay(code, "pile", design="ak-a", sticker=False)
+    grey = np.asarray(scene.render(SIM_CAMERA.crop(), (1400, 1000)).convert("L"))
+    card = find_cards(grey)[0]
+    return rectify(grey, None, card)[0], card
+for face in ("AK:7.II", "AK:7.III"):
+    y, card = cut(face + "#1", 1)
+    deck.add(face, y, None, card.long_px, card.short_px / card.long_px)
+faces = book([deck])
+y, card = cut("AK:7.III#1", 2, under="AK:7.II#1")
+match = faces.match(y, None)
+print("read:", match)
+assert match.face == "AK:7.III"
+'
 }
 
 transcripts() {
@@ -557,6 +587,7 @@ main() {
     step "the service's command line as referee for 20 s (SDL dummy, mock pins)" run_service || true
     step "a screenshot of the kiosk (SDL dummy, mock pins)" screenshot || true
     step "SDL_VIDEODRIVER=kmsdrm without /dev/dri exits 69" kmsdrm_exits_69 || true
+    step "the camera's face reader reads one still (OpenCV)" face_still || true
     step "every acceptance transcript replays (../shared/transcripts)" transcripts || true
     [ "$boot_too" = yes ] || return 0
     if [ "$release" = trixie ] && [ "$(stat -fc %T /sys/fs/cgroup)" != cgroup2fs ]; then

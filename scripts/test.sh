@@ -22,6 +22,10 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
   # The hub's browser tests drive Debian's chromium through the playwright package (never `playwright install`,
   # whose download cannot be reached).
   need chromium "[ -x /usr/bin/chromium ]"
+  # The camera's face reader is tested on printed French decks: Debian's gnome-cards-data (aisleriot's SVG card
+  # themes), drawn by rsvg-convert (librsvg2-bin).
+  need gnome-cards-data "[ -f /usr/share/aisleriot/cards/paris.svgz ]"
+  need librsvg2-bin "command -v rsvg-convert"
   if [ ${#apt_missing[@]} -gt 0 ]; then
     echo "== apt-get install ${apt_missing[*]}"
     aptlog=$(mktemp)
@@ -41,7 +45,14 @@ fi
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 echo "== ruff"
 .venv/bin/ruff check .
+echo "== mypy (pyproject.toml [tool.mypy]: strict for referee, hw, cafe; every function typed in kiosk, hub)"
+.venv/bin/mypy
+echo "== vulture (pyproject.toml [tool.vulture]; what it cannot see used: scripts/dead_code_whitelist.py)"
+.venv/bin/vulture
 echo "== pytest"
-.venv/bin/python -m pytest "$@"
+# In parallel (pytest-xdist): most of the suite's time is real processes waiting on each other (kiosks,
+# brokers, browsers), so more workers than cores pays; `worksteal` evens out the long tests at the end.
+# TEST_JOBS=1 runs them in one process; arguments given here come last and win (`-n 0`, `-m "not slow"`).
+.venv/bin/python -m pytest -n "${TEST_JOBS:-4}" --dist worksteal "$@"
 echo "== acceptance transcripts (../shared/transcripts)"
 .venv/bin/python scripts/check_transcripts.py

@@ -21,6 +21,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract
+from cafe.signing import IntegrityError, check_record, parse_public
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,23 @@ class Watcher:
     def statuses(self, table: str) -> list[Arrival]:
         with self._lock:
             return [a for a in self.arrivals if a.topic.kind == "status" and a.topic.table == table]
+
+    def chain_problems(self, table: str) -> list[str]:
+        """What is wrong with the table's signed chain as it arrived: each record checked against the key of
+        the table's last status, each `prev` against the `h` of the record before it. Empty when it holds."""
+        keys = [a.payload.get("key") for a in self.statuses(table) if a.payload and a.payload.get("key")]
+        if not keys:
+            return ["no status with a key"]
+        key, problems, last = parse_public(keys[-1]), [], None
+        for record in self.records(table):
+            try:
+                check_record(record, key)
+            except IntegrityError as error:
+                problems.append(f"record {record['n']}: {error}")
+            if last is not None and record["n"] == last["n"] + 1 and record.get("prev") != last["h"]:
+                problems.append(f"record {record['n']}: prev is not the h of record {last['n']}")
+            last = record
+        return problems
 
     def has_records(self, table: str, count: int) -> bool:
         return len({p["n"] for p in self.log_arrivals(table)}) >= count

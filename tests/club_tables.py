@@ -26,11 +26,12 @@ class ClubTable:
     def __init__(self, broker: str, cafe: str, table: str, data_dir: Path):
         host, port = parse_broker(broker)
         self.table = table
-        self.log = EventLog(Path(data_dir) / f"{table}.sqlite")
+        self.log = EventLog(Path(data_dir) / f"{table}.sqlite", table=table)  # sealed records, as a kiosk's
         self.assignment: dict[str, Any] | None = None
         self.heard = threading.Event()
+        assert self.log.signer is not None
         self.publisher = Publisher(CafeLinkConfig(host, port, cafe, table), outbox(self.log.path),
-                                   on_assign=self._assigned)
+                                   on_assign=self._assigned, key=self.log.signer.public)
         self.log.on_record(self.publisher.notify)
         self.played: set[tuple[str, int, str]] = set()  # (evening, round, at) of the assignments played
 

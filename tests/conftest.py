@@ -3,10 +3,24 @@ import os
 import sys
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Tests never assert timings: hypothesis's per-example deadline and its "too slow" health check would, and on a
+# loaded machine (parallel workers, other jobs) they fail a correct test. A test's own @settings still decide
+# everything else.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def own_data_home(tmp_path_factory):
+    """Every test process (each xdist worker) has its own XDG_DATA_HOME: a kiosk or Settings made without a
+    data directory writes below it, never into the user's ~/.local/share nor another worker's."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from functools import cache
 from pathlib import Path
 
 from hw.inputs import READER_REASONS
-from referee import sim
+from referee import registry, sim
 from referee.event_words import card_words
-from referee.registry import DEFINITIONS, game_ids, known_prefixes
+from referee.registry import DEFINITIONS, known_prefixes
 from referee.table import Referee
 from referee.words import tr
 
@@ -73,7 +73,7 @@ def _reads_as_code(code: str) -> bool:
 def bare_codes(lang: str) -> frozenset[str]:
     """Faces and declared codes that read as codes in `lang`: what the label prints differs from the code."""
     found: set[str] = set()
-    for game_id in game_ids():
+    for game_id in registry.ids():
         game = DEFINITIONS[game_id]
         found.update(face for face in _faces(game_id) if card_words(f"{game.prefix}:{face}", lang) != face)
         for codes in game.value_words.values():

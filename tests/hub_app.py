@@ -14,6 +14,7 @@ from hub.auth import hash_password
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
+from hub.quota import DAILY_BYTES
 from hub.store import Store
 from hub.web import Hub, create_app
 
@@ -22,13 +23,15 @@ OWN = {"Origin": "http://testserver"}  # a POST from the hub's own pages
 
 
 @contextmanager
-def hub_client(data: Path, sent: list[tuple[str, Any]] | None = None) -> Iterator[tuple[TestClient, Hub]]:
-    """A client of a hub over a store in `data`; what the hub announces is appended to `sent`."""
+def hub_client(data: Path, sent: list[tuple[str, Any]] | None = None, unlock_file: Path | None = None,
+               daily_quota: int = DAILY_BYTES) -> Iterator[tuple[TestClient, Hub]]:
+    """A client of a hub over a store in `data`; what the hub announces is appended to `sent`; `unlock_file`
+    as the running hub has it (`referee-hub unlock`)."""
     store = Store(data / "hub.sqlite")
-    ingest = Ingest(store, lambda cafe, table, n: None)
+    ingest = Ingest(store, lambda cafe, table, n: None, daily_quota=daily_quota)
     out = sent if sent is not None else []
     hub = Hub(Reader(data / "hub.sqlite"), ingest, Broadcaster(), lambda cafe, payload: out.append((cafe, payload)),
-              "c1", hash_password(PASSWORD))
+              "c1", hash_password(PASSWORD), unlock_file=unlock_file)
     try:
         with TestClient(create_app(hub)) as client:
             yield client, hub

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import ssl
 import subprocess
@@ -18,15 +19,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 class HubProcess:
     def __init__(self, workdir: Path, broker: str, cafe: str, extra: list[str] | None = None,
-                 config: Path | None = None, https: bool = False):
+                 config: Path | None = None, https: bool = False, nofile: int | None = None,
+                 trust_first_key: bool = True):
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.broker, self.cafe = broker, cafe
         self.port = free_port()
-        self.extra = extra or []
+        # Most tests are about what happens after pairing: each table's first key is taken as the staff would
+        # (`--trust-first-key`); the pairing tests start the hub without it and accept on the staff page.
+        self.extra = (extra or []) + (["--trust-first-key"] if trust_first_key else [])
         self.config = config
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = self.workdir / "hub.log"
+        self.nofile = nofile  # the hub's limit of open files (as a unit's LimitNOFILE sets it), else this one's
         self.https = https  # HTTPS (a certificate from the config, or the self-signed default); else --plain-http
 
     @property
@@ -50,7 +55,10 @@ class HubProcess:
         if not self.https:
             args.append("--plain-http")
         log = open(self.log_path, "ab")  # noqa: SIM115 - the hub keeps writing it
-        self.proc = subprocess.Popen(args, stdout=log, stderr=log, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)})
+        limit = self.nofile
+        self.proc = subprocess.Popen(args, stdout=log, stderr=log, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)},
+                                     preexec_fn=None if limit is None else
+                                     lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit)))
         log.close()
         deadline = time.monotonic() + timeout
         while True:

@@ -47,11 +47,13 @@ class KioskTable:
                  username: str | None = None, password_file: Path | None = None, ca_file: Path | None = None):
         host, port = parse_broker(broker)
         self.table = table
-        self.log = EventLog(Path(data_dir) / f"{table}.sqlite")
+        self.log = EventLog(Path(data_dir) / f"{table}.sqlite", table=table)
+        assert self.log.signer is not None
+        self.key = self.log.signer.public  # what the hub's staff accept (pairing)
         extra = {"window": window} if window else {}
         link = CafeLinkConfig(host, port, cafe, table, username=username, password_file=password_file,
                               tls=ca_file is not None, ca_file=ca_file)
-        self.publisher = Publisher(link, outbox(self.log.path), **extra)
+        self.publisher = Publisher(link, outbox(self.log.path), key=self.key, **extra)
         self.log.on_record(self.publisher.notify)
         self.on_event: Callable[[int], None] = lambda n: None  # called with each event record's n once logged
 

@@ -21,7 +21,14 @@ MADE: list[App] = []
 EXPECT_CUTS: list[App] = []
 
 
+# The tests' tables have a configured admin PIN, 1234 (the unconfigured default opens only the change of PIN:
+# tests/test_kiosk_pin.py); the same hash as tests/data/table.e2e.toml's.
+CONFIGURED_PIN_HASH = ("pbkdf2_sha256$1000$tests-configured$"
+                       "91abb52b5892d110fbbc35a0f9263e969f32bfa547121cec299b3d2ef53f576b")
+
+
 def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480), **settings_kw) -> App:
+    settings_kw.setdefault("pin_hash", CONFIGURED_PIN_HASH)
     settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1],
                         **settings_kw)
     app = App(settings, EventLog(settings.log_path), headless=True)

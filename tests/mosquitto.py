@@ -10,6 +10,7 @@ yields a started `Broker`; build one directly for a config of your own.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -23,11 +24,26 @@ MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 HOST = "127.0.0.1"
 
 
+# Ports handed out come from below the kernel's ephemeral range (32768–60999 here): a port the kernel picks
+# for bind(0) or for a client's connect() may be taken again by the next such call, in this process or in
+# another test worker, before the broker or hub that was meant to get it binds it.
+PORTS = range(20000, 32768)
+_given: set[int] = set()
+
+
 def free_port() -> int:
-    """A TCP port on loopback nobody listens on now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
+    """A TCP port on loopback nobody listens on now, never handed out before in this process."""
+    while True:
+        port = random.choice(PORTS)
+        if port in _given:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((HOST, port))
+            except OSError:
+                continue
+        _given.add(port)
+        return port
 
 
 class Broker:

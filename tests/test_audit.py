@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kiosk.drawing import audit
 from kiosk.drawing.view import Element
 
@@ -35,6 +37,7 @@ def keep_the_worst(reports: list[dict], pngs: Path, kept: Path) -> Path:
     return kept
 
 
+@pytest.mark.slow
 def test_every_screen_keeps_the_limits(tmp_path) -> None:
     pngs = tmp_path / "audit-png"
     proc = subprocess.run([sys.executable, "-m", "kiosk", "audit", "--json", "--png", str(pngs)],

@@ -12,6 +12,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract as c
 from cafe.broker import acl_text
+from cafe.signing import RecordSigner, new_private_key
 from tests.mosquitto import Broker, CafeBroker
 
 
@@ -46,8 +47,9 @@ def test_the_header_is_exactly_the_assignment_and_the_start_record_names_it() ->
                       "dealer": "Ben"}
     assert c.assignment_header({**assignment, "options": {"x": 1}})["options"] == {"x": 1}
     assert "dealer" not in c.assignment_header({**assignment, "dealer": None})
-    start = {"v": 1, "table": "t3", "n": 7, "at": c.now_iso(), "game_uid": "g1", "kind": "start", "header": header,
-             "assignment": c.assignment_ref(assignment)}
+    start = RecordSigner(new_private_key()).seal({
+        "v": 1, "table": "t3", "n": 7, "at": c.now_iso(), "game_uid": "g1", "kind": "start", "header": header,
+        "assignment": c.assignment_ref(assignment)}, prev="A" * 43)
     assert c.validate_log_record(start, "t3")["assignment"] == {"evening": "dienstag-1", "round": 2}
     del start["assignment"]
     c.validate_log_record(start, "t3")  # a game started on its own carries none
@@ -70,7 +72,7 @@ def _client(broker: Broker, user: str, password_file, heard: list | None = None)
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"{user}-{time.monotonic_ns()}")
     client.username_pw_set(user, password_file.read_text().strip())
     if heard is not None:
-        client.on_message = lambda cl, u, m: heard.append((m.topic, m.payload))
+        client.on_message = lambda _client, u, m: heard.append((m.topic, m.payload))
     client.connect(broker.host, broker.port)
     client.loop_start()
     return client

@@ -138,3 +138,16 @@ def test_a_config_of_only_cafe_starts_a_simulated_table_and_nothing_else(tmp_pat
     assert started.returncode == 0, started.stderr[-2000:]
     refused = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 78 and "names no hardware" in refused.stderr
+
+
+def test_a_table_that_joins_from_its_admin_menu_names_only_the_hub() -> None:
+    """`[cafe] hub` (and `table`): the Café screen starts from them; the broker comes from the hub at pairing."""
+    config = loads(with_cafe('[cafe]\nhub = "cafe-hub.local"\ntable = "t3"\n'))
+    assert (config.cafe, config.join.hub, config.join.table) == (None, "cafe-hub.local", "t3")
+    mixed = '[cafe]\nhub = "cafe-hub.local"\nbroker = "cafe-hub.local:8883"\n'
+    (error,) = cafe_errors(mixed)
+    assert f"t.toml:{line_of(mixed, 'broker')}: cafe.broker is for a table set up by files" in error
+    bad = '[cafe]\nhub = "cafe hub"\ntable = "T3"\n'
+    errors = cafe_errors(bad)
+    assert any(f"t.toml:{line_of(bad, 'hub =')}: cafe.hub 'cafe hub': no host name" in e for e in errors)
+    assert any(f"t.toml:{line_of(bad, 'table =')}: cafe.table = 'T3'" in e for e in errors)

@@ -10,6 +10,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract as c
+from cafe.signing import RecordSigner, new_private_key
+
+SIGNER = RecordSigner(new_private_key())
 
 
 def test_ids_follow_the_naming_rule() -> None:
@@ -45,8 +48,9 @@ def test_payloads_are_checked_field_by_field() -> None:
                    {"v": 2}, {"table": "t2"}, {"finished": 1}):
         with pytest.raises(c.ContractError):
             c.validate_status({**status, **broken}, "t1")
-    event = {"v": 1, "table": "t1", "n": 3, "at": c.now_iso(), "game_uid": "u1", "kind": "event",
-             "event": {"type": "play"}, "answer": {"seq": 2, "ok": False, "error": "not-your-turn"}}
+    event = SIGNER.seal({"v": 1, "table": "t1", "n": 3, "at": c.now_iso(), "game_uid": "u1", "kind": "event",
+                         "event": {"type": "play"}, "answer": {"seq": 2, "ok": False, "error": "not-your-turn"}},
+                        prev="A" * 43)
     assert c.validate_log_record(event, "t1") is event
     for broken in ({"n": 0}, {"kind": "middle"}, {"answer": {"seq": 2, "ok": True, "error": "x"}},
                    {"answer": {"seq": 0, "ok": True, "error": None}}, {"game_uid": ""}):

@@ -88,7 +88,7 @@ def test_the_code_as_staff_type_it() -> None:
 def test_messages_are_bounded() -> None:
     with pytest.raises(handover.HandoverError, match="more than"):
         handover.decode(b'{"v":1,"pad":"' + b"x" * handover.MAX_MESSAGE + b'"}', handover.MAX_MESSAGE)
-    for data in (b"[1]", b'{"v":2}', b"\xff", b"{"):
+    for data in (b"[1]", b'{"v":2}', b"\xff", b"{", b"[" * 3000, b'{"v":1,"a":' + b"[" * 900 + b"]" * 900 + b"}"):
         with pytest.raises(handover.HandoverError):
             handover.decode(data, handover.MAX_MESSAGE)
     with pytest.raises(handover.HandoverError):

@@ -103,3 +103,53 @@ def test_every_kiosk_screen_maps_to_a_contract_screen() -> None:
     assert screen_name(_FakeScreen("games")) == "menu"
     assert screen_name(_FakeScreen("history", table)) == "table"
     assert screen_name(_FakeScreen("demo")) == "demo"
+
+
+def test_a_damaged_log_set_aside_while_running_sends_the_fresh_log_under_its_new_key(tmp_path, mosquitto) -> None:
+    """The log found damaged while the kiosk runs: the retry sets it aside and starts a fresh one, which has a key
+    of its own (a key belongs to its log); the café link follows: the status names the new key and the fresh
+    log's records go out sealed with it."""
+    import json
+
+    from cafe.signing import parse_public
+    from kiosk.app.app import App
+    from kiosk.eventlog.storage import set_aside
+    from kiosk.eventlog.store import EventLog
+    from kiosk.settings.settings import Settings
+
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    settings = Settings(data_dir=tmp_path, language="en", demo_after_s=0, width=800, height=480)
+    app = App(settings, EventLog(settings.log_path, table=TABLE), headless=True)
+    app.cafe = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.log, app.post).start()
+    try:
+        first_key = app.log.signer.public
+        press(app, "game:magische-7")
+        press(app, "start")
+        wait_status(app, watcher, screen="table", key=first_key)
+        watcher.wait(lambda: watcher.has_records(TABLE, 1), 20)
+        app.log.close()
+        set_aside(settings.log_path)  # what opening a damaged log does (tests/test_storage_faults.py)
+        assert app.retry_storage()
+        fresh_key = app.log.signer.public
+        assert fresh_key != first_key and list(tmp_path.glob("events.sqlite3.corrupt-*"))
+        app.go_menu()
+        wait_status(app, watcher, screen="menu", key=fresh_key)
+        press(app, "game:magische-7")
+        press(app, "start")
+        key = parse_public(fresh_key)
+
+        deadline = time.monotonic() + 20
+        while not [r for r in watcher.log_arrivals(TABLE) if r["n"] == 1 and _signed(r, key)]:
+            settle(app, 1)
+            assert time.monotonic() < deadline, json.dumps(watcher.log_arrivals(TABLE))[:500]
+            time.sleep(0.05)
+        assert watcher.violations == []
+    finally:
+        app.cafe.stop()
+        watcher.close()
+
+
+def _signed(record: dict, key) -> bool:
+    from cafe.signing import signed_by
+
+    return signed_by(record, key)

@@ -49,12 +49,13 @@ def connack_of(broker: Broker311, protocol: int) -> str:
     return answers[0] if answers else "no answer"
 
 
+@pytest.mark.slow
 def test_a_table_falls_back_to_mqtt_311_and_publishes_every_record(tmp_path, broker311) -> None:
     # The broker really refuses MQTT 5 (else this test would prove nothing) and takes 3.1.1.
     assert connack_of(broker311, mqtt.MQTTv5) == "Unsupported protocol version"
     assert connack_of(broker311, mqtt.MQTTv311) == "Success"
     path = tmp_path / "events.sqlite3"
-    log = EventLog(path)
+    log = EventLog(path, table=TABLE)
     header, events = sim.random_game("magische-7", 5, 2)
     controller = TableController.new_game(log, "magische-7", header["players"], header.get("dealer"))
     for event in events[:8]:

@@ -13,6 +13,7 @@ import time
 import pytest
 from starlette.testclient import TestClient
 
+from cafe import contract
 from hub.auth import hash_password
 from hub.evenings.desk import Desk, address_key
 from hub.ingest import Incoming, Ingest
@@ -23,7 +24,7 @@ from hub.web import Hub, create_app
 from kiosk.eventlog.store import EventLog
 from referee.sim import random_game
 from tests.hub_table_proc import renamed
-from tests.hub_tables import SimTable, status
+from tests.hub_tables import SimTable, paired, status
 
 PASSWORD = "Würfel und Tee"
 ORIGIN = {"origin": "http://testserver"}
@@ -40,8 +41,11 @@ class Cafe:
         self.hub.evenings = Desk(tmp_path, tmp_path / "hub.sqlite", lambda c, t, a: self.sent.append((t, a)),
                                  known_tables=self.hub.known_tables, aliases=reader.aliases)
         self.ingest.listeners.append(self.hub.evenings.on_news)
-        for table in ("t1", "t2", "t3"):  # three tables reported; t4 is only named in the config
-            self.ingest.process([Incoming("status", "nord", table, status(table, 0, screen="menu"), time.time())])
+        self.logs = {t: SimTable(t) for t in ("t1", "t2", "t3")}
+        for table in ("t1", "t2", "t3"):  # three tables reported (and paired); t4 is only named in the config
+            self.ingest.process([Incoming("status", "nord", table, status(table, 0, screen="menu",
+                                                                         key=self.logs[table].key), time.time())])
+            paired(self.ingest, "nord", self.logs[table])
         self.client = TestClient(create_app(self.hub))
 
     def login(self) -> TestClient:
@@ -82,7 +86,7 @@ def test_an_evening_is_made_from_known_tables_with_a_readable_id_and_says_what_i
     assert german.status_code == 400 and "a-z, 0-9 und '-'" in message(german)
     assert message(create(cafe, rounds="0")) == "An evening has 1 to 20 rounds."
     assert message(create(cafe, **{"table-t1": "", "table-t2": "", "table-t3": ""})) == "Tick at least one table."
-    made = create(cafe, follow_redirects=False) if False else cafe.client.post(
+    made = cafe.client.post(
         "/staff/club-nights?lang=en", headers=ORIGIN, follow_redirects=False,
         data={"title_de": "Freitag 27.11.", "title_en": "Friday", "game": "alles-klar", "rounds": "3",
               "seating": "mixing", "scoring": "places", "table-t1": "1", "table-t2": "1"})
@@ -173,8 +177,11 @@ def test_a_round_is_drawn_again_with_a_late_arrival_and_a_dropped_player_comes_b
 def test_check_in_names_are_clean_bounded_not_guests_and_through_the_merges(cafe) -> None:
     create(cafe, evening="abend")
     desk = "/staff/club/abend"
-    assert message(cafe.post(desk, action="check_in", name="Eve\x00")) == (
-        "Leave out control characters: type only letters, digits and punctuation.")
+    assert message(cafe.post(desk, action="check_in", name="Eve\x00")) == (  # the form's edge (hub.forms)
+        "The form holds a control character: remove it and send the form again.")
+    with pytest.raises(ValueError) as refused:  # and the desk itself, whoever calls it
+        cafe.hub.evenings.check_in("abend", "Eve\x07")
+    assert refused.value.message == "Leave out control characters: type only letters, digits and punctuation."
     assert message(cafe.post(desk, action="check_in", name="x" * 41)) == "At most 40 characters, please."
     assert message(cafe.post(desk, action="check_in", name="Spieler 2")) == (
         "Spieler 2 is what a table calls a guest: type the player's own name.")
@@ -201,7 +208,7 @@ def test_the_guests_limit_counts_a_devices_whole_ipv6_network(cafe) -> None:
 def test_a_tables_guest_names_are_never_rated_listed_or_suggested(cafe, tmp_path) -> None:
     """The table flags its default names as guests in the start record (the kiosk's own log makes it); a record
     from an older table without the flag: the hub knows a default name by itself."""
-    log = EventLog(tmp_path / "t1.sqlite")
+    log = EventLog(tmp_path / "t1.sqlite", table="t1")
     header, events = random_game("magische-7", 1, 4)
     header, events = renamed(header, {"Anna": "Spieler 1"}), [renamed(e, {"Anna": "Spieler 1"}) for e in events]
     game = log.new_game(header)
@@ -210,9 +217,13 @@ def test_a_tables_guest_names_are_never_rated_listed_or_suggested(cafe, tmp_path
     log.set_status(game, "finished")
     records = [r.payload("t1") for r in log.records()]
     assert records[0]["guests"] == ["Spieler 1"]  # sent as a guest by the table
-    older = list(SimTable("t1", first_n=len(records) + 1).game(
+    older_table = SimTable("t1", first_n=len(records) + 1, signer=log.signer)  # the same table, an older kiosk
+    older_table.prev = records[-1]["h"]
+    older = list(older_table.game(
         renamed(header, {"Spieler 1": "Player 2"}), [renamed(e, {"Spieler 1": "Player 2"}) for e in events]))
     assert "guests" not in older[0]
+    cafe.ingest.pairing.refuse("nord", "t1", cafe.logs["t1"].key, time.time())
+    paired(cafe.ingest, "nord", older_table)  # the kiosk's key, accepted for t1
     cafe.ingest.process([Incoming("log", "nord", "t1", r, time.time()) for r in records + older])
     board = [row["player"] for row in cafe.ingest.board("magische-7")]
     assert board and not [p for p in board if p.startswith(("Spieler", "Player"))]
@@ -229,7 +240,7 @@ def test_a_tables_guest_names_are_never_rated_listed_or_suggested(cafe, tmp_path
 
 
 def test_the_rating_is_explained_in_words_and_drawn_with_axes(cafe) -> None:
-    table = SimTable("t1")
+    table = cafe.logs["t1"]
     for seed in (1, 2):
         header, events = random_game("magische-7", seed, 4)
         cafe.ingest.process([Incoming("log", "nord", "t1", r, time.time()) for r in table.game(header, events)])
@@ -241,3 +252,53 @@ def test_the_rating_is_explained_in_words_and_drawn_with_axes(cafe) -> None:
     assert len(points) == 3  # the start at 0, then each game
     assert "Sieg gegen starke Spieler" in cafe.client.get("/leaderboard/magische-7?lang=de").text
 
+
+
+def test_hostile_posts_to_the_desk_and_the_check_in_get_no_server_error() -> None:
+    """The attack drill (scripts/drill.sh club) on a short run: every answer a page or a refusal, no name out of
+    bounds, no device with more than 3 guest names."""
+    from benchmarks.club_attack import drill
+
+    result = drill(400, seed=7)
+    assert result["server_errors"] == 0 and result["bad_names"] == [], result
+    assert result["most_per_device"] <= 3 and result["answers"].get(400, 0) > 50, result
+    assert result["ok"]
+
+
+def test_every_game_has_a_final_status_on_the_pages_and_the_api(cafe) -> None:
+    """finished and abandoned (the end record), left (no end, and the table, online, shows something else),
+    voided (the desk had the table play it again); a game still on its table's screen is playing."""
+    header, events = random_game("magische-7", 3, 4)
+    logs = cafe.logs
+    feed = cafe.ingest.process
+    feed([Incoming("log", "nord", "t1", r, time.time()) for r in logs["t1"].game(header, events)])
+    feed([Incoming("log", "nord", "t2", r, time.time()) for r in logs["t2"].game(header, events[:5], end="abandoned")])
+    unfinished = list(logs["t3"].game(header, events[:6]))[:-1]  # no end record: the players left it
+    feed([Incoming("log", "nord", "t3", r, time.time()) for r in unfinished])
+    uid = unfinished[0]["game_uid"]
+    finals = {g["table"]: g["final"] for g in cafe.client.get("/api/games").json()}
+    assert finals == {"t1": "finished", "t2": "abandoned", "t3": "left"}  # t3's screen shows its menu
+    feed([Incoming("status", "nord", "t3", status("t3", unfinished[-1]["n"], game_uid=uid, key=logs["t3"].key),
+                   time.time())])
+    assert cafe.client.get("/api/games?table=t3").json()[0]["final"] == "playing"  # resumed
+    feed([Incoming("status", "nord", "t3", {"v": 1, "table": "t3", "online": False}, time.time())])
+    assert cafe.client.get("/api/games?table=t3").json()[0]["final"] == "playing"  # offline: not known to be left
+
+    desk = cafe.hub.evenings
+    create(cafe, evening="abend", **{"table-t2": "", "table-t3": ""})
+    for name in ("Anna", "Ben", "Cleo", "Dana"):
+        desk.check_in("abend", name)
+    evening = desk.start_round("abend", seed=1)
+    assigned = next(a for t, a in reversed(cafe.sent) if t == "t1" and a)
+    records = list(logs["t1"].game(contract.assignment_header(assigned), []))[:1]
+    records[0]["assignment"] = contract.assignment_ref(assigned)
+    records = logs["t1"].reseal(records)
+    feed([Incoming("log", "nord", "t1", r, time.time()) for r in records])
+    played = desk.evening("abend").played[0].tables[0].game_uid
+    assert played == records[0]["game_uid"] and evening.played[0].tables[0].table == "t1"
+    desk.replay("abend", 1, "t1", note="falscher Start")
+    voided = cafe.client.get("/api/games?status=voided").json()
+    assert [g["game_uid"] for g in voided] == [played]
+    page = cafe.client.get("/games?lang=de").text
+    for word in ("beendet", "abgebrochen", "verworfen"):
+        assert f">{word}</span>" in page, word

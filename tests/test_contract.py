@@ -16,11 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import sim
-from referee.registry import game_ids
+from referee import registry, sim
 from referee.table import Referee
 
-GAMES = game_ids()
+GAMES = registry.ids()
 
 
 def seat_counts(game_id: str) -> list[int]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cafe import contract
+from cafe.signing import RecordSigner, new_private_key
 from referee.sim import random_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,10 +23,15 @@ def raw(payload: dict) -> bytes:
     return json.dumps(payload).encode()  # \u escapes: the way an attacker's JSON can carry a NUL or a surrogate
 
 
+SIGNER = RecordSigner(new_private_key())
+
+
 def start_record(players: list[str], game: str = "alles-klar") -> dict:
+    """A signed `start` record (the text rule is checked before the signature: a record that breaks it is
+    dropped whoever signed it)."""
     header, _ = random_game(game, 1)
-    return {"v": 1, "table": "t1", "n": 1, "at": contract.now_iso(), "game_uid": "g1", "kind": "start",
-            "header": {**header, "players": players}}
+    return SIGNER.seal({"v": 1, "table": "t1", "n": 1, "at": contract.now_iso(), "game_uid": "g1", "kind": "start",
+                        "header": {**header, "players": players}}, None)
 
 
 @pytest.mark.parametrize("bad", BAD)
@@ -33,9 +39,11 @@ def test_every_string_of_every_payload_is_checked_keys_and_nesting_included(bad:
     announce = {"v": 1, "text": {"de": f"Happy {bad}", "en": "ok"}, "until": None}
     nested = {"v": 1, "from": 3, "extra": [{"deep": [bad]}]}
     keyed = {"v": 1, "from": 3, bad: 1}
+    forged = start_record(["Anna", "Ben"])
+    forged["header"]["players"][1] = f"B{bad}"  # after signing: the text rule is checked first, whoever signed
     for topic, payload in ((contract.announce_topic("nord"), announce),
                            (contract.replay_topic("nord", "t1"), nested), (contract.replay_topic("nord", "t1"), keyed),
-                           (contract.log_topic("nord", "t1"), start_record(["Anna", f"B{bad}"]))):
+                           (contract.log_topic("nord", "t1"), forged)):
         with pytest.raises(contract.ContractError, match="control character or an unpaired surrogate"):
             contract.validate(topic, raw(payload))
         with pytest.raises(contract.ContractError):
@@ -71,8 +79,8 @@ def test_a_thread_asking_for_a_game_while_another_loads_the_registry_sees_every_
     """The café publisher's thread checks a status's players while the display thread may still be loading the
     game registry: it saw half of it ('NoneType' has no attribute 'title' at the table)."""
     script = ("import threading\nfrom referee import games\nseen = []\n"
-              "threads = [threading.Thread(target=lambda: seen.append(len(games.all_games()))) for _ in range(8)]\n"
+              "threads = [threading.Thread(target=lambda: seen.append(len(games.ids()))) for _ in range(8)]\n"
               "[t.start() for t in threads]\n[t.join() for t in threads]\nprint(sorted(set(seen)))\n")
     for _ in range(3):
         out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-        assert out.stdout.strip() == f"[{len(contract.games.all_games())}]", out.stdout
+        assert out.stdout.strip() == f"[{len(contract.games.ids())}]", out.stdout

@@ -19,7 +19,8 @@ def drills():
     return module
 
 
-pytestmark = pytest.mark.usefixtures("restore_logging")  # the kiosk's main() sets up logging
+pytestmark = [pytest.mark.usefixtures("restore_logging"),  # the kiosk's main() sets up logging
+              pytest.mark.slow]  # real processes for seconds to minutes
 
 
 def test_sigkills_lose_nothing(drills):

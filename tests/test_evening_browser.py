@@ -58,6 +58,7 @@ def _no_overflow(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
 
 
+@pytest.mark.slow
 def test_staff_run_an_evening_and_guests_watch_it(hub, mosquitto) -> None:
     heard = Assignments(mosquitto.address)
     try:

@@ -15,7 +15,7 @@ from hub.evenings.desk import GUESTS_PER_ADDRESS, Desk, DeskError
 from hub.ingest import Incoming, Ingest
 from hub.store import Store
 from referee import sim
-from tests.hub_tables import SimTable
+from tests.hub_tables import SimTable, paired
 
 TABLES = ["t1", "t2", "t3", "t4"]
 
@@ -49,9 +49,13 @@ class Cafe:
                                                        dealer=header.get("dealer"))))
         if abandon_after is not None:
             events = events[:abandon_after]
-        records = list(self.logs[table].game(header, events, falsify=falsify,
-                                             end="abandoned" if abandon_after is not None else None))
+        log = self.logs[table]
+        if self.ingest.pairing.pinned("nord", table) is None:
+            paired(self.ingest, "nord", log)
+        records = list(log.game(header, events, falsify=falsify,
+                                end="abandoned" if abandon_after is not None else None))
         records[0]["assignment"] = contract.assignment_ref(assignment)
+        records = log.reseal(records)
         self.ingest.process([Incoming("log", "nord", table, r, time.time()) for r in records])
         return records[-1]
 

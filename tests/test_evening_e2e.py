@@ -10,6 +10,8 @@ import urllib.parse
 import urllib.request
 from fractions import Fraction
 
+import pytest
+
 from hub.auth import hash_password
 from referee import sim
 from tests.cafe_table import cafe_args
@@ -67,6 +69,7 @@ def independent(games: list[dict]) -> dict[str, Fraction]:
     return points
 
 
+@pytest.mark.slow
 def test_an_evening_of_twelve_players_on_four_tables(tmp_path) -> None:
     broker = Broker(tmp_path / "broker").start()
     config = tmp_path / "hub.toml"

@@ -16,9 +16,9 @@ from hub.evenings.seating import (
     repeats,
     table_sizes,
 )
-from referee.games import all_games
+from referee import games
 
-GAME_COUNTS = {game: tuple(cls.player_counts) for game, cls in all_games().items()}
+GAME_COUNTS = {game: tuple(games.get(game).player_counts) for game in games.ids()}
 counts_strategy = st.sampled_from([*sorted(set(GAME_COUNTS.values())), (3, 4), (3, 4, 5), (2,), (4,)])
 
 

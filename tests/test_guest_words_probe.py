@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from referee.registry import game_ids
+from referee import registry
 from tests.developer_words import bare_codes, developer_words, error_codes, rule_families
 from tests.kiosk_helpers import make_app, play_one_move, play_opening, start_simulated_game
 
@@ -70,15 +70,16 @@ def _play(game_id: str, lang: str, seed: int, tmp_path) -> tuple[int, list[tuple
     return read, bad
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_random_play_shows_no_developer_words(tmp_path, lang: str) -> None:
     read, bad = 0, []
-    for game_id in game_ids():
+    for game_id in registry.ids():
         for seed in SEEDS:
             n, found = _play(game_id, lang, seed, tmp_path)
             read += n
             bad += found
-    print(f"guest-words probe ({lang}): {read} table-screen texts read over {len(game_ids()) * len(SEEDS)} games, "
+    print(f"guest-words probe ({lang}): {read} table-screen texts read over {len(registry.ids()) * len(SEEDS)} games, "
           f"{len(bad)} with an error id, rule id or card code")
     assert read > 10_000
     assert not bad, sorted({text for text, _ in bad})[:10]

@@ -11,6 +11,7 @@ OURS = ["menu", "setup:", "keyboard", "help:", "leave:", "admin:", "results:", "
         "button-test", "assignment", "camera:", "fault:"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(800, 480), (1280, 720), (720, 1280)])
 def test_guests_and_staff_screens_keep_the_limits(size, tmp_path) -> None:
     failures, scenes_seen = [], 0

@@ -24,7 +24,7 @@ from hub.store import Store
 from hub.texts import german_known
 from hub.web import Hub, create_app
 from referee import words
-from tests.hub_tables import SimTable, random_records, status
+from tests.hub_tables import SimTable, paired, random_records, status
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,9 +37,12 @@ def client(tmp_path):
     t1, t2 = SimTable("t1"), SimTable("t2")
     batches = [("t1", random_records(t1, "magische-7", 1)), ("t1", random_records(t1, "alles-klar", 2)),
                ("t2", random_records(t2, "annaotto", 3, falsify=6))]
+    paired(ingest, "cafe-1", t1, t2)
+    keys = {"t1": t1.key, "t2": t2.key}
     for table, records in batches:
         ingest.process([Incoming("log", "cafe-1", table, r, time.time()) for r in records])
-        ingest.process([Incoming("status", "cafe-1", table, status(table, records[-1]["n"]), time.time())])
+        ingest.process([Incoming("status", "cafe-1", table, status(table, records[-1]["n"], key=keys[table]),
+                                 time.time())])
     hub = Hub(Reader(tmp_path / "hub.sqlite"), ingest, Broadcaster(), lambda c, p: announced.append((c, p)),
               "cafe-1", None)
     with TestClient(create_app(hub)) as client:

@@ -138,6 +138,9 @@ def test_without_file_tables_the_broker_is_set_up_for_pairing_and_named_as_asked
     assert certs.names_of(cert) == ["cafe-hub.local", "10.0.0.5"]
     cert.verify_directly_issued_by(certs.load_cert(broker / "tls/ca.crt"))
     assert "staff accept it on the hub's staff page" in result.stdout
+    config = load(tmp_path / "etc/tabletop-referee/hub.toml")  # what a joining table gets: the .local name
+    assert (config.table_broker, config.table_ca_file) == ("cafe-hub.local:8883",
+                                                           "/etc/mosquitto/tabletop-referee/tls/ca.crt")
     ca = (broker / "tls/ca.crt").read_bytes()
     install(tmp_path, "--tables", "t9")  # later a table by files: the CA and the names stay
     assert (broker / "tls/ca.crt").read_bytes() == ca and (broker / "passwords/table-t9").exists()

@@ -27,7 +27,7 @@ from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
 from referee.sim import random_game
-from tests.hub_tables import SimTable, status
+from tests.hub_tables import SimTable, paired, status
 
 BERLIN = ZoneInfo("Europe/Berlin")
 # 21:30 and 23:50 in Berlin on 14 Nov 2026, and 00:40 the next morning (the same evening); then 15 Nov 20:00
@@ -49,16 +49,21 @@ def renamed(game: str, seed: int, names: dict[str, str]) -> tuple[dict, list]:
 def feed(ingest: Ingest, table: SimTable, header: dict, events: list, received: float, uid: str | None = None,
          clock: str | None = None) -> list[dict]:
     """One game's records through the hub's ingest, received one second apart from `received`."""
+    if ingest.pairing.pinned("cafe-1", table.table) is None:
+        paired(ingest, "cafe-1", table)
     records = list(table.game(header, events))
-    for i, record in enumerate(records):
+    for record in records:
         if uid:
             record["game_uid"] = uid
         if clock:
             record["at"] = clock
+    records = table.reseal(records)
+    for i, record in enumerate(records):
         ingest.process([Incoming("log", "cafe-1", table.table, record, received + i)])
     ingest.process([Incoming("status", "cafe-1", table.table,
                              status(table.table, records[-1]["n"], game=header["game"], finished=True,
-                                    game_uid=records[-1]["game_uid"], players=header["players"]), received + 99)])
+                                    game_uid=records[-1]["game_uid"], players=header["players"], key=table.key),
+                             received + 99)])
     return records
 
 
@@ -237,7 +242,7 @@ def test_standings_per_evening_count_games_after_midnight_to_the_evening_before(
     assert kinds["magische-7"] == sorted(kinds["magische-7"], key=lambda r: (-r["wins"], r["played"],
                                                                              r["player"].casefold()))
     assert owner.get("/api/evening/2026-11-15").json()["games"] == 1
-    assert owner.get("/api/evening/nonsense").status_code == 404
+    assert owner.get("/api/evening/nonsense").status_code == 400  # a malformed day is the client's error
     for lang, title in (("de", "Abend vom 14.11.2026"), ("en", "Evening of 2026-11-14")):
         page = owner.get(f"/evening/2026-11-14?lang={lang}").text
         assert title in page and "Die magische 7" in page

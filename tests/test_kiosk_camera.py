@@ -76,6 +76,7 @@ def camera_kiosk(tmp_path: Path) -> KioskProcess:
     return KioskProcess(tmp_path, extra=["--config", str(CAMERA_CONFIG)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_whole_game_read_by_the_camera(tmp_path, game_id: str) -> None:
     kiosk = camera_kiosk(tmp_path)

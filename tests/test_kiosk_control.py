@@ -34,6 +34,7 @@ def raw(kiosk: KioskProcess, request: dict) -> dict:
     {"cmd": "screenshot"},
     {"cmd": "screenshot", "path": "relative.png"},
 ])
+@pytest.mark.slow
 def test_a_bad_request_is_an_error_and_the_kiosk_lives_on(kiosk, tmp_path, request_):
     reply = raw(kiosk, request_)
     assert reply["ok"] is False and reply["error"], reply

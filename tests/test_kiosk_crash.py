@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 import threading
 
+import pytest
+
 from kiosk.eventlog.store import EventLog, effective_events
 from referee import sim
 from referee.table import Referee
@@ -39,6 +41,7 @@ def log_state(data_dir) -> tuple[dict | None, list[dict]]:
         log.close()
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_confirmed(tmp_path) -> None:
     rng = random.Random(20261122)
     plan: list[dict] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import sqlite3
 import threading
+import time
 
 from kiosk.__main__ import main
 from kiosk.app.controller import TableController
@@ -124,6 +125,7 @@ def test_admin_export_goes_to_a_usb_stick_when_one_is_mounted(tmp_path) -> None:
     assert message.startswith("No USB stick found. Exported 1 game into the data directory, folder exports/")
     assert (tmp_path / "data" / "exports" / message.rsplit("/", 1)[1] / "games.csv").exists()
     play(app.log, "alcasan", 3, 10)
+    time.sleep(1.05 - time.time() % 1.0)  # the next second: a new folder's name (the same name is refused)
     press(app, "admin:export")
     assert app.current_view.tagged("message")[0].text.startswith("No USB stick found. Exported 2 games into")
 
@@ -144,3 +146,43 @@ def test_counted_sentences_say_one_and_many_in_both_languages() -> None:
                            "Exported 2 games to the USB stick /media/usb, folder x"]
     assert texts["de"] == ["1 Spiel auf den USB-Stick /media/usb exportiert, Ordner x",
                            "2 Spiele auf den USB-Stick /media/usb exportiert, Ordner x"]
+
+
+def test_a_stick_cannot_turn_the_export_onto_the_live_log(tmp_path) -> None:
+    """The issue's attack: folders on the stick named like the export's target (the name is the time, so an
+    attacker makes the next minutes' names), one holding `games.csv` → the live log, another a link to the
+    data directory. The export refuses, says so in both languages, and the log and the data directory are
+    as they were."""
+    import hashlib
+
+    from kiosk import i18n
+
+    data = tmp_path / "data"
+    app = make_app(data)
+    play(app.log, "alcasan", 2, 10)
+    stick = tmp_path / "media" / "usb"
+    stick.mkdir(parents=True)
+    (tmp_path / "mounts").write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
+    app.mounts, app.usb_roots = tmp_path / "mounts", (str(tmp_path / "media") + "/",)
+    now = time.time()
+    for i, ahead in enumerate(range(0, 8)):
+        name = f"tabletop-referee-table-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now + ahead))}"
+        if i % 2:
+            (stick / name).symlink_to(data)
+        else:
+            (stick / name).mkdir()
+            (stick / name / "games.csv").symlink_to(app.log.path)
+    before = hashlib.sha256(app.log.path.read_bytes()).hexdigest()
+    open_admin(app)
+    listing = sorted(p.name for p in data.iterdir())
+    for lang in ("en", "de"):
+        i18n.set_language(lang)
+        press(app, "admin:export")
+        message = app.current_view.tagged("message")[0].text
+        expected = {"en": "Not exported: a folder or file named tabletop-referee-table-",
+                    "de": "Nicht exportiert: Ein Ordner oder eine Datei namens tabletop-referee-table-"}[lang]
+        assert message.startswith(expected), message
+    i18n.set_language("en")
+    assert hashlib.sha256(app.log.path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in data.iterdir()) == listing
+    assert all([q.name for q in p.iterdir()] == ["games.csv"] for p in stick.iterdir() if not p.is_symlink())

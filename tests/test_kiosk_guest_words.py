@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from hw.scanners import DEFAULT_DEDUPE_MS
-from referee import sim
-from referee.registry import game_ids
+from referee import registry, sim
 from referee.table import Referee
 from tests.developer_words import developer_words
 from tests.kiosk_process import KioskProcess
@@ -26,7 +25,7 @@ PLAYED = 80  # events played at most per game
 
 def _foreign_card(game_id: str) -> str:
     """A card of another game's deck: the scanners know its prefix, the referee says it is no card of this game."""
-    other = next(g for g in game_ids() if g != game_id)
+    other = next(g for g in registry.ids() if g != game_id)
     deck = Referee(sim.new_table(other, 0).header).deck
     return deck.codes(with_copies=False)[0]
 
@@ -115,7 +114,8 @@ def _mistakes(table: Table, last: dict[str, Any], foreign: str) -> None:
         table.reject(foreign, actors[0])
 
 
-@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", registry.ids())
 def test_no_developer_words_after_rejections_on_a_real_kiosk(tmp_path, game_id: str) -> None:
     kiosk = KioskProcess(tmp_path)
     try:

@@ -148,7 +148,8 @@ def inputs_at(app, rebuild, what: str, header: dict, events: list[dict], n: int)
     return fed
 
 
-@pytest.mark.parametrize("game_id", games.available())
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", games.ids())
 def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
     """Each game through every kind its hints() show (per-game detail, owed, race open, finished), plus the
     kiosk's own moments (a question pending, the game paused, the game resumed): a scan, a touch of every
@@ -206,7 +207,7 @@ class RefereeRuling:
         return self.referee.check(event)
 
 
-@pytest.mark.parametrize("game_id", games.available())
+@pytest.mark.parametrize("game_id", games.ids())
 def test_each_panel_itself_takes_inputs_once_the_game_is_over(game_id: str) -> None:
     """The panels (not only the controller in front of them) handle `FinishedHints`: a scan, each seat button,
     the touches and the drawing of a finished game read nothing a finished game's detail lacks."""

@@ -31,6 +31,7 @@ def wakeups(pid: int) -> int:
     return int(status.split("voluntary_ctxt_switches:")[1].split()[0])
 
 
+@pytest.mark.slow
 def test_an_idle_kiosk_s_loop_sleeps_instead_of_polling(tmp_path) -> None:
     """The old loop pumped SDL every 8 ms (about 375 wake-ups in 3 s), the next one woke once a second; now an
     idle kiosk wakes only for a deadline (here none: demo off, the audio device asleep) or every 10 s."""

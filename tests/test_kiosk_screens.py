@@ -22,7 +22,7 @@ from referee import sim
 from tests.kiosk_helpers import make_app, press
 
 SIZES = [(800, 480), (1280, 720)]
-GAMES = games.available()  # every registered game: one without a simulator fails here, it is not skipped
+GAMES = games.ids()  # every registered game: one without a simulator fails here, it is not skipped
 
 
 def check_and_save(app, path) -> None:
@@ -91,6 +91,7 @@ def test_menu_setup_admin(tmp_path, size) -> None:
     assert app.current_view.tagged("admin:quit"), "windowed development mode offers Quit"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("game_id", GAMES)
 def test_table_history_results(tmp_path, size, game_id) -> None:

@@ -178,8 +178,8 @@ def test_the_audit_fails_a_row_of_uneven_sizes() -> None:
 
 def _idle_config(tmp_path: Path, seconds: float) -> Path:
     config = tmp_path / "table.toml"
-    config.write_text(E2E_CONFIG.read_text(encoding="utf-8") + f"\n[kiosk]\nidle_pause_s = {seconds}\n",
-                      encoding="utf-8")
+    text = E2E_CONFIG.read_text(encoding="utf-8")  # its [kiosk] table holds the tests' PIN: one more key in it
+    config.write_text(text.replace("[kiosk]\n", f"[kiosk]\nidle_pause_s = {seconds}\n", 1), encoding="utf-8")
     return config
 
 

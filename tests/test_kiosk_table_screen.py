@@ -179,7 +179,8 @@ def test_rotate_volume_and_mute_come_from_the_config(tmp_path) -> None:
 
     def with_kiosk(lines: str):
         path = tmp_path / "table.toml"
-        path.write_text(E2E_CONFIG.read_text(encoding="utf-8") + "\n[kiosk]\n" + lines, encoding="utf-8")
+        text = E2E_CONFIG.read_text(encoding="utf-8")  # its [kiosk] table holds the tests' PIN: more keys in it
+        path.write_text(text.replace("[kiosk]\n", "[kiosk]\n" + lines + "\n", 1), encoding="utf-8")
         return settings.load(path)
 
     s = with_kiosk("rotate = 270\nvolume = 30\nmute = true\n")

@@ -21,7 +21,7 @@ from referee.labels.faces import describe_face
 from referee.labels.layouts import LAYOUTS, PAGES, Layout, get_layout
 from referee.labels.pdf import MIN_MODULE, QUIET, make_symbol, render_labels, render_test_sheet
 
-GAMES = list(games.all_games())
+GAMES = games.ids()
 # A 203-dpi label printer: 0.25 mm bars and modules are two dots. Every sheet is decoded rendered at that
 # resolution, dot for dot.
 DPI = 203
@@ -101,6 +101,7 @@ def check_sheet(pdf: bytes, layout: Layout, codes: list[str], skip: int = 0) -> 
 # --- every registered game's deck, on the default and the small sheets ---------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layout_name", list(LAYOUTS))
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_label_decodes_to_exactly_the_deck(game_id: str, layout_name: str) -> None:

@@ -42,7 +42,7 @@ def test_every_camera_symbol_reads_at_the_cameras_resolution(layout_name: str) -
     assert all(11.9 <= side <= 15.1 for found in cells for _, side in found), cells[:3]
 
 
-@pytest.mark.parametrize("game_id", list(games.all_games()))
+@pytest.mark.parametrize("game_id", games.ids())
 def test_every_games_deck_reads_by_camera_and_by_scanner(game_id: str) -> None:
     layout = get_layout("a4-3x8")
     labels = deck_labels(game_id)

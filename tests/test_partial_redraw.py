@@ -21,7 +21,7 @@ from kiosk.drawing import damage
 from kiosk.drawing.render import Renderer
 from kiosk.drawing.view import View
 from kiosk.screens.table import VERDICT_S
-from referee.registry import game_ids
+from referee import registry
 from tests.kiosk_helpers import (
     hold,
     make_app,
@@ -185,12 +185,13 @@ def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) 
     assert app.screen.name == "menu"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size, lang", [((800, 480), "de"), ((1280, 720), "en"), ((720, 1280), "de")])
 def test_every_frame_is_the_view_drawn_whole(tmp_path, mosquitto, size: tuple[int, int], lang: str) -> None:
     app = make_app(tmp_path / "kiosk", lang=lang, size=size)
     check = FrameCheck(app, tmp_path)
     cafe = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, "cafe-test", "table-test"), app.log, app.post)
-    for i, game_id in enumerate(game_ids()):
+    for i, game_id in enumerate(registry.ids()):
         _play(app, check, game_id, 7 + i, cafe)
     partial = [r for r in check.regions if r is not None]
     print(f"{size}: {check.frames} frames compared, {len(partial)} drawn in part ({partial.count([])} empty), "

@@ -378,7 +378,9 @@ SDL_BUILD = {"pkg-config", "libsdl2-dev", "libsdl2-ttf-dev", "libsdl2-image-dev"
              "libfreetype-dev", "libportmidi-dev"}
 # The `camera` extra's source builds (no armv7l wheels): zxing-cpp (CMake, g++) and Pillow (libjpeg, zlib).
 CAMERA_BUILD = {"cmake", "g++", "libjpeg-dev", "zlib1g-dev"}
-ARMHF_BUILD = SDL_BUILD | CAMERA_BUILD
+# The face reader's OpenCV and numpy: no armv7l wheels, Debian's through --system-site-packages (issue #38).
+FACE_READER = {"python3-opencv", "python3-numpy"}
+ARMHF_BUILD = SDL_BUILD | CAMERA_BUILD | FACE_READER
 
 
 def apt_packages(commands: list[list[str]]) -> set[str]:

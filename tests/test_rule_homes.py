@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from referee import games
+from referee import games, registry
 from referee.protocol import rule_ids
-from referee.registry import DEFINITIONS, game_ids
+from referee.registry import DEFINITIONS
 
 RULES = pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 
@@ -37,7 +37,8 @@ def game_modules(game_id: str) -> list[str]:
 
 # game id → (rules file, its prefix, the modules holding its code), from each game's definition
 GAMES: dict[str, tuple[str, str, list[str]]] = {
-    game_id: (DEFINITIONS[game_id].rules, DEFINITIONS[game_id].prefix, game_modules(game_id)) for game_id in game_ids()
+    game_id: (DEFINITIONS[game_id].rules, DEFINITIONS[game_id].prefix, game_modules(game_id))
+    for game_id in registry.ids()
 }
 
 # Rule ids that are not code, and why.

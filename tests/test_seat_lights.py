@@ -252,6 +252,7 @@ def kiosk(tmp_path):
 # ---------------------------------------------------------------- whole games
 
 
+@pytest.mark.slow
 def test_annaotto_game_with_races_on_the_pins(kiosk: LocalKiosk) -> None:
     events = play_whole_game(kiosk, "annaotto", 22)
     assert sum(e["type"] == "race_close" for e in events) >= 1, "a race timed out too"
@@ -271,6 +272,7 @@ def test_alles_klar_game_lights_the_seat_on_turn(kiosk: LocalKiosk) -> None:
         assert sorted(plan.values()) == ["off", "off", "off", "on"], plan  # 3 players: one on, the rest off
 
 
+@pytest.mark.slow
 def test_profi_sort_game_pulses_the_seat_that_owes_its_confirmation(kiosk: LocalKiosk) -> None:
     events = play_whole_game(kiosk, "profi-sort", 29)
     assert sum(e["type"] in ("lay_task", "extend") for e in events) >= 3

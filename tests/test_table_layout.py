@@ -37,7 +37,7 @@ def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 @pytest.mark.parametrize("size", SIZES)
 def test_the_seat_number_says_what_it_counts_in_every_game(tmp_path, size) -> None:
     app = make_app(tmp_path, size=size)
-    assert set(UNITS) == set(kiosk.games.available())
+    assert set(UNITS) == set(kiosk.games.ids())
     for game_id, unit in UNITS.items():
         most = max(games.get(game_id).player_counts)
         show(app, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
@@ -118,7 +118,7 @@ def test_the_glitch_notice_pushes_the_screen_down_and_covers_no_button(tmp_path,
 
 def test_every_game_has_a_longest_rejection_scene_in_both_languages() -> None:
     names = set(audit.scenes())
-    for game_id in kiosk.games.available():
+    for game_id in kiosk.games.ids():
         assert {f"table:{game_id}:longest-rejection", f"table:{game_id}:long-names"} <= names
         for lang in ("de", "en"):
             assert longest_rejection(game_id, lang).message(lang)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # real processes for seconds to minutes: `-m 'not slow'` leaves them out
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("referee", "hw", "kiosk", "cafe", "hub")
 

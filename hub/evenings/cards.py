@@ -59,7 +59,8 @@ def card(outcome: TableOutcome, row: Mapping[str, Any] | None, evening: str, num
 
 def _showing(outcome: TableOutcome, status: dict[str, Any], evening: str, number: int) -> Card:
     screen, uid, finished = status.get("screen"), status.get("game_uid"), bool(status.get("finished"))
-    shown = status.get("assignment") if isinstance(status.get("assignment"), Mapping) else {}
+    assignment = status.get("assignment")
+    shown = assignment if isinstance(assignment, Mapping) else {}
     ours = outcome.game_uid is not None and uid == outcome.game_uid
     if ours and screen == "table":
         if finished or outcome.ended:

@@ -38,7 +38,7 @@ CREATE INDEX IF NOT EXISTS actions_evening ON actions (evening, id);
 SEATINGS = ("mixing", "standings", "random")
 SCORINGS = ("places", "score")
 MAX_ROUNDS = 20
-MAX_NAME = 40  # characters of a player's name (a table's seat shows it)
+MAX_NAME = contract.MAX_NAME  # characters of a player's name (a table's seat shows it)
 MAX_TITLE = 80
 MAX_NOTE = 200
 MAX_ENTRANTS = 120  # an evening's players: 40 is a big night; the cap stops a flood of check-ins
@@ -63,7 +63,7 @@ def clean_text(value: object, limit: int) -> str:
     """A name, title or note from a form: whitespace collapsed, at most `limit` characters, no control
     characters (the contract refuses them: a table's screen cannot draw them)."""
     text = " ".join(str(value or "").split())
-    if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text):
+    if not contract.safe_text(text):  # the contract's one text rule (`cafe.contract.check_texts`)
         raise DeskError("Leave out control characters: type only letters, digits and punctuation.")
     if len(text) > limit:
         raise DeskError("At most {limit} characters, please.", limit=limit)
@@ -141,12 +141,13 @@ class Desk:
         db = sqlite3.connect(f"file:{self.hub_db}?mode=ro", uri=True)
         try:
             rows = db.execute(
-                "SELECT g.tbl, g.uid, g.players, g.status, g.checked, g.scores, g.winners, g.end_n, r.body "
-                "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.n=g.start_n "
+                "SELECT g.tbl, g.uid, g.players, g.status, g.checked, g.scores, g.winners, g.end_n, g.kind, g.ranked, "
+                "r.body "
+                "FROM games g JOIN records r ON r.cafe=g.cafe AND r.tbl=g.tbl AND r.chain=g.chain AND r.n=g.start_n "
                 "WHERE g.cafe=? AND r.body LIKE ? ORDER BY g.start_n", (evening.cafe, f'%"{evening.id}"%')).fetchall()
         finally:
             db.close()
-        for tbl, uid, players, status, checked, scores, winners, end_n, body in rows:
+        for tbl, uid, players, status, checked, scores, winners, end_n, kind, ranked, body in rows:
             ref = json.loads(body).get("assignment") or {}
             if ref.get("evening") != evening.id or not 1 <= int(ref.get("round", 0)) <= len(evening.played):
                 continue
@@ -158,6 +159,7 @@ class Desk:
             table.game_uid, table.ended = uid, end_n is not None
             table.scores = json.loads(scores) if scores else None
             table.winners = json.loads(winners) if winners else []
+            table.kind, table.ranked = kind, json.loads(ranked) if ranked else None
             table.state = _state(uid, status, checked, table.accepted)
 
     # ------------------------------------------------------------------ the evening itself
@@ -166,12 +168,14 @@ class Desk:
         with self.lock:
             cur = self.db.execute("INSERT INTO actions (evening, what, detail, at) VALUES (?, ?, ?, ?)",
                                   (evening_id, what, json.dumps(detail, ensure_ascii=False), self.clock()))
-            return int(cur.lastrowid)
+            if cur.lastrowid is None:
+                raise sqlite3.DatabaseError("the INSERT made no row")
+            return cur.lastrowid
 
     def _settings(self, cafe: str, *, game: str, rounds: int, tables: list[str], seating: str, scoring: str,
                   options: dict[str, Any] | None, title: dict[str, str] | None) -> dict[str, Any]:
         """An evening's settings, each checked with the sentence staff need to put it right."""
-        cls = referee_games.get(game)
+        cls = referee_games.GAMES.get(game)
         if cls is None:
             raise DeskError("Choose a game from the list.")
         if seating not in SEATINGS or scoring not in SCORINGS:
@@ -349,7 +353,7 @@ class Desk:
         draw = self._draw(evening, number, players, random.Random(seed))
         if not draw.tables:
             raise DeskError("Too few players for a table of {game}: check more players in.",
-                            game=getattr(referee_games.get(evening.game), "title", evening.game))
+                            game=getattr(referee_games.GAMES.get(evening.game), "title", evening.game))
         tables = [{"table": table, "players": list(seat.players), "dealer": seat.dealer}
                   for table, seat in zip(evening.tables, draw.tables, strict=False)]
         return {"number": number, "seed": seed, "tables": tables, "byes": list(draw.byes), "at": contract.now_iso()}
@@ -494,6 +498,19 @@ class Desk:
             for table in evening.current.tables:  # type: ignore[union-attr]
                 if table.table == news.get("table") and table.game_uid == news.get("game_uid"):
                     self.publish(evening.cafe, table.table, None)
+
+    def voided(self) -> set[tuple[str, str, str]]:
+        """(café, table, game uid) of every game a club night had played again (`replay`): it counts nowhere."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT c.detail, a.detail FROM actions a JOIN actions c ON c.evening=a.evening AND c.what='create' "
+                "AND c.undone=0 WHERE a.what='replay' AND a.undone=0").fetchall()
+        out = set()
+        for created_detail, detail in rows:
+            d = json.loads(detail)
+            if d.get("game_uid"):
+                out.add((json.loads(created_detail)["cafe"], d["table"], d["game_uid"]))
+        return out
 
     def _open_ids(self) -> list[str]:
         """Months of evenings: only those not ended."""

@@ -38,6 +38,8 @@ class TableOutcome:
     winners: list[str] = field(default_factory=list)
     note: str = ""
     assigned_at: str = ""
+    kind: str | None = None  # what the game ranks by (`referee.ranking`), from the hub's replay
+    ranked: dict[str, int] | None = None  # each player's number it ranks by (tasks, points …)
     accepted: list[str] = field(default_factory=list)  # game uids staff accepted as played
     void: list[str] = field(default_factory=list)  # game uids staff sent back to be played again
 
@@ -104,7 +106,7 @@ class Evening:
         return any(name in t.players or name in r.byes for r in self.played for t in r.tables)
 
     def results(self) -> list[TableResult]:
-        return [TableResult(r.number, t.players, t.scores or {}, tuple(t.winners))
+        return [TableResult(r.number, t.players, t.scores or {}, tuple(t.winners), t.kind, t.ranked)
                 for r in self.played for t in r.tables if t.counts]
 
     def standings(self) -> list[Line]:
@@ -185,8 +187,10 @@ def _settle(evening: Evening, what: str, d: dict[str, Any]) -> None:
         table.note = d.get("note", "")
     elif what == "enter":
         table.state, table.scores, table.winners, table.note = "entered", d["scores"], d["winners"], d["note"]
+        table.kind, table.ranked = None, None  # places by hand: the tie-break score is the players beaten
     else:
         if d.get("game_uid"):
             table.void.append(d["game_uid"])
         table.state, table.game_uid, table.scores, table.winners, table.ended = "waiting", None, None, [], False
+        table.kind, table.ranked = None, None
         table.assigned_at, table.note = d["at"], d.get("note", "")

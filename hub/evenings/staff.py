@@ -65,7 +65,8 @@ class StaffDesk:
         return tr(error.message, lang_of(request), **error.values)
 
     def form_context(self, evening: Evening | None = None) -> dict[str, Any]:
-        return {"games": referee_games.all_games(), "seatings": SEATINGS, "scorings": SCORINGS,
+        games = {g: referee_games.get(g) for g in referee_games.ids()}
+        return {"games": games, "seatings": SEATINGS, "scorings": SCORINGS,
                 "known_tables": self.hub.known_tables(self.hub.cafe), "max_title": MAX_TITLE, "max_name": MAX_NAME,
                 "max_note": MAX_NOTE, "edited": evening}
 

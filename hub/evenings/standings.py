@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from hub.ratings import Result, ranks
+from referee.ranking import sort_key
 
 SCORINGS = ("places", "score")
 DEFAULT_SCHEME = (3, 2, 1, 0)
@@ -36,6 +37,8 @@ class TableResult:
     players: tuple[str, ...]
     scores: Mapping[str, float]
     winners: tuple[str, ...]
+    kind: str | None = None  # what the game ranks by (`referee.ranking`), when known
+    ranked: Mapping[str, int] | None = None  # the number each player is ranked by
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +56,8 @@ class Line:
 
 def places(result: TableResult) -> dict[str, int]:
     """Competition places (1, 1, 3, …) at one table, in the direction the game counts."""
-    rank = dict(zip(result.players, ranks(Result("", result.players, result.scores, result.winners)), strict=True))
+    rank = dict(zip(result.players, ranks(Result("", result.players, result.scores, result.winners,
+                                                 kind=result.kind, ranked=result.ranked)), strict=True))
     return {p: 1 + sum(1 for q in result.players if rank[q] < rank[p]) for p in result.players}
 
 
@@ -70,15 +74,22 @@ def place_points(placed: Mapping[str, int], scheme: Sequence[float] = DEFAULT_SC
 
 
 def normalised(result: TableResult) -> dict[str, Fraction]:
-    """Each player's game score scaled to 0..1 at the table, 1 the best (as the winners show the direction)."""
-    values = {p: Fraction(result.scores.get(p, 0)).limit_denominator() for p in result.players}
-    low, high = min(values.values()), max(values.values())
-    if low == high:
-        return {p: Fraction(1, 2) for p in values}
-    winners = [values[p] for p in result.winners if p in values]
-    others = [values[p] for p in values if p not in result.winners]
+    """Each player's game score scaled to 0..1 at the table, 1 the best: in the direction the game's kind says
+    (`referee.ranking.sort_key`), else as the winners show it."""
+    if result.kind is not None:
+        values = result.ranked or result.scores
+        keys = {p: Fraction(sort_key(result.kind, int(values.get(p) or 0), len(result.players)))
+                for p in result.players}
+        low, high = min(keys.values()), max(keys.values())
+        return {p: Fraction(1, 2) if low == high else (high - k) / (high - low) for p, k in keys.items()}
+    exact = {p: Fraction(result.scores.get(p, 0)).limit_denominator() for p in result.players}
+    least, most = min(exact.values()), max(exact.values())
+    if least == most:
+        return {p: Fraction(1, 2) for p in exact}
+    winners = [exact[p] for p in result.winners if p in exact]
+    others = [exact[p] for p in exact if p not in result.winners]
     fewest_wins = bool(winners and others) and sum(winners) / len(winners) < sum(others) / len(others)
-    return {p: (high - v) / (high - low) if fewest_wins else (v - low) / (high - low) for p, v in values.items()}
+    return {p: (most - v) / (most - least) if fewest_wins else (v - least) / (most - least) for p, v in exact.items()}
 
 
 def standings(results: Iterable[TableResult], byes: Iterable[str] = (), players: Iterable[str] = (), *,

@@ -86,7 +86,6 @@
     const el = card(news.cafe + "/" + news.table) || newCard(news);
     if (!el) return;
     el.dataset.received = news.received;
-    if (news.kind === "end") showResult(el, news);
     if (news.kind !== "event") return;
     const last = el.querySelector(".last");
     if (last) {
@@ -145,6 +144,11 @@
       if (news.type === "link") { link.broker = news.broker; showLink(); }
       else if (news.type === "status") onStatus(news);
       else if (news.type === "record") onRecord(news);
+      else if (news.type === "game" && news.ended && news.status !== "playing") {
+        // a game's result once the hub replayed it through its referee (never what the table's end claimed)
+        const el = card(news.cafe + "/" + news.table);
+        if (el) showResult(el, news);
+      }
       window.hubLastNews = news;
     };
   }

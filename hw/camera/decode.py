@@ -53,7 +53,7 @@ def symbols(image: Any) -> list[tuple[str, float, float]]:
 
     zxingcpp = decoder()
     found: dict[str, tuple[str, float, float]] = {}
-    squeezed = image.resize((max(1, round(image.width * SQUEEZE)), image.height), Image.BILINEAR)
+    squeezed = image.resize((max(1, round(image.width * SQUEEZE)), image.height), Image.Resampling.BILINEAR)
     for picture, x_scale in ((image, 1.0), (squeezed, image.width / squeezed.width)):
         for result in zxingcpp.read_barcodes(picture, formats=zxingcpp.BarcodeFormat.DataMatrix,
                                              try_invert=False):

@@ -10,6 +10,11 @@ Two threads, neither of them the display's:
   zone's `ZoneMemory`; every code that counts becomes `CardScan(code, zone_reader(zone), t_ns)`, with
   the time of the frame that confirmed it.
 
+Cards are read by their labels (`labels`, on unless switched off) and, once the kiosk hands it the taught
+faces of the game in play (`set_faces`), by their printed faces (`hw.camera.faces`, `hw.camera.tracking`);
+both may be on. While a deck is taught (`teacher`), the pile zone's frames go to the `Teacher` and no card
+counts.
+
 `live()` is what the calibration screen shows: the newest frame (small), the zones and the codes
 decoded in it with their zone.
 """
@@ -58,6 +63,10 @@ class CameraReader:
         self.retry_min, self.retry_max = retry_s
         self.zones: tuple[Zone, ...] = config.zones
         self.memories = {z.name: self._memory() for z in self.zones}
+        self.labels = True
+        self.book: Any = None  # hw.camera.faces.FaceBook of the game in play, when its faces are taught
+        self.trackers: dict[str, Any] = {}
+        self.teacher: Any = None  # hw.camera.teach.Teacher while a deck is taught
         self._stop = threading.Event()
         self._slot: Frame | None = None
         self._slot_lock = threading.Condition()
@@ -92,6 +101,13 @@ class CameraReader:
         """New zone areas (calibration): their memories start afresh. The ISP crop stays until a reopen."""
         self.zones = tuple(zones)
         self.memories = {z.name: self._memory() for z in self.zones}
+        self.trackers = {}
+
+    def set_faces(self, book: Any) -> None:
+        """Read by these taught faces from the next frame on (None: labels only); the zones count afresh."""
+        self.book = book if book is not None and len(book) else None
+        self.memories = {z.name: self._memory() for z in self.zones}
+        self.trackers = {}
 
     def _memory(self) -> ZoneMemory:
         return ZoneMemory(self.config.confirm_frames, self.config.forget_s, self.config.recount_s)
@@ -188,18 +204,24 @@ class CameraReader:
         started = time.perf_counter()
         scans = []
         seen_all: list[tuple[str, Seen]] = []
-        memories = self.memories
+        memories, teacher = self.memories, self.teacher
         for zone in self.zones:
             box = frame.box(zone.area)
             if box[2] - box[0] < 8 or box[3] - box[1] < 8:
                 continue
-            seen = decode(frame.image.crop(box), (box[0], box[1]))
-            seen_all.extend((zone.name, s) for s in seen)
+            crop = frame.image.crop(box)
+            if teacher is not None:
+                if zone.seat is None:  # the pile: where staff lay the cards to teach
+                    import numpy as np
+
+                    teacher.frame(np.asarray(crop), frame.chroma, (box[0], box[1]))
+                continue
+            codes, names = self._read_zone(zone, crop, frame, box, seen_all)
             memory = memories.get(zone.name)
             if memory is None:
                 continue
-            for code in memory.frame((s.code for s in seen), frame.t_ns):
-                scans.append(CardScan(code, zone.reader, frame.t_ns))
+            for token in memory.frame(codes, frame.t_ns):
+                scans.append(CardScan(names.get(token, token), zone.reader, frame.t_ns))
         with self._live_lock:
             self._live.frame = frame
             self._live.seen = seen_all
@@ -208,3 +230,23 @@ class CameraReader:
         for scan in scans:
             self._emit(scan)
         return scans
+
+    def _read_zone(self, zone: Zone, crop: Any, frame: Frame, box: tuple[int, int, int, int],
+                   seen_all: list[tuple[str, Seen]]) -> tuple[list[str], dict[str, str]]:
+        """The zone's labels and faces in this frame → ZoneMemory's tokens and what each token's scan carries."""
+        labels = decode(crop, (box[0], box[1])) if self.labels else []
+        book = self.book
+        if book is None:
+            seen_all.extend((zone.name, s) for s in labels)
+            return [s.code for s in labels], {}
+        import numpy as np
+
+        from hw.camera.faces import read_faces
+        from hw.camera.tracking import FaceTracker
+
+        faces = read_faces(book, np.asarray(crop), frame.chroma, (box[0], box[1]))
+        tracker = self.trackers.setdefault(zone.name, FaceTracker(self.config.forget_s))
+        tokens, names = tracker.frame(faces, labels, frame.t_ns)
+        seen_all.extend((zone.name, s) for s in labels)
+        seen_all.extend((zone.name, Seen(f.face, f.x, f.y)) for f in faces)
+        return tokens, names

@@ -69,7 +69,7 @@ def label_image(code: str) -> Any:
     modules = Image.new("L", (n, n), 245)
     modules.putdata([20 if dark else 245 for row in matrix for dark in row])
     side = n * module / MM_PER_PX
-    symbol = modules.resize((round(side), round(side)), Image.BOX, reducing_gap=None)
+    symbol = modules.resize((round(side), round(side)), Image.Resampling.BOX, reducing_gap=None)
     x = label.width - px(LABEL_PADDING_MM) - symbol.width
     label.paste(symbol, (x, (label.height - symbol.height) // 2))
     draw = ImageDraw.Draw(label)
@@ -87,10 +87,19 @@ def _shade(code: str) -> int:
     return 120 + hashlib.sha256(code.partition("#")[0].encode()).digest()[0] % 100
 
 
-def card_image(code: str, face_up: bool) -> tuple[Any, Any]:
-    """A card (its picture and its rounded-corner mask), upright."""
+def card_image(code: str, face_up: bool, design: str | None = None, sticker: bool = True) -> tuple[Any, Any]:
+    """A card (its picture and its rounded-corner mask), upright: our grey label card, or a face printed in
+    `design` (`hw.camera.printed`, RGB) with the camera label stuck on it when `sticker`."""
     from PIL import Image, ImageDraw
 
+    if design is not None:
+        from hw.camera.printed import picture
+
+        card, mask = picture(design, code, face_up)
+        if face_up and sticker:
+            card = card.copy()
+            card.paste(label_image(code).convert("RGB"), (px(2.5), card.height - px(2.5) - px(LABEL_MM[1])))
+        return card, mask
     w, h = px(CARD_MM[0]), px(CARD_MM[1])
     mask = Image.new("L", (w, h), 0)
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=px(3), fill=255)
@@ -116,7 +125,8 @@ def _perspective(image: Any, tilt: float, fill: int = 0) -> Any:
         return image
     w, h = image.size
     d = w * tilt / 2
-    return image.transform((w, h), Image.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.BICUBIC, fillcolor=fill)
+    return image.transform((w, h), Image.Transform.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.Resampling.BICUBIC,
+                           fillcolor=fill)
 
 
 # --- the scene -----------------------------------------------------------------------------------
@@ -131,6 +141,8 @@ class Laid:
     angle: float
     tilt: float
     face_up: bool
+    design: str | None = None  # a printed face (`hw.camera.printed`); None: our grey card with its label
+    sticker: bool = True  # the camera label stuck on a printed face
     sprite: Any = field(default=None, repr=False)  # (picture, mask) as seen, cached
 
 
@@ -138,8 +150,9 @@ class TableScene:
     """What lies on the simulated table; thread-safe (control socket vs. the camera's capture thread)."""
 
     def __init__(self, config: CameraConfig, *, blur: float = 0.6, noise: float = 3.0, glare: bool = True,
-                 seed: int | None = None):
+                 seed: int | None = None, colour: bool = False):
         self.config = config
+        self.mode = "RGB" if colour else "L"  # colour: the frames' YUV420 buffers carry real chroma
         self.blur = blur
         self.noise = noise
         self.glare = glare
@@ -165,16 +178,19 @@ class TableScene:
 
     # -- what players do
     def lay(self, code: str, zone: str, angle: float | None = None, face_up: bool = True,
-            tilt: float | None = None) -> Laid:
-        """A card laid into a zone: near its middle, at a random angle unless given, slightly out of plane."""
+            tilt: float | None = None, design: str | None = None, sticker: bool = True,
+            at: tuple[float, float] | None = None) -> Laid:
+        """A card laid into a zone: near its middle (or `at`, fractions of the zone), at a random angle unless
+        given, slightly out of plane; printed in `design` with or without its label (`card_image`)."""
         z = self.zone(zone)
         vw, vh = self.view_mm
         x0, y0, x1, y1 = z.area
         jitter = min((x1 - x0) * vw, (y1 - y0) * vh) * 0.12
-        card = Laid(code, zone, (x0 + x1) / 2 * vw + self.rng.uniform(-jitter, jitter),
-                    (y0 + y1) / 2 * vh + self.rng.uniform(-jitter, jitter),
+        fx, fy = at if at is not None else (0.5, 0.5)
+        card = Laid(code, zone, (x0 + (x1 - x0) * fx) * vw + self.rng.uniform(-jitter, jitter),
+                    (y0 + (y1 - y0) * fy) * vh + self.rng.uniform(-jitter, jitter),
                     self.rng.uniform(0, 360) if angle is None else float(angle),
-                    self.rng.uniform(0.0, 0.04) if tilt is None else float(tilt), face_up)
+                    self.rng.uniform(0.0, 0.04) if tilt is None else float(tilt), face_up, design, sticker)
         card.sprite = self._sprite(card)
         with self.lock:
             self.cards.append(card)
@@ -199,17 +215,21 @@ class TableScene:
         return taken
 
     # -- drawing
-    def _sprite(self, card: Laid) -> tuple[Any, Any]:
+    def _sprite(self, card: Laid) -> tuple[Any, Any, Any]:
+        """(picture, mask, shadow mask) as the camera sees the card: turned, out of plane, blurred. The shadow
+        is the card's edge on what lies below it (its thickness and the lamp): a thin dark rim."""
         from PIL import Image, ImageFilter
 
-        picture, mask = card_image(card.code, card.face_up)
+        picture, mask = card_image(card.code, card.face_up, card.design, card.sticker)
+        picture = picture.convert(self.mode)
         picture, mask = _perspective(picture, card.tilt), _perspective(mask, card.tilt)
-        picture = picture.rotate(card.angle, Image.BICUBIC, expand=True)
-        mask = mask.rotate(card.angle, Image.BICUBIC, expand=True)
+        picture = picture.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
+        mask = mask.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
+        shadow = mask.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(1.2)).point(lambda v: v // 2)
         if self.blur > 0:
             picture = picture.filter(ImageFilter.GaussianBlur(self.blur))
             mask = mask.filter(ImageFilter.GaussianBlur(self.blur))
-        return picture, mask
+        return picture, mask, shadow
 
     def _glare(self, size: tuple[int, int]) -> Any:
         """A lamp's reflection: a soft bright spot right of the middle."""
@@ -219,8 +239,9 @@ class TableScene:
         glare = self._mats.get(key)
         if glare is None:
             spot = Image.radial_gradient("L").resize((size[0] // 3, size[0] // 3)).point(lambda v: max(0, 110 - v))
-            glare = self._mats[key] = Image.new("L", size, 0)
+            glare = Image.new("L", size, 0)
             glare.paste(spot, (size[0] // 2, size[1] // 8))
+            glare = self._mats[key] = glare.convert(self.mode)
         return glare
 
     def _mat(self, size: tuple[int, int]) -> Any:
@@ -229,7 +250,11 @@ class TableScene:
         mat = self._mats.get(size)
         if mat is None:
             felt = Image.effect_noise(size, 18).filter(ImageFilter.GaussianBlur(2))
-            mat = self._mats[size] = felt.point(lambda v: 40 + v // 3)
+            if self.mode == "L":
+                mat = self._mats[size] = felt.point(lambda v: 40 + v // 3)
+            else:  # green felt
+                mat = self._mats[size] = Image.merge("RGB", [felt.point(lambda v, k=k: k + v // 3)
+                                                              for k in (15, 60, 30)])
         return mat
 
     def render(self, view: tuple[float, float, float, float], size: tuple[int, int], noise: bool = True) -> Any:
@@ -246,20 +271,7 @@ class TableScene:
             cards = list(self.cards)
             hands = {z: until for z, until in self.hands.items() if until is None or until > now}
             self.hands = dict(hands)
-        by_zone: dict[str, int] = {}
-        for card in reversed(cards):  # a pile shows its top cards; those far below are hidden anyway
-            by_zone[card.zone] = by_zone.get(card.zone, 0) + 1
-            card.sprite = card.sprite if by_zone[card.zone] <= 12 else None
-        for card in cards:
-            if card.sprite is None:
-                continue
-            picture, mask = card.sprite
-            if abs(scale - 1 / MM_PER_PX) > 1e-6:
-                w, h = round(picture.width * scale * MM_PER_PX), round(picture.height * scale * MM_PER_PX)
-                picture, mask = picture.resize((w, h), Image.BILINEAR), mask.resize((w, h), Image.BILINEAR)
-            x = round((card.x_mm - left_mm) * scale - picture.width / 2)
-            y = round((card.y_mm - top_mm) * scale - picture.height / 2)
-            frame.paste(picture, (x, y), mask)
+        self._draw_cards(frame, cards, (left_mm, top_mm), scale)
         if self.glare:
             frame = ImageChops.add(frame, self._glare(size))
         for zone in hands:
@@ -274,8 +286,33 @@ class TableScene:
             for i in range(4):  # fingers
                 fx = cx - rx + (i + 0.5) * rx / 2
                 draw.rounded_rectangle((fx - rx / 10, cy - ry * 1.9, fx + rx / 10, cy), radius=rx / 10, fill=255)
-            frame.paste(Image.new("L", size, 165), (0, 0), hand.filter(ImageFilter.GaussianBlur(6)))
+            skin = 165 if self.mode == "L" else (200, 160, 130)
+            frame.paste(Image.new(self.mode, size, skin), (0, 0), hand.filter(ImageFilter.GaussianBlur(6)))
         return self.noisy(frame) if noise else frame
+
+    @staticmethod
+    def _draw_cards(frame: Any, cards: list[Laid], corner_mm: tuple[float, float], scale: float) -> None:
+        """The cards in the order laid, each over its thin shadow; a pile shows only its top dozen."""
+        from PIL import Image
+
+        by_zone: dict[str, int] = {}
+        for card in reversed(cards):  # those far below are hidden anyway
+            by_zone[card.zone] = by_zone.get(card.zone, 0) + 1
+            card.sprite = card.sprite if by_zone[card.zone] <= 12 else None
+        dark = 0 if frame.mode == "L" else (0, 0, 0)
+        for card in cards:
+            if card.sprite is None:
+                continue
+            picture, mask, shadow = card.sprite
+            if abs(scale - 1 / MM_PER_PX) > 1e-6:
+                w, h = round(picture.width * scale * MM_PER_PX), round(picture.height * scale * MM_PER_PX)
+                smooth = Image.Resampling.BILINEAR
+                picture, mask, shadow = (picture.resize((w, h), smooth), mask.resize((w, h), smooth),
+                                         shadow.resize((w, h), smooth))
+            x = round((card.x_mm - corner_mm[0]) * scale - picture.width / 2)
+            y = round((card.y_mm - corner_mm[1]) * scale - picture.height / 2)
+            frame.paste(dark, (x + 1, y + 1, x + 1 + shadow.width, y + 1 + shadow.height), shadow)
+            frame.paste(picture, (x, y), mask)
 
     def noisy(self, picture: Any) -> Any:
         """A picture with one frame's sensor noise added."""
@@ -293,7 +330,8 @@ class TableScene:
         key = (-1, -1, *size)
         field = self._mats.get(key)
         if field is None:
-            field = self._mats[key] = Image.effect_noise((size[0] + 97, size[1] + 89), self.noise)
+            field = Image.effect_noise((size[0] + 97, size[1] + 89), self.noise)
+            field = self._mats[key] = field.convert(self.mode)
         dx, dy = self.rng.randrange(97), self.rng.randrange(89)
         return field.crop((dx, dy, dx + size[0], dy + size[1]))
 
@@ -323,8 +361,13 @@ class SimPicamera2:
             raise ValueError("the simulated camera delivers YUV420 only")
         self.config = config
 
+    def _configured(self) -> dict[str, Any]:
+        if self.config is None:
+            raise RuntimeError("camera not configured")  # as picamera2 refuses a stream before `configure`
+        return self.config
+
     def stream_configuration(self, name: str = "main") -> dict[str, Any]:
-        w, h = self.config["main"]["size"]
+        w, h = self._configured()["main"]["size"]
         return {"size": (w, h), "format": "YUV420", "stride": -(-w // 64) * 64}
 
     def start(self) -> None:
@@ -344,25 +387,41 @@ class SimPicamera2:
             time.sleep(wait if wait is not None else 1.0)
             raise TimeoutError("no frame")
         sensor_w, sensor_h = self.camera_properties["PixelArraySize"]
-        x, y, w, h = self.config["controls"]["ScalerCrop"]
+        x, y, w, h = self._configured()["controls"]["ScalerCrop"]
         size = self.stream_configuration()["size"]
         view = (x / sensor_w, y / sensor_h, (x + w) / sensor_w, (y + h) / sensor_h)
         picture = self.scene.render(view, size)
-        stride = self.stream_configuration()["stride"]
-        if stride != size[0]:
-            from PIL import Image
-
-            padded = Image.new("L", (stride, size[1]), 0)
-            padded.paste(picture, (0, 0))
-            picture = padded
-        chroma = bytes([128]) * (stride * size[1] // 2)
-        return picture.tobytes() + chroma
+        return yuv420(picture, self.stream_configuration()["stride"])
 
     def stop(self) -> None:
         self.started = False
 
     def close(self) -> None:
         self.started = False
+
+
+def yuv420(picture: Any, stride: int) -> bytes:
+    """A picture as picamera2's YUV420 buffer: the Y plane, then U and V at half size, rows padded to `stride`
+    (a grey picture has no colour: its chroma is 128)."""
+    import numpy as np
+
+    w, h = picture.size
+    if picture.mode == "L":
+        y_plane, u, v = np.asarray(picture), None, None
+    else:
+        import cv2
+
+        i420 = cv2.cvtColor(np.asarray(picture), cv2.COLOR_RGB2YUV_I420)
+        y_plane = i420[:h]
+        chroma = i420[h:].reshape(2, h // 2, w // 2)
+        u, v = chroma[0], chroma[1]
+    out = np.zeros((h * 3 // 2, stride), np.uint8)
+    out[:h, :w] = y_plane
+    half = out[h:].reshape(2, h // 2, stride // 2)
+    half[:] = 128
+    if u is not None:
+        half[0, :, : w // 2], half[1, :, : w // 2] = u, v
+    return out.tobytes()
 
 
 def sim_source(scene: TableScene) -> Any:

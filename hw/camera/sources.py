@@ -26,11 +26,13 @@ FULL_VIEW: View = (0.0, 0.0, 1.0, 1.0)
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """A grey picture (PIL "L"), when it was taken, and which part of the camera's full view it shows."""
+    """A grey picture (PIL "L"), when it was taken, and which part of the camera's full view it shows; `chroma`:
+    its colour as YUV420's U and V planes at half size (numpy uint8), None from a source without colour."""
 
     image: Any
     t_ns: int
     view: View = FULL_VIEW
+    chroma: Any = None
 
     def box(self, area: View) -> tuple[int, int, int, int]:
         """An area of the full view (fractions) → its pixel box in this frame, clipped to the frame."""
@@ -95,9 +97,11 @@ class Picamera2Source:
             return None
         t_ns = now_ns()
         w, h = self.size
-        y_plane = memoryview(buffer).cast("B")[: self.stride * h]
-        image = Image.frombuffer("L", (w, h), y_plane, "raw", "L", self.stride, 1).copy()
-        return Frame(image, t_ns, self.view)
+        data = memoryview(buffer).cast("B")
+        # (a memoryview is a buffer, which Pillow reads; its stub names bytes and arrays only)
+        image = Image.frombuffer("L", (w, h), data[: self.stride * h], "raw", "L", self.stride,  # type: ignore[arg-type]
+                                 1).copy()
+        return Frame(image, t_ns, self.view, _chroma(data, self.stride, w, h))
 
     def close(self) -> None:
         cam, self.cam = self.cam, None
@@ -106,6 +110,16 @@ class Picamera2Source:
                 cam.stop()
             finally:
                 cam.close()
+
+
+def _chroma(data: memoryview, stride: int, w: int, h: int) -> Any:
+    """The U and V planes of a YUV420 buffer (half size), or None when it holds only the Y plane."""
+    if len(data) < stride * h * 3 // 2:
+        return None
+    import numpy as np
+
+    planes = np.frombuffer(data, np.uint8, stride * h // 2, stride * h).reshape(2, h // 2, stride // 2)
+    return planes[:, :, : w // 2].copy()
 
 
 def _picamera2() -> Any:

@@ -53,11 +53,6 @@ class Zone:
     def reader(self) -> str:
         return zone_reader(self.name)
 
-    def pixels(self, width: int, height: int) -> tuple[int, int, int, int]:
-        """The zone's box in a frame of the full view at this size."""
-        x0, y0, x1, y1 = self.area
-        return round(x0 * width), round(y0 * height), round(x1 * width), round(y1 * height)
-
 
 @dataclass(frozen=True, slots=True)
 class CameraConfig:
@@ -114,7 +109,7 @@ def check_camera(checker: Any, value: Any, seat_names: set[str]) -> CameraConfig
     zones = _zones(checker, section.get("zones"), seat_names)
     if len(checker.problems) > before:
         return None
-    values = {k: float(v) if k.endswith("_s") or k == "fps" else v for k, v in found.items()}
+    values: dict[str, Any] = {k: float(v) if k.endswith("_s") or k == "fps" else v for k, v in found.items()}
     return CameraConfig(source or "picamera2", tuple(zones), device, **values)
 
 

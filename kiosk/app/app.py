@@ -42,10 +42,12 @@ from kiosk.screens import Screen
 from kiosk.screens.menu import MenuScreen
 from kiosk.settings.pin import PinGuard
 from kiosk.settings.prefs import Prefs
-from kiosk.settings.settings import Settings
+from kiosk.settings.settings import DEFAULT_PIN_HASH, Settings
 
 if TYPE_CHECKING:
+    from cafe.settings import CafeLinkConfig
     from kiosk.app.cafe_link import CafeLink
+    from kiosk.app.joining import Joining
     from kiosk.hardware.hardware import Hardware
 
 __all__ = ["WAKE", "App", "Command", "DisplayError"]
@@ -60,7 +62,8 @@ class App:
     def __init__(self, settings: Settings, log: EventLog | None, kiosk_mode: bool = False, headless: bool = False,
                  heartbeat: Callable[[], float | None] | None = None,
                  fallback_headless: bool = False, on_status: Callable[[str], None] | None = None, *,
-                 inbox: Inbox | None = None, hardware: Hardware | None = None, cafe: CafeLink | None = None):
+                 inbox: Inbox | None = None, hardware: Hardware | None = None, cafe: CafeLink | None = None,
+                 joining: Joining | None = None):
         self.settings = settings
         self.on_status = on_status  # systemd's STATUS= line (storage faults and their end)
         self.log = log
@@ -76,11 +79,12 @@ class App:
         self.table_name = hardware.table_name if hardware else "table"  # the config's table name (CSV export)
         self.seats = hardware.seat_names if hardware else []  # the config's seat ids (test screens)
         self.mounts = Path("/proc/mounts")  # where Export looks for a USB stick …
-        self.usb_roots = exporting.USB_ROOTS  # … mounted below one of these
-        self.pins = PinGuard(settings.data_dir, settings.pin_hash)
+        self.usb_roots: tuple[str, ...] = exporting.USB_ROOTS  # … mounted below one of these
+        self.pins = PinGuard(settings.data_dir, settings.pin_hash, default_hash=DEFAULT_PIN_HASH)
         self.prefs = self._prefs_over(settings)
         self.scanners_down: dict[str, str | None] = {}  # reader → its seat, while unplugged
         self.cafe = cafe  # when the table is in a café
+        self.joining = joining  # admin → Café: joining a café without a shell
         self.lights, self.camera = (hardware.lights, hardware.camera) if hardware else (None, None)  # lights, camera
         self.guard = LoopGuard()  # a screen's exception: logged, counted, the table rebuilt from the log
         i18n.set_language(settings.language)
@@ -229,6 +233,26 @@ class App:
         self.settings.language = lang
         self.save_prefs()
         i18n.set_language(lang)
+        self.dirty = True
+
+    def join_cafe(self, config: CafeLinkConfig) -> None:
+        """The table just joined a café (admin → Café): its link to the broker starts now, no restart needed."""
+        from kiosk.app.cafe_link import CafeLink  # paho only for a table in a café
+
+        if self.cafe is not None:
+            self.cafe.stop()
+        if self.log is not None:
+            self.log.seal_for(config.table)  # its records signed for the café from now on, the earlier ones too
+        self.cafe = None if self.log is None else CafeLink(config, self.log, self.inbox.post).start()
+        self.dirty = True
+
+    def leave_cafe(self) -> None:
+        """Admin → Café → Leave: the link stops, the password and the café's CA are forgotten."""
+        if self.cafe is not None:
+            self.cafe.stop()
+            self.cafe = None
+        if self.joining is not None:
+            self.joining.leave()
         self.dirty = True
 
     def admin(self, command: AdminCommand, back: Screen) -> str | None:

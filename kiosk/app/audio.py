@@ -110,9 +110,13 @@ class Sounds:
     def _open(self) -> None:
         if not pygame.mixer.get_init():
             pygame.mixer.init(frequency=RATE, size=-16, channels=2, buffer=BUFFER)
-        freq, size, channels = pygame.mixer.get_init()
+        opened = pygame.mixer.get_init()
+        if opened is None:
+            raise pygame.error("the mixer did not open")
+        freq, size, channels = opened
         for cue in CUES:
             if cue not in self._buffers:  # synthesised once (tens of ms), kept while the device sleeps
+                data: array[float] | array[int]
                 if size == 32:  # a mixer opened elsewhere in float format
                     data = array("f")
                     for value in samples(cue, freq):

@@ -60,15 +60,33 @@ class CafeLink:
         self.assignment: dict[str, Any] | None = None  # club nights: who plays here next (kiosk/screens/assignment.py)
         self.problem: str | None = None  # why the broker cannot be used (admin → Café says it)
         self._uids: dict[int, str | None] = {}
-        self.publisher = Publisher(config, outbox(log.path), on_online=self._heard_online,
-                                   on_announce=self._heard_announce, on_assign=self._heard_assign,
-                                   on_problem=self._heard_problem,
-                                   **publisher_options)
-        log.on_record(self.publisher.notify)
+        self._options = publisher_options
+        self.publisher = self._publisher(log)
+
+    def _publisher(self, log: EventLog) -> Publisher:
+        publisher = Publisher(self.config, outbox(log.path), on_online=self._heard_online,
+                              on_announce=self._heard_announce, on_assign=self._heard_assign,
+                              on_problem=self._heard_problem,
+                              key=log.signer.public if log.signer is not None else None, **self._options)
+        log.on_record(publisher.notify)
+        return publisher
 
     def start(self) -> CafeLink:
         self.publisher.start()
         return self
+
+    def adopt(self, log: EventLog) -> None:
+        """The kiosk opened its log afresh (a storage fault's retry). The same log: its commits wake the publisher
+        again. A fresh one (a damaged log set aside) is another file with its own key: the publisher starts
+        again over it, so its records go out and its status names its key."""
+        key = log.signer.public if log.signer is not None else None
+        if key == self.publisher.key:
+            log.on_record(self.publisher.notify)
+            return
+        self.publisher.stop()
+        self._uids.clear()
+        self.publisher = self._publisher(log)
+        self.publisher.start()
 
     def stop(self) -> None:
         self.publisher.stop()

@@ -22,6 +22,7 @@ class AdminCommand(Enum):
     SCANNER_TEST = "scanners"
     BUTTON_TEST = "buttons"
     CAMERA = "camera"
+    CAFE = "cafe"
     RESTART = "restart"
     SHUTDOWN = "shutdown"
     QUIT = "quit"

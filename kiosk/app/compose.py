@@ -20,6 +20,7 @@ from kiosk.settings.settings import Settings
 if TYPE_CHECKING:
     from cafe.settings import CafeLinkConfig
     from kiosk.app.cafe_link import CafeLink
+    from kiosk.app.joining import Joining
     from kiosk.service.notify import Notifier
 
 log = logging.getLogger("referee-kiosk")
@@ -36,8 +37,8 @@ class Kiosk:
     def close(self) -> None:
         """Stop the café link, close the hardware, give the display back, close the log (the current one: a
         storage retry may have opened it afresh)."""
-        if self.cafe is not None:
-            self.cafe.stop()
+        if self.app.cafe is not None:  # the one it started with, or the one joined since
+            self.app.cafe.stop()
         self.hardware.close()
         self.app.close()
         if self.app.log is not None:
@@ -50,15 +51,19 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     """Open the log (a fault is a screen, never a crash), the hardware (real, or simulated with `control` as its
     socket) and the café link, and make the App over them. `kiosk.app.app.DisplayError` when there is no screen
     (everything opened so far is closed again)."""
-    opened = open_log(settings.log_path)
+    from kiosk.app.joining import joined_config
+
+    linked = cafe or joined_config(settings.data_dir)  # the config's broker, or the café joined from the admin menu
+    opened = open_log(settings.log_path, table=linked.table if linked is not None else None)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
                              window=simulate and not kiosk_mode, camera=camera)
-    link = _cafe_link(cafe, opened.log, inbox) if cafe is not None else None
+    joining = _joining(settings, config, cafe, opened.log, inbox)
+    link = _cafe_link(linked, opened.log, inbox) if linked is not None else None
     try:
         app = App(settings, opened.log, kiosk_mode=kiosk_mode, headless=headless, heartbeat=notifier.beat,
                   fallback_headless=simulate, on_status=notifier.status,
-                  inbox=inbox, hardware=hardware, cafe=link)
+                  inbox=inbox, hardware=hardware, cafe=link, joining=joining)
     except BaseException:
         hardware.close()
         if opened.log is not None:
@@ -72,12 +77,24 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
 
         app.show(FaultScreen(app, notice=opened.notice))
     log.info("event log %s", settings.log_path)
-    if link is not None:
+    if link is not None and linked is not None:
         link.start()
-        log.info("café %r, table %r, broker %s:%s", cafe.cafe, cafe.table, cafe.host, cafe.port)
+        log.info("café %r, table %r, broker %s:%s", linked.cafe, linked.table, linked.host, linked.port)
     if hardware.control is not None:
         log.info("simulated table; control socket %s", hardware.control)
     return Kiosk(app, hardware, link)
+
+
+def _joining(settings: Settings, config: KioskConfig | None, configured: CafeLinkConfig | None,
+             event_log: EventLog | None, inbox: Inbox) -> Joining:
+    """Admin → Café's state: the log's key (what the hub pins), the config's `[cafe] hub` to start from."""
+    from kiosk.app.joining import Joining
+
+    signer = event_log.own_signer() if event_log is not None else None
+    join = config.join if config is not None else None
+    return Joining(settings.data_dir, inbox.post, signer.public if signer else None,
+                   signer.key.sign if signer else None, hub=join.hub if join else "",
+                   table=(join.table or "") if join else "", configured=configured)
 
 
 def _cafe_link(config: CafeLinkConfig, event_log: EventLog | None, inbox: Inbox) -> CafeLink | None:

@@ -37,7 +37,10 @@ def screenshot_window(app: App, path: Any) -> dict[str, Any]:
     if app.lights is not None:
         app.lights.follow(app.screen)
         app.lights.draw_strip()
-    pygame.image.save(pygame.display.get_surface(), str(path))
+    window = pygame.display.get_surface()
+    if window is None:
+        raise ValueError("no window to save")
+    pygame.image.save(window, str(path))
     return {"path": str(path)}
 
 

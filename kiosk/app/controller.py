@@ -144,7 +144,7 @@ class TableController:
     # --- what the game's panel may ask (kiosk.games.Ruling)
 
     @property
-    def events(self) -> Sequence[Event]:
+    def events(self) -> Sequence[Mapping[str, Any]]:
         """The accepted events so far (read only)."""
         return self.referee.history
 
@@ -236,18 +236,18 @@ class TableController:
         referee applies it (an undo with the game's reopening, in one transaction), so a failed write changes
         nothing in the game and needs no taking back."""
         answer = self.referee.check(event)
-        logged = self.log is not None and self.game_row is not None
+        log, row = self.log, self.game_row
         if not answer.ok:
-            if logged:
+            if log is not None and row is not None:
                 try:
-                    self.log.append_rejected(self.game_row, event, answer.error or "rejected")
+                    log.append_rejected(row, event, answer.error or "rejected")
                 except Exception as error:
                     return self._storage_failed(error, event)
             self.feedback = Feedback(False, answer.rejection, event=event)  # type: ignore[arg-type]
             return self.feedback
-        if logged:
+        if log is not None and row is not None:
             try:
-                self.log.append(self.game_row, event, "playing" if event.get("type") == "undo" else None)
+                log.append(row, event, "playing" if event.get("type") == "undo" else None)
             except Exception as error:
                 return self._storage_failed(error, event)  # not durable, so not accepted: the referee never heard it
             self._storage_ok()

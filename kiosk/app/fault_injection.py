@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from hw.inputs import Input
 from kiosk.drawing.view import View
 from kiosk.screens import Host, Screen
 
@@ -52,7 +53,7 @@ class RaisingScreen(Screen):
         self._raise_if("input")
         self.under.on_action(action)
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         self._raise_if("input")
         self.under.on_input(item)
 

@@ -41,5 +41,8 @@ def pause_if_left(screen: Screen, idle_s: float, last_activity: float, now: floa
     table = game_on_screen(screen)
     if due is None or now < due or table is None:
         return None
+    row = table.controller.game_row
+    if row is None:  # (`game_on_screen` finds logged games only)
+        return None
     table.controller.pause()  # a finished game stays finished
-    return Left(table.controller.game_row)
+    return Left(row)

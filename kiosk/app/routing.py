@@ -123,7 +123,7 @@ class ScreenRouter:
         from kiosk.screens.fault import FaultScreen
 
         app = self.app
-        opened = open_log(app.settings.log_path)
+        opened = open_log(app.settings.log_path, table=app.cafe.config.table if app.cafe is not None else None)
         if opened.log is None:
             changed = isinstance(app.screen, FaultScreen) and app.screen.fault != opened.fault
             self.storage_fault(opened.fault)
@@ -132,6 +132,8 @@ class ScreenRouter:
             with contextlib.suppress(Exception):
                 app.log.close()
         app.log = opened.log
+        if app.cafe is not None:  # its publisher follows the log (a fresh one has its own file and key)
+            app.cafe.adopt(opened.log)
         self.storage_fault(None)
         if opened.notice:
             self.show(FaultScreen(app, notice=opened.notice))

@@ -80,8 +80,13 @@ def export_all(app: StaffHost) -> str:
     """CSV, transcripts and a backup to a USB stick when one is mounted, else into the data directory."""
     if app.log is None:
         return i18n.tr("Nothing to export: no event log.")
-    folder, on_stick = exporting.export_everything(app.log, app.settings.data_dir, app.table_name, app.mounts,
-                                                   app.usb_roots)
+    try:
+        folder, on_stick = exporting.export_everything(app.log, app.settings.data_dir, app.table_name, app.mounts,
+                                                       app.usb_roots)
+    except exporting.ExportRefused as refused:
+        logger.warning("export refused: %s is there already", refused.folder)
+        return i18n.tr("Not exported: a folder or file named {folder} is there already. Nothing was written.",
+                       folder=refused.folder)
     games = len(app.log.games())
     logger.info("exported %d games to %s", games, folder)
     if on_stick:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hw.inputs import ButtonPress, CardScan, ReaderError
 from kiosk import games
+from kiosk.app.app import App
 from kiosk.app.controller import TableController
 from kiosk.audit_fixtures.table import NAMES, played, show
 from kiosk.drawing.audit import scene
@@ -25,9 +26,9 @@ from kiosk.screens.setup import SetupScreen
 from kiosk.settings.pin import PinGuard
 from referee.table import Referee
 
-for _game in games.available():
+for _game in games.ids():
     for _page in range(len(help_texts.pages(_game)) + 1):  # one more: a page split to fit shows a sheet more
-        def _help(app, game_id: str = _game, page: int = _page) -> None:
+        def _help(app: App, game_id: str = _game, page: int = _page) -> None:
             screen = HelpScreen(app, SetupScreen(app, game_id), game_id)
             screen.page = page
             app.show(screen)
@@ -36,7 +37,7 @@ for _game in games.available():
 
 
 @scene("leave:question")
-def leave(app) -> None:
+def leave(app: App) -> None:
     table = show(app, played("alles-klar", 6))
     question = leave_question(app, table, table.controller)
     app.show(question)
@@ -45,7 +46,7 @@ def leave(app) -> None:
 
 
 @scene("admin:undo-question")
-def undo_question(app) -> None:
+def undo_question(app: App) -> None:
     table = show(app, played("annaotto", 9))
     admin = AdminScreen(app, table)
     admin.mode = "menu"
@@ -53,7 +54,7 @@ def undo_question(app) -> None:
 
 
 @scene("results:tie")
-def results_tie(app) -> None:
+def results_tie(app: App) -> None:
     controller = played("alles-klar", None, count=5)
     scores = dict.fromkeys(controller.referee.players, 9)
     scores[NAMES[4]] = 3
@@ -61,7 +62,7 @@ def results_tie(app) -> None:
     show(app, controller)
 
 
-def _logged_game(app) -> tuple[EventLog, int, TableController]:
+def _logged_game(app: App) -> tuple[EventLog, int, TableController]:
     """A game in an in-memory log (the audit's app has none): some events, a rejected double scan."""
     log = EventLog(":memory:")
     app.log = log
@@ -74,7 +75,7 @@ def _logged_game(app) -> tuple[EventLog, int, TableController]:
 
 
 @scene("history:rejected")
-def history_rejected(app) -> None:
+def history_rejected(app: App) -> None:
     _log, row, controller = _logged_game(app)
     table = show(app, controller)
     screen = HistoryScreen(app, table, row, controller)
@@ -83,14 +84,14 @@ def history_rejected(app) -> None:
 
 
 @scene("history:paused")
-def history_paused(app) -> None:
+def history_paused(app: App) -> None:
     _log, row, controller = _logged_game(app)
     controller.pause()
     app.show(HistoryScreen(app, MenuScreen(app), row))
 
 
 @scene("games")
-def games_list(app) -> None:
+def games_list(app: App) -> None:
     log, _row, controller = _logged_game(app)
     controller.pause()
     header = {"format": "tabletop-referee/1", "game": "magische-7", "players": NAMES[:2]}
@@ -99,7 +100,7 @@ def games_list(app) -> None:
 
 
 @scene("admin:locked")
-def admin_locked(app) -> None:
+def admin_locked(app: App) -> None:
     pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash, clock=lambda: 1000.0)
     for _ in range(5):
         pins.attempt("0000")
@@ -108,7 +109,7 @@ def admin_locked(app) -> None:
 
 
 @scene("admin:new-pin")
-def admin_new_pin(app) -> None:
+def admin_new_pin(app: App) -> None:
     app.pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash)
     admin = AdminScreen(app, MenuScreen(app))
     admin.mode, admin.entered, admin.message = "new", "24", "Eine PIN hat 4 bis 8 Ziffern."
@@ -116,7 +117,7 @@ def admin_new_pin(app) -> None:
 
 
 @scene("scanner-test")
-def scanner_test(app) -> None:
+def scanner_test(app: App) -> None:
     app.reader_seats = {"scanner-1": NAMES[0], "scanner-2": NAMES[1], "scanner-3": NAMES[2]}
     screen = ScannerTestScreen(app, MenuScreen(app))
     screen.on_input(CardScan("AO:GREEN.WAVES.ANNA#1", "scanner-1", 0))
@@ -125,7 +126,7 @@ def scanner_test(app) -> None:
 
 
 @scene("button-test")
-def button_test(app) -> None:
+def button_test(app: App) -> None:
     app.seats = NAMES[:4]
     screen = ButtonTestScreen(app, MenuScreen(app))
     screen.on_input(ButtonPress(NAMES[1], "slap", 0))
@@ -134,7 +135,7 @@ def button_test(app) -> None:
 
 
 @scene("history:profi-sort")
-def history_profi_sort(app) -> None:
+def history_profi_sort(app: App) -> None:
     """Long lines: a Profi-Sort game's laid tasks and extensions."""
     from kiosk.audit_fixtures.table import played as play
 
@@ -144,7 +145,7 @@ def history_profi_sort(app) -> None:
     row = log.new_game(controller.referee.header)
     logged = TableController(Referee(controller.referee.header), log, row)
     for event in controller.referee.history:
-        logged.submit(event)
+        logged.submit(dict(event))
     screen = HistoryScreen(app, MenuScreen(app), row)
     app.show(screen)
     screen.view(app.settings.width, app.settings.height)
@@ -153,7 +154,7 @@ def history_profi_sort(app) -> None:
 
 
 @scene("leave:most-players")
-def leave_crowded(app) -> None:
+def leave_crowded(app: App) -> None:
     """The leave question naming six players with 12-character names."""
     from kiosk.audit_fixtures.screens import LONG_NAMES
 
@@ -166,7 +167,7 @@ def leave_crowded(app) -> None:
 
 
 @scene("admin:wrong-pin")
-def admin_wrong_pin(app) -> None:
+def admin_wrong_pin(app: App) -> None:
     app.pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash)
     admin = AdminScreen(app, MenuScreen(app))
     app.show(admin)
@@ -176,7 +177,7 @@ def admin_wrong_pin(app) -> None:
 
 
 @scene("admin:message")
-def admin_message(app) -> None:
+def admin_message(app: App) -> None:
     """The admin menu with a long answer under it (the export's folder)."""
     admin = AdminScreen(app, MenuScreen(app))
     admin.mode = "menu"

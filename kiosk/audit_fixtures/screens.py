@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import kiosk.games
 from kiosk import games
+from kiosk.app.app import App
 from kiosk.audit_fixtures.table import played, show
 from kiosk.drawing.audit import scene
 from kiosk.screens.admin import AdminScreen
@@ -14,7 +15,7 @@ from kiosk.screens.setup import SetupScreen
 
 
 @scene("menu")
-def menu(app) -> None:
+def menu(app: App) -> None:
     app.scanners_down.clear()  # an earlier scene may have left a scanner unplugged
     app.show(MenuScreen(app))
 
@@ -22,11 +23,11 @@ def menu(app) -> None:
 LONG_NAMES = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia-Sofia", "Friederike"]  # 12 chars
 
 
-for _game in games.available():
-    def _setup(app, game_id: str = _game) -> None:
+for _game in games.ids():
+    def _setup(app: App, game_id: str = _game) -> None:
         app.show(SetupScreen(app, game_id))
 
-    def _crowded(app, game_id: str = _game) -> None:
+    def _crowded(app: App, game_id: str = _game) -> None:
         """The most players the game allows, with 12-character names, some seats claimed."""
         screen = SetupScreen(app, game_id)
         screen.count = max(screen.cls.player_counts)
@@ -38,7 +39,7 @@ for _game in games.available():
     scene(f"setup:{_game}:most-players")(_crowded)
     for _setting in kiosk.games.get(_game).settings:  # every option at every value (on and off)
         for _index in range(len(_setting.values)):
-            def _option(app, game_id: str = _game, option: str = _setting.option, index: int = _index) -> None:
+            def _option(app: App, game_id: str = _game, option: str = _setting.option, index: int = _index) -> None:
                 screen = SetupScreen(app, game_id)
                 screen.picked[option] = index
                 app.show(screen)
@@ -47,7 +48,7 @@ for _game in games.available():
 
 
 @scene("setup:error")
-def setup_error(app) -> None:
+def setup_error(app: App) -> None:
     screen = SetupScreen(app, "annaotto")
     screen.count = 6
     screen.names[:6] = LONG_NAMES
@@ -56,30 +57,30 @@ def setup_error(app) -> None:
 
 
 @scene("keyboard")
-def keyboard(app) -> None:
+def keyboard(app: App) -> None:
     setup = SetupScreen(app, "alles-klar")
     app.show(KeyboardScreen(app, setup, "Name", "Annabelle", lambda text: None))
 
 
 @scene("history")
-def history(app) -> None:
+def history(app: App) -> None:
     table = show(app, played("alcasan", 12))
     app.show(HistoryScreen(app, table, None, table.controller))
 
 
 @scene("admin:pin")
-def admin_pin(app) -> None:
+def admin_pin(app: App) -> None:
     app.show(AdminScreen(app, MenuScreen(app)))
 
 
 @scene("admin:menu")
-def admin_menu(app) -> None:
+def admin_menu(app: App) -> None:
     screen = AdminScreen(app, MenuScreen(app))
     screen.mode = "menu"
     app.show(screen)
 
 
-def _paused_game(app, count: int = 6) -> int:
+def _paused_game(app: App, count: int = 6) -> int:
     """A logged ANNAOTTO game of `count` players with long names, paused as the idle pause leaves it."""
     from kiosk.app.controller import TableController
     from kiosk.eventlog.store import EventLog
@@ -89,17 +90,19 @@ def _paused_game(app, count: int = 6) -> int:
     names = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia-Sofia", "Friederike"][:count]
     controller = TableController.new_game(log, "annaotto", names, names[-1])
     controller.pause()
+    if controller.game_row is None:
+        raise RuntimeError("the paused game has no log row")
     return controller.game_row
 
 
 @scene("menu:paused")
-def menu_paused(app) -> None:
+def menu_paused(app: App) -> None:
     app.scanners_down.clear()
     app.show(MenuScreen(app, paused=_paused_game(app)))
 
 
 @scene("menu:unplugged")
-def menu_unplugged(app) -> None:
+def menu_unplugged(app: App) -> None:
     from hw.camera.zones import READER as CAMERA
 
     app.scanners_down.clear()
@@ -108,7 +111,7 @@ def menu_unplugged(app) -> None:
 
 
 @scene("menu:paused-unplugged")
-def menu_paused_unplugged(app) -> None:
+def menu_paused_unplugged(app: App) -> None:
     app.scanners_down.clear()
     app.scanners_down["/dev/ttyACM1"] = "north"
     app.show(MenuScreen(app, paused=_paused_game(app)))

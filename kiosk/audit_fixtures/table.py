@@ -13,6 +13,7 @@ from pathlib import Path
 
 import kiosk.games
 from kiosk import i18n
+from kiosk.app.app import App
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
@@ -44,7 +45,7 @@ def played(game_id: str, steps: int | None, count: int | None = None, seed: int 
     return controller
 
 
-def show(app, controller: TableController) -> TableScreen:
+def show(app: App, controller: TableController) -> TableScreen:
     app.scanners_down.clear()
     screen = TableScreen(app, controller)
     app.show(screen)
@@ -55,27 +56,27 @@ def _register(game_id: str) -> None:
     most = max(games.get(game_id).player_counts)
 
     @scene(f"table:{game_id}:new")
-    def new(app) -> None:  # nothing played yet: the start instructions (ANNAOTTO: deal, turn, scan the start card)
+    def new(app: App) -> None:  # nothing played yet: the start instructions (ANNAOTTO: deal, turn, scan the start card)
         show(app, played(game_id, 0, count=most, seed=5, pool=LONG_NAMES))
 
     @scene(f"table:{game_id}:start")
-    def start(app) -> None:
+    def start(app: App) -> None:
         show(app, played(game_id, 1))
 
     @scene(f"table:{game_id}:mid")
-    def mid(app) -> None:
+    def mid(app: App) -> None:
         show(app, played(game_id, 9))
 
     @scene(f"table:{game_id}:most-players")
-    def crowded(app) -> None:
+    def crowded(app: App) -> None:
         show(app, played(game_id, 12, count=most, seed=5))
 
     @scene(f"table:{game_id}:long-names")
-    def long_names(app) -> None:  # the largest table, every name 12 characters long
+    def long_names(app: App) -> None:  # the largest table, every name 12 characters long
         show(app, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
 
     @scene(f"table:{game_id}:longest-rejection")
-    def longest(app) -> None:  # the game's longest rejection in the table's language, in a crowded game
+    def longest(app: App) -> None:  # the game's longest rejection in the table's language, in a crowded game
         c = played(game_id, 12, count=most, seed=5, pool=LONG_NAMES)
         rejection = longest_rejection(game_id, i18n.language())
         c.feedback = Feedback(False, rejection, event={"type": "play", "player": c.state.get("turn"),
@@ -83,21 +84,21 @@ def _register(game_id: str) -> None:
         show(app, c)
 
     @scene(f"table:{game_id}:rejected")
-    def rejected(app) -> None:
+    def rejected(app: App) -> None:
         c = played(game_id, 6)
         c.scan("XX:NOT-A-CARD")
         show(app, c)
 
     @scene(f"table:{game_id}:accepted")
-    def accepted(app) -> None:
+    def accepted(app: App) -> None:
         show(app, played(game_id, 6))
 
     @scene(f"table:{game_id}:end")
-    def end(app) -> None:
+    def end(app: App) -> None:
         show(app, played(game_id, None))
 
 
-for _game in [g for g in kiosk.games.available() if g in sim.registered()]:
+for _game in [g for g in kiosk.games.ids() if g in sim.ids()]:
     _register(_game)
 
 
@@ -106,14 +107,14 @@ def _rejections(game_id: str) -> list[tuple[str, str, tuple[str, ...]]]:
     the referee's common checks raise, read from their source."""
     module = Path(sys.modules[games.get(game_id).__module__].__file__ or "")
     files = sorted(module.parent.glob("*.py")) if module.parent.name != "games" else [module]
-    found = set()
+    found: set[tuple[str, str, tuple[str, ...]]] = set()
     for path in [*files, Path(sys.modules[Referee.__module__].__file__ or "")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Rejection" and node.args
                     and isinstance(node.args[0], ast.Constant)):
                 continue
-            code = node.args[0].value
-            key = node.args[1].value if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else code
+            code = str(node.args[0].value)
+            key = str(node.args[1].value) if len(node.args) > 1 and isinstance(node.args[1], ast.Constant) else code
             found.add((code, key, tuple(sorted(k.arg for k in node.keywords if k.arg))))
     return sorted(found)
 
@@ -144,14 +145,14 @@ def longest_rejection(game_id: str, lang: str) -> Rejection:
 
 
 @scene("verdict:accepted")
-def verdict_accepted(app) -> None:
+def verdict_accepted(app: App) -> None:
     c = TableController.new_game(None, "alles-klar", ["Annabelle", "Ben"])
     c.scan("AK:8.II")
     show(app, c)
 
 
 @scene("verdict:rejected")
-def verdict_rejected(app) -> None:
+def verdict_rejected(app: App) -> None:
     c = TableController.new_game(None, "alles-klar", ["Annabelle", "Ben"])
     c.scan("AK:8.II")
     c.scan("AK:8.II")  # a double scan
@@ -159,7 +160,7 @@ def verdict_rejected(app) -> None:
 
 
 @scene("table:alles-klar:question")
-def question(app) -> None:
+def question(app: App) -> None:
     c = TableController.new_game(None, "alles-klar", ["Annabelle", "Ben", "Cleopatra"])
     c.scan("AK:5.I.V")
     show(app, c)
@@ -181,33 +182,34 @@ def _race(closed: bool) -> TableController:
 
 
 @scene("table:annaotto:race-open")
-def race_open(app) -> None:
+def race_open(app: App) -> None:
     show(app, _race(False))
 
 
 @scene("table:annaotto:race-result")
-def race_result(app) -> None:
+def race_result(app: App) -> None:
     show(app, _race(True))
 
 
 @scene("table:annaotto:race-late-slap")
-def race_late(app) -> None:
+def race_late(app: App) -> None:
     c = _race(True)
     c.button(NAMES[1], "slap", time.monotonic_ns())
     screen = show(app, c)
     screen._race_until = 0.0
-    screen._race_key = c.ui.race(c.state).key
+    race = c.ui.race(c.state)
+    screen._race_key = race.key if race is not None else ()
 
 
 @scene("table:scanner-unplugged")
-def unplugged(app) -> None:
+def unplugged(app: App) -> None:
     c = played("alles-klar", 4)
     show(app, c)
     app.scanners_down["/dev/ttyACM1"] = "Cleopatra"
 
 
 @scene("table:every-banner")
-def every_banner(app) -> None:
+def every_banner(app: App) -> None:
     """Scanner and camera down, the café offline and an announcement, all at once."""
     from cafe.settings import CafeLinkConfig
     from hw.camera.zones import READER as CAMERA
@@ -224,7 +226,7 @@ def every_banner(app) -> None:
                                       "en": "The tournament starts at 8 pm at table 3 – please have your cards ready"}}
 
 @scene("demo")
-def demo(app) -> None:
+def demo(app: App) -> None:
     app.scanners_down.clear()
     screen = DemoScreen(app, seed=5)
     app.show(screen)

@@ -24,12 +24,15 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kiosk.drawing.view import Limits, pitch
 
+if TYPE_CHECKING:
+    from kiosk.app.app import App
+
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
-Scene = Callable[[Any], None]  # (app) -> None: shows one screen in one state
+Scene = Callable[["App"], None]  # (app) -> None: shows one screen in one state
 _SCENES: dict[str, Scene] = {}
 _loaded = False
 GREY_DIFFERENCE = 12.0  # mean grey-level difference (0-255) that tells two verdict panels apart

@@ -45,6 +45,8 @@ def cap_height(px: int) -> int:
     cap = _CAPS.get(px)
     if cap is None:
         metrics = font(px).metrics("H")[0]
+        if metrics is None:
+            raise pygame.error("the font has no capital H")
         cap = _CAPS[px] = metrics[3] - max(0, metrics[2])
     return cap
 

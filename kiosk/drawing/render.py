@@ -410,7 +410,8 @@ class Renderer:
             self.cuts.note(e.text, " | ".join(lines), e.rect, "cut" if cut else "below its floor")
         if self.record is not None:
             area = self._lines_area(placed)
-            self.record.append(DrawnText("\n".join(lines), e.text, tuple(area), self.cap_height(px), color,
+            box = (area.x, area.y, area.w, area.h)
+            self.record.append(DrawnText("\n".join(lines), e.text, box, self.cap_height(px), color,
                                          self._background(area), e.role, e.tag, cut, e.group))
         for image, at in placed:
             self.surface.blit(image, at)
@@ -529,9 +530,9 @@ class Renderer:
             for j in range(5):
                 x = area.x + (2 * i + 1) * area.width // 14
                 y = area.y + (2 * j + 1) * area.height // 10
-                c = tuple(self.surface.get_at((x, y)))[:3]
-                counts[c] = counts.get(c, 0) + 1  # type: ignore[index]
-        return max(counts, key=counts.__getitem__)  # type: ignore[return-value]
+                r, g, b = self.surface.get_at((x, y))[:3]
+                counts[(r, g, b)] = counts.get((r, g, b), 0) + 1
+        return max(counts, key=counts.__getitem__)
 
     def _icon(self, e: Element, rect: pygame.Rect) -> None:
         """Verdict and status signs drawn as shapes, so they read without a glyph and in greyscale."""

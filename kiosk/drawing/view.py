@@ -73,7 +73,7 @@ class Limits:
 
     @classmethod
     def for_size(cls, width: int, height: int) -> Limits:
-        return _limits(cls, width, height)
+        return _limits(width, height)
 
     @classmethod
     def _for_size(cls, width: int, height: int) -> Limits:
@@ -97,9 +97,9 @@ def pitch(width: int, height: int) -> tuple[float, float]:
 
 
 @functools.lru_cache(maxsize=64)
-def _limits(cls: type[Limits], width: int, height: int) -> Limits:
+def _limits(width: int, height: int) -> Limits:
     """`Limits.for_size`, computed once per size (a frame asks it a few dozen times)."""
-    return cls._for_size(width, height)
+    return Limits._for_size(width, height)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,15 @@ menu's "Export" writes both to a USB stick when one is mounted, else into the da
 from __future__ import annotations
 
 import csv
+import io
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from kiosk.eventlog.store import EventLog, GameRecord, effective_events
 from kiosk.games.ranking import Place, rank
@@ -102,28 +105,73 @@ def csv_row(table: str, summary: GameSummary) -> dict[str, object]:
     return row
 
 
-def write_csv(rows: Iterable[dict[str, object]], path: Path) -> Path:
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, restval="")
-        writer.writeheader()
-        writer.writerows(rows)
-    return path
+def _csv(rows: Iterable[dict[str, object]], out: IO[str]) -> None:
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, restval="")
+    writer.writeheader()
+    writer.writerows(rows)
+
+
+class ExportRefused(OSError):
+    """The export's folder or one of its files is already there (or is not a plain folder): nothing is written
+    through it, followed or replaced. `folder` is the name it would have had."""
+
+    def __init__(self, folder: str):
+        super().__init__(f"{folder} exists already")
+        self.folder = folder
+
+
+def _open_dir(name: str | Path, dir_fd: int | None = None) -> int:
+    """A folder opened without following a symbolic link (its last part)."""
+    return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+
+
+def _new_dir(parent: int, name: str) -> int:
+    """A fresh folder made in `parent` and opened: ExportRefused when anything of that name is there."""
+    try:
+        os.mkdir(name, 0o755, dir_fd=parent)
+        return _open_dir(name, parent)
+    except (FileExistsError, NotADirectoryError):
+        raise ExportRefused(name) from None
+
+
+def _new_file(folder: int, name: str) -> IO[bytes]:
+    """A file made exclusively in `folder` (never one that is there, never through a link)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.fdopen(os.open(name, flags, 0o644, dir_fd=folder), "wb")
+    except FileExistsError:
+        raise ExportRefused(name) from None
+
+
+def _text_file(folder: int, name: str) -> IO[str]:
+    return io.TextIOWrapper(_new_file(folder, name), encoding="utf-8", newline="")
 
 
 def export(log: EventLog, out_dir: Path, table: str) -> tuple[Path, int]:
-    """games.csv plus one transcript per game in `out_dir`; returns the CSV's path and the number of games."""
+    """games.csv plus one transcript per game in `out_dir` (made if missing); returns the CSV's path and the
+    number of games. Every file is made exclusively and no link is followed: ExportRefused if one exists."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    folder = _open_dir(out_dir)
+    try:
+        count = _write_games(log, folder, table)
+    finally:
+        os.close(folder)
+    return out_dir / "games.csv", count
+
+
+def _write_games(log: EventLog, folder: int, table: str) -> int:
     items = summaries(log)
     for summary in items:
-        with open(out_dir / transcript_name(summary.record), "w", encoding="utf-8") as out:
+        with _text_file(folder, transcript_name(summary.record)) as out:
             log.export(summary.record.id, out)
-    path = write_csv((csv_row(table, s) for s in items), out_dir / "games.csv")
-    return path, len(items)
+    with _text_file(folder, "games.csv") as out:
+        _csv((csv_row(table, s) for s in items), out)
+    return len(items)
 
 
 def transcript_name(record: GameRecord) -> str:
-    return f"game-{record.id:05d}-{record.header.get('game', 'unknown')}.jsonl"
+    return f"game-{record.id:05d}-{_safe(str(record.header.get('game', 'unknown')))}.jsonl"
 
 
 def usb_stick(mounts: Path = Path("/proc/mounts"), roots: tuple[str, ...] = USB_ROOTS) -> Path | None:
@@ -144,13 +192,40 @@ def usb_stick(mounts: Path = Path("/proc/mounts"), roots: tuple[str, ...] = USB_
 
 def export_everything(log: EventLog, data_dir: Path, table: str, mounts: Path = Path("/proc/mounts"),
                       roots: tuple[str, ...] = USB_ROOTS) -> tuple[Path, bool]:
-    """The admin menu's Export: CSV, transcripts and a backup into one folder; returns it and "on a USB stick"."""
+    """The admin menu's Export: CSV, transcripts and a backup into one new folder; returns it and "on a USB
+    stick". Whatever the stick holds cannot turn the export elsewhere: the folder is made exclusively in the
+    stick's top folder and every file in it exclusively, none through a symbolic link (the issue: a stick's
+    `games.csv` → the live log turned the log into CSV text). ExportRefused when the folder is there already."""
     stick = usb_stick(mounts, roots)
-    base = stick if stick is not None else Path(data_dir) / "exports"
-    folder = base / f"tabletop-referee-{_safe(table)}-{time.strftime('%Y%m%d-%H%M%S')}"
-    export(log, folder, table)
-    backup(log.path, folder / "events.sqlite3")
-    return folder, stick is not None
+    if stick is not None:
+        base = _open_dir(stick)
+    else:
+        exports = Path(data_dir) / "exports"
+        exports.mkdir(exist_ok=True)
+        base = _open_dir(exports)
+    name = f"tabletop-referee-{_safe(table)}-{time.strftime('%Y%m%d-%H%M%S')}"
+    try:
+        folder = _new_dir(base, name)
+        try:
+            _write_games(log, folder, table)
+            _write_backup(log.path, Path(data_dir), folder)
+        finally:
+            os.close(folder)
+    finally:
+        os.close(base)
+    return (stick if stick is not None else Path(data_dir) / "exports") / name, stick is not None
+
+
+def _write_backup(source: Path, data_dir: Path, folder: int) -> None:
+    """The log's consistent copy (`backup`) made in the data directory, then written into the export folder."""
+    private = backup(source, data_dir / ".export-backup.sqlite3")
+    try:
+        with open(private, "rb") as copy, _new_file(folder, "events.sqlite3") as out:
+            shutil.copyfileobj(copy, out, 1024 * 1024)
+            out.flush()
+            os.fsync(out.fileno())
+    finally:
+        private.unlink(missing_ok=True)
 
 
 def _safe(name: str) -> str:

@@ -81,10 +81,11 @@ class Opened:
     notice: str | None = None
 
 
-def open_log(path: Path, now: float | None = None) -> Opened:
-    """Open the event log; a corrupt one is moved aside and a fresh one started (with a notice)."""
+def open_log(path: Path, now: float | None = None, table: str | None = None) -> Opened:
+    """Open the event log (sealing its records for café table `table`, if any); a corrupt one is moved aside and a
+    fresh one started (with a notice) — with a fresh key, since a key belongs to its log (`kiosk.eventlog.chain`)."""
     try:
-        return Opened(_open_checked(path))
+        return Opened(_open_checked(path, table))
     except Exception as error:  # classified below; anything unknown is still not a crash loop
         fault = fault_of(error) or StorageFault(IO, f"{type(error).__name__}: {error}")
     if fault.kind != CORRUPT:  # the app logs it (once per distinct fault) and shows it
@@ -93,7 +94,7 @@ def open_log(path: Path, now: float | None = None) -> Opened:
     aside = set_aside(path, now)
     log.error("event log %s is damaged (%s): moved aside to %s, a fresh log started", path, fault.detail, aside)
     try:
-        fresh = _open_checked(path)
+        fresh = _open_checked(path, table)
     except Exception as error:
         again = fault_of(error) or StorageFault(IO, str(error))
         log.error("event log %s: a fresh log cannot be started either: %s", path, again)
@@ -102,8 +103,8 @@ def open_log(path: Path, now: float | None = None) -> Opened:
     return Opened(fresh, notice=notice)
 
 
-def _open_checked(path: Path) -> EventLog:
-    event_log = EventLog(path)
+def _open_checked(path: Path, table: str | None = None) -> EventLog:
+    event_log = EventLog(path, table=table)
     try:
         (verdict,) = event_log.db.execute("PRAGMA quick_check(1)").fetchone()
         if verdict != "ok":

@@ -10,7 +10,9 @@ The same transaction also writes the game's café log record (`records`): a
 referee's answer) and an `end` when the game leaves play. Each record gets the
 table-wide number `n` (AUTOINCREMENT: strictly increasing, never reused, across
 games and restarts), so the café publisher can send the log from the first
-record the broker has not acknowledged (`shared/cafe-protocol.md`).
+record the broker has not acknowledged (`shared/cafe-protocol.md`). A log opened
+for a café table (`table=`) also seals each record in that transaction: `prev`,
+`h`, `sig`, kept byte for byte as it is sent (`kiosk.eventlog.chain`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from cafe.contract import assignment_ref
+from cafe.signing import RecordSigner
+from kiosk.eventlog import chain
+from referee.ranking import ranked_values, score_kind
 from referee.transcript import write_transcript
 from referee.words import is_default_name
 
@@ -64,7 +69,9 @@ CREATE TABLE records (
     ok INTEGER,                               -- event: 1 accepted, 0 rejected
     error TEXT,                               -- event: the rejection's code
     body TEXT NOT NULL,                       -- start: header, event: the event, end: status + scores + winners
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    sealed TEXT,                              -- the signed payload as it is sent (NULL: not sealed yet)
+    h TEXT                                    -- its hash: the next record's prev
 );
 CREATE INDEX records_by_game ON records (game_id, kind, seq);
 CREATE TABLE IF NOT EXISTS cafe_acked (
@@ -106,9 +113,21 @@ class LogRecord:
     kind: str  # start | event | end
     at: float
     fields: dict[str, Any]  # start: header; event: event, answer; end: status, scores, winners
+    sealed: str | None = None  # the signed payload as sent (JSON), once the record is sealed
+
+    @property
+    def data(self) -> bytes:
+        """The sealed payload's bytes: what the publisher sends, the same every time (cafe.outbox)."""
+        if self.sealed is None:
+            raise ValueError(f"record {self.n} is not sealed")
+        return self.sealed.encode("utf-8")
 
     def payload(self, table: str) -> dict[str, Any]:
-        """The record's MQTT payload: what the protocol names, `v` and `table` included."""
+        """The record's MQTT payload: the sealed one as sent, else what the protocol names, `v` and `table`
+        included (the payload a seal is made over)."""
+        if self.sealed is not None:
+            sealed: dict[str, Any] = json.loads(self.sealed)
+            return sealed
         return {"v": 1, "table": table, "n": self.n, "at": iso_time(self.at), "game_uid": self.game_uid,
                 "kind": self.kind, **self.fields}
 
@@ -127,7 +146,7 @@ class EventLog:
     commits skip the fsync and never hold the display loop's writes up for long.
     """
 
-    def __init__(self, path: Path | str, durable: bool = True):
+    def __init__(self, path: Path | str, durable: bool = True, table: str | None = None):
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -143,8 +162,40 @@ class EventLog:
             self.db.execute("ALTER TABLE games ADD COLUMN uid TEXT")
         if "assignment" not in columns:  # a log written before club nights
             self.db.execute("ALTER TABLE games ADD COLUMN assignment TEXT")
+        self.db.execute(chain.META_SCHEMA)
         self._listeners: list[Callable[[int], None]] = []
+        self.table = table  # the café table the records are sealed for; None: an island, nothing sealed
+        self.signer: RecordSigner | None = None
         self._migrate_records()
+        if table is not None:
+            self._seal_from_now(table, None if str(path) == ":memory:" else self.path)
+
+    def _seal_from_now(self, table: str, path: Path | None) -> None:
+        """Seal the records written so far (in order, one transaction) and every record from now on."""
+        with self._tx():
+            the_log_id = chain.log_id(self.db)
+        self.signer = chain.signer_for(path, the_log_id)
+        with self._tx():
+            chain.seal_backlog(self.db, self.signer, table, self._payload)
+
+    def seal_for(self, table: str) -> None:
+        """The table just joined a café as `table` (admin → Café): its records are sealed for it from now on,
+        the ones written so far first (`kiosk/app/joining.py`)."""
+        if self.table != table or self.signer is None:
+            self.table = table
+            self._seal_from_now(table, None if str(self.path) == ":memory:" else self.path)
+
+    def own_signer(self) -> RecordSigner:
+        """The log's key, made on first use, without sealing anything: an island table shows its fingerprint on
+        its Café screen before it asks to join, and signs its claim with it."""
+        if self.signer is not None:
+            return self.signer
+        with self._tx():
+            the_log_id = chain.log_id(self.db)
+        return chain.signer_for(None if str(self.path) == ":memory:" else self.path, the_log_id)
+
+    def _payload(self, row: chain.Row) -> dict[str, Any]:
+        return _log_record(*row[:10]).payload(self.table or "")
 
     def close(self) -> None:
         self.db.close()
@@ -170,7 +221,7 @@ class EventLog:
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
                                    uuid.uuid4().hex,
                                    None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
-            game_id = int(cur.lastrowid)
+            game_id = _inserted(cur)
             self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
         return game_id
@@ -298,12 +349,19 @@ class EventLog:
     # --- the café log (outbox)
 
     def records(self, after_n: int = 0, limit: int | None = None) -> list[LogRecord]:
-        """The café log records with n > after_n, in order of n (at most `limit`)."""
-        rows = self.db.execute(
-            "SELECT r.n, r.game_id, g.uid, r.kind, r.seq, r.ok, r.error, r.body, r.at, g.assignment FROM records r "
-            "JOIN games g ON g.id = r.game_id WHERE r.n > ? ORDER BY r.n LIMIT ?",
-            (after_n, -1 if limit is None else limit))
+        """The café log records with n > after_n, in order of n (at most `limit`), sealed or not."""
+        rows = self.db.execute(chain.RECORD_ROWS + "WHERE r.n > ? ORDER BY r.n LIMIT ?",
+                               (after_n, -1 if limit is None else limit))
         return [_log_record(*row) for row in rows]
+
+    def sealed(self, after_n: int = 0, limit: int | None = None) -> list[LogRecord]:
+        """What the publisher may send (`cafe.outbox.Outbox`): the sealed records with n > after_n, in order,
+        up to the first one not sealed yet."""
+        records = self.records(after_n, limit)
+        for index, record in enumerate(records):
+            if record.sealed is None:
+                return records[:index]
+        return records
 
     def last_n(self) -> int:
         """The highest record number written so far (0 for an empty log)."""
@@ -331,7 +389,10 @@ class EventLog:
         cur = self.db.execute("INSERT INTO records (game_id, kind, seq, ok, error, body, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (game_id, kind, seq, None if ok is None else int(ok), error, body, at))
-        return int(cur.lastrowid)
+        n = _inserted(cur)
+        if self.signer is not None:
+            chain.seal(self.db, self.signer, n, self._payload)
+        return n
 
     def _record_event(self, game_id: int, text: str, error: str | None, at: float) -> int:
         (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE game_id=? AND kind='event'",
@@ -341,8 +402,21 @@ class EventLog:
     def _end(self, game_id: int, status: str, outcome: tuple[dict[str, Any], list[str]], at: float) -> None:
         self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, at, game_id))
         scores, winners = outcome
-        self._record(game_id, "end", json.dumps({"status": status, "scores": scores, "winners": winners},
-                                                ensure_ascii=False), at)
+        body = {"status": status, "scores": scores, "winners": winners} | self._ranked_by(game_id)
+        self._record(game_id, "end", json.dumps(body, ensure_ascii=False), at)
+
+    def _ranked_by(self, game_id: int) -> dict[str, Any]:
+        """What the game ranks by, as its definition says (`referee.ranking`), and each player's number: the end
+        record carries it (`score_kind`, `ranked`: added for #35), so a receiver need not guess from the scores
+        (Profi-Sort's beginner game counts tasks, not the penalty points in `scores`)."""
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        header = json.loads(row[0]) if row else {}
+        try:
+            kind = score_kind(str(header.get("game")), header.get("options") or {})
+        except KeyError:  # a game this version does not know
+            return {}
+        state = self._replayed_state(game_id)
+        return {"score_kind": kind, "ranked": ranked_values(kind, list(header.get("players", [])), state)}
 
     def _outcome(self, game_id: int) -> tuple[dict[str, Any], list[str]]:
         """Scores and winners of a logged game, by replaying it (for an end nobody handed them to)."""
@@ -372,6 +446,10 @@ class EventLog:
         """Give a log written before the café its records: start, accepted events, end — in one transaction."""
         exists = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='records'").fetchone()
         if exists:
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
+            for column in ("sealed", "h"):  # a café log written before records were signed
+                if column not in columns:
+                    self.db.execute(f"ALTER TABLE records ADD COLUMN {column} TEXT")
             return
         with self._tx():
             if self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='records'").fetchone():
@@ -392,7 +470,7 @@ class EventLog:
 
 
 def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: int | None, error: str | None,
-                body: str, at: float, assignment: str | None = None) -> LogRecord:
+                body: str, at: float, assignment: str | None = None, sealed: str | None = None) -> LogRecord:
     data = json.loads(body)
     if kind == "start":
         fields: dict[str, Any] = {"header": data}
@@ -404,7 +482,7 @@ def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: 
         fields = {"event": data, "answer": {"seq": seq, "ok": bool(ok), "error": error}}
     else:
         fields = data
-    return LogRecord(n, game_id, uid, kind, at, fields)
+    return LogRecord(n, game_id, uid, kind, at, fields, sealed)
 
 
 class _Transaction:
@@ -449,3 +527,10 @@ def effective_events(events: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
         else:
             kept.append(event)
     return iter(kept)
+
+
+def _inserted(cur: sqlite3.Cursor) -> int:
+    """The row an INSERT just made."""
+    if cur.lastrowid is None:
+        raise sqlite3.DatabaseError("the INSERT made no row")
+    return cur.lastrowid

@@ -8,7 +8,7 @@ None of them names a game: what differs between games comes from the game's defi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -111,7 +111,7 @@ class Ruling(Protocol):
     the rules from here, never from the games' internals."""
 
     @property
-    def events(self) -> Sequence[Event]:
+    def events(self) -> Sequence[Mapping[str, Any]]:
         """The accepted events so far, for screens that show more than the state keeps (e.g. the cards under
         the top of a pile). Read only."""
         ...
@@ -142,7 +142,7 @@ class GameUI:
         self._pictures: dict[tuple[str, str], CardFace | None] = {}  # (face, language) → how it is drawn
 
     @property
-    def events(self) -> Sequence[Event]:
+    def events(self) -> Sequence[Mapping[str, Any]]:
         return self.ruling.events if self.ruling is not None else ()
 
     @property
@@ -181,8 +181,9 @@ class GameUI:
             return None
         return {"type": "play", "player": player, "card": code}
 
-    def button(self, state: State, seat: str, button: str, t_us: int) -> Event | None:
-        """A seat button: the event it means now, or None when it means nothing in this game."""
+    def button(self, state: State, seat: str, button: str, t_us: int) -> Event | Note | None:
+        """A seat button: the event it means now, a note when it means nothing now (a slap after the race
+        closed), or None when it means nothing in this game."""
         return None
 
     def actions(self, state: State) -> list[Action]:
@@ -267,9 +268,10 @@ register = UIS.register
 
 
 def get(game_id: str) -> type[GameUI]:
+    """The game's table panel; KeyError for a game that has none (`UIS.get` for None instead)."""
     return UIS[game_id]
 
 
-def available() -> list[str]:
-    """Game ids with a table screen, in the menu's order."""
+def ids() -> list[str]:
+    """Every game with a table panel, in menu order."""
     return UIS.ids()

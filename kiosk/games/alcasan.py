@@ -13,15 +13,13 @@ leaves it at 0, so the newest laid cards are always exactly the pile).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Panel, State, register
 from kiosk.i18n import N_, tr, trn
 
 PREFIX = "AC:"
-LUFT = "LUFT"
-FEUER = "FEUER"
 
 
 def short_face(code: str) -> str:
@@ -29,7 +27,7 @@ def short_face(code: str) -> str:
     return code.partition("#")[0].partition(":")[2]
 
 
-def laid_cards(events: Sequence[Event]) -> list[tuple[str, str]]:
+def laid_cards(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
     """(code, player) of every card laid on the pile by the events, oldest first (a failed reveal included)."""
     laid: list[tuple[str, str]] = []
     for event in events:

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, State, register
 from kiosk.i18n import N_, tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
+from referee.hints import RaceView
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
 
@@ -31,6 +33,11 @@ class RaceClock:
 
     by: str
     opened: float
+
+
+def _call(player: str, word: str) -> Event:
+    """A player's call (ANNA, OTTO, ALLE) as the event the table sends."""
+    return {"type": "call", "player": player, "word": word}
 
 
 @register
@@ -47,7 +54,7 @@ class AnnaottoUI(GameUI):
         self.recent: list[tuple[int, str, str]] = []  # (pile size after, face, who laid it) for the card row
         self.scanned_at: str | None = None  # the last scan came from another player's scanner: that player
 
-    def _race_view(self):
+    def _race_view(self) -> RaceView | None:
         return self.hints.race if self.hints is not None else None
 
     # --- inputs → events
@@ -97,11 +104,10 @@ class AnnaottoUI(GameUI):
                 out.append(Action(self._source_label(turn), lambda: self._source_choice(state, turn), "from"))
         for (kind, word), who in owed.items():
             if kind == "call" and "call" in events:
-                out.append(Action(f"{who}: {word}!", lambda who=who, word=word: {
-                    "type": "call", "player": who, "word": word}, f"call:{who}:{word}"))
+                out.append(Action(f"{who}: {word}!", partial(_call, who, word), f"call:{who}:{word}"))
         for (kind, _), who in owed.items():
             if kind == "catchable" and "catch" in events:
-                out.append(Action(tr("Catch {player}", player=who), lambda who=who: self._catch_choice(who), "catch"))
+                out.append(Action(tr("Catch {player}", player=who), partial(self._catch_choice, who), "catch"))
         return out
 
     def _press(self, player: str) -> Event:

@@ -31,7 +31,7 @@ class Line:
 
 def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
     """The game's card words (as its labels print them); an unknown code is shown as scanned."""
-    ui = games.get(game_id)(players, options) if game_id in games.available() else None
+    ui = games.get(game_id)(players, options) if game_id in games.ids() else None
 
     def face(code: str) -> str:
         if ui is None:

@@ -9,7 +9,9 @@ event keeps the collection (fix it or cancel it); an accepted one ends it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, Setting, State, register
@@ -186,7 +188,7 @@ class ProfiSortUI(GameUI):
         if phase == "round-over":
             return [Action(tr("Next round"), lambda: {"type": "new_round"}, "next-round")]
         if phase == "scoring":
-            return [Action(tr("Show hand: {player}", player=p), lambda p=p: self._start(Collect("reveal_hand", p)),
+            return [Action(tr("Show hand: {player}", player=p), partial(self._start, Collect("reveal_hand", p)),
                            f"reveal:{p}")
                     for p in self.players if state["round_points"].get(p) is None]
         turn = state.get("turn")
@@ -217,20 +219,21 @@ class ProfiSortUI(GameUI):
 
     # --- touch questions
 
-    def _paged(self, prompt: str, options: list[tuple[str, Any]], complete, start: int = 0) -> Choice:
+    def _paged(self, prompt: str, options: list[tuple[str, Any]], complete: Callable[[Any], Event | Choice | Note],
+               start: int = 0) -> Choice:
         page = options[start:start + PAGE]
         if len(options) > PAGE:
             nxt = start + PAGE if start + PAGE < len(options) else 0
             page = [*page, (tr("More"), ("__more__", nxt))]
 
-        def chosen(value):
+        def chosen(value: Any) -> Event | Choice | Note:
             if isinstance(value, tuple) and value and value[0] == "__more__":
                 return self._paged(prompt, options, complete, value[1])
             return complete(value)
 
         return Choice(prompt, page, chosen)
 
-    def _ask_player(self, prompt: str, players, then) -> Choice:
+    def _ask_player(self, prompt: str, players: Iterable[str], then: Callable[[Any], Event | Choice | Note]) -> Choice:
         return self._paged(prompt, [(p, p) for p in players], then)
 
     def _ask_task(self, state: State, player: str) -> Choice:
@@ -238,7 +241,7 @@ class ProfiSortUI(GameUI):
         open_tasks = [t for t in TASK_IDS if t not in done]
         options = [(self._task_label(t), t) for t in open_tasks]
 
-        def chosen(task_id: str):
+        def chosen(task_id: str) -> Event | Choice | Note:
             if task_id == REPEAT:
                 return self._paged(tr("Task 15 repeats which task?"),
                                    [(self._task_label(t.id), t.id) for t in TASKS],

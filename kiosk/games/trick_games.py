@@ -3,9 +3,7 @@ these panels show the trick, the seats and the questions a scan raises."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from kiosk.games import Choice, GameUI, Panel, State, register
+from kiosk.games import Choice, Event, GameUI, Note, Panel, State, register
 from kiosk.i18n import N_, tr, trn
 from referee.decks.alles_klar import NUMERALS
 from referee.decks.magische_7 import signed
@@ -23,10 +21,10 @@ class AllesKlarUI(GameUI):
     title = "Alles klar?"
     seat_unit = N_("cards won")
 
-    def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
+    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | Note | None:
         event = super().scan(state, code, seat)
         numerals = numerals_of(code)
-        if event is None or len(numerals) != 2:
+        if not isinstance(event, dict) or len(numerals) != 2:
             return event
         # AK-R6: the player taps which of the two numerals acts.
         options = [(n, n) for n in numerals]
@@ -59,11 +57,11 @@ class MagischeSiebenUI(GameUI):
     game_id = "magische-7"
     title = "Die magische 7"
 
-    def scan(self, state: State, code: str, seat: str | None) -> dict[str, Any] | Choice | None:
+    def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | Note | None:
         event = super().scan(state, code, seat)
         detail = self.detail()
         targets = detail.targets if detail is not None else ()  # none once the game is over
-        if event is None or not targets:
+        if not isinstance(event, dict) or not targets:
             return event
         # M7-R8: the leader taps the opponent the trick is played against (the referee names who may be).
         options = [(p, p) for p in targets]

@@ -25,7 +25,7 @@ def _known_faces() -> frozenset[str]:
     from referee.labels import game_deck
 
     faces: set[str] = set()
-    for game_id in games.all_games():
+    for game_id in games.ids():
         _, deck = game_deck(game_id)
         faces.update(deck.faces())
     return frozenset(faces)

@@ -67,6 +67,8 @@ class PileSeats:
         if player not in actors:
             return None  # not one of those who may have laid it: the question stays
         scan, self.pending = self.pending, None
+        if scan is None:  # (asked only while a scan waits for its seat)
+            return None
         return CardScan(scan.code, seat_reader(press.seat), scan.t_ns)
 
 

@@ -12,14 +12,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hw import config as hw_config
 from hw.sim import SimTable
+from hw.sim.commands import Command
 from hw.table import Table
 from kiosk.app import fault_injection
 from kiosk.hardware import seat_lights
 from kiosk.loop.inbox import Inbox
+
+if TYPE_CHECKING:
+    from kiosk.hardware.camera_seat import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +31,11 @@ log = logging.getLogger(__name__)
 @dataclass
 class Hardware:
     config: hw_config.TableConfig | None
-    table: Any = None  # hw.table.Table or hw.sim.SimTable
+    table: Table | None = None  # the real table's adapters (under a simulation: the simulated table's own)
     sim: SimTable | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
-    camera: Any = None  # kiosk.hardware.camera_seat.TableCamera when the table has an overhead camera
+    camera: TableCamera | None = None  # when the table has an overhead camera
 
     @property
     def table_name(self) -> str:
@@ -60,7 +64,10 @@ class Hardware:
         return True
 
     def close(self) -> None:
-        if self.table is not None:
+        """Close the adapters; a simulation closes its whole simulated table (control socket, pseudo-terminals)."""
+        if self.sim is not None:
+            self.sim.close()
+        elif self.table is not None:
             self.table.close()
 
 
@@ -77,8 +84,9 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
 
             config = with_sim_camera(config)
         sim = SimTable(config, sink=inbox.post).open()
-        hardware = Hardware(config, sim, sim, control, seat_lights.follower(sim.table, window),
-                            _camera(config, sim.table, own_camera))
+        table = sim.opened_table()
+        hardware = Hardware(config, table, sim, control, seat_lights.follower(table, window),
+                            _camera(config, table, own_camera))
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
@@ -94,7 +102,7 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
     if config is None:
         return Hardware(None)
     webcam = None
-    if config.camera is not None and config.camera.source == "v4l2":
+    if config.camera is not None and config.camera.source == "v4l2" and config.camera.device is not None:
         from kiosk.hardware.webcam import WebcamSource
 
         webcam = WebcamSource(config.camera.device)
@@ -102,7 +110,7 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
     return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True))
 
 
-def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> Any:
+def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> TableCamera | None:
     """The camera reader for the calibration screen, and the pile zones' seat routing (own: the config file's own
     [camera], where the zones can be saved)."""
     if config.camera is None:
@@ -113,7 +121,7 @@ def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> Any:
                        PileSeats({z.reader for z in config.camera.zones if z.seat is None}))
 
 
-def _command(inbox: Inbox, name: str):
+def _command(inbox: Inbox, name: str) -> Command:
     def handler(request: dict[str, Any]) -> dict[str, Any]:
         if name == "screenshot":  # "window": true → the whole --sim window, light strip included
             path = request.get("path")

@@ -14,6 +14,7 @@ import pygame
 
 from hw.inputs import CardScan, ReaderError
 from kiosk.app import control_commands
+from kiosk.app.joining import JoinNews
 from kiosk.loop.display import WAKE
 from kiosk.loop.inbox import Command
 from kiosk.screens import Screen
@@ -36,6 +37,12 @@ class InputEvents:
         app = self.app
         if isinstance(item, Command):
             control_commands.answer(app, item)
+            return
+        if isinstance(item, JoinNews) and app.joining is not None:
+            app.joining.receive(item)
+            if item.joined is not None:
+                app.join_cafe(item.joined)
+            app.dirty = True
             return
         if app.cafe is not None and app.cafe.receive(item):
             app.dirty = True

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
+from hw.inputs import Input
 from kiosk.drawing.view import View
 
 if TYPE_CHECKING:
+    from kiosk.app.audio import Cue
     from kiosk.app.commands import AdminCommand
     from kiosk.app.controller import TableController
     from kiosk.eventlog.store import EventLog
+    from kiosk.hardware.camera_seat import TableCamera
+    from kiosk.hardware.seat_lights import LightFollower
     from kiosk.settings.pin import PinGuard
     from kiosk.settings.settings import Settings
 
@@ -28,8 +32,10 @@ class Host(Protocol):
     reader_seats: dict[str, str]
     scanners_down: dict[str, str | None]  # reader → its seat, while unplugged (the camera by its reader name)
     seats: list[str]
-    lights: Any  # None, or the seat lights with `hold(seat, on)`
-    camera: Any  # None, or the overhead camera (`kiosk.hardware.camera_seat.TableCamera`: reader, config, pile seats)
+    lights: LightFollower | None  # the seat lights (`hold(seat, on)`), when the table has them
+    camera: TableCamera | None  # the overhead camera (reader, config, pile seats), when the table has one
+    cafe: Any  # None, or the café link (`kiosk.app.cafe_link.CafeLink`: online, problem)
+    joining: Any  # None, or joining a café from the admin menu (`kiosk.app.joining.Joining`)
 
     @property
     def lang(self) -> str: ...
@@ -60,6 +66,14 @@ class Host(Protocol):
 
     def set_default_language(self, lang: str) -> None: ...
 
+    def cue(self, cue: Cue) -> None: ...
+
+    def retry_storage(self) -> bool: ...
+
+    def after_storage_fault(self) -> None: ...
+
+    def leave_cafe(self) -> None: ...
+
 
 class Screen:
     """A screen builds its View from its state and reacts to touches, seat inputs and time."""
@@ -83,7 +97,7 @@ class Screen:
         """A button touched and let go after `held` seconds; screens that need a hold override this."""
         self.on_action(action)
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         """A hardware input (ButtonPress, CardScan, ReaderError)."""
 
     def on_tick(self, now: float) -> bool:

@@ -2,13 +2,15 @@
 
 Every destructive entry (undo, abandon, restart, shut down) asks once more and names what it affects.
 Wrong PINs lock the keypad for a growing time (`kiosk.settings.pin.PinGuard`, kept across restarts); the PIN is
-changed here, typed twice. The test screens for scanners and seat buttons open from here too.
+changed here, typed twice. The default PIN 1234 (no `admin_pin_hash` configured) opens only that change: the
+menu follows once the table has a PIN of its own. The test screens for scanners and seat buttons open from here too.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from kiosk.app.commands import AdminCommand
 from kiosk.drawing.render import measure
@@ -16,6 +18,7 @@ from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, 
 from kiosk.games.event_words import describe
 from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
+from kiosk.screens.cafe import CafeScreen
 from kiosk.screens.camera import CameraScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
@@ -81,6 +84,8 @@ class AdminScreen(Screen):
                  (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
         if getattr(self.app, "camera", None) is not None:  # a table with an overhead camera
             items.insert(9, (AdminCommand.CAMERA, tr("Camera set-up")))
+        if getattr(self.app, "joining", None) is not None:  # its key, joining a café, the link to the broker
+            items.insert(8, (AdminCommand.CAFE, tr("Café")))
         if not self.app.kiosk_mode:
             items.append((AdminCommand.QUIT, tr("Close the window")))
         return items
@@ -166,9 +171,9 @@ class AdminScreen(Screen):
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")
         if kind == "back":
-            if self.mode in (NEW_PIN, REPEAT_PIN):
+            if self.mode in (NEW_PIN, REPEAT_PIN) and not self.app.pins.must_change:
                 self.mode, self.entered, self.message = MENU, "", ""
-            else:
+            else:  # a PIN entry, or the default PIN's forced change: no menu without a PIN of one's own
                 self.app.show(self.back)
         elif kind == "key":
             self._key(arg)
@@ -188,6 +193,8 @@ class AdminScreen(Screen):
             self.app.show(ButtonTestScreen(self.app, self))
         elif command is AdminCommand.CAMERA:
             self.app.show(CameraScreen(self.app, self))
+        elif command is AdminCommand.CAFE:
+            self.app.show(CafeScreen(self.app, self))
         elif command is AdminCommand.LANGUAGE:
             self.app.set_default_language("en" if self.app.lang == "de" else "de")
         elif command.destructive:
@@ -196,7 +203,7 @@ class AdminScreen(Screen):
             self.message = self.app.admin(command, self.back) or ""
 
     def _ask(self, command: AdminCommand) -> None:
-        questions = {
+        questions: dict[AdminCommand, Callable[[], str | None]] = {
             AdminCommand.UNDO: self.undo_question,
             AdminCommand.ABANDON: self.abandon_question,
             AdminCommand.RESTART: lambda: tr("Restart the kiosk? A game in progress goes on after the restart."),
@@ -229,7 +236,9 @@ class AdminScreen(Screen):
     def _enter(self, pin: str) -> None:
         if self.mode == ENTER:
             verdict = self.app.pins.attempt(pin)
-            if verdict.ok:
+            if verdict.ok and self.app.pins.must_change:
+                self.mode, self.message = NEW_PIN, tr("Choose your own PIN first: 1234 is known to everyone.")
+            elif verdict.ok:
                 self.mode, self.message = MENU, ""
             elif not verdict.wait_s:
                 left = self.app.pins.tries_left()
@@ -244,7 +253,11 @@ class AdminScreen(Screen):
             if pin != self.new_pin:
                 self.mode, self.message = NEW_PIN, tr("The two PINs differ. Type the new PIN again.")
                 return
-            self.app.pins.change(pin)
+            try:
+                self.app.pins.change(pin)
+            except ValueError:
+                self.mode, self.message = NEW_PIN, tr("Not 1234: everyone knows it.")
+                return
             self.mode, self.message = MENU, tr("The new PIN is saved.")
 
     def on_tick(self, now: float) -> bool:

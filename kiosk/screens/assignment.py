@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from cafe import contract
+from hw.inputs import Input
 from kiosk.drawing.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
@@ -70,7 +71,7 @@ class AssignmentScreen(Screen):
         self._seats(v, g, gap)
         start = g.r(0.5, 0.86, 0.47, 0.12)
         v.button(start, tr("Start"), "start", fill=GOOD if nxt is None else PANEL, tag="start")
-        game = games.get(self.assignment["game"])
+        game = games.GAMES.get(self.assignment["game"])
         v.text(g.r(0.04, 0.86, 0.44, 0.12), game.title if game else self.assignment["game"], size=0.8, color=MUTED,
                tag="game")
         return v
@@ -101,7 +102,7 @@ class AssignmentScreen(Screen):
         elif kind == "start":
             self.start()
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         seat = getattr(item, "seat", None)
         nxt = self._next()
         if seat is None or seat in self.claimed or nxt is None:

@@ -170,6 +170,8 @@ class CameraScreen(Screen):
             self._save()
 
     def _move(self, dx: int, dy: int) -> None:
+        if self.selected is None:  # (moved only with a corner selected)
+            return
         index, corner = self.selected
         zone = self.zones[index]
         x0, y0, x1, y1 = zone.area
@@ -187,7 +189,7 @@ class CameraScreen(Screen):
         self.message = ""
 
     def _save(self) -> None:
-        path = self.app.camera.config_path
+        path = self.app.camera.config_path if self.app.camera is not None else None
         if path is None:
             self.message = tr("No config file to save to: the zones hold until the kiosk restarts.")
             return

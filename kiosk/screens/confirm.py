@@ -11,9 +11,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from hw.inputs import ButtonPress, CardScan
+from hw.inputs import ButtonPress, CardScan, Input
 from kiosk.app.controller import TableController
 from kiosk.drawing.view import ACCENT, BAD_FILL, BUTTON, INK, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
@@ -99,7 +98,7 @@ class ConfirmScreen(Screen):
         self.app.show(self.back)  # the answer may show another screen itself
         self.answers[index].run()
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         if not self.guarded:
             return
         if isinstance(item, ButtonPress):

@@ -6,6 +6,7 @@ import itertools
 import time
 from dataclasses import replace
 
+from hw.inputs import Input
 from kiosk import games
 from kiosk.app.controller import TableController
 from kiosk.drawing.render import ink_for, measure
@@ -26,7 +27,7 @@ class DemoScreen(Screen):
     def __init__(self, app: Host, seed: int | None = None):
         super().__init__(app)
         self.seed = int(time.time()) if seed is None else seed
-        playable = [g for g in games.available() if g in sim.registered()]
+        playable = [g for g in games.ids() if g in sim.ids()]
         self.games = itertools.cycle(playable)
         self._new_game()
 
@@ -62,7 +63,7 @@ class DemoScreen(Screen):
     def on_action(self, action: str) -> None:
         self.app.go_menu()
 
-    def on_input(self, item) -> None:
+    def on_input(self, item: Input) -> None:
         self.app.go_menu()
 
     def on_tick(self, now: float) -> bool:

@@ -8,9 +8,8 @@ when the table has seat lights.
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, Input, ReaderError
 from kiosk.drawing.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
 from kiosk.games.event_words import reader_problem, scanned
 from kiosk.i18n import tr
@@ -58,7 +57,7 @@ class ScannerTestScreen(Screen):
                    tag=f"code:{reader}")
         return v
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         if isinstance(item, CardScan):
             self.last[item.reader] = (scanned(item.code), time.time(), True)
         elif isinstance(item, ReaderError):
@@ -114,7 +113,7 @@ class ButtonTestScreen(Screen):
                     v.text(rect, label, size=0.8, color=MUTED, fill=PANEL, align="center", tag=f"dark:{seat}:{button}")
         return v
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         if isinstance(item, ButtonPress):
             self.lit[(item.seat, str(item.button))] = time.monotonic() + LIT_S
             if item.seat not in self.seen:

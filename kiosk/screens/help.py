@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from hw.inputs import CardScan
+from hw.inputs import CardScan, Input
 from kiosk.drawing.view import ACCENT, BUTTON, INK, MUTED, Grid, View
 from kiosk.games import help_texts
 from kiosk.i18n import tr
@@ -63,7 +61,7 @@ class HelpScreen(Screen):
         this screen at the smallest readable size (never cut, never smaller)."""
         sheets: list[tuple[str, list[str]]] = []
         for page in self.pages:
-            title, current = tr(page.title), []
+            title, current = tr(page.title), list[str]()
             for paragraph in (tr(p) for p in page.paragraphs):
                 if current and sum(self._need([*current, paragraph], width, v)) > area:
                     sheets.append((title, current))
@@ -95,7 +93,7 @@ class HelpScreen(Screen):
         elif action == "prev":
             self.page = max(self.page - 1, 0)
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         if isinstance(item, CardScan):  # a scan means play goes on: back to the screen that asked for help
             self.app.show(self.back)
             self.back.on_input(item)

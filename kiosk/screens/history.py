@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 import kiosk.games as kiosk_games
-from hw.inputs import CardScan
+from hw.inputs import CardScan, Input
 from kiosk.app.controller import TableController
 from kiosk.drawing import cards as pictures
 from kiosk.drawing.render import measure
@@ -90,8 +90,8 @@ class HistoryScreen(Screen):
         return {}
 
     def title(self) -> str:
-        game = self.header().get("game")
-        return games.get(game).title if games.get(str(game)) else str(game)
+        game = str(self.header().get("game"))
+        return games.get(game).title if game in games.GAMES else game
 
     def view(self, width: int, height: int) -> View:
         """The title and the buttons at the top, the lines of one page under them (each as high as its words or
@@ -161,7 +161,7 @@ class HistoryScreen(Screen):
         if self._ui is None:
             header = self.header()
             game = str(header.get("game"))
-            if game in kiosk_games.available():
+            if game in kiosk_games.UIS:
                 self._ui = kiosk_games.get(game)(tuple(header.get("players", ())), header.get("options") or {})
         return self._ui
 
@@ -216,17 +216,16 @@ class HistoryScreen(Screen):
             end = self._first_of_last_page(lines, self._capacity)
             self.first = None if following >= end else following
         elif action == "resume" and self.game_id is not None:
-            self.app.show(self.resume_question())
+            self.app.show(self.resume_question(self.game_id))
 
-    def resume_question(self) -> ConfirmScreen:
+    def resume_question(self, game_id: int) -> ConfirmScreen:
         header = self.header()
-        game_id = self.game_id
         return ConfirmScreen(self.app, self, tr("Resume {game} with {players}?", game=self.title(),
                                                 players=", ".join(header["players"])),
                              [Answer(tr("Resume"), lambda: self.app.resume_game(game_id))],
                              detail=tr("For the players of this game: it goes on where it stopped."), danger=False)
 
-    def on_input(self, item: Any) -> None:
+    def on_input(self, item: Input) -> None:
         if self.controller is not None and isinstance(item, CardScan):
             self.app.show(self.back)  # the table goes on: a scan returns to it
             self.back.on_input(item)
@@ -278,7 +277,7 @@ class GamesScreen(Screen):
         """Game, status and when; then the players: with their scores, or their places where the game ranks by
         finishing order ("1. Anna"). A player and a score never part across lines (no-break spaces)."""
         item = self.summary(record)
-        title = games.get(item.game).title if games.get(item.game) else item.game
+        title = games.get(item.game).title if item.game in games.GAMES else item.game
         if record.events:
             players = " · ".join((f"{p.place}. {p.player}" if p.kind == PLACES else f"{p.player}: {p.score}")
                                  .replace(" ", NBSP) for p in item.places)

@@ -5,6 +5,7 @@ it); a name the guests typed before is there to be corrected. Digits, umlauts an
 words in the table's language (QWERTZ in German, QWERTY in English, both with Ä Ö Ü ß); at most `MAX_LEN`
 characters, the count shown beside the field; Delete held down keeps deleting (after `REPEAT_AFTER_S`, one
 character every `REPEAT_EVERY_S`). Portrait splits each row of keys into two so every key keeps the least touch size.
+Other rows (the admin's Café screen: an address, a table's id, in small letters only) are given by the caller.
 """
 
 from __future__ import annotations
@@ -38,17 +39,19 @@ def deletions(held: float) -> int:
 class KeyboardScreen(Screen):
     name = "keyboard"
 
-    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None],
-                 placeholder: str = ""):
+    def __init__(self, app: Host, back: Screen, title: str, text: str, done: Callable[[str], None], *,
+                 placeholder: str = "", rows: list[str] | None = None, max_len: int = MAX_LEN, capitals: bool = True):
         """`text`: what the field starts with (a typed name to correct; "" for a seat's default name, which is
-        then the `placeholder` and what an empty OK keeps)."""
+        then the `placeholder` and what an empty OK keeps); `rows`: the keys (None: a name's, in the table's
+        language); `capitals`: whether there is a Shift (and a Space)."""
         super().__init__(app)
         self.back = back
         self.title = title
-        self.text = text[:MAX_LEN]
+        self.max_len, self.capitals, self.rows = max_len, capitals, rows
+        self.text = text[:max_len]
         self.placeholder = placeholder
         self.done = done
-        self.shift = not self.text  # a name starts with a capital
+        self.shift = capitals and not self.text  # a name starts with a capital
         self._deleting: tuple[float, int] | None = None  # Delete held: (when pressed, characters deleted so far)
 
     def view(self, width: int, height: int) -> View:
@@ -60,7 +63,7 @@ class KeyboardScreen(Screen):
             if g.portrait else ((0.105, 0.105), (0.22, 0.5), (0.74, 0.11), (0.87, 0.12))
         v.text(g.r(0.03, 0.01, 0.94, field[0] - 0.015), self.title, size=1.0, color=ACCENT, tag="title")
         self._field(v, g.r(0.03, *field[:1], 0.94, field[1]))
-        letters = LAYOUTS.get(language(), LAYOUTS["en"])
+        letters = self.rows or LAYOUTS.get(language(), LAYOUTS["en"])
         if g.portrait:
             letters = [row[i:i + 6] for row in letters for i in (0, 6) if row[i:i + 6]]
         per_row = max(len(row) for row in letters)
@@ -74,8 +77,9 @@ class KeyboardScreen(Screen):
         def span(first: int, last: int) -> tuple[int, int, int, int]:
             return (units[first][0], units[first][1], units[last][0] + units[last][2] - units[first][0], units[0][3])
 
-        v.button(span(0, 2), tr("Shift"), "shift", fill=GOOD if self.shift else BUTTON, group="special")
-        v.button(span(3, 6), tr("Space"), "key: ", group="special")
+        if self.capitals:
+            v.button(span(0, 2), tr("Shift"), "shift", fill=GOOD if self.shift else BUTTON, group="special")
+            v.button(span(3, 6), tr("Space"), "key: ", group="special")
         v.button(span(7, 9), tr("Delete"), "delete", group="special")
         bottom = cols(g.r(0.02, bottom_row[0], 0.96, bottom_row[1]), 2, gap)
         v.button(bottom[0], tr("Cancel"), "cancel", group="bottom")
@@ -84,14 +88,15 @@ class KeyboardScreen(Screen):
 
     def _field(self, v: View, rect: tuple[int, int, int, int]) -> None:
         """The name so far (or the placeholder, greyed) and the count of characters beside it."""
-        count = f"{len(self.text)} / {MAX_LEN}"
-        count_w = measure.width(f"{MAX_LEN} / {MAX_LEN}", v.limits.cap) + 12
+        count = f"{len(self.text)} / {self.max_len}"
+        count_w = measure.width(f"{self.max_len} / {self.max_len}", v.limits.cap) + 12
         x, y, w, h = rect
         shown, color = (self.text + "_", None) if self.text else (self.placeholder, MUTED)
         v.text((x, y, w - count_w - 8, h), shown, size=1.2, fill=PANEL, tag="entry",
                **({"color": color} if color else {}))
-        v.text((x + w - count_w, y, count_w, h), count, size=0.8, color=BAD if len(self.text) >= MAX_LEN else MUTED,
-               align="right", tag="count")
+        full = len(self.text) >= self.max_len
+        v.text((x + w - count_w, y, count_w, h), count, size=0.8, color=BAD if full else MUTED, align="right",
+               tag="count")
 
     # --- reacting
 
@@ -129,11 +134,11 @@ class KeyboardScreen(Screen):
     def _delete(self, n: int) -> None:
         if n:
             self.text = self.text[:-n] if n < len(self.text) else ""
-            self.shift = not self.text
+            self.shift = self.capitals and not self.text
 
     def on_action(self, action: str) -> None:
         kind, _, arg = action.partition(":")
-        if kind == "key" and len(self.text) < MAX_LEN:
+        if kind == "key" and len(self.text) < self.max_len:
             self.text += arg
             self.shift = False
         elif kind == "shift":

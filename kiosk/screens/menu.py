@@ -53,7 +53,7 @@ class MenuScreen(Screen):
             record = next((g for g in app.log.games() if g.id == paused), None)
             if record is not None and record.status == "paused":
                 game = record.header.get("game", "")
-                title = games.get(game).title if games.get(game) else game
+                title = games.get(game).title if game in games.GAMES else game
                 self.paused = (paused, title, list(record.header.get("players", [])))
 
     def view(self, width: int, height: int) -> View:
@@ -115,7 +115,7 @@ class MenuScreen(Screen):
 
     def _games(self, v: View, g: Grid, rect: tuple[int, int, int, int], gap: int) -> None:
         """One button per game: title and player counts; two columns of titles where rows would get too low."""
-        ids = kiosk.games.available()
+        ids = kiosk.games.ids()
         x, y, w, h = rect
         least = v.limits.touch
         line = v.lines_height(1)

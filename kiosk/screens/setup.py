@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import kiosk.games
+from hw.inputs import Input
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
@@ -29,9 +30,9 @@ class SetupScreen(Screen):
             self.count = len(names)
             self.names[: len(names)] = names
         self.claimed: dict[str, int] = {}  # seat id → player index
-        self.dealer = None  # index; default: the last player
+        self.dealer: int | None = None  # index; default: the last player
         self.error = ""
-        self.settings = kiosk.games.get(game_id).settings if game_id in kiosk.games.available() else ()
+        self.settings = kiosk.games.get(game_id).settings if game_id in kiosk.games.ids() else ()
         self.picked = dict.fromkeys((s.option for s in self.settings), 0)  # option → index of its value
 
     def view(self, width: int, height: int) -> View:
@@ -153,7 +154,7 @@ class SetupScreen(Screen):
         self.names[index] = text
         self.error = ""
 
-    def on_input(self, item) -> None:
+    def on_input(self, item: Input) -> None:
         seat = getattr(item, "seat", None)
         if seat is None or seat in self.claimed:
             return

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import socket
 import time
+from collections.abc import Callable
 
 
 class Notifier:
-    def __init__(self, environ: dict[str, str] | None = None, clock=time.monotonic):
+    def __init__(self, environ: dict[str, str] | None = None, clock: Callable[[], float] = time.monotonic):
         env = os.environ if environ is None else environ
         address = env.get("NOTIFY_SOCKET", "")
         self.address = "\0" + address[1:] if address.startswith("@") else address

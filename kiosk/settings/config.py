@@ -4,7 +4,8 @@ table it is in, comes out the same way ("FILE:LINE: message") and a table nobody
 
     [kiosk]        data_dir, language ("de" | "en"), admin_pin_hash, demo_after_s, idle_pause_s, admin_hold_s,
                    screen_size, rotate, volume, mute
-    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file
+    [cafe]         (optional) broker = "host:port", cafe, table (ids), username, password_file, tls, ca_file;
+                   or, for a table that joins from its admin menu, hub = "host:port" (and table)
 
 Whatever `referee-kiosk --check-config` passes also starts.
 """
@@ -17,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from cafe.contract import is_id
-from cafe.settings import CafeLinkConfig, parse_broker
-from hw.config import Checker, ConfigError, Section, TableConfig, parse, toml_type
+from cafe.settings import CafeLinkConfig, JoinSettings, parse_broker, parse_hub
+from hw.config import Checker, ConfigError, Problem, Section, TableConfig, parse, toml_type
 from hw.config import check_config as check_file
+from kiosk.settings.pin import MAX_ITERATIONS, MIN_ITERATIONS
 
 ROTATIONS = (0, 90, 180, 270)
 LANGUAGES = ("de", "en")
@@ -27,11 +29,14 @@ KIOSK_KEYS = ("data_dir", "language", "admin_pin_hash", "demo_after_s", "idle_pa
               "rotate", "volume", "mute")
 # kiosk.settings.pin.hash_pin's format: pbkdf2_sha256$ITERATIONS$SALT$HEX-DIGEST (make one: `referee-kiosk --hash-pin`)
 PIN_HASH = re.compile(r"^pbkdf2_sha256\$(\d{4,8})\$([^$\s]{1,64})\$([0-9a-f]{64})$")
-SCREEN_SIDE = (240, 8192)
+SCREEN_SIDE = (240, 3840)
+SCREEN_PIXELS = 3840 * 2160  # at most a 4K panel: 8192 × 8192 took 345 MB for the surfaces alone
+FILE_LIMITS = {"password_file": 4096, "ca_file": 256 * 1024}  # checked before anything is read
+MAX_CONFIG = 1024 * 1024
 # `[kiosk]` numbers: key → (lowest, highest, whole numbers only)
 NUMBERS = {"demo_after_s": (0, 86_400, False), "idle_pause_s": (0, 7 * 86_400, False),
            "admin_hold_s": (0.5, 30, False), "volume": (0, 100, True)}
-CAFE_KEYS = ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file")
+CAFE_KEYS = ("broker", "cafe", "table", "username", "password_file", "tls", "ca_file", "hub")
 CAFE_EXAMPLES = {"broker": '"cafe.local:1883"', "cafe": '"nord"', "table": '"t1"'}
 
 
@@ -75,16 +80,23 @@ def check_kiosk(checker: Checker, value: Any) -> KioskSection:
         found["mute"] = checker.boolean((*path, "mute"), section["mute"])
     if "screen_size" in section:
         found["screen_size"] = _screen_size(checker, (*path, "screen_size"), section["screen_size"])
-    return KioskSection(**{k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
-                           for k, v in found.items() if v is not None})
+    given: dict[str, Any] = {k: (float(v) if isinstance(v, int) and k.endswith("_s") else v)
+                             for k, v in found.items() if v is not None}
+    return KioskSection(**given)
 
 
 def _pin_hash(checker: Checker, value: Any) -> str | None:
     path = ("kiosk", "admin_pin_hash")
     pin = checker.string(path, value)
-    if pin is not None and not PIN_HASH.match(pin):
+    found = PIN_HASH.match(pin) if pin is not None else None
+    if pin is not None and found is None:
         checker.err(path, "admin_pin_hash is not a PIN hash (pbkdf2_sha256$ITERATIONS$SALT$DIGEST): write the hash, "
                     "never the PIN; make one with `referee-kiosk --hash-pin`")
+        return None
+    if found is not None and not MIN_ITERATIONS <= int(found.group(1)) <= MAX_ITERATIONS:
+        checker.err(path, f"admin_pin_hash has {int(found.group(1)):,} iterations: use {MIN_ITERATIONS:,} to "
+                    f"{MAX_ITERATIONS:,} (more holds the screen for seconds on every wrong PIN); "
+                    "`referee-kiosk --hash-pin` makes a good one")
         return None
     return pin
 
@@ -97,6 +109,10 @@ def _screen_size(checker: Checker, path: tuple[str, ...], value: Any) -> tuple[i
     sides = [checker.number(path, side, lo, hi, integer=True) for side in value]
     if None in sides:
         return None
+    if sides[0] * sides[1] > SCREEN_PIXELS:
+        checker.err(path, f"{checker.dotted(path)} = {sides[0]} × {sides[1]}: at most {SCREEN_PIXELS:,} pixels "
+                    "(a 4K panel)")
+        return None
     return sides[0], sides[1]
 
 
@@ -107,15 +123,20 @@ class KioskConfig:
     table: TableConfig
     kiosk: KioskSection = field(default_factory=KioskSection)
     cafe: CafeLinkConfig | None = None
-    """The café broker this table publishes to; None: not in a café."""
+    """The café broker this table publishes to; None: not in a café (or it joins from its admin menu)."""
+    join: JoinSettings | None = None
+    """`[cafe] hub`: the hub a table without a broker in its config asks to join (the Café screen's start)."""
 
 
-def check_cafe(checker: Checker, value: Any) -> CafeLinkConfig | None:
-    """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md)."""
+def check_cafe(checker: Checker, value: Any) -> CafeLinkConfig | JoinSettings | None:
+    """[cafe]: the café's broker and this table's ids and credentials (shared/cafe-protocol.md); or only the hub to
+    ask to join (pairing from the admin menu)."""
     path = ("cafe",)
     section = checker.table(path, value, CAFE_KEYS)
     if not isinstance(value, dict):
         return None
+    if "hub" in section:
+        return check_join(checker, section)
     problems = len(checker.problems)
     ids = _cafe_ids(checker, section)
     tls = False
@@ -144,6 +165,28 @@ def check_cafe(checker: Checker, value: Any) -> CafeLinkConfig | None:
         return None
     return CafeLinkConfig(host, port, ids["cafe"], ids["table"], username, files["password_file"], tls,
                           files["ca_file"])
+
+
+def check_join(checker: Checker, section: dict[str, Any]) -> JoinSettings | None:
+    """`[cafe] hub` (and `table`): a table that joins from its admin menu; the broker comes from the hub."""
+    problems = len(checker.problems)
+    for key in ("broker", "cafe", "username", "password_file", "tls", "ca_file"):
+        if key in section:
+            checker.err(("cafe", key), f"cafe.{key} is for a table set up by files: with hub = …, the hub hands "
+                        "the broker over when staff accept the table")
+    hub = checker.string(("cafe", "hub"), section["hub"])
+    if hub is not None:
+        try:
+            parse_hub(hub)
+        except ValueError as error:
+            checker.err(("cafe", "hub"), f"cafe.{error}")
+    table = checker.string(("cafe", "table"), section["table"]) if "table" in section else None
+    if table is not None and not is_id(table):
+        checker.err(("cafe", "table"), f"cafe.table = {table!r}: use 1-32 characters a-z, 0-9, '-', "
+                    "starting with a letter or digit")
+    if len(checker.problems) > problems or hub is None:
+        return None
+    return JoinSettings(hub.strip(), table)
 
 
 def _cafe_ids(checker: Checker, section: dict[str, Any]) -> dict[str, str]:
@@ -180,6 +223,10 @@ def _cafe_files(checker: Checker, section: dict[str, Any]) -> dict[str, Path | N
         if not file.is_file():
             checker.err(("cafe", key), f"cafe.{key} = {text!r}: no such file ({file})")
             continue
+        if file.stat().st_size > FILE_LIMITS[key]:
+            checker.err(("cafe", key), f"cafe.{key} = {text!r}: {file.stat().st_size:,} bytes, more than such a "
+                        f"file holds (at most {FILE_LIMITS[key]:,})")
+            continue
         files[key] = file
     return files
 
@@ -193,13 +240,25 @@ def loads(text: str, path: str = "<config>") -> KioskConfig:
     parsed = parse(text, path, SECTIONS)
     if parsed.table is None:
         raise ConfigError(path, parsed.errors)
-    return KioskConfig(parsed.table, parsed.sections.get("kiosk", KioskSection()), parsed.sections.get("cafe"))
+    cafe = parsed.sections.get("cafe")
+    return KioskConfig(parsed.table, parsed.sections.get("kiosk", KioskSection()),
+                       cafe if isinstance(cafe, CafeLinkConfig) else None,
+                       cafe if isinstance(cafe, JoinSettings) else None)
 
 
 def load(path: str | Path) -> KioskConfig:
     """Read and check the table's whole config; ConfigError (with lines) if it is wrong."""
     path = Path(path)
-    return loads(path.read_text(encoding="utf-8"), str(path))
+    return loads(read_bounded(path, MAX_CONFIG).decode("utf-8", errors="replace"), str(path))
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """A file's bytes, ConfigError when it holds more than `limit` (found out without reading it whole)."""
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ConfigError(str(path), [Problem(None, f"more than {limit:,} bytes: not a table's config")])
+    return data
 
 
 def check_config(path: str | Path) -> tuple[bool, list[str]]:

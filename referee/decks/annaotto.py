@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from referee.event_words import common
+from referee.event_words import Words, common
 from referee.registry import MISTAKE, PLACES, SCANNING, SEP, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
@@ -121,13 +121,13 @@ def card_face(short: str, say: Callable[[str], str]) -> CardFace:
     return replace(face, value=say(SIGN_NAMES[sign[0]]))
 
 
-def _flip(e: Mapping[str, Any], p: str, w: Any) -> str:
+def _flip(e: Mapping[str, Any], p: str, w: Words) -> str:
     if e.get("who") == "self":
         return w.tr("{player} turns over all own hand cards", player=p)
     return w.tr("{player} chooses: the next player turns over all hand cards", player=p)
 
 
-def _colour(e: Mapping[str, Any], p: str, w: Any) -> str:
+def _colour(e: Mapping[str, Any], p: str, w: Words) -> str:
     name = COLOUR_NAMES[e["colour"]]
     return w.tr("{player} chooses the colour {colour}", player=p, colour=w.tr(name))
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.event_words import common
+from referee.event_words import Words, common
 from referee.registry import FEWER_WINS, MISTAKE, SCANNING, CardFace, GameDefinition, HelpPage, define
 from referee.registry import TASKS as TASKS_DONE
 from referee.words import N_
@@ -192,7 +192,7 @@ def card_face(short: str, say: Callable[[str], str]) -> CardFace:
                     symbol=SUIT_SYMBOLS[suit], ink="red" if suit in RED_SUITS else "black")
 
 
-def _task(task_id: object, w: Any) -> str:
+def _task(task_id: object, w: Words) -> str:
     task = TASK_BY_ID.get(str(task_id))
     if task is not None:
         return w.tr("task {n} ({name})", n=task.number, name=w.tr(TASK_NAMES[task.id]))
@@ -200,8 +200,10 @@ def _task(task_id: object, w: Any) -> str:
     return w.tr("task {n}", n=number) if number else str(task_id)
 
 
-def _lay_task(e: Mapping[str, Any], p: str, w: Any) -> str:
-    groups = e.get("groups") if isinstance(e.get("groups"), list) else []
+def _lay_task(e: Mapping[str, Any], p: str, w: Words) -> str:
+    groups = e.get("groups")
+    if not isinstance(groups, list):
+        groups = []
     shown = " | ".join(", ".join(w.card(c) for c in g) for g in groups if isinstance(g, list))
     text = w.tr("{player} lays {task}: {cards}", player=p, task=_task(e.get("task"), w), cards=shown)
     if "as" in e:
@@ -209,7 +211,7 @@ def _lay_task(e: Mapping[str, Any], p: str, w: Any) -> str:
     return text
 
 
-def _reveal_hand(e: Mapping[str, Any], p: str, w: Any) -> str:
+def _reveal_hand(e: Mapping[str, Any], p: str, w: Words) -> str:
     if not e.get("cards"):
         return w.tr("{player} shows an empty hand", player=p)
     return w.tr("{player} shows the hand: {cards}", player=p, cards=w.cards(e))

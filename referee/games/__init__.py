@@ -10,10 +10,11 @@ GAMES: Registry[type[Game]] = Registry(__name__, __path__, "id")
 register = GAMES.register
 
 
-def get(game_id: str) -> type[Game] | None:
-    return GAMES.get(game_id)
+def get(game_id: str) -> type[Game]:
+    """The game's rules class; KeyError for a game that has none (`GAMES.get` for None instead)."""
+    return GAMES[game_id]
 
 
-def all_games() -> dict[str, type[Game]]:
-    """Every registered game, in the order of the transcript format's list."""
-    return {game_id: GAMES[game_id] for game_id in GAMES.ids()}
+def ids() -> list[str]:
+    """Every game with rules, in menu order."""
+    return GAMES.ids()

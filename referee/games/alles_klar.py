@@ -48,7 +48,15 @@ def build_deck(faces: tuple[str, ...]) -> Deck[Face]:
     copies: dict[str, int] = {}
     for face in faces:
         copies[face] = copies.get(face, 0) + 1
-    return Deck(copies, {face: parse_face(face) for face in copies})
+    return Deck(copies, {face: _meaning(face) for face in copies})
+
+
+def _meaning(face: str) -> Face:
+    """A face of a deck the header's options let through (they refuse every face `parse_face` does not read)."""
+    meaning = parse_face(face)
+    if meaning is None:
+        raise ValueError(f"not an Alles klar? face: {face!r}")
+    return meaning
 
 
 @dataclass(slots=True)
@@ -310,7 +318,7 @@ class AllesKlar(Game):
         )
         if self.finished:
             return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, (self.turn,), ("play",), detail)
+        return Hints(self.id, self.turn_actors(), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

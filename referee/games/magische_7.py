@@ -225,7 +225,10 @@ class MagischeSieben(Game):
 
     def lead_card(self, move: Play) -> None:
         """The lead waits for the opponent: the target, or with 2 players the other player."""
-        target = move.target if self.four else self.seats.after(move.player)
+        target = self.seats.after(move.player)
+        if self.four:
+            assert move.target is not None, "target_is_an_opponent_with_cards checked it"
+            target = move.target
         self.lead = (Lead(move.player, move.card.face, target), move.face)
         self.turn = target
 
@@ -338,7 +341,7 @@ class MagischeSieben(Game):
             detail = Magische7Hints(lead.card, lead.player, (), seven)
         if self.finished:
             return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, (self.turn,), ("play",), detail)
+        return Hints(self.id, self.turn_actors(), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

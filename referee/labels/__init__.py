@@ -23,7 +23,7 @@ __all__ = ["Label", "LabelError", "SheetCode", "deck_labels", "game_deck", "scan
 
 def game_deck(
     game_id: str, options: Mapping[str, Any] | None = None, players: int | None = None
-) -> tuple[type[Game], Deck]:
+) -> tuple[type[Game], Deck[Any]]:
     """The game class and the deck in use for a game set up with these options and this many players.
 
     `players` defaults to the smallest player count (for Die magische 7: one pack).
@@ -31,9 +31,9 @@ def game_deck(
     """
     from referee.table import FORMAT, Referee  # the reducer validates the header as for a real game
 
-    cls = games.get(game_id)
+    cls = games.GAMES.get(game_id)
     if cls is None:
-        known = ", ".join(games.all_games()) or "none"
+        known = ", ".join(games.ids()) or "none"
         raise LabelError(f"unknown game {game_id!r} (known: {known})")
     count = min(cls.player_counts) if players is None else players
     if count < 1:
@@ -91,7 +91,7 @@ class SheetCode:
 _SAMPLE_FACES = {"AK": "AK:8.II", "AC": "AC:WASSER", "PS": "PS:H10", "M7": "M7:13", "AO": "AO:RED.DOTS.PLUS"}
 
 
-def _unknown_code(deck: Deck, prefix: str) -> str:
+def _unknown_code(deck: Deck[Any], prefix: str) -> str:
     """A well-formed-looking code of this deck's prefix that the deck does not accept."""
     face = next(iter(deck.faces()))
     candidates = [f"{face}#{deck.copies[face] + 1}", f"{prefix}:UNKNOWN", f"{prefix}:0000"]
@@ -104,11 +104,10 @@ def _unknown_code(deck: Deck, prefix: str) -> str:
 def scanner_test_codes(game_id: str | None = None, options: Mapping[str, Any] | None = None,
                      players: int | None = None, lang: str = "de") -> tuple[str, list[SheetCode]]:
     """The game's title and the test sheet's codes: valid ones, an unknown one, and one of another game."""
-    registered = games.all_games()
     if game_id is None:
-        if not registered:
+        if not games.ids():
             raise LabelError("no game is registered")
-        game_id = next(iter(registered))
+        game_id = games.ids()[0]
     cls, deck = game_deck(game_id, options, players)
     codes = deck.codes()
     first = Card.from_code(codes[0])
@@ -132,7 +131,7 @@ def scanner_test_codes(game_id: str | None = None, options: Mapping[str, Any] | 
 
 def _other_game_code(game_id: str, prefix: str) -> tuple[str, str]:
     """The first code of another registered game's deck and its title, else a sample face of another deck."""
-    for other_id in games.all_games():
+    for other_id in games.ids():
         if other_id == game_id:
             continue
         other_cls, other_deck = game_deck(other_id)

@@ -7,9 +7,14 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, TypeVar
 
 from referee.labels.errors import LabelError
-from referee.labels.layouts import DEFAULT_LAYOUT, LAYOUTS, PAGES, SYMBOLOGIES, get_layout
+from referee.labels.layouts import DEFAULT_LAYOUT, LAYOUTS, PAGES, SYMBOLOGIES, Layout, get_layout
+
+T = TypeVar("T")
 
 
 def _mm(text: str) -> float:
@@ -19,8 +24,8 @@ def _mm(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a length in mm: {text!r}") from None
 
 
-def _pair(kind: type, sep: str = "x"):
-    def parse(text: str):
+def _pair(kind: Callable[[str], T], sep: str = "x") -> Callable[[str], tuple[T, T]]:
+    def parse(text: str) -> tuple[T, T]:
         a, found, b = text.lower().partition(sep)
         try:
             if not found:
@@ -32,7 +37,7 @@ def _pair(kind: type, sep: str = "x"):
     return parse
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lab = sub.add_parser(
         "labels",
         help="printable bar code labels for a game's deck, or a scanner test sheet (PDF)",
@@ -64,7 +69,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     lab.set_defaults(func=cmd_labels)
 
 
-def _layout(args: argparse.Namespace):
+def _layout(args: argparse.Namespace) -> Layout:
     name = args.layout or DEFAULT_LAYOUT[args.page or "A4"]
     cols, rows = args.grid or (None, None)
     label_w, label_h = args.label_size or (None, None)
@@ -75,7 +80,7 @@ def _layout(args: argparse.Namespace):
     ).check()
 
 
-def _options(text: str) -> dict:
+def _options(text: str) -> dict[str, Any]:
     try:
         options = json.loads(text)
     except json.JSONDecodeError as error:
@@ -147,7 +152,7 @@ def run(args: argparse.Namespace) -> str:
     return summary
 
 
-def _pdf_module():
+def _pdf_module() -> ModuleType:
     try:
         from referee.labels import pdf
     except ImportError as error:

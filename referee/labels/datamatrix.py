@@ -44,6 +44,7 @@ def datamatrix(code: str) -> tuple[tuple[bool, ...], ...]:
             "camera labels need zxing-cpp to make their DataMatrix symbols: pip install 'tabletop-referee[labels]'"
         ) from error
     barcode = zxingcpp.create_barcode(code, zxingcpp.BarcodeFormat.DataMatrix, forceSquare=True)
-    image = memoryview(zxingcpp.write_barcode_to_image(barcode, scale=1, add_quiet_zones=False))
+    image = zxingcpp.write_barcode_to_image(barcode, scale=1, add_quiet_zones=False)
     rows, cols = image.shape
-    return tuple(tuple(image[r, c] < 128 for c in range(cols)) for r in range(rows))
+    pixels = memoryview(image)  # type: ignore[arg-type]  # an Image is a buffer; zxing-cpp's stub does not say so
+    return tuple(tuple(pixels[r, c] < 128 for c in range(cols)) for r in range(rows))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from referee.labels.errors import LabelError
 
@@ -64,7 +65,8 @@ class Layout:
         unknown = set(overrides) - names
         if unknown:
             raise LabelError(f"unknown layout field {sorted(unknown)[0]!r}")
-        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+        given: dict[str, Any] = {k: v for k, v in overrides.items() if v is not None}
+        return replace(self, **given)
 
     def check(self) -> Layout:
         """Raise LabelError unless the sheet is possible: positive sizes, and every label on the page."""

@@ -89,7 +89,7 @@ def make_symbol(kind: str, code: str) -> Symbol:
         qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
         qr.addData(code)
         qr.make()
-        n = qr.getModuleCount()
+        n: int = qr.getModuleCount()  # type: ignore[no-untyped-call]  # reportlab's stub leaves it untyped
         matrix = tuple(tuple(bool(m) for m in row) for row in qr.modules)
         return Symbol(kind, code, n + 2 * QUIET[kind], n + 2 * QUIET[kind], matrix)
     raise LabelError(f"unknown symbology {kind!r}")

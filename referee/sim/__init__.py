@@ -32,7 +32,7 @@ class Opening(NamedTuple):
     """What the referee says about a game before its first event: the deck in use, and how many
     cards it assumes each player was dealt (its public state's `hands`)."""
 
-    deck: Deck
+    deck: Deck[Any]
     dealt: Mapping[str, int]
 
 
@@ -44,7 +44,7 @@ def opening(header: Mapping[str, Any]) -> Opening:
 @lru_cache(maxsize=64)
 def _opening(header_json: str) -> Opening:
     referee = Referee(json.loads(header_json))
-    return Opening(referee.deck, MappingProxyType(referee.public().hands))
+    return Opening(referee.deck, MappingProxyType(referee.state()["hands"]))
 
 
 class SimulationStuck(RuntimeError):
@@ -87,6 +87,13 @@ class TableSim:
     def check(self, referee: Referee) -> None:
         """Raise AssertionError when the hidden table disagrees with the referee's public counts."""
 
+    @staticmethod
+    def on_turn(referee: Referee) -> str:
+        """The player on turn, for a table asked while one is (SimulationStuck when nobody is)."""
+        if referee.turn is None:
+            raise SimulationStuck(f"nobody is on turn; state {referee.state()}")
+        return referee.turn
+
     def first_events(self) -> list[dict[str, Any]]:
         """Events the operator makes before the first turn (e.g. scanning a start card)."""
         return []
@@ -100,8 +107,8 @@ def get(game_id: str) -> type[TableSim]:
     return SIMS[game_id]
 
 
-def registered() -> list[str]:
-    """The ids of every game that has a simulated table."""
+def ids() -> list[str]:
+    """Every game with a simulated table, in menu order."""
     return SIMS.ids()
 
 
@@ -149,7 +156,8 @@ def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_00
     raise SimulationStuck(f"game not finished after {max_events} events")
 
 
-def random_game(game_id: str, seed: int, players: int | None = None, **kw: Any) -> tuple[dict[str, Any], list[dict]]:
+def random_game(game_id: str, seed: int, players: int | None = None, **kw: Any
+                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A complete random game: its header and accepted events."""
     sim = new_table(game_id, seed, players, **kw)
     return sim.header, list(play(sim))

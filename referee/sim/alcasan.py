@@ -19,12 +19,13 @@ separate `check` compares the physical cards with the referee's counts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
-from referee.games.alcasan import DEALT, HAND, deck
+from referee.games.alcasan import DEALT, HAND, AlcasanState, deck
 from referee.sim import TableSim, register
 from referee.table import Referee, parse_header
 
@@ -71,7 +72,8 @@ class AlcasanTable(TableSim):
     default_players = 3
     mistakes = True  # misfits and double scans for the referee to refuse (`_mistakes`); a careful table makes none
 
-    def __init__(self, rng, players, options=None, dealer=None):
+    def __init__(self, rng: random.Random, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 dealer: str | None = None):
         super().__init__(rng, players, options, dealer)
         copies = parse_header(self.header)[3].copies if self.options else DEFAULT_COPIES
         all_codes, self.face = _codes(copies)
@@ -140,6 +142,7 @@ class AlcasanTable(TableSim):
             n = len(codes)
             if n > 1 and self.rng.random() < SINGLE:
                 n = 1
+            play: dict[str, Any]
             if n == 1 and self.rng.random() < 0.5:
                 play = {"type": "play", "player": player, "card": codes[0]}
             else:
@@ -169,7 +172,7 @@ class AlcasanTable(TableSim):
         return events
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
-        state = referee.public()
+        state = referee.public_as(AlcasanState)
         if event is self._fitting:
             me, source, top, n = self._move
             laid = source[top]

@@ -22,13 +22,14 @@ card of theirs fits, and lay a drawn card that fits.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from referee.cards import Deck
-from referee.decks.annaotto import COLOURS
-from referee.hints import Hints
+from referee.decks.annaotto import COLOURS, Side
+from referee.games.annaotto import AnnaottoState
+from referee.hints import Hints, RaceView
 from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
 
@@ -44,7 +45,7 @@ class DeckSides(NamedTuple):
 
 
 @lru_cache(maxsize=16)
-def deck_sides(deck: Deck) -> DeckSides:
+def deck_sides(deck: Deck[Side]) -> DeckSides:
     """The deck's side codes, sorted out once per deck."""
     side = {code: deck.info[code.partition("#")[0]] for code in deck.codes()}
     face = {code: code.partition("#")[0] for code in side}
@@ -77,7 +78,8 @@ class AnnaottoTable(TableSim):
     default_players = 4
     mistakes = True
 
-    def __init__(self, rng, players, options=None, dealer=None):
+    def __init__(self, rng: random.Random, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 dealer: str | None = None):
         super().__init__(rng, players, options, dealer)
         deck, dealt = opening(self.header)
         sides = deck_sides(deck)
@@ -136,7 +138,7 @@ class AnnaottoTable(TableSim):
             if owed is not None:
                 return owed
         self.in_race = False
-        player = referee.turn
+        player = self.on_turn(referee)
         playable = hints.detail.playable
         fitting = self._codes.get(playable) or self._fitting(playable)
         drawn = self.drawn
@@ -176,13 +178,13 @@ class AnnaottoTable(TableSim):
                         break
         hand = hands[player]
         if not events:  # own hand: the first card that fits, looking from a random place in the hand
-            card = _first_fitting(hand, int(roll * 7919) % len(hand), fitting)
-            if card is not None:
-                self.proposed = card
+            first = _first_fitting(hand, int(roll * 7919) % len(hand), fitting)
+            if first is not None:
+                self.proposed = first
                 if roll > 0.97:  # the `cards` form with one code
-                    events.append({"type": "play", "player": player, "cards": [card[0]]})
+                    events.append({"type": "play", "player": player, "cards": [first[0]]})
                 else:
-                    events.append({"type": "play", "player": player, "card": card[0]})
+                    events.append({"type": "play", "player": player, "card": first[0]})
         if not events or (roll > 0.92 and not self.careful):  # a careful player draws only when stuck
             events.append({"type": "draw", "player": player})
         if roll < 0.05 and not self.careful:  # a card played without looking: the referee judges it
@@ -200,9 +202,11 @@ class AnnaottoTable(TableSim):
             if plan == "call" or hints.events[:1] == ("call",):  # the deciding OTTO: nothing else can happen
                 return [{"type": "call", "player": due.player, "word": due.what}]
         if hints.race is not None and hints.race.open:
-            return self._race(hints)
+            return self._race(hints.race)
         detail = hints.detail
         player = next((o.player for o in hints.owed if o.kind in ("choice", "confirm")), None)
+        if player is None:  # only a lapsed call: the turn goes on as usual
+            return None
         if detail.choices:
             if "colour" in detail.choices and ("flip" not in detail.choices or rng.random() < 0.5):
                 return [{"type": "choose_colour", "player": player, "colour": rng.choice(COLOURS)}]
@@ -232,8 +236,8 @@ class AnnaottoTable(TableSim):
         others = [p for p in self.players if p != target]
         return {"type": "catch", "player": self.rng.choice(others), "target": target}
 
-    def _race(self, hints: Hints) -> list[dict[str, Any]]:
-        rng, race = self.rng, hints.race
+    def _race(self, race: RaceView) -> list[dict[str, Any]]:
+        rng = self.rng
         if not self.in_race:  # a new race: will ALLE be called, will the kiosk close it early?
             self.in_race = True
             self.race_called = self.careful or rng.random() < 0.85
@@ -261,19 +265,20 @@ class AnnaottoTable(TableSim):
         elif kind == "press":
             if event["button"] == "confirm":
                 self.drawn = None
-                if self.hints.detail.must is None:  # no penalty was pending: the drawn card is kept
+                if self.hints is None or self.hints.detail.must is None:  # no penalty pending: the card is kept
                     return
-                state = referee.public()
+                state = referee.public_as(AnnaottoState)
                 self._deal_to(event["player"], state.hands)  # penalties go only to who confirms (AO-R10, AO-R11)
                 if state.flip is not None:
                     self._flip(state.flip.target, state.flip.cards)
             elif referee.turn is not None:  # the last slap closed the race
-                self._deal_out(referee.public().hands)
+                self._deal_out(referee.public_as(AnnaottoState).hands)
         elif kind == "catch" or kind == "race_close":
-            self._deal_out(referee.public().hands)
+            self._deal_out(referee.public_as(AnnaottoState).hands)
         elif kind == "flip_choice":
-            flip = referee.public().flip
-            self._flip(flip.target, flip.cards)
+            flip = referee.public_as(AnnaottoState).flip
+            if flip is not None:
+                self._flip(flip.target, flip.cards)
         elif kind == "start":
             card = self.draw.pop()
             self.pile.append(card if card[0] == event["card"] else (card[1], card[0]))
@@ -289,14 +294,13 @@ class AnnaottoTable(TableSim):
             card = drawn if drawn[0] == code else (drawn[1], drawn[0])
         else:
             at = 0 if source is None else 1
-            card = self.proposed  # the card `candidates` had in mind, or else the first with that side
-            if card is None or card[at] != code:
-                card = next((c for c in hand if c[at] == code), None)
-                if card is None:
+            meant = self.proposed  # the card `candidates` had in mind, or else the first with that side
+            if meant is None or meant[at] != code:
+                meant = next((c for c in hand if c[at] == code), None)
+                if meant is None:
                     raise AssertionError(f"{code} is not in the hand")
-            hand.remove(card)
-            if at:
-                card = (card[1], card[0])
+            hand.remove(meant)
+            card = (meant[1], meant[0]) if at else meant
         self.pile.append(card)
         self.drawn = None
         if not self.careful and any(o.kind == "call" for o in referee.hints().owed):
@@ -317,7 +321,7 @@ class AnnaottoTable(TableSim):
         """Turn over the cards the referee names (AO-R10: 2 per ANNA, AO-R14: all): random ones."""
         hand = self.hands[target]
         size = len(hand)
-        if count == "all" or count >= size:
+        if isinstance(count, str) or count >= size:  # "all", or as many as the hand holds
             hand[:] = [(b, a) for a, b in hand]
             return
         for i in self.rng.sample(range(size), count):  # `count` distinct random cards
@@ -325,7 +329,7 @@ class AnnaottoTable(TableSim):
             hand[i] = (b, a)
 
     def check(self, referee: Referee) -> None:
-        state = referee.public()
+        state = referee.public_as(AnnaottoState)
         assert {p: len(h) for p, h in self.hands.items()} == state.hands, "hidden hands differ from hand counts"
         assert len(self.draw) == state.draw_pile, "hidden draw pile differs from the draw_pile count"
         assert len(self.pile) == state.pile, "hidden discard pile differs from the pile count"

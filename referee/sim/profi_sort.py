@@ -16,7 +16,8 @@ hand-written events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.decks.profi_sort import (
@@ -36,7 +37,7 @@ from referee.decks.profi_sort import (
     Face,
     Task,
 )
-from referee.games.profi_sort import HAND, ProfiSortHints, deck
+from referee.games.profi_sort import HAND, ProfiSortHints, ProfiSortState, deck
 from referee.sim import TableSim, register, shuffled
 from referee.table import Referee, parse_header
 
@@ -100,12 +101,12 @@ def _find_run(pool: _Pool, size: int, suit_run: bool, jokers_ok: bool) -> list[s
                 continue
             out = []
             for rank in window:
-                code = have.get(rank)
-                if code is None:
+                held = have.get(rank)
+                if held is None:
                     out.append(pool.jokers.pop())
                 else:
-                    pool.take(rank, code)
-                    out.append(code)
+                    pool.take(rank, held)
+                    out.append(held)
             return out
     return None
 
@@ -168,7 +169,8 @@ def _find_form(pool: _Pool) -> list[str] | None:
             continue
         chosen: list[tuple[int, str]] = []
 
-        def pick(i: int, used: set[str], options=options, ranks=ranks, chosen=chosen) -> bool:
+        def pick(i: int, used: set[str], options: list[list[tuple[str, Face]]] = options,
+                 ranks: tuple[int, ...] = ranks, chosen: list[tuple[int, str]] = chosen) -> bool:
             if i == 4:
                 return True
             for code, face in options[i]:
@@ -223,7 +225,8 @@ class ProfiSortTable(TableSim):
     game_id = "profi-sort"
     default_players = 3
 
-    def __init__(self, rng, players, options=None, dealer=None):
+    def __init__(self, rng: random.Random, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 dealer: str | None = None):
         super().__init__(rng, players, DEFAULT_OPTIONS if options is None else options, dealer)
         parsed = parse_header(self.header)[3]
         self.deck = deck(parsed.jokers)
@@ -249,7 +252,7 @@ class ProfiSortTable(TableSim):
             return [{"type": "new_round"}]
         if hints.phase == "scoring":
             return [{"type": "reveal_hand", "player": p, "cards": self._own(p)} for p in hints.to_reveal]
-        player = hints.player
+        player = self.on_turn(referee)
         if not hints.drawn:
             return self._turn_start(hints, player)
         own = self._own(player)
@@ -261,7 +264,7 @@ class ProfiSortTable(TableSim):
         if lay is not None:
             events += [lay, lay, lay]
         if hints.may_extend and len(own) > 1:
-            events += self._extends(referee.public().melds, player, own)
+            events += self._extends(referee.public_as(ProfiSortState).melds, player, own)
         if hints.may_give_ace:
             for code in own:
                 if self.face[code].ace:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee.games.alles_klar import AllesKlarState
+from referee.games.magische_7 import Magische7State
 from referee.sim import TableSim, opening, register, shuffled
 from referee.table import Referee
 
@@ -21,9 +24,9 @@ class _Dealt(TableSim):
         self.hands[player].append(self.stock.pop())
 
     def check(self, referee: Referee) -> None:
-        state = referee.public()
-        assert {p: len(h) for p, h in self.hands.items()} == state.hands, "hidden hands differ from hand counts"
-        assert len(self.stock) == state.stock, "hidden stock differs from the stock count"
+        state = referee.state()
+        assert {p: len(h) for p, h in self.hands.items()} == state["hands"], "hidden hands differ from hand counts"
+        assert len(self.stock) == state["stock"], "hidden stock differs from the stock count"
 
 
 @register
@@ -31,15 +34,15 @@ class AllesKlarTable(_Dealt):
     game_id = "alles-klar"
     default_players = 3
 
-    def __init__(self, rng, players, options=None, dealer=None):
+    def __init__(self, rng: random.Random, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 dealer: str | None = None):
         super().__init__(rng, players, options, dealer)
         deck, dealt = opening(self.header)
         self._deal(deck.codes(), dealt[self.players[0]])
         self._two = {face for face, info in deck.info.items() if len(info.numerals) == 2}
-        self._info = deck.info
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        player = referee.turn
+        player = self.on_turn(referee)
         events = []
         for code in self.hands[player]:
             face = code.partition("#")[0]
@@ -53,7 +56,7 @@ class AllesKlarTable(_Dealt):
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         player = event["player"]
         self.hands[player].remove(event["card"])
-        if len(self.stock) > referee.public().stock:  # the referee says the player drew
+        if len(self.stock) > referee.public_as(AllesKlarState).stock:  # the referee says the player drew
             self._draw_to(player)
 
 
@@ -62,7 +65,8 @@ class MagischeSiebenTable(_Dealt):
     game_id = "magische-7"
     default_players = 2
 
-    def __init__(self, rng, players, options=None, dealer=None):
+    def __init__(self, rng: random.Random, players: Sequence[str], options: Mapping[str, Any] | None = None,
+                 dealer: str | None = None):
         super().__init__(rng, players, options, dealer)
         codes = opening(self.header).deck.codes()
         # Section 3: one Joker each, then six further cards.
@@ -73,7 +77,7 @@ class MagischeSiebenTable(_Dealt):
         self.hands = {p: [jokers[i]] + [self.stock.pop() for _ in range(6)] for i, p in enumerate(self.players)}
 
     def candidates(self, referee: Referee) -> list[dict[str, Any]]:
-        player = referee.turn
+        player = self.on_turn(referee)
         targets: tuple[str | None, ...] = referee.hints().detail.targets or (None,)
         events = []
         for code in self.hands[player]:
@@ -86,7 +90,7 @@ class MagischeSiebenTable(_Dealt):
 
     def accepted(self, event: Mapping[str, Any], referee: Referee) -> None:
         self.hands[event["player"]].remove(event["card"])
-        state = referee.public()
-        if state.lead is None and len(self.stock) > state.stock:  # the referee says both players of the trick drew
+        state = referee.public_as(Magische7State)
+        if state.lead is None and len(self.stock) > state.stock and state.last_trick is not None:  # both drew
             self._draw_to(state.last_trick.leader)
             self._draw_to(state.last_trick.follower)

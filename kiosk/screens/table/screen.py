@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from hw.camera.zones import READER as CAMERA
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, Input, ReaderError
 from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
@@ -106,7 +106,7 @@ class TableScreen(Screen):
             draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
         return v, panel
 
-    def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel, verdict: Verdict
+    def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel: Panel, verdict: Verdict
                  ) -> tuple[Rect, tuple[int, int, int]]:
         """Under whose turn: the actions at the bottom, the verdict above them (a prompt waits, see `view`),
         the seats (landscape: a column on the right, the actions moving left where the seats need the height;
@@ -164,7 +164,7 @@ class TableScreen(Screen):
         v.text((margin, y, g.w - 2 * margin, title_h), title, size=0.8, color=MUTED, lines=1, tag="title")
         return y + title_h + gap // 3
 
-    def _said(self, panel, width: int, key_cap: float) -> tuple[str, list[str]]:
+    def _said(self, panel: Panel, width: int, key_cap: float) -> tuple[str, list[str]]:
         """The headline and the hints under it, saying whose turn it is once (issue #37): where the referee's
         sentence starts with the player on turn, its first sentence is the headline if it fits one line ("Anna
         spielt aus."), else the headline stays "Anna ist am Zug" and the sentence goes on without her name."""
@@ -182,7 +182,7 @@ class TableScreen(Screen):
         without = said[len(turn) + 1:]
         return panel.headline, [*notes, without[:1].upper() + without[1:]]
 
-    def _middle_fitted(self, v: View, rect: Rect, panel, hints: list[str], gap: int, keep: int) -> int:
+    def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int) -> int:
         """The middle, its hint line said shorter where the cards on the table would find no room under it: the
         hint's last sentences give way, one by one, to the cards (the buttons say "take the pile" too)."""
         mark = len(v.elements)
@@ -194,7 +194,7 @@ class TableScreen(Screen):
             used = self._middle(v, rect, panel, [first, *hints[1:]], gap, keep)
         return used
 
-    def _middle(self, v: View, rect: Rect, panel, hints: list[str], gap: int, keep: int = 0) -> int:
+    def _middle(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int = 0) -> int:
         """What may come next (the hint line), the cards or the table's rows, the other notes, the last trick,
         then the counts; each in whole or not at all, the last trick always. Returns where the free room under
         them starts."""
@@ -228,7 +228,7 @@ class TableScreen(Screen):
                 v.text(place, line, size=0.6, color=MUTED, tag="extra")
         return stack.y
 
-    def _cards(self, v: View, stack: Stack, panel, gap: int) -> None:
+    def _cards(self, v: View, stack: Stack, panel: Panel, gap: int) -> None:
         """The cards on the table (pictures, or words for a game that draws no faces; newest on the right), or
         the game's table rows (a task sheet, melds), as many as fit."""
         if panel.lines:
@@ -405,7 +405,7 @@ class TableScreen(Screen):
             self.app.go_menu()
         self._cue(before)
 
-    def on_input(self, item) -> None:
+    def on_input(self, item: Input) -> None:
         c = self.controller
         before = self._moment()
         if isinstance(item, CardScan):

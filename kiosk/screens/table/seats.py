@@ -3,15 +3,13 @@ on turn marked by a light fill, a thick frame and an arrow (not by colour alone)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import DARK_INK, INK, MUTED, PANEL, TURN_FILL, Grid, Rect, View
-from kiosk.games import GameUI, Panel
+from kiosk.games import GameUI, Panel, State
 from kiosk.screens.table.layout import cols, rows
 
 
-def seat_width(v: View, g: Grid, ui: GameUI, state: Mapping, gap: int) -> int:
+def seat_width(v: View, g: Grid, ui: GameUI, state: State, gap: int) -> int:
     """Landscape: the seats' column, wide enough for the longest name and number (two columns of tiles
     with more than four players), at least 22 % of the screen."""
     lim = v.limits
@@ -32,7 +30,7 @@ def seats_least(v: View, players: int, columns: int, gap: int) -> int:
     return per_col * round(lim.key_cap * 1.3) + gap * per_col + measure.line(lim.cap) * 2
 
 
-def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: Mapping, gap: int, columns: int,
+def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap: int, columns: int,
                from_bottom: bool = False) -> int:
     """One tile per seat, row by row, in `rect` (portrait: at its bottom, as high as the tiles need).
     A tall tile shows the name, the number with what it counts (beside it, or under it where it does not

@@ -427,8 +427,9 @@ class Alcasan(Game):
         if self.finished:
             return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
         if source == "down":
-            return Hints(self.id, (self.turn,), ("reveal",), detail, owed=(Owed(self.turn, "reveal", "down"),))
-        return Hints(self.id, (self.turn,), ("play", "take_pile") if self.pile else ("play",), detail)
+            owed = tuple(Owed(player, "reveal", "down") for player in self.turn_actors())
+            return Hints(self.id, self.turn_actors(), ("reveal",), detail, owed=owed)
+        return Hints(self.id, self.turn_actors(), ("play", "take_pile") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

@@ -36,7 +36,7 @@ from referee.games.annaotto.moves import (
 from referee.games.annaotto.options import Options, parse_options
 from referee.games.annaotto.state import AnnaottoState, Chain, Due, Flip, Race, RaceState
 from referee.hints import Hints, RaceView
-from referee.protocol import Game, On, Rejection, rule
+from referee.protocol import Game, On, Rejection, noted, rule
 
 
 @register
@@ -46,6 +46,7 @@ class Annaotto(Game):
     player_counts = (2, 3, 4, 5, 6)
     shape_first = False  # rules section 7: game-over (step 3) before the fields (step 4)
     variants: ClassVar[Mapping[str, str]] = {"press": "button"}  # `press:confirm` and `press:slap` differ
+    options: Options
 
     # --- header
 
@@ -112,6 +113,15 @@ class Annaotto(Game):
 
     # --- `start`
 
+    def top_side(self) -> Side:
+        """The side on top of the discard pile (the start card at least: `started_already` refuses every other
+        event before the start)."""
+        return noted(self.top, "started_already")
+
+    def race_now(self) -> Race:
+        """The race that is open (`race_is_open` refused the event otherwise)."""
+        return noted(self.race, "race_is_open")
+
     def not_started_yet(self, move: StartMove) -> None:
         if self.started:
             raise Rejection("already-started")
@@ -164,7 +174,7 @@ class Annaotto(Game):
     def penalty_continued(self, move: PlayMove) -> None:
         """AO-R10, AO-R11: a pending chain takes only its alternate sign, a pending PLUS only PLUS."""
         if self.chain is not None:
-            want = ALTERNATE[self.top.sign]
+            want = ALTERNATE[self.top_side().sign]
             if move.face.sign != want:
                 raise Rejection("penalty-pending", player=move.player, sign=want)
         elif self.plus and move.face.sign != PLUS:
@@ -173,16 +183,17 @@ class Annaotto(Game):
     @rule("AO-R9")
     def alternates(self, move: PlayMove) -> None:
         """Never ANNA directly on ANNA, nor OTTO on OTTO (no penalty pending)."""
-        if self.chain is None and not self.plus and breaks_alternation(move.face, self.top):
-            raise Rejection("must-alternate", card=move.card.face, top=self.top.face)
+        if self.chain is None and not self.plus and breaks_alternation(move.face, self.top_side()):
+            raise Rejection("must-alternate", card=move.card.face, top=self.top_side().face)
 
     @rule("AO-R5")
     def matches(self, move: PlayMove) -> None:
         """Same colour or pattern, the same sign, ANNAOTTO on anything; after ANNAOTTO its chosen colour."""
-        if self.chain is None and not self.plus and not side_fits(move.face, self.top, self.colour, self.pattern):
-            if self.top.wild:
+        top = self.top_side()
+        if self.chain is None and not self.plus and not side_fits(move.face, top, self.colour, self.pattern):
+            if top.wild:
                 raise Rejection("no-match", "no-match.wild", colour=self.colour)
-            raise Rejection("no-match", card=move.card.face, top=self.top.face)
+            raise Rejection("no-match", card=move.card.face, top=top.face)
 
     def begin_move(self, move: Any) -> None:
         """Every accepted play, draw and confirm first clears `flip` and `due`: a missed call lapses (AO-R17)."""
@@ -294,7 +305,7 @@ class Annaotto(Game):
         if self.plus:
             raise Rejection("penalty-pending", "penalty-pending.plus", player=move.player, plus=self.plus)
         if self.chain is not None:
-            raise Rejection("penalty-pending", player=move.player, sign=ALTERNATE[self.top.sign])
+            raise Rejection("penalty-pending", player=move.player, sign=ALTERNATE[self.top_side().sign])
 
     def not_drawn_yet(self, move: DrawMove) -> None:
         if self.drawn:
@@ -329,7 +340,7 @@ class Annaotto(Game):
             anna, otto = self.chain
             self.take(player, 2 * otto)
             if anna:
-                self.flip = Flip(self.chain_by, player, 2 * anna)
+                self.flip = Flip(noted(self.chain_by, "the chain's first card"), player, 2 * anna)
             self.chain = None
             self.chain_by = None
         elif self.plus:
@@ -347,18 +358,18 @@ class Annaotto(Game):
             raise Rejection("no-race")
 
     def in_race(self, move: PressMove) -> None:
-        if move.player not in self.race.participants:
+        if move.player not in self.race_now().participants:
             raise Rejection("not-in-race", player=move.player)
 
     def not_pressed_yet(self, move: PressMove) -> None:
-        if move.player in self.race.pressed:
+        if move.player in self.race_now().pressed:
             raise Rejection("already-pressed", player=move.player)
 
     @rule("AO-R15b")
     def slap(self, move: PressMove) -> None:
         """Each participant slaps once; the last participant's slap closes the race."""
-        race = self.race
-        race.pressed[move.player] = move.t_us
+        race = self.race_now()
+        race.pressed[move.player] = noted(move.t_us, "PressMove.read (a slap has its t_us)")
         if len(race.pressed) == len(race.participants):
             self.close_race(all_pressed=True)
 
@@ -369,7 +380,7 @@ class Annaotto(Game):
     @rule("AO-R15d")
     def close_race(self, all_pressed: bool) -> None:
         """The race closes (last slap or timeout): the losers take their cards, then the player after the layer."""
-        race = self.race
+        race = self.race_now()
         losers = self.race_losers(race, all_pressed)
         for loser in losers:
             self.take(loser, RACE_PENALTY)
@@ -407,7 +418,7 @@ class Annaotto(Game):
 
     @rule("AO-R15c")
     def call_alle(self) -> None:
-        self.race.called = True
+        self.race_now().called = True
 
     def target_seated(self, move: CatchMove) -> None:
         if move.target not in self.seats:
@@ -461,7 +472,7 @@ class Annaotto(Game):
         """After the last owed choice the turn passes (AO-R8)."""
         self.choices.remove(choice)
         if not self.choices:
-            self.pass_turn(self.layer)
+            self.pass_turn(noted(self.layer, "the ANNAOTTO card that owes the choices"))
             self.layer = None
 
     # --- shared mutations
@@ -483,7 +494,7 @@ class Annaotto(Game):
             self.draw_pile += self.pile - 1
             self.pile = 1
             self.tally.clear()
-            self.tally.add(self.top_card)
+            self.tally.add(noted(self.top_card, "the start card"))
             more = min(count - got, self.draw_pile)
             self.draw_pile -= more
             got += more

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 from referee import words
 from referee.cards import Deck
@@ -16,10 +16,10 @@ from referee.seats import Seats
 class AnnaottoView(Protocol):
     """What the hints read of the game (`Annaotto` has it all; the hints change nothing)."""
 
-    id: str
+    id: ClassVar[str]
     players: tuple[str, ...]
     seats: Seats
-    deck: Deck
+    deck: Deck[Side]
     started: bool
     finished: bool
     winners: list[str]
@@ -110,9 +110,10 @@ def _owed(game: AnnaottoView) -> tuple[Owed, ...]:
     if game.due is not None:
         player, word = game.due
         owed += (Owed(player, "call", word), Owed(player, "catchable", word))
-    owed += [Owed(game.turn, "choice", c) for c in game.choices]
-    if game.turn is not None and (game.chain is not None or game.plus):
-        owed.append(Owed(game.turn, "confirm", "penalty"))
+    if game.turn is not None:  # choices and confirmations are the turn's
+        owed += [Owed(game.turn, "choice", c) for c in game.choices]
+        if game.chain is not None or game.plus:
+            owed.append(Owed(game.turn, "confirm", "penalty"))
     return tuple(owed)
 
 
@@ -121,7 +122,7 @@ def _who_acts(game: AnnaottoView, race: RaceView | None,
     """The players who may act now and the event types they may send (steps 11 … 17)."""
     catch = ("catch",) if game.due is not None else ()
     actors = {o.player for o in owed if o.kind == "call"}
-    if game.race is not None:
+    if game.race is not None and race is not None:  # the open race (its view)
         actors.update(race.waiting)
         events: tuple[str, ...] = ("press:slap", "race_close", "call", *catch)
     elif game.turn is None:  # the end is pending (AO-R18)

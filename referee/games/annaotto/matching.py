@@ -9,11 +9,11 @@ from referee.decks.annaotto import Side, side_info, sides
 
 ANNA, OTTO, ALLE, PLUS, RETOUR, HUERDEN = "ANNA", "OTTO", "ALLE", "PLUS", "RETOUR", "HUERDEN"
 RACE_PENALTY = 2  # AO-R15e: the cards each loser of a race takes
-ALTERNATE = {ANNA: OTTO, OTTO: ANNA}
+ALTERNATE: dict[str | None, str] = {ANNA: OTTO, OTTO: ANNA}  # by a sign (a sign-less side has none)
 
 
 @lru_cache(maxsize=16)
-def deck_for(plain: int, special: int, wild: int) -> Deck:
+def deck_for(plain: int, special: int, wild: int) -> Deck[Side]:
     """The deck for these copy counts; decks are immutable, so one per composition is shared."""
     copies = sides({"plain": plain, "special": special, "wild": wild})
     return Deck(copies, {face: side_info(face) for face in copies})
@@ -47,7 +47,7 @@ def match_error(side: Side, top: Side, colour: str | None, pattern: str | None) 
 
 
 @lru_cache(maxsize=4096)
-def playable_faces(deck: Deck, top: Side, colour: str | None) -> frozenset[str]:
+def playable_faces(deck: Deck[Side], top: Side, colour: str | None) -> frozenset[str]:
     """Every face of `deck` that may go on `top` (asking for `colour`) when no penalty is pending.
 
     For hints: the same two rules as the checks (`breaks_alternation`, `side_fits`), over the whole deck.
@@ -58,7 +58,7 @@ def playable_faces(deck: Deck, top: Side, colour: str | None) -> frozenset[str]:
 
 
 @lru_cache(maxsize=64)
-def faces_with_sign(deck: Deck, sign: str) -> frozenset[str]:
+def faces_with_sign(deck: Deck[Side], sign: str) -> frozenset[str]:
     """Every face of `deck` showing `sign` (what may continue a pending chain or PLUS)."""
     return frozenset(face for face, side in deck.info.items() if side.sign == sign)
 

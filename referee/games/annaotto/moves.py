@@ -49,7 +49,7 @@ class PlayMove(CardMove):
         source = event.get("from")
         if (source is not None or "from" in event) and type(source) is not str:
             raise bad_field("from")
-        return cls(player, code, None, None, source, codes)
+        return cls(player, code, source=source, codes=codes)
 
 
 def _cards_field(event: Mapping[str, Any]) -> list[str]:

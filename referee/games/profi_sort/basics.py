@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from referee.cards import Deck
-from referee.decks.profi_sort import TASK_IDS, Face, faces
+from referee.decks.profi_sort import Face, faces
 
 HAND = 10  # cards dealt to each player (PS-R3)
 ACE_POINTS = 15  # §10: an ace in the hand at the round end, own or received
@@ -16,7 +16,6 @@ PHASE_OF = {
     "draw": PLAY, "skip_with_ace": PLAY, "give_ace": PLAY, "lay_task": PLAY, "extend": PLAY, "discard": PLAY,
     "redeal": PLAY, "reveal_hand": SCORING, "new_round": ROUND_OVER,
 }
-TASK_NUMBER = {task_id: n for n, task_id in enumerate(TASK_IDS, start=1)}
 
 
 @lru_cache(maxsize=9)

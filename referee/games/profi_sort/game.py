@@ -25,7 +25,7 @@ from referee.games.profi_sort.hints import MeldState, ProfiSortHints, ProfiSortS
 from referee.games.profi_sort.moves import Draw, Extend, GiveAce, LayTask, Move, Options, parse_options
 from referee.games.profi_sort.tasks import Meld, add, fits, lay_groups
 from referee.hints import FinishedHints, Hints
-from referee.protocol import Game, On, Rejection, rule
+from referee.protocol import Game, On, Rejection, noted, rule
 
 
 @register
@@ -126,7 +126,7 @@ class ProfiSort(Game):
     def can_go_out(self, move: Move) -> None:
         """Task 15 ends with going out in the same turn: a player holding a received ace cannot lay it, and the
         discard of that turn takes the last card."""
-        if move.kind == "lay_task":
+        if isinstance(move, LayTask):
             if move.task == REPEAT and self.received[move.player]:
                 raise Rejection("must-go-out", "ps.must-go-out.ace", player=move.player)
         elif self.must_go_out and self.hands[move.player] > 1:
@@ -178,7 +178,7 @@ class ProfiSort(Game):
 
     def shape_matches(self, move: LayTask) -> None:
         """§4 (Decision 13): exactly the task's number of groups and group sizes, in any order."""
-        task = move.rules
+        task = noted(move.rules, "task_known")
         sizes = tuple(sorted(len(group) for group in move.groups))
         if sizes != task.sizes:
             need = "+".join(str(s) for s in task.sizes)
@@ -195,8 +195,9 @@ class ProfiSort(Game):
     @rule("PS-R20")
     def jokers_allowed(self, move: LayTask | Extend) -> None:
         """No joker in a No-J task, at laying or by extension, by anyone."""
-        if not move.rules.jokers and any(face.joker for face in move.faces):
-            raise Rejection("joker-not-allowed", "ps.joker-not-allowed", task=move.rules.id)
+        task = noted(move.rules, "task_known / meld_known")
+        if not task.jokers and any(face.joker for face in move.faces):
+            raise Rejection("joker-not-allowed", "ps.joker-not-allowed", task=task.id)
 
     @rule("PS-R19")
     def no_lone_joker(self, move: LayTask) -> None:
@@ -207,7 +208,7 @@ class ProfiSort(Game):
 
     def task_met(self, move: LayTask) -> None:
         """§4, §5: the groups fulfil the task (ranks, suits, runs, different ranks, forms); notes the melds."""
-        move.melds = lay_groups(move.rules, move.player, move.group_faces(), move.groups)
+        move.melds = lay_groups(noted(move.rules, "task_known"), move.player, move.group_faces(), move.groups)
 
     def meld_known(self, move: Extend) -> None:
         """The meld is on the table this round; its task's rules apply to the extension."""
@@ -225,7 +226,7 @@ class ProfiSort(Game):
 
     def fits_meld(self, move: Extend) -> None:
         """§6: the cards fit the meld's kind; notes the run end they go to."""
-        move.side = fits(move.meld_id, move.meld, move.faces, move.at)
+        move.side = fits(move.meld_id, noted(move.meld, "meld_known"), move.faces, move.at)
 
     @rule("PS-R30")
     def reveals_own_cards(self, move: Move) -> None:
@@ -318,7 +319,7 @@ class ProfiSort(Game):
         """The cards join the meld (at the run end that fits, PS-R17) and leave the hand; no task is completed."""
         for card in move.cards:
             self.tally.add(card)
-        add(move.meld, move.faces, move.codes, move.side)
+        add(noted(move.meld, "meld_known"), move.faces, move.codes, move.side)
         self.hands[move.player] -= len(move.cards)
 
     def discard(self, move: Move) -> None:
@@ -486,7 +487,7 @@ class ProfiSort(Game):
             return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
         if self.phase == ROUND_OVER:
             return Hints(self.id, (), ("new_round",), detail)
-        return Hints(self.id, (player,), self._turn_events(detail), detail)
+        return Hints(self.id, self.turn_actors(), self._turn_events(detail), detail)
 
     @staticmethod
     def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:
