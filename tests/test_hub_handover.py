@@ -12,13 +12,13 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from hub.pairing import Pairing
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract, dynsec, handover
 from cafe.signing import public_text
 from hub.dynsec import BrokerUsers
 from hub.handover import MAX_PER_ADDRESS, Handover, StoreKeys
+from hub.pairing import Pairing
 from hub.store import Store
 from tests.mosquitto import CafeBroker
 
