@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.event_words import card_words, describe
 from referee.protocol import Rejection
-from referee.registry import GameDefinition, definition
+from referee.registry import DEFINITIONS, GameDefinition
 from referee.transcript import NotJSON, Step
 from referee.words import N_, tr
 
@@ -38,7 +38,8 @@ def codes(event: Any) -> str:
     """The codes of the event's cards, in brackets ("(M7:13)"), for whoever debugs a transcript; "" without."""
     if not isinstance(event, dict):
         return f" ({str(event.text)[:40]})" if isinstance(event, NotJSON) else ""
-    found = event.get("cards") if isinstance(event.get("cards"), list) else [event.get("card")]
+    cards = event.get("cards")
+    found: list[Any] = cards if isinstance(cards, list) else [event.get("card")]
     shown = [str(c) for c in found if isinstance(c, str)]
     return f" ({' '.join(shown)})" if shown else ""
 
@@ -94,7 +95,7 @@ def describe_state(state: dict[str, Any] | None, previous: dict[str, Any] | None
     """Whose turn and the scores always; any other key only when it changed, so the line stays short."""
     if state is None:
         return ""
-    words = StateWords(lang, definition(game) if game else None)
+    words = StateWords(lang, DEFINITIONS.get(game) if game else None)
     shown = [f"{words.key('turn')}: {words.value(state.get('turn'))}",
              f"{words.key('scores')}: {words.value(state.get('scores'))}"]
     if state.get("finished"):

@@ -55,7 +55,7 @@ class Rejection(RefereeError):
         return f"Rejection({self.code!r}, key={self.key!r}, **{self.params!r})"
 
 
-def unknown_card(code: Any, deck: Deck) -> Rejection:
+def unknown_card(code: Any, deck: Deck[Any]) -> Rejection:
     """`unknown-card`. A code of another game's deck is named by that game ("This card belongs to Die magische
     7."), so the table knows where the card went astray (issue #37); a code no game knows is just not a card here."""
     prefix, sep, _ = str(code).partition(":")

@@ -74,10 +74,6 @@ def metrics(width: int, height: int) -> Metrics:
     return Metrics.of(Limits.for_size(width, height), ui_scale(width, height))
 
 
-def has_value(face: CardFace) -> bool:
-    return bool(face.value or face.symbol)
-
-
 def _value_w(face: CardFace, m: Metrics) -> int:
     """The value row's width: the value's text, a sign beside it (a rank's suit) or a sign alone."""
     text_w = font(m.value_px).size(face.value)[0] if face.value else 0
@@ -86,13 +82,15 @@ def _value_w(face: CardFace, m: Metrics) -> int:
     return text_w or (m.value_h if face.symbol else 0)
 
 
-def card_size(face: CardFace, m: Metrics, words: bool = True) -> tuple[int, int]:
-    """(width, height) of a card: the value's row, and the small words' row when `words` and the face has some."""
+def card_size(face: CardFace | None, m: Metrics, words: bool = True) -> tuple[int, int]:
+    """(width, height) of a card: the value's row, and the small words' row when `words` and the face has some
+    (a card its game does not draw, None, is as small as a card is)."""
+    if face is None:
+        return m.least_w, height(m, False)
     small = words and bool(face.small)
     badge = 2 * m.pad if face.fill else 0  # a coloured card's value stands on a white badge
     inner = max(_value_w(face, m) + badge, font(m.small_px).size(face.small)[0] if small else 0)
-    height = 2 * m.pad + m.value_h + (m.small_h if small else 0)
-    return max(m.least_w, inner + (8 if face.fill else 4) * m.pad), height
+    return max(m.least_w, inner + (8 if face.fill else 4) * m.pad), height(m, small)
 
 
 def height(m: Metrics, words: bool) -> int:
@@ -147,9 +145,10 @@ def draw_card(surface: pygame.Surface, face: CardFace, m: Metrics) -> list[CardT
             pygame.draw.rect(surface, BAND, band, border_radius=radius // 2)
             bg = BAND
         text_w = font(m.small_px).size(face.small)[0]
-        at = _text_at(surface, face.small, m.small_px, DARK_INK if face.fill else _ink(face), small_row)
-        out.append(CardText(face.small, tuple(at), cap_height(m.small_px), DARK_INK if face.fill else _ink(face),
-                            bg, "", text_w > small_row.width))
+        ink = DARK_INK if face.fill else _ink(face)
+        at = _text_at(surface, face.small, m.small_px, ink, small_row)
+        out.append(CardText(face.small, (at.x, at.y, at.w, at.h), cap_height(m.small_px), ink, bg, "",
+                            text_w > small_row.width))
     pygame.draw.rect(surface, EDGE, (0, 0, w, h), width=max(1, m.pad // 2), border_radius=radius)
     return out
 
@@ -187,7 +186,7 @@ def _value(surface: pygame.Surface, face: CardFace, m: Metrics, row: pygame.Rect
     at = _text_at(surface, face.value, m.value_px, ink, pygame.Rect(left, row.y, text_w, row.height))
     if face.symbol:
         draw_symbol(surface, face.symbol, (left + text_w + m.pad, row.centery - side / 2, side, side), ink)
-    return [CardText(face.value, tuple(at), cap_height(m.value_px), ink, bg, "key", need > row.width)]
+    return [CardText(face.value, (at.x, at.y, at.w, at.h), cap_height(m.value_px), ink, bg, "key", need > row.width)]
 
 
 class Pictures:

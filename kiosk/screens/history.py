@@ -169,7 +169,7 @@ class HistoryScreen(Screen):
         """How high a line is drawn: its words wrapped beside its cards, at least its cards' height."""
         shown = self._cards(line)
         m = pictures.metrics(v.width, v.height)
-        beside = sum(pictures.card_size(c.face, m, words=False)[0] + round(v.limits.gap) // 2 for c in shown)
+        beside = sum(pictures.card_size(c.face, m, False)[0] + round(v.limits.gap) // 2 for c in shown)
         when = clock(line.at)
         text = f"{line.seq}. {when + '  ' if when else ''}{line.text}"
         if not line.ok:

@@ -18,7 +18,7 @@ from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, MUTED, TURN_FILL, Grid, Rect, Role, View, ui_scale
-from kiosk.games import Panel, Shown
+from kiosk.games import Panel, RaceShown, Shown
 from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
@@ -77,7 +77,8 @@ class TableScreen(Screen):
             v, _ = self._table(width, height, now, race, self._verdict(now, pictures=False))
         return v
 
-    def _table(self, width: int, height: int, now: float, race, verdict: Verdict) -> tuple[View, Panel]:
+    def _table(self, width: int, height: int, now: float, race: RaceShown | None, verdict: Verdict
+               ) -> tuple[View, Panel]:
         """The table as `view` says, with this verdict."""
         c = self.controller
         g = Grid(width, height)
@@ -253,8 +254,7 @@ class TableScreen(Screen):
         if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
             return Verdict("quiet", (Said(fb.note, "lead", 0.8, MUTED),))
         if fb.ok:  # the drawn check mark says it (no second ✓ in the words)
-            named = fb.event is not None and fb.event.get("type") != "undo"  # an undo says itself what went
-            if named:
+            if fb.event is not None and fb.event.get("type") != "undo":  # an undo says itself what went
                 card = self._verdict_card(fb.event) if pictures else None
                 text = c.ui.verdict_words(fb.event) if card is None else c.ui.verdict_player(fb.event)
                 return Verdict("ok", (Said(text, "lead", 1.0, GOOD),), card)
