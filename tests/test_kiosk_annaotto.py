@@ -7,7 +7,7 @@ import pytest
 from kiosk import i18n
 from kiosk.app.controller import TableController
 from kiosk.games import Note
-from kiosk.games.annaotto import AnnaottoUI, whole_ms
+from kiosk.games.annaotto import AnnaottoUI
 from kiosk.i18n import set_language
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import start_game
@@ -173,7 +173,24 @@ def test_touch_toggle_answers_with_a_note() -> None:
     choice = ui._source_choice(state, P1)
     assert isinstance(choice.complete(P2), Note) and ui.source == (P1, P2)
     assert isinstance(choice.complete(None), Note) and ui.source is None
-    assert whole_ms(12_000) == 12 and whole_ms(278_336) == 278 and whole_ms(12_500) == 13
+
+
+def test_race_times_keep_the_precision_that_decided_and_say_ties() -> None:
+    """Issue #37: gaps under a millisecond read "+0 ms" for everyone, though two lost and one did not."""
+    from kiosk.i18n import set_language
+    from kiosk.screens.table.race import decimals, slap_times
+
+    assert decimals([("A", 0), ("B", 12_500), ("C", 30_000)]) == 0, "whole milliseconds where they decide"
+    assert decimals([("A", 0), ("B", 400), ("C", 700)]) == 1
+    assert slap_times([("A", 0), ("B", 400), ("C", 700)]) == ["first", "+0.4 ms", "+0.7 ms"]
+    assert slap_times([("A", 0), ("B", 430), ("C", 470)]) == ["first", "+0.43 ms", "+0.47 ms"]
+    tie = slap_times([("A", 0), ("B", 700), ("C", 700)])
+    assert tie == ["first", "+0.7 ms", "+0.7 ms, a tie with B"], "a tie said as a tie"
+    set_language("de")
+    try:
+        assert slap_times([("A", 0), ("B", 400)]) == ["zuerst", "+0,4 ms"]
+    finally:
+        set_language("en")
 
 
 def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
@@ -196,6 +213,6 @@ def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
         texts = kiosk.cmd("view")["texts"]  # the race result fills the screen: loser, penalty, times from the first
         assert P2 in texts and "+2 cards" in texts
         assert [t for t in texts if t.startswith("Player ") and "   " in t] == [
-            f"{P1}   first", f"{P3}   +13 ms", f"{P2}   +30 ms"]
+            f"{P1}   first", f"{P3}   +12 ms", f"{P2}   +30 ms"]
     finally:
         kiosk.close()

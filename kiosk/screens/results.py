@@ -142,7 +142,7 @@ def _tile_height(v: View, controller: TableController, podium: list[Place], w: i
     lim = v.limits
     inner = w - 8 if portrait else (w - 2 * gap_of(v) * 2) // max(1, len(podium)) - 8
     name_w = inner * 6 // 10 if portrait else inner
-    name_h = max((measure.height(p.player, name_w, lim.cap) for p in podium), default=0)
+    name_h = max((measure.height(f"{p.place}. {p.player}", name_w, lim.cap) for p in podium), default=0)
     unit_h = max((measure.height(unit(controller, p), name_w, lim.cap) for p in podium), default=0)
     if portrait:
         return max(name_h, measure.line(lim.key_cap) + unit_h) + 12
@@ -154,20 +154,21 @@ def _tile_texts(v: View, controller: TableController, box: Rect, place: Place, p
     lim = v.limits
     x, y, w, h = box
     said = unit(controller, place)
+    name = place.player if place.kind == PLACES else f"{place.place}. {place.player}"  # a place said once
     if portrait:
         left, right = (x + 4, y, w * 6 // 10 - 4, h), (x + w * 6 // 10, y, w - w * 6 // 10 - 4, h)
         key_h, unit_h = measure.line(lim.key_cap), measure.height(said, right[2], lim.cap)
         top = y + (h - key_h - unit_h) // 2
-        v.text(left, place.player, size=1.0, color=DARK_INK, align="center", tag=f"rank:{place.player}")
+        v.text(left, name, size=1.0, color=DARK_INK, align="center", tag=f"rank:{place.player}")
         v.text((right[0], top, right[2], key_h), big_number(place), size=1.6, color=DARK_INK, role="key",
                align="center", tag=f"points:{place.player}")
         v.text((right[0], top + key_h, right[2], unit_h), said, size=0.7, color=DARK_INK, align="center",
                tag=f"unit:{place.player}")
         return
-    name_h = measure.height(place.player, w - 8, lim.cap)
+    name_h = measure.height(name, w - 8, lim.cap)
     unit_h = measure.height(said, w - 8, lim.cap)
     key_h = max(measure.line(lim.key_cap), h - name_h - unit_h - 12)
-    v.text((x + 4, y + 4, w - 8, name_h), place.player, size=1.0, color=DARK_INK, align="center",
+    v.text((x + 4, y + 4, w - 8, name_h), name, size=1.0, color=DARK_INK, align="center",
            tag=f"rank:{place.player}")
     v.text((x + 4, y + 4 + name_h, w - 8, key_h), big_number(place), size=1.6, color=DARK_INK, role="key",
            align="center", tag=f"points:{place.player}")
