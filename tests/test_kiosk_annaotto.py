@@ -216,3 +216,25 @@ def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
             f"{P1}   first", f"{P3}   +12 ms", f"{P2}   +30 ms"]
     finally:
         kiosk.close()
+
+
+def test_a_card_from_another_seats_scanner_says_whose_scanner_read_it(tmp_path) -> None:
+    """Issue #37: ANNAOTTO credits a scan at seat 3's scanner to the player on turn (its decision) — the verdict now
+    says so instead of re-assigning it silently (K1)."""
+    from tests.kiosk_helpers import make_app, press
+
+    app = make_app(tmp_path)
+    press(app, "game:annaotto")
+    press(app, "count:3")
+    press(app, "start")
+    c = app.screen.controller
+    c.seat_players = {"s1": P1, "s2": P2, "s3": P3}
+    c.scan("AO:RED.DOTS", None)  # the start card
+    assert c.state["turn"] == P1
+    c.scan("AO:RED.STRIPES", "s3")  # laid by the player on turn, read by Player 3's scanner
+    app.draw()
+    assert c.feedback.ok and c.referee.history[-1]["player"] == P1
+    assert [e.text for e in app.current_view.tagged("feedback")] == [f"{P1} (read by {P3}'s scanner)"]
+    c.scan("AO:RED.WAVES", "s2")  # Player 2's own scanner on Player 2's turn: nothing to say
+    app.draw()
+    assert [e.text for e in app.current_view.tagged("feedback")] == [P2]

@@ -39,8 +39,6 @@ def unit(controller: TableController, place: Place) -> str:
     """What the big number counts, in the table screen's words (its seat tiles' unit): "gewonnene Karten" on both."""
     if place.kind == PLACES:
         return tr("place")
-    if place.kind == TASKS:
-        return tr("tasks")
     return controller.ui.unit()
 
 
