@@ -231,3 +231,28 @@ def test_english_names_colours_patterns_and_signs_in_english(tmp_path) -> None:
         view.texts()
     scan(app, "AO:RED.DOTS.HUERDEN")
     assert [e.text for e in app.current_view.tagged("verdict-card")] == ["Red · Dots · HURDLES"]
+
+
+def test_the_score_column_keeps_its_width_from_nine_to_ten(tmp_path) -> None:
+    """Issue #37: the seats' column changed width between moves (a score going from 9 to 10)."""
+    from kiosk.drawing.view import Grid, View
+    from kiosk.screens.table.seats import seat_width
+
+    app = make_app(tmp_path)
+    press(app, "game:magische-7")
+    press(app, "count:2")
+    press(app, "start")
+    ui, state = app.screen.controller.ui, dict(app.screen.controller.state)
+    v, g = View(800, 480), Grid(800, 480)
+    widths = {seat_width(v, g, ui, {**state, "scores": {p: score for p in ui.players}}, 12) for score in (0, 9, 10, 23)}
+    assert len(widths) == 1, widths
+
+
+def test_the_demo_plays_with_the_seats_default_names(tmp_path) -> None:
+    """Issue #37: the demo's players were the simulator's (Cem on the seat the config calls Cleo)."""
+    from kiosk.screens.demo import DemoScreen
+
+    app = make_app(tmp_path, lang="de")
+    demo = DemoScreen(app, seed=5)
+    players = list(demo.controller.referee.players)
+    assert players == [f"Spieler {i}" for i in range(1, len(players) + 1)], players

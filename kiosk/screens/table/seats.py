@@ -10,13 +10,14 @@ from kiosk.screens.table.layout import cols, rows
 
 
 def seat_width(v: View, g: Grid, ui: GameUI, state: State, gap: int) -> int:
-    """Landscape: the seats' column, wide enough for the longest name and number (two columns of tiles
-    with more than four players), at least 22 % of the screen."""
+    """Landscape: the seats' column, wide enough for the longest name and number (at least two digits, so the
+    column keeps its width from 9 to 10; two columns of tiles with more than four players), at least 22 % of the
+    screen."""
     lim = v.limits
     pad = max(4, round(lim.gap))
     arrow = round(measure.line(lim.cap) * 0.9) + pad // 2
     names = max(measure.width(p, lim.cap) for p in ui.players) + arrow
-    number = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
+    number = max(measure.width(s, lim.key_cap) for s in ["88", *(ui.seat_score(state, p) for p in ui.players)])
     if len(ui.players) > 4:  # what the number counts goes under it where it does not fit beside (`_seats`)
         tile = max(names, number) + 2 * pad + 12
         return min(max(2 * tile + gap, round(g.w * 0.34)), round(g.w * 0.55))
