@@ -67,13 +67,13 @@ def test_race_loser_is_the_latest_edge_not_the_last_arrival() -> None:
     # Slaps arrive Player 2 first, but Player 2's edge is the latest.
     assert c.button(P2, "slap", 5_030_000_000).ok
     assert c.button(P1, "slap", 5_000_000_000).ok
-    assert c.ui.race(c.state).slaps == [(P1, 0), (P2, 30)]
+    assert c.ui.race(c.state).slaps == [(P1, 0), (P2, 30_000)], "µs after the first slap"
     assert c.button(P3, "slap", 5_012_500_000).ok
     assert c.state["race"] is None and c.state["hands"] == {P1: 7, P2: 10, P3: 8}
     race = c.ui.race(c.state)
-    # Each slap's time counts from the first slap, in whole ms: Player 2 is 30 ms behind, not 17.5 behind Player 3.
+    # Each slap's time counts from the first slap, in µs: Player 2 is 30 ms behind, not 17.5 behind Player 3.
     assert not race.open and race.losers == [P2] and race.penalty == 2
-    assert race.slaps == [(P1, 0), (P3, 13), (P2, 30)]
+    assert race.slaps == [(P1, 0), (P3, 12_500), (P2, 30_000)]
     assert c.ui.panel(c.state).big == "ALLE race: Player 2 +2 cards"
     assert c.scan("AO:RED.STRIPES").ok  # the next move: the result leaves the screen
     assert c.ui.panel(c.state).big == "" and c.ui.race(c.state) is None

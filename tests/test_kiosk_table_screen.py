@@ -227,8 +227,8 @@ def test_english_names_colours_patterns_and_signs_in_english(tmp_path) -> None:
     assert [e.text for e in view.tagged("verdict-card")] == ["Red · Stripes"]
     assert [e.text for e in view.tagged("card")] == ["Red · Dots", "Red · Stripes"]
     assert [e.face.small for e in view.tagged("card")] == ["Red", "Red"], "the picture's words in English too"
-    assert any(e.text == "Plays on Red · Stripes (colour, pattern or sign)." for e in view.tagged("hint")), \
-        view.texts()
+    said = app.screen.controller.ui.hints.sentence("en")  # on screen where the cards leave it room
+    assert said == "Spieler 2 plays on Red · Stripes (colour, pattern or sign).", said  # (the log's German names)
     scan(app, "AO:RED.DOTS.HUERDEN")
     assert [e.text for e in app.current_view.tagged("verdict-card")] == ["Red · Dots · HURDLES"]
 

@@ -184,36 +184,41 @@ class TableScreen(Screen):
         return panel.headline, [*notes, without[:1].upper() + without[1:]]
 
     def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int) -> int:
-        """The middle, its hint line said shorter where the cards on the table would find no room under it: the
-        hint's last sentences give way, one by one, to the cards (the buttons say "take the pile" too)."""
+        """The middle, its hint line said shorter where it would find no room under the cards on the table: its
+        last sentences give way, one by one (alcasan's "Or take the pile." — the button says it too)."""
         mark = len(v.elements)
         used = self._middle(v, rect, panel, hints, gap, keep)
-        first = hints[0] if hints else ""
-        while panel.cards and not v.tagged("card") and ". " in first.rstrip("."):
+        at = 1 if panel.big else 0  # the hint line: the first after a message the whole table must see
+        first = hints[at] if len(hints) > at else ""
+        while first and not any(e.text == first for e in v.tagged("hint")) and ". " in first.rstrip("."):
             first = first[:first.rstrip(".").rindex(". ") + 1]
             del v.elements[mark:]
-            used = self._middle(v, rect, panel, [first, *hints[1:]], gap, keep)
+            used = self._middle(v, rect, panel, [*hints[:at], first, *hints[at + 1:]], gap, keep)
         return used
 
     def _middle(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int = 0) -> int:
-        """What may come next (the hint line), the cards or the table's rows, the other notes, the last trick,
-        then the counts; each in whole or not at all, the last trick always. Returns where the free room under
-        them starts."""
+        """A message the whole table must see, the cards on the table, what may come next (the hint line) and the
+        screen's notes, a sheet's rows, the last trick, then the counts; each in whole or not at all, the last
+        trick always. Returns where the free room under them starts."""
         lim = v.limits
         x, y, w, h = rect
         trick_h = measure.height(panel.trick, w, lim.cap) if panel.trick else 0
         stack = Stack((x, y, w, h - (trick_h + gap // 2 if trick_h else 0)), gap // 2)
-        cards_first = not panel.lines  # cards before the notes (what lies on the table); a sheet's rows after them
-        for i, hint in enumerate(hints):  # the first is the hint line (4 mm capitals), notes under it 3 mm
-            if i == 1 and cards_first:
-                self._cards(v, stack, panel, gap)
-            big = i == 0 and bool(panel.big)
-            role: Role = "lead" if i == 0 else ""
+        rest = hints
+        if panel.big and hints and hints[0] == panel.big:
+            place = stack.take(measure.height(panel.big, w, lim.lead_cap))
+            if place is not None:
+                v.text(place, panel.big, size=0.9, color=ACCENT, role="lead", tag="big")
+            rest = hints[1:]
+        cards_first = bool(panel.cards) and not panel.lines  # what lies on the table first; a sheet after the notes
+        if cards_first:
+            self._cards(v, stack, panel, gap)
+        for i, hint in enumerate(rest):  # the hint line at 4 mm capitals, the notes under it at 3 mm
+            role: Role = "lead" if i == 0 and not panel.big else ""
             place = stack.take(measure.height(hint, w, lim.cap_for(role)))
             if place is not None:
-                v.text(place, hint, size=0.9 if big else 0.75, color=ACCENT if big else INK, role=role,
-                       tag="big" if big else "hint")
-        if len(hints) <= 1 or not cards_first:
+                v.text(place, hint, size=0.75, color=INK, role=role, tag="hint")
+        if not cards_first:
             self._cards(v, stack, panel, gap)
         if trick_h:  # the last trick: its words always, its cards where they find room
             stack.bottom += trick_h + gap // 2

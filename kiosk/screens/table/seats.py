@@ -56,7 +56,7 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
     detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
     fit = (h - gap * (per_col - 1)) // per_col
     if from_bottom:  # portrait: the tiles as high as they need, the rest goes to what may come next
-        want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.6 else tall
+        want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.45 else tall
         fit = min(fit, want)
     heading = 0
     low = False
