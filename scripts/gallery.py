@@ -34,8 +34,10 @@ def shot_at(events: list[dict], fraction: float) -> int:
     return len(events)
 
 
-def shoot(game_id: str, size: str, lang: str, out: Path, fraction: float = 0.3) -> Path:
-    """Play `game_id` to the chosen moment on a kiosk of `size` speaking `lang`; its screenshot's path."""
+def shoot(game_id: str, size: str, lang: str, out: Path, fraction: float = 0.3, moves: int = 0,
+          name: str = "") -> Path:
+    """Play `game_id` to the chosen moment (`moves` events, else a card laid from `fraction` of the game on) on a
+    kiosk of `size` speaking `lang`; its screenshot's path (`name`, else game-size-lang.png in `out`)."""
     with tempfile.TemporaryDirectory(prefix="gallery-") as tmp:
         kiosk = KioskProcess(Path(tmp), extra=["--size", size, "--lang", lang])
         try:
@@ -44,11 +46,11 @@ def shoot(game_id: str, size: str, lang: str, out: Path, fraction: float = 0.3) 
             names = start_game(kiosk, game_id, players, options)
             table = sim.get(game_id)(random.Random(SEED), names)
             events = list(sim.play(table, Referee(table.header)))
-            last = shot_at(events, fraction)
+            last = moves or shot_at(events, fraction)
             seat_of = dict(zip(names, SEATS, strict=False))
             for n, event in enumerate(events[:last], 1):
                 play_event(kiosk, event, seat_of, n)
-            path = out / f"{game_id}-{size}-{lang}.png"
+            path = out / (name or f"{game_id}-{size}-{lang}.png")
             kiosk.cmd("screenshot", path=str(path.resolve()))
             cuts = kiosk.state()["cut_texts"]["count"]
             if cuts:
@@ -64,8 +66,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="800x480,720x1280")
     parser.add_argument("--langs", default="de")
     parser.add_argument("--games", default=",".join(g for g in games.ids() if g in sim.ids()))
+    parser.add_argument("--readme", action="store_true", help="also docs/table-screen.png: the 7 for two, in English")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.readme:  # the README's picture: Die magische 7 for two, the first trick just taken
+        print(shoot("magische-7", "800x480", "en", ROOT / "docs", moves=2, name="table-screen.png"), flush=True)
     for game_id in args.games.split(","):
         for size in args.sizes.split(","):
             for lang in args.langs.split(","):
