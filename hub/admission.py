@@ -76,12 +76,14 @@ def _same(stored: Stored, record: Record) -> bool:
 class Admission:
     def __init__(self, store: Store, pairing: Pairing, limit: int = HELD_LIMIT, quota: DailyQuota | None = None):
         self.store, self.pairing, self.limit, self.quota = store, pairing, limit, quota
-        self._upto: dict[tuple[str, str, int], int] = {}  # what each chain holds (signed, 1 … upto)
+        self._tip: dict[tuple[str, str, int], tuple[int, str | None]] = {}  # each chain's last (n, h): 1 … n held
+        self._unsigned: dict[tuple[str, str, int], int] = {}  # the highest n of a chain's records from before signing
         self._waiting: dict[tuple[str, str], int] = {}  # how many records of a table wait for a gap
 
     def forget(self) -> None:
         """After a rolled-back batch: what was cached may be ahead of the store."""
-        self._upto.clear()
+        self._tip.clear()
+        self._unsigned.clear()
         self._waiting.clear()
         if self.quota is not None:
             self.quota.forget()
@@ -95,10 +97,21 @@ class Admission:
         return self._waiting[(cafe, table)]
 
     def upto(self, db: sqlite3.Connection, cafe: str, table: str, chain: int) -> int:
+        """The highest n the chain holds signed (1 … n, none missing)."""
+        return self._last(db, cafe, table, chain)[0]
+
+    def _last(self, db: sqlite3.Connection, cafe: str, table: str, chain: int) -> tuple[int, str | None]:
+        """The chain's last signed record (n, h), kept in memory: every record asks for it."""
         key = (cafe, table, chain)
-        if key not in self._upto:
-            self._upto[key] = self.store.upto(db, cafe, table, chain)
-        return self._upto[key]
+        if key not in self._tip:
+            self._tip[key] = self.store.tip(db, cafe, table, chain)
+        return self._tip[key]
+
+    def _unsigned_top(self, db: sqlite3.Connection, cafe: str, table: str, chain: int) -> int:
+        key = (cafe, table, chain)
+        if key not in self._unsigned:
+            self._unsigned[key] = self.store.unsigned_top(db, cafe, table, chain)
+        return self._unsigned[key]
 
     # ------------------------------------------------------------------ statuses
 
@@ -196,7 +209,7 @@ class Admission:
 
     def _place(self, db: sqlite3.Connection, record: Record, chain: int, out: Outcome) -> tuple[Record, int] | None:
         cafe, table, n = record.cafe, record.table, record.n
-        upto = self.upto(db, cafe, table, chain)
+        upto, last_h = self._last(db, cafe, table, chain)
         if n <= upto:
             stored = self.store.stored(db, cafe, table, chain, n)
             if stored is not None and stored.h != record.h and self.store.conflict(db, record, chain, "same-n"):
@@ -206,22 +219,22 @@ class Admission:
             self._hold(db, record, GAP, out)
             out.replay[(cafe, table)] = min(out.replay.get((cafe, table), upto + 1), upto + 1)
             return None
-        if n > 1:
-            before = self.store.stored(db, cafe, table, chain, n - 1)
-            if before is None or before.h != record.body.get("prev"):
-                self._drop(db, record, CHAIN, out)
-                return None
+        if n > 1 and last_h != record.body.get("prev"):  # n − 1 is the chain's last record
+            self._drop(db, record, CHAIN, out)
+            return None
         if self.quota is not None and not self.quota.take(db, cafe, table, len(_text(record.body)), record.received):
             self._drop(db, record, QUOTA, out)
             return None
         self._store(db, record, chain, out)
-        self._upto[(cafe, table, chain)] = n
+        self._tip[(cafe, table, chain)] = (n, record.h)
         return record, chain
 
     def _store(self, db: sqlite3.Connection, record: Record, chain: int, out: Outcome) -> None:
         """Into the chain's place; an unsigned record of an earlier hub there is confirmed or set aside."""
         cafe, table, n = record.cafe, record.table, record.n
-        there = self.store.stored(db, cafe, table, chain, n)
+        there = None
+        if n <= self._unsigned_top(db, cafe, table, chain):  # a record of an earlier hub may stand there
+            there = self.store.stored(db, cafe, table, chain, n)
         if there is not None:  # unsigned (a signed one would be at or below upto)
             out.games.add((cafe, table, str(there.body.get("game_uid"))))
             if not _same(there, record):

@@ -57,7 +57,7 @@ class Keys(Protocol):
 
     def state(self, cafe: str, table: str, key: str) -> str | None: ...
 
-    def ask(self, cafe: str, table: str, key: str, at: float) -> None: ...
+    def saw_key(self, cafe: str, table: str, key: str, at: float) -> None: ...
 
 
 def open_desk(config: Any, data_dir: Path, keys: Keys, add_user: Callable[[str, str, str], None]
@@ -71,23 +71,6 @@ def open_desk(config: Any, data_dir: Path, keys: Keys, add_user: Callable[[str, 
     except (OSError, ValueError) as error:
         log.error("pairing is off: the café's CA %s cannot be used: %s", config.table_ca_file, error)
         return None
-
-
-class StoreKeys:
-    """`Keys` over the hub's key list (`hub.pairing.Pairing`) and the store it writes to."""
-
-    def __init__(self, pairing: Any, store: Any):
-        self.pairing, self.store = pairing, store
-
-    def state(self, cafe: str, table: str, key: str) -> str | None:
-        state: str | None = self.pairing.state(cafe, table, key)
-        return state
-
-    def ask(self, cafe: str, table: str, key: str, at: float) -> None:
-        """The table said hello: on the staff's list as waiting to join, as a status with that key would put it."""
-        with self.store.transaction() as db:
-            decision = self.pairing.saw(db, cafe, table, key, at)
-        self.pairing.told(decision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +130,7 @@ class Handover:
             db.execute("INSERT INTO asked VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET last_at=excluded.last_at,"
                        " address=excluded.address", (self.cafe, table, key, address, now, now))
         if self.keys.state(self.cafe, table, key) is None:
-            self.keys.ask(self.cafe, table, key, now)
+            self.keys.saw_key(self.cafe, table, key, now)
         return Reply(200, self.where(table, key, now))
 
     def where(self, table: str, key: str, now: float) -> dict[str, Any]:
@@ -239,7 +222,7 @@ class Handover:
     def claim(self, message: dict[str, Any], now: float) -> Reply:
         """The bundle for a table that signs its claim with its key and proves it knows the code."""
         table, key, proof, sig = (message.get(k) for k in ("table", "key", "proof", "sig"))
-        if not contract.is_id(table) or not is_public_text(key) or not isinstance(proof, str):
+        if not (contract.is_id(table) and is_public_text(key) and isinstance(proof, str) and isinstance(sig, str)):
             return refusal(400, "table, key and proof are needed")
         table, key = str(table), str(key)
         with self._lock:

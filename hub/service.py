@@ -27,7 +27,6 @@ from hub.config import HubConfig
 from hub.dynsec import BrokerUsers
 from hub.evenings.desk import Desk
 from hub.guard import UNLOCK_NAME
-from hub.handover import StoreKeys
 from hub.health import integrity
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
@@ -68,8 +67,7 @@ class Service:
         self.ingest.listeners.append(self.desk.on_news)
         self.reader = reader
         self.users = BrokerUsers(self._publish_now)  # the dynamic security plugin, over this connection
-        self.handover = handover.open_desk(config, self.data_dir, StoreKeys(self.pairing, self.store),
-                                           self.users.add_table)
+        self.handover = handover.open_desk(config, self.data_dir, self.pairing, self.users.add_table)
         if self.handover is not None:  # staff's accept makes the table's broker user and its one-time code
             self.pairing.on_decision(self.handover.on_decision)
         self.hub = Hub(reader, self.ingest, self.broadcaster, self.announce,
@@ -123,7 +121,7 @@ class Service:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic == dynsec.RESPONSE_TOPIC:  # the plugin's answer to the hub's own command
-            self.users.on_response(message.payload)
+            self.users.on_response(bytes(message.payload))
             return
         ack = None
         try:

@@ -247,10 +247,18 @@ class Store:
                     body.get("at"), record.received, record.h))
 
     @staticmethod
-    def upto(db: sqlite3.Connection, cafe: str, table: str, chain: int) -> int:
-        """The highest n of the chain's signed records (they are stored only in order: 1 … upto, none missing)."""
+    def tip(db: sqlite3.Connection, cafe: str, table: str, chain: int) -> tuple[int, str | None]:
+        """The chain's last signed record, (n, h), or (0, None): signed records are stored only in order, so the
+        chain holds 1 … n, none missing."""
+        row = db.execute("SELECT n, h FROM records WHERE cafe=? AND tbl=? AND chain=? AND h IS NOT NULL "
+                         "ORDER BY n DESC LIMIT 1", (cafe, table, chain)).fetchone()
+        return (0, None) if row is None else (int(row[0]), str(row[1]))
+
+    @staticmethod
+    def unsigned_top(db: sqlite3.Connection, cafe: str, table: str, chain: int) -> int:
+        """The highest n of the chain's records stored before signing (0: none)."""
         (n,) = db.execute("SELECT COALESCE(MAX(n), 0) FROM records WHERE cafe=? AND tbl=? AND chain=? "
-                          "AND h IS NOT NULL", (cafe, table, chain)).fetchone()
+                          "AND h IS NULL", (cafe, table, chain)).fetchone()
         return int(n)
 
     @staticmethod

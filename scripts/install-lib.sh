@@ -117,11 +117,13 @@ progress() {
 
 # source_copy DIR: a copy of a source tree in a new temporary directory (printed), for a build that
 # writes into its tree (pip: build/, *.egg-info) and must leave the user's checkout untouched. Leaves
-# out what a build never needs: version control, virtual environments, earlier build output.
+# out what a build never needs: version control, virtual environments, earlier build output, the tools'
+# caches (a test run writing .hypothesis meanwhile made tar fail: "file changed as we read it").
 source_copy() {
     local copy
     copy=$(mktemp -d "${TMPDIR:-/tmp}/tabletop-referee-src.XXXXXX")
     tar -C "$1" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
-        --exclude=__pycache__ -cf - . | tar -C "$copy" -xf -
+        --exclude=__pycache__ --exclude=./.hypothesis --exclude=./.pytest_cache --exclude=./.mypy_cache \
+        --exclude=./.ruff_cache -cf - . | tar -C "$copy" -xf -
     echo "$copy"
 }

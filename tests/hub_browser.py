@@ -20,3 +20,28 @@ def browser() -> Iterator[object]:
             yield chromium
         finally:
             chromium.close()
+
+
+@contextmanager
+def served(app: object) -> Iterator[str]:
+    """The hub's ASGI app served by uvicorn on a free loopback port, in a thread; yields its address."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from tests.mosquitto import free_port
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))  # type: ignore[arg-type]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -25,6 +25,7 @@ from tests.club_tables import ClubTable
 from tests.hub_browser import browser
 from tests.hub_process import HubProcess
 from tests.mosquitto import Broker
+from tests.test_evening_e2e import independent as count_places
 from tests.test_hub_live import wait_for
 
 PASSWORD = "Spieleabend"
@@ -180,16 +181,9 @@ def play_round(staff: Staff, url: str, evening: str, tables: dict[str, ClubTable
 
 def independent(url: str, uids: list[str]) -> dict[str, Fraction]:
     """3/2/1/0 by place (most points best, ties share the places they cover) from the hub's game list."""
-    points: dict[str, Fraction] = {}
     games = [g for g in get_json(f"{url}/api/games?cafe=nord") if g["game_uid"] in uids]
     assert len(games) == len(uids)
-    for game in games:
-        scores = game["scores"]
-        for p, v in scores.items():
-            better = sum(1 for w in scores.values() if w > v)
-            same = sum(1 for w in scores.values() if w == v)
-            points[p] = points.get(p, Fraction(0)) + Fraction(sum([3, 2, 1, 0, 0][better:better + same]), same)
-    return points
+    return count_places(games)
 
 
 def test_a_whole_club_night_run_by_staff_in_a_browser(night) -> None:

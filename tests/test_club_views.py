@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
-import threading
 import time
 
 import pytest
-import uvicorn
 
 from hub.evenings.desk import Desk
 from hub.ingest import Ingest
@@ -19,8 +17,7 @@ from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
-from tests.hub_browser import browser
-from tests.mosquitto import free_port
+from tests.hub_browser import browser, served
 
 NAMES = ["Anna", "Ben", "Cleo", "Dana", "Emil", "Fee", "Greta", "Hanne", "Ilka", "Jo", "Klara", "Lu", "Mats",
          "Nils", "Ole", "Paula", "Quirin", "Rosa", "Sven", "Tilda", "Ute", "Vera", "Wim", "Xaver", "Yara", "Zoe",
@@ -61,16 +58,8 @@ def club(tmp_path_factory):
     for name in NAMES:
         desk.check_in("gross", name)
     desk.start_round("gross", seed=4)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(hub), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", desk
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(create_app(hub)) as url:
+        yield url, desk
     store.close()
 
 

@@ -17,7 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from cafe import contract, dynsec, handover
 from cafe.signing import public_text
 from hub.dynsec import BrokerUsers
-from hub.handover import MAX_PER_ADDRESS, Handover, StoreKeys
+from hub.handover import MAX_PER_ADDRESS, Handover
 from hub.pairing import Pairing
 from hub.store import Store
 from tests.mosquitto import CafeBroker
@@ -61,7 +61,7 @@ def cafe(tmp_path_factory):
     assert subscribed.wait(10)
     store = Store(folder / "hub.sqlite")
     pairing = Pairing(store)
-    desk = Handover(folder, "nord", StoreKeys(pairing, store), users.add_table, broker.tls_address,
+    desk = Handover(folder, "nord", pairing, users.add_table, broker.tls_address,
                     broker.files.ca)
     pairing.on_decision(lambda d: desk.decided(d.cafe, d.table, d.key, d.accepted))
     yield broker, desk, pairing

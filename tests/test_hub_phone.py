@@ -5,12 +5,10 @@ through the hub's own ingest (tests/test_hub_owner.py)."""
 
 from __future__ import annotations
 
-import threading
 import time
 import urllib.parse
 
 import pytest
-import uvicorn
 
 from hub.auth import hash_password
 from hub.ingest import Ingest
@@ -19,8 +17,8 @@ from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
 from tests.hub_browser import browser
+from tests.hub_browser import served as serving
 from tests.hub_tables import SimTable
-from tests.mosquitto import free_port
 from tests.test_hub_owner import EVENING, PASSWORD, feed, renamed
 
 LONG = "Maximiliane-Charlotte von Hohenzollern-Sigmaringen"
@@ -40,17 +38,8 @@ def served(tmp_path_factory):
               hash_password(PASSWORD), "Europe/Berlin", {"t1": "Fenster zur Straße am großen Kastanienbaum"})
     hub.announce("cafe-1", {"v": 1, "text": {"de": UNBROKEN * 2, "en": LONG}, "until": None})
     ingest.listeners.append(hub.broadcaster.from_thread)  # live news to the pages, as the service wires it
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(hub), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield f"http://127.0.0.1:{port}", ingest, t2
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(create_app(hub)) as url:
+        yield url, ingest, t2
     store.close()
 
 

@@ -83,11 +83,11 @@ def test_guessing_is_slowed_after_a_few_failures_and_every_failure_is_logged(hub
     tried = FREE_PER_ADDRESS + 1  # the free ones, and the one that starts the delays
     assert sorted(answers) == [401] * tried + [429] * (30 - tried)
     status, page, headers = guesser.post("/staff/login?lang=en", {"password": PASSWORD})
-    assert status == 429 and "Too many wrong passwords: try again in 1 s." in page  # the right one waits too …
-    assert int(headers["retry-after"]) == 1
-    time.sleep(1.05)
-    status, page, _ = guesser.post("/staff/login?lang=en", {"password": PASSWORD})
-    assert status == 200 and logged_in(page)  # … a moment, not an hour
+    if status == 429:  # within the second after the fourth failure (a loaded machine may already be past it)
+        assert "Too many wrong passwords: try again in 1 s." in page and int(headers["retry-after"]) == 1
+        time.sleep(1.05)
+        status, page, _ = guesser.post("/staff/login?lang=en", {"password": PASSWORD})
+    assert status == 200 and logged_in(page)  # the right one waits a moment at most, not an hour
     log = hub.log_tail(100_000)
     failures = [line for line in log.splitlines() if "staff login failed from 127.0.0.1 at 20" in line]
     assert len(failures) == tried

@@ -108,7 +108,8 @@ class Joining:
         self.configured = configured  # the config file's broker: no joining here
         self.joined = joined_config(data_dir)
         self.state = "file" if configured else "joined" if self.joined else "asked" if asked else "new"
-        self.problem, self.values = "", {}
+        self.problem = ""
+        self.values: dict[str, Any] = {}
         self.cafe: str | None = self.joined.cafe if self.joined else None
         self.salt: str | None = None
         self._busy = threading.Lock()
