@@ -17,7 +17,7 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeGuard, TypeVar
 
-from referee import messages, registry
+from referee import messages
 from referee.cards import Card, CardCodeError, CardTally, Deck
 from referee.hints import Hints, PublicState
 from referee.seats import Seats
@@ -53,20 +53,6 @@ class Rejection(RefereeError):
 
     def __repr__(self) -> str:
         return f"Rejection({self.code!r}, key={self.key!r}, **{self.params!r})"
-
-
-def unknown_card(code: Any, deck: Deck[Any]) -> Rejection:
-    """`unknown-card`. A code of another game's deck is named by that game ("This card belongs to Die magische
-    7."), so the table knows where the card went astray (issue #37); a code no game knows is just not a card here."""
-    prefix, sep, _ = str(code).partition(":")
-    own = next(iter(deck.copies), "").partition(":")[0]
-    found = registry.by_prefix(prefix) if sep and prefix != own else None
-    if found is None:
-        return Rejection("unknown-card", card=code)
-    from referee import games  # (the games import this module)
-
-    title = getattr(games.get(found.id), "title", found.id)
-    return Rejection("unknown-card", "unknown-card.other-game", card=code, game=title)
 
 
 class HeaderError(RefereeError):
@@ -404,7 +390,7 @@ class Game:
         try:
             move.card, move.face = self.deck.lookup(move.code)
         except CardCodeError:
-            raise unknown_card(move.code, self.deck) from None
+            raise Rejection("unknown-card", card=move.code) from None
 
     def cards_known(self, move: Any) -> None:
         """`unknown-card` for a move of several codes (`move.codes`); notes each card and face on the move
@@ -438,7 +424,7 @@ class Game:
         try:
             return self.deck.lookup(code)
         except CardCodeError:
-            raise unknown_card(code, self.deck) from None
+            raise Rejection("unknown-card", card=code) from None
 
     def not_exhausted(self, tally: CardTally, cards: Sequence[Card]) -> None:
         ok = tally.fits_one(cards[0], self.deck) if len(cards) == 1 else tally.fits(cards, self.deck)

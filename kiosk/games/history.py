@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kiosk import games
 from kiosk.eventlog.store import EventLog
+from kiosk.games.event_words import rejection_words
 from kiosk.i18n import language, tr
 from referee.event_words import describe
 from referee.protocol import Rejection
@@ -79,7 +80,7 @@ def lines(log: EventLog, game_id: int) -> list[Line]:
             answer = referee.apply(event)
             ok, unknown = answer.ok, answer.error == "unknown-card"
             if answer.rejection is not None:
-                reason = answer.message(language(), rules=False) or ""
+                reason = rejection_words(answer.rejection, language(), game) or ""
                 detail = answer.rejection.detail() if isinstance(answer.rejection, Rejection) else str(answer.error)
         text = describe(event, language(), game, face) if ok or not unknown else scanned_unknown(event)
         if unknown and isinstance(event, dict) and isinstance(event.get("card"), str):

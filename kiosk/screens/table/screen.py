@@ -19,6 +19,7 @@ from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, MUTED, TURN_FILL, Grid, Rect, Role, View, ui_scale
 from kiosk.games import Panel, RaceShown, Shown
+from kiosk.games.event_words import rejection_words
 from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
@@ -184,13 +185,14 @@ class TableScreen(Screen):
         return panel.headline, [*notes, without[:1].upper() + without[1:]]
 
     def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int) -> int:
-        """The middle, its hint line said shorter where it would find no room under the cards on the table: its
+        """The middle, its hint line said shorter where it and the cards on the table would not both find room: its
         last sentences give way, one by one (alcasan's "Or take the pile." — the button says it too)."""
         mark = len(v.elements)
         used = self._middle(v, rect, panel, hints, gap, keep)
         at = 1 if panel.big else 0  # the hint line: the first after a message the whole table must see
         first = hints[at] if len(hints) > at else ""
-        while first and not any(e.text == first for e in v.tagged("hint")) and ". " in first.rstrip("."):
+        while first and ((panel.cards and not v.tagged("card")) or not any(e.text == first for e in v.tagged("hint"))) \
+                and ". " in first.rstrip("."):
             first = first[:first.rstrip(".").rindex(". ") + 1]
             del v.elements[mark:]
             used = self._middle(v, rect, panel, [*hints[:at], first, *hints[at + 1:]], gap, keep)
@@ -211,8 +213,11 @@ class TableScreen(Screen):
                 v.text(place, panel.big, size=0.9, color=ACCENT, role="lead", tag="big")
             rest = hints[1:]
         cards_first = bool(panel.cards) and not panel.lines  # what lies on the table first; a sheet after the notes
-        if cards_first:
+        if cards_first:  # drawn first, but leaving the hint line its room (the referee says what may come next)
+            hint_h = measure.height(rest[0], w, lim.cap_for("" if panel.big else "lead")) + gap // 2 if rest else 0
+            stack.bottom -= hint_h
             self._cards(v, stack, panel, gap)
+            stack.bottom += hint_h
         for i, hint in enumerate(rest):  # the hint line at 4 mm capitals, the notes under it at 3 mm
             role: Role = "lead" if i == 0 and not panel.big else ""
             place = stack.take(measure.height(hint, w, lim.cap_for(role)))
@@ -267,10 +272,16 @@ class TableScreen(Screen):
         if fb.rejection is None:
             return Verdict("no", (Said(fb.note, "lead", 1.0),))  # the drawn cross says it
         # Rejected: what to do first, then the rule's plain sentence (its ids are in the history, for staff).
-        sentence = fb.text(self.app.lang)
+        sentence = self._said_of(fb)
         card = self._verdict_card(fb.event) if pictures else None
         return Verdict("no", (Said(self._what_to_do(fb), "lead", 1.0, INK, "feedback-todo"),
                               Said(sentence, "", 0.7, INK, "feedback")), card)
+
+    def _said_of(self, fb: Feedback) -> str:
+        """What the guests read of a verdict: a rejection's sentence (a foreign card named by its game), or the note."""
+        if fb.rejection is None:
+            return fb.text(self.app.lang)
+        return rejection_words(fb.rejection, self.app.lang, self.controller.referee.header["game"])
 
     def _verdict_card(self, event: dict | None) -> Shown | None:
         """The one card an event laid, as the verdict shows it beside its words (a game that draws its faces, or the
@@ -469,7 +480,7 @@ class TableScreen(Screen):
             "state": c.state,
             "pending": None if c.pending is None else [label for label, _ in c.pending.options],
             "feedback": None if fb is None else {"ok": fb.ok, "error": fb.rejection.code if fb.rejection else None,
-                                                 "text": fb.text(self.app.lang)},
+                                                 "text": self._said_of(fb)},
             "race": None if race is None else {"open": race.open, "losers": race.losers, "slaps": race.slaps},
             "scanners_down": sorted(self.app.scanners_down),
             "lang": self.app.lang,  # the language the table speaks now (its questions' answers are in it)

@@ -64,7 +64,13 @@ def verdict_height(v: View, verdict: Verdict, width: int) -> int:
     _, _, text_w = verdict_box(v, verdict, width)
     edge = max(3, round(lim.gap / 2)) + 2
     need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
-    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict, width)[1]) + 2 * edge
+    # In portrait the seats stand on the verdict: it is at least a card's height and a short rejection's, so verdicts
+    # keep the seats where they are (and a rejection draws only the verdict again, not the whole screen).
+    steady = 0
+    if v.height > v.width:  # a card, or a rejection: what to do, and the rule's sentence on up to two lines
+        steady = max(cards.height(cards.metrics(v.width, v.height), False), measure.line(lim.lead_cap) + 2
+                     + 2 * measure.line(lim.cap) + 2)
+    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict, width)[1], steady) + 2 * edge
 
 
 def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
