@@ -29,7 +29,7 @@ from kiosk.screens.results import CELEBRATION_S, CONFETTI_FPS, results_view
 from kiosk.screens.table.cards import Title, card_row
 from kiosk.screens.table.layout import Stack, cols
 from kiosk.screens.table.race import race_open, race_result
-from kiosk.screens.table.seats import draw_seats, seat_width, seats_least
+from kiosk.screens.table.seats import draw_seats, low_fits, seat_width, seats_least
 from kiosk.screens.table.verdict import Said, Verdict, draw_verdict, verdict_height
 
 VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neutral prompt
@@ -130,6 +130,8 @@ class TableScreen(Screen):
                 bottom, seats_end = self._actions(v, margin, verdict_w, end, gap), end
             draw_seats(v, (g.w - margin - seat_w, y, seat_w, seats_end - y), c.ui, panel, c.state, gap, columns=columns)
         verdict_h = verdict_height(v, verdict, verdict_w)
+        if g.portrait and not low_fits(v, full, c.ui, c.state, gap, 2):  # names too long for low tiles: the seats
+            verdict_h = verdict_height(v, verdict, verdict_w, steady=False)  # need the room more than a steady verdict
         if verdict.kind != "prompt":
             draw_verdict(v, (margin, bottom - verdict_h, verdict_w, verdict_h), verdict)
             bottom -= verdict_h + gap

@@ -31,6 +31,28 @@ def seats_least(v: View, players: int, columns: int, gap: int) -> int:
     return per_col * round(lim.key_cap * 1.3) + gap * per_col + measure.line(lim.cap) * 2
 
 
+def _tall(v: View, ui: GameUI, state: State, tile_w: int) -> tuple[int, int]:
+    """(height of a tall tile, height of the line under its number that says what it counts: 0 when beside it)."""
+    lim = v.limits
+    pad = max(4, round(lim.gap))
+    unit = ui.unit()
+    widest = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
+    below = widest + measure.width(unit, lim.cap) + 8 + 4 * pad > tile_w  # else beside the number
+    unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
+    return measure.line(lim.cap) + round(lim.key_cap * 1.3) + 2 * pad + unit_h, unit_h
+
+
+def low_fits(v: View, w: int, ui: GameUI, state: State, gap: int, columns: int) -> bool:
+    """Whether every name fits whole beside its number in a low tile (`columns` tiles across `w`)."""
+    lim = v.limits
+    columns = min(columns, len(ui.players))
+    tile_w = (w - gap * (columns - 1)) // columns
+    pad = max(4, round(lim.gap))
+    arrow = round(measure.line(lim.cap) * 0.8) + pad // 2
+    return all(measure.width(p, lim.cap) + 6 + arrow <= tile_w - 2 * pad - measure.width(ui.seat_score(state, p),
+               lim.key_cap) - pad // 2 for p in ui.players)
+
+
 def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap: int, columns: int,
                from_bottom: bool = False) -> int:
     """One tile per seat, row by row, in `rect` (portrait: at its bottom, as high as the tiles need).
@@ -44,14 +66,9 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
     per_col = -(-len(players) // columns)
     tile_w = (w - gap * (columns - 1)) // columns
     pad = max(4, round(lim.gap))
-    cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
     unit = ui.unit()
     numbers = [ui.seat_score(state, p) for p in players]
-    # what the number counts: beside it where it fits, else on a line of its own under it
-    below = max(measure.width(n, lim.key_cap) for n in numbers) + measure.width(unit, lim.cap) + 8 + 4 * pad \
-        > tile_w
-    unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
-    tall = cap_line + key_box + 2 * pad + unit_h
+    tall, unit_h = _tall(v, ui, state, tile_w)
     details = [panel.seat_lines.get(p, "") for p in players]
     detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
     fit = (h - gap * (per_col - 1)) // per_col
@@ -91,7 +108,7 @@ def tile(v: View, rect: Rect, player: str, score: str, unit: str, detail: str, h
     ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
     left = x + pad
     arrow = round(cap_line * 0.8)
-    number_w = measure.width(score, lim.key_cap) + pad
+    number_w = measure.width(score, lim.key_cap) + (pad // 2 if low else pad)  # low: a name needs the room more
     name_room = w - 2 * pad - (number_w if low else 0)
     beside_name = measure.width(player, lim.cap) + arrow + pad // 2 + 6 <= name_room
     if hot and (beside_name or not low):  # the arrow before the name, else at the tile's bottom right corner

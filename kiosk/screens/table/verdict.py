@@ -58,7 +58,7 @@ def _boxes(v: View, kind: str, width: int, card_w: int) -> tuple[int, int, int]:
     return side, indent, width - indent - side // 4 - beside
 
 
-def verdict_height(v: View, verdict: Verdict, width: int) -> int:
+def verdict_height(v: View, verdict: Verdict, width: int, steady: bool = True) -> int:
     """As high as its texts need (one lead line for the prompt and most verdicts)."""
     lim = v.limits
     _, _, text_w = verdict_box(v, verdict, width)
@@ -66,11 +66,11 @@ def verdict_height(v: View, verdict: Verdict, width: int) -> int:
     need = sum(measure.height(s.text, text_w, lim.cap_for(s.role)) for s in verdict.said)
     # In portrait the seats stand on the verdict: it is at least a card's height and a short rejection's, so verdicts
     # keep the seats where they are (and a rejection draws only the verdict again, not the whole screen).
-    steady = 0
-    if v.height > v.width:  # a card, or a rejection: what to do, and the rule's sentence on up to two lines
-        steady = max(cards.height(cards.metrics(v.width, v.height), False), measure.line(lim.lead_cap) + 2
-                     + 2 * measure.line(lim.cap) + 2)
-    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict, width)[1], steady) + 2 * edge
+    least = 0
+    if steady and v.height > v.width:  # a card, or a rejection: what to do, and the rule's sentence on two lines
+        least = max(cards.height(cards.metrics(v.width, v.height), False), measure.line(lim.lead_cap) + 2
+                    + 2 * measure.line(lim.cap) + 2)
+    return max(need, measure.line(lim.lead_cap) + 2, card_box(v, verdict, width)[1], least) + 2 * edge
 
 
 def draw_verdict(v: View, rect: Rect, verdict: Verdict) -> None:
