@@ -13,7 +13,7 @@ import random
 
 from kiosk.app.controller import TableController
 from kiosk.drawing.render import measure
-from kiosk.drawing.view import ACCENT, BG, BUTTON, DARK_INK, GOOD, INK, MUTED, PANEL, Rect, View
+from kiosk.drawing.view import ACCENT, BG, BUTTON, DARK_INK, GOOD, INK, MUTED, PANEL, Element, Rect, View
 from kiosk.games.ranking import FEWER_WINS, PLACES, TASKS, Place, rank
 from kiosk.i18n import language, tr, trn
 from kiosk.screens.cells import cols, gap_of, rows, top_bar
@@ -55,8 +55,6 @@ def results_view(controller: TableController, width: int, height: int, elapsed: 
     margin = round(0.03 * width)
     places = ranking(controller)
     v.box((0, 0, width, height), BG)
-    if elapsed < CELEBRATION_S:
-        confetti(v, elapsed)
     y = top_bar(v, tr("Game over") + " · " + controller.ui.title, [], margin, gap)
     banner = winners_line(places) if places else ""
     banner_h = measure.height(banner, width - 2 * margin, v.limits.key_cap)
@@ -80,23 +78,36 @@ def results_view(controller: TableController, width: int, height: int, elapsed: 
             break
         v.text((margin, ty, width - 2 * margin, h), line, size=0.6, color=INK, tag="score")
         ty += h
+    if elapsed < CELEBRATION_S:
+        confetti(v, elapsed)
     return v
 
 
 def confetti(v: View, elapsed: float) -> None:
-    """The winner's moment: pieces of paper falling in the podium's and the table's colours (drawn behind
-    everything else, so no word is ever hidden)."""
+    """The winner's moment: pieces of paper falling in the podium's and the table's colours, in the free room
+    between the screen's parts only (behind nothing, over no word) and drawn just over the background."""
     rng = random.Random(37)
     size = max(6, round(v.limits.gap * 1.2))
+    taken = [e.rect for e in v.elements[1:]]
+    pieces = []
     for _ in range(48):
         x = rng.uniform(0, v.width)
         speed = rng.uniform(0.35, 0.7) * v.height
         start = rng.uniform(-0.9, 0.1) * v.height
         y = start + speed * elapsed
-        if -size < y < v.height:
-            sway = round(size * 1.5 * ((elapsed * 3 + x) % 2 - 1))
-            w, h = (size, size // 2) if rng.random() < 0.5 else (size // 2, size)
-            v.box((round(x) + sway, round(y), w, h), rng.choice(CONFETTI), tag="confetti")
+        sway = round(size * 1.5 * ((elapsed * 3 + x) % 2 - 1))
+        w, h = (size, size // 2) if rng.random() < 0.5 else (size // 2, size)
+        colour = rng.choice(CONFETTI)
+        piece = (round(x) + sway, round(y), w, h)
+        if -size < y < v.height and not any(_meet(piece, rect) for rect in taken):
+            pieces.append(Element("box", piece, fill=colour, tag="confetti"))
+    v.elements[1:1] = pieces
+
+
+def _meet(a: Rect, b: Rect, air: int = 3) -> bool:
+    """Whether two rects overlap or come closer than `air` px."""
+    return a[0] < b[0] + b[2] + air and b[0] < a[0] + a[2] + air and a[1] < b[1] + b[3] + air and \
+        b[1] < a[1] + a[3] + air
 
 
 def _buttons(v: View, rect: Rect, gap: int) -> None:
