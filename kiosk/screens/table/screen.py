@@ -30,7 +30,7 @@ from kiosk.screens.table.cards import Title, card_row
 from kiosk.screens.table.layout import Stack, cols
 from kiosk.screens.table.race import race_open, race_result
 from kiosk.screens.table.seats import draw_seats, low_fits, seat_width, seats_least
-from kiosk.screens.table.verdict import Said, Verdict, draw_verdict, verdict_height
+from kiosk.screens.table.verdict import Said, Verdict, draw_verdict, rejection_height, verdict_height
 
 VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neutral prompt
 RACE_RESULT_S = 3.5  # a decided race fills the screen this long (every loser and every time read)
@@ -102,7 +102,10 @@ class TableScreen(Screen):
             if changes is not None:  # the countdown: drawn again when its number changes
                 self._redraw_at = min(changes, self._redraw_at or changes)
         else:
-            used = self._middle_fitted(v, middle, panel, hints, gap, keep=verdict_h + gap // 2 if prompt else 0)
+            keep = verdict_h + gap // 2 if prompt else 0
+            # the cards are sized for the room a rejection's panel would leave: they stay as they are when one comes
+            grows = max(0, rejection_height(v, verdict_w) + (gap if prompt else 0) - (0 if prompt else verdict_h))
+            used = self._middle_fitted(v, middle, panel, hints, gap, keep, grows)
         free_to = middle[1] + middle[3]
         if prompt and free_to - used >= verdict_h:
             draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
@@ -186,21 +189,23 @@ class TableScreen(Screen):
         without = said[len(turn) + 1:]
         return panel.headline, [*notes, without[:1].upper() + without[1:]]
 
-    def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int) -> int:
+    def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int,
+                       grows: int = 0) -> int:
         """The middle, its hint line said shorter where it and the cards on the table would not both find room: its
         last sentences give way, one by one (alcasan's "Or take the pile." — the button says it too)."""
         mark = len(v.elements)
-        used = self._middle(v, rect, panel, hints, gap, keep)
+        used = self._middle(v, rect, panel, hints, gap, keep, grows)
         at = 1 if panel.big else 0  # the hint line: the first after a message the whole table must see
         first = hints[at] if len(hints) > at else ""
         while first and ((panel.cards and not v.tagged("card")) or not any(e.text == first for e in v.tagged("hint"))) \
                 and ". " in first.rstrip("."):
             first = first[:first.rstrip(".").rindex(". ") + 1]
             del v.elements[mark:]
-            used = self._middle(v, rect, panel, [*hints[:at], first, *hints[at + 1:]], gap, keep)
+            used = self._middle(v, rect, panel, [*hints[:at], first, *hints[at + 1:]], gap, keep, grows)
         return used
 
-    def _middle(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int = 0) -> int:
+    def _middle(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int = 0,
+                grows: int = 0) -> int:
         """A message the whole table must see, the cards on the table, what may come next (the hint line) and the
         screen's notes, a sheet's rows, the last trick, then the counts; each in whole or not at all, the last
         trick always. Returns where the free room under them starts."""
@@ -215,10 +220,14 @@ class TableScreen(Screen):
                 v.text(place, panel.big, size=0.9, color=ACCENT, role="lead", tag="big")
             rest = hints[1:]
         cards_first = bool(panel.cards) and not panel.lines  # what lies on the table first; a sheet after the notes
-        if cards_first:  # drawn first, but leaving the hint line its room (the referee says what may come next)
+        if cards_first:  # drawn first, leaving the hint line its room (the referee says what may come next), sized
+            # for the room left when the verdict `grows` to a rejection's panel, so they stay as they are then
             hint_h = measure.height(rest[0], w, lim.cap_for("" if panel.big else "lead")) + gap // 2 if rest else 0
-            stack.bottom -= hint_h
+            stack.bottom -= hint_h + grows
             self._cards(v, stack, panel, gap)
+            stack.bottom += grows
+            if not v.tagged("card"):  # the cards before a steady layout: sized for the room there is now
+                self._cards(v, stack, panel, gap)
             stack.bottom += hint_h
         for i, hint in enumerate(rest):  # the hint line at 4 mm capitals, the notes under it at 3 mm
             role: Role = "lead" if i == 0 and not panel.big else ""

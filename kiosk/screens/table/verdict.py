@@ -58,6 +58,12 @@ def _boxes(v: View, kind: str, width: int, card_w: int) -> tuple[int, int, int]:
     return side, indent, width - indent - side // 4 - beside
 
 
+def rejection_height(v: View, width: int) -> int:
+    """The height of a usual rejection's panel `width` px wide: what to do on one line, the rule's sentence on two."""
+    lim = v.limits
+    return measure.line(lim.lead_cap) + 2 + 2 * measure.line(lim.cap) + 2 + 2 * (max(3, round(lim.gap / 2)) + 2)
+
+
 def verdict_height(v: View, verdict: Verdict, width: int, steady: bool = True) -> int:
     """As high as its texts need (one lead line for the prompt and most verdicts)."""
     lim = v.limits
