@@ -4,7 +4,7 @@ real kiosk processes — and per attack whether it was refused, detected or harm
 lost or changed, ratings changed by forged records, kiosk exits, the pages' p99 during the connection flood,
 /api/health honest throughout.
 
-    python benchmarks/attack.py [--small] [--json FILE]        (scripts/drill.sh attack)
+    python -m benchmarks.attack [--small] [--json FILE]        (scripts/drill.sh attack)
 
 `--small` is CI's size (tests/test_attack_drill.py): the same attacks, fewer junk records, a shorter flood.
 Nothing is asserted here; the exit status is 1 when an attack FAILED or a total is not zero.
@@ -22,8 +22,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 

@@ -21,7 +21,7 @@ from benchmarks.drills import pct, rss_kib
 from benchmarks.flood import Flood, page_times
 from cafe import contract
 from cafe.signing import RecordSigner, new_private_key
-from tests.hub_tables import SimTable, random_records
+from tests.hub_tables import LoggedTable, random_records
 
 Verdict = tuple[str, str]
 
@@ -47,9 +47,9 @@ def log_messages(records: list[dict[str, Any]]) -> list[tuple[str, bytes]]:
     return [(contract.log_topic(CAFE, TABLE), json.dumps(r, ensure_ascii=False).encode()) for r in records]
 
 
-def stranger(first_n: int) -> SimTable:
+def stranger(first_n: int) -> LoggedTable:
     """A script with t1's broker password but not its key."""
-    return SimTable(TABLE, first_n=first_n, signer=RecordSigner(new_private_key()))
+    return LoggedTable(TABLE, first_n=first_n, signer=RecordSigner(new_private_key()))
 
 
 def _dropped_by(cafe: Cafe, before: dict[str, int], count: int) -> bool:

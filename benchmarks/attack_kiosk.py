@@ -94,12 +94,12 @@ def stick_links(cafe: Cafe) -> Verdict:
 
     data = cafe.work / "kiosk-stick"
     app = make_app(data)
-    play(app.log, "alcasan", 2, 10)
+    play(app.records.log, "alcasan", 2, 10)
     stick = cafe.work / "media" / "usb"
     stick.mkdir(parents=True)
     mounts = cafe.work / "mounts"
     mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
-    app.mounts, app.usb_roots = mounts, (str(cafe.work / "media") + "/",)
+    app.host.mounts, app.host.usb_roots = mounts, (str(cafe.work / "media") + "/",)
     now = time.time()
     for ahead in range(10):
         name = f"tabletop-referee-table-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now + ahead))}"
@@ -107,13 +107,13 @@ def stick_links(cafe: Cafe) -> Verdict:
             (stick / name).symlink_to(data)
         else:
             (stick / name).mkdir()
-            (stick / name / "games.csv").symlink_to(app.log.path)
-    before = hashlib.sha256(app.log.path.read_bytes()).hexdigest()
+            (stick / name / "games.csv").symlink_to(app.records.log.path)
+    before = hashlib.sha256(app.records.log.path.read_bytes()).hexdigest()
     open_admin(app)
     press(app, "admin:export")
-    said = app.current_view.tagged("message")[0].text
-    same = hashlib.sha256(app.log.path.read_bytes()).hexdigest() == before
-    app.log.close()
+    said = app.loop.view.tagged("message")[0].text
+    same = hashlib.sha256(app.records.log.path.read_bytes()).hexdigest() == before
+    app.records.log.close()
     ok = same and said.startswith("Not exported")
     return ("refused" if ok else "FAILED"), f"the screen said {said[:60]!r}…; the live log unchanged: {same}"
 

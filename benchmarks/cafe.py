@@ -1,6 +1,6 @@
 """Does the café publisher slow the table down? Scan → verdict drawn, publisher off / on (broker up) / on (broker down).
 
-    python benchmarks/cafe.py [--events 600] [--rounds 3]
+    python -m benchmarks.cafe [--events 600] [--rounds 3]
 
 In-process, as the kiosk runs: a real App (SDL dummy driver, 800×480) on a real
 event log (SQLite, synchronous FULL, in a temporary folder), a scan posted as
@@ -27,10 +27,10 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
-from cafe.settings import CafeLinkConfig  # noqa: E402
+from benchmarks.stats import percentile  # noqa: E402
+from cafe.config import CafeLinkConfig  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk.app.app import App  # noqa: E402
 from kiosk.app.cafe_link import CafeLink  # noqa: E402
@@ -52,7 +52,7 @@ class Bench:
         self.app = App(settings, EventLog(settings.log_path, table=data_dir.name if broker else None), headless=True)
         if broker is not None:
             config = CafeLinkConfig(broker.host, broker.port, "bench", data_dir.name)
-            self.app.cafe = CafeLink(config, self.app.log, self.app.post).start()
+            self.app.cafe.link = CafeLink(config, self.app.records.log, self.app.inbox.post).start()
         self.seed = 0
         self.plan: list[dict] = []
         self.done = 0
@@ -61,16 +61,16 @@ class Bench:
         self.seed += 1
         table = sim.new_table(GAME, self.seed)
         players = table.players
-        self.app.reader_seats = {p: p for p in players}
-        self.app.start_game(GAME, players, players[-1], table.options, {p: p for p in players})
+        self.app.host.reader_seats = {p: p for p in players}
+        self.app.router.start_game(GAME, players, players[-1], table.options, {p: p for p in players})
         self.plan = list(sim.play(table))
         self.done = 0
-        self.app.step(max_wait_ms=0)
+        self.app.loop.step(max_wait_ms=0)
 
     def scans(self, count: int) -> list[float]:
         times = []
         while len(times) < count:
-            controller = getattr(self.app.screen, "controller", None)
+            controller = getattr(self.app.router.screen, "controller", None)
             if controller is None or controller.finished or self.done >= len(self.plan):
                 self._new_game()
                 continue
@@ -80,17 +80,17 @@ class Bench:
                 self.done += 1
                 continue
             t0 = time.perf_counter_ns()
-            self.app.post(CardScan(event["card"], event["player"], time.monotonic_ns()))
-            self.app.step(max_wait_ms=0)
+            self.app.inbox.post(CardScan(event["card"], event["player"], time.monotonic_ns()))
+            self.app.loop.step(max_wait_ms=0)
             times.append((time.perf_counter_ns() - t0) / 1e6)
             assert controller.feedback is not None and controller.feedback.ok, controller.feedback
             self.done += 1
         return times
 
     def close(self) -> None:
-        if self.app.cafe is not None:
-            self.app.cafe.stop()
-        self.app.log.close()
+        if self.app.cafe.link is not None:
+            self.app.cafe.link.stop()
+        self.app.records.log.close()
 
 
 def idle_cpu(data_dir: pathlib.Path, extra: list[str], seconds: float) -> float:
@@ -117,7 +117,7 @@ def idle_cpu(data_dir: pathlib.Path, extra: list[str], seconds: float) -> float:
 
 def summary(times: list[float]) -> tuple[float, float, float]:
     ordered = sorted(times)
-    return statistics.median(ordered), ordered[int(0.99 * (len(ordered) - 1))], ordered[-1]
+    return statistics.median(ordered), percentile(ordered, 99), ordered[-1]
 
 
 def main(argv: list[str] | None = None) -> int:

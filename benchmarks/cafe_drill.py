@@ -1,6 +1,6 @@
 """Café fault drill: a real kiosk plays while the broker restarts and the kiosk is SIGKILLed, again and again.
 
-    python benchmarks/cafe_drill.py [--restarts 20] [--kills 50] [--seed 1]
+    python -m benchmarks.cafe_drill [--restarts 20] [--kills 50] [--seed 1]
 
 A real `referee-kiosk --sim` (tests/cafe_table.py) plays Alles klar? games (with
 rejected scans) and publishes to Debian's mosquitto on a loopback port; an
@@ -27,7 +27,6 @@ import threading
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from kiosk.eventlog.store import EventLog  # noqa: E402
 from tests.cafe_table import CafeTable, games_of, replay_answers  # noqa: E402

@@ -1,6 +1,6 @@
 """The overhead camera reader on rendered frames: read rates, false codes, frame time, laid → CardScan latency.
 
-    nice -n 10 python benchmarks/camera.py [--frames N] [--laid N] [--false-frames N] [--cards N] [--seed S]
+    nice -n 10 python -m benchmarks.camera [--frames N] [--laid N] [--false-frames N] [--cards N] [--seed S]
 
 Frames are the simulated camera's (`hw.camera.sim`): the pile zone as the ISP crops it, 1400 × 1000
 pixels at 0.15 mm per pixel, a felt mat, a pile of 0–5 cards under the top one, every card at a
@@ -28,13 +28,10 @@ import random
 import re
 import shutil
 import subprocess
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from benchmarks.stats import percentile
 from hw.camera.decode import decoder, symbols
 from hw.camera.presence import ZoneMemory
 from hw.camera.reader import CameraReader
@@ -78,8 +75,7 @@ def first_pass(image) -> list[str]:
 
 
 def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))]
+    return percentile(values, p)
 
 
 def read_rates(frames: int, laid: int, rng: random.Random, codes: list[str]) -> list[float]:

@@ -2,7 +2,7 @@
 simulated camera (time per card), then the top card read in still frames by blur σ, wrong reads, and the time of
 `CameraReader.process` on a 1400 × 1000 frame.
 
-    nice -n 10 python benchmarks/camera.py --faces [--frames N] [--designs all|first] [--seed S]
+    nice -n 10 python -m benchmarks.camera --faces [--frames N] [--designs all|first] [--seed S]
 
 Frames: the pile zone at 0.15 mm per pixel, 0–3 cards under the top one, random angles, slightly out of plane,
 glare and sensor noise, in colour (YUV420 as the Pi's). The reader's thresholds were set on `french-paris` and
@@ -12,14 +12,11 @@ our style `a` of each game; every other design is one it was not tuned on.
 from __future__ import annotations
 
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hw.camera.printed import designs
 from hw.camera.reader import CameraReader

@@ -5,7 +5,7 @@ flood of check-ins from one IPv6 network — against the hub's real app, store a
 Every answer must be a page (200, 303) or a refusal with its reason (400), never a server error; an evening's
 players stay within their bounds (names clean and at most 40 characters, at most 3 guest names per device).
 
-    python benchmarks/club_attack.py [--posts 5000] [--seed N]      (scripts/drill.sh club)
+    python -m benchmarks.club_attack [--posts 5000] [--seed N]      (scripts/drill.sh club)
 """
 
 from __future__ import annotations
@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from starlette.testclient import TestClient  # noqa: E402
 

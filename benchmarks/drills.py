@@ -1,6 +1,6 @@
 """Operations drills: the real world thrown at a real `referee-kiosk --sim` process, figures printed.
 
-    python benchmarks/drills.py [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--faults]
+    python -m benchmarks.drills [--kills 1000] [--stops 200] [--garbage 100000] [--mutations 1000] [--faults]
                                 [--seed N]
     scripts/drill.sh            (the same, in the project's venv)
 
@@ -45,10 +45,10 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from benchmarks.stats import percentile  # noqa: E402
 from kiosk.eventlog.store import EventLog, effective_events  # noqa: E402
 from kiosk.loop.frame_loop import IDLE_WAIT_MS  # noqa: E402
 from referee import sim  # noqa: E402
@@ -71,10 +71,8 @@ def rss_kib(pid: int) -> int:
 
 
 def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+    """`q` as a fraction (0.99)."""
+    return percentile(values, round(q * 100))
 
 
 # --- kills -------------------------------------------------------------------------------------

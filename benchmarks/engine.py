@@ -1,6 +1,6 @@
 """How fast is the referee? Per game: engine apply latency, complete simulated games/s, replay throughput.
 
-    python benchmarks/engine.py [--seconds S] [--games alles-klar,...] [--peers] [--json FILE]
+    python -m benchmarks.engine [--seconds S] [--games alles-klar,...] [--peers] [--json FILE]
 
 Rows, per registered game with a simulated table:
   apply median/p99   one `Referee.apply` of an accepted event (parsed dict in, verdict out; the
@@ -35,8 +35,8 @@ import time
 from collections import deque
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import percentile  # noqa: E402
 from referee import games, sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from referee.transcript import replay  # noqa: E402
@@ -198,8 +198,8 @@ EXTRAS = {
 
 
 def pct(values: list[int], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000.0
+    """`q` as a fraction (0.99), in µs."""
+    return percentile(values, round(q * 100)) / 1000.0
 
 
 def measure(game_id: str, players: int, seconds: float) -> list[dict]:

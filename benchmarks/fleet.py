@@ -1,6 +1,6 @@
 """A café's fleet through the real parts: N tables → Mosquitto → the hub → a live page's event stream.
 
-    .venv/bin/python benchmarks/fleet.py [--tables 200] [--seconds 30] [--interval 2.0] [--burst] [--json]
+    .venv/bin/python -m benchmarks.fleet [--tables 200] [--seconds 30] [--interval 2.0] [--burst] [--json]
 
 Each table is what a kiosk is: its own event log (`kiosk.eventlog.store.EventLog`, SQLite,
 synchronous FULL) as the outbox and its own café publisher (`cafe.publisher.Publisher`,
@@ -29,7 +29,6 @@ import os
 import random
 import signal
 import sqlite3
-import statistics
 import sys
 import tempfile
 import threading
@@ -37,14 +36,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import percentile  # noqa: E402
+from referee import sim  # noqa: E402
 from referee.sim import random_game  # noqa: E402
 from tests.hub_process import HubProcess  # noqa: E402
 from tests.hub_table_proc import KioskTable  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402
 
-GAMES = ("magische-7", "alles-klar", "annaotto", "alcasan", "profi-sort")
+GAMES = tuple(sim.ids())  # every game that has simulated players, in menu order (the registry's)
 BROKER_CONFIG = "\n".join([
     "listener {port} 127.0.0.1", "allow_anonymous true", "persistence true", "persistence_location {dir}/",
     "max_queued_messages 100000", "log_dest stderr", "log_type error", "log_type warning", ""])
@@ -172,11 +172,7 @@ def stored_counts(db_path: Path) -> dict[str, int]:
 
 
 def pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+    return percentile(values, q)
 
 
 def start_workers(ids: list[str], workers: int, table_args: tuple) -> tuple[list, list]:

@@ -1,6 +1,6 @@
 """The hub's own ceiling: how fast it stores a backlog the broker queued for it while it was away.
 
-    .venv/bin/python benchmarks/hub_drain.py [--records 50000] [--tables 200] [--json]
+    .venv/bin/python -m benchmarks.hub_drain [--records 50000] [--tables 200] [--json]
 
 The hub connects once (its persistent session is made) and stops; the tables' log
 records (complete random games, as `tests/hub_tables.py` makes them) are published
@@ -23,22 +23,22 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from benchmarks.fleet import BROKER_CONFIG, proc_cpu_seconds, proc_peak_rss_mb  # noqa: E402
 from cafe import contract  # noqa: E402
+from referee import sim  # noqa: E402
 from tests.hub_process import HubProcess  # noqa: E402
-from tests.hub_tables import SimTable, random_records  # noqa: E402
+from tests.hub_tables import LoggedTable, random_records  # noqa: E402
 from tests.mosquitto import Broker  # noqa: E402
 
-GAMES = ("magische-7", "alles-klar", "annaotto", "alcasan")
+GAMES = tuple(sim.ids())  # every game that has simulated players, in menu order (the registry's)
 
 
 def backlog(tables: int, records: int) -> list[tuple[str, bytes]]:
     per_table = -(-records // tables)
     out: list[tuple[str, bytes]] = []
     for i in range(tables):
-        sim, seed, mine = SimTable(f"t{i:04d}"), i * 100, []
+        sim, seed, mine = LoggedTable(f"t{i:04d}"), i * 100, []
         while len(mine) < per_table:
             mine += random_records(sim, GAMES[i % len(GAMES)], seed)
             seed += 1

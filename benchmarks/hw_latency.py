@@ -1,6 +1,6 @@
 """Latency and idle cost of the hardware layer, measured on the real adapters.
 
-    python benchmarks/hw_latency.py [--idle SECONDS] [--scans N] [--edges N] [--races N]
+    python -m benchmarks.hw_latency [--idle SECONDS] [--scans N] [--edges N] [--races N]
 
 1. scan: last byte of a scan written to a pseudo-terminal → `CardScan` taken from the queue
    (the real `SerialScanner` thread, pyserial, blocking reads).
@@ -32,22 +32,19 @@ import time
 import tty
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from gpiozero.pins.mock import MockFactory
 
+from benchmarks.stats import percentile
 from hw.buttons import ButtonBank, ButtonPin
 from hw.inputs import CardScan
 from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
 from hw.scanners import Framing, SerialScanner
-from hw.sim import SimTable
+from hw.sim import SimHardware
 
 
 def pct(values: list[int], p: float) -> float:
-    values = sorted(values)
-    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
-    return values[k] / 1000  # µs
+    return percentile(values, p) / 1000  # µs
 
 
 def report(name: str, lat_ns: list[int]) -> None:
@@ -97,7 +94,7 @@ def bench_edges(n: int) -> list[int]:
 
 
 def bench_idle(seconds: float) -> float:
-    with tempfile.TemporaryDirectory() as tmp, SimTable(workdir=tmp) as sim:
+    with tempfile.TemporaryDirectory() as tmp, SimHardware(workdir=tmp) as sim:
         sim.serve(Path(tmp) / "ctl.sock")
         time.sleep(0.5)  # let the threads settle into their blocking reads
         r0 = resource.getrusage(resource.RUSAGE_SELF)

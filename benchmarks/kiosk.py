@@ -1,6 +1,6 @@
 """How the kiosk performs: frame times per game screen, latencies, idle CPU, first frame, resume, memory.
 
-    python benchmarks/kiosk.py [--idle-seconds 20] [--frames 200] [--touches 150] [--games 6] [--quiet-scans 40]
+    python -m benchmarks.kiosk [--idle-seconds 20] [--frames 200] [--touches 150] [--games 6] [--quiet-scans 40]
                                 [--idle-only]
 
 - frame p50/p99: one full redraw (view model + software render of the whole view + flip) of each
@@ -50,7 +50,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 T = TypeVar("T")  # what a run posts into the loop: a scanned code, a touch
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -58,9 +57,10 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
 
+from benchmarks.stats import percentile  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk import games  # noqa: E402
-from kiosk.app.app import App  # noqa: E402
+from kiosk.app.app import App, post_sdl  # noqa: E402
 from kiosk.app.audio import SLEEP_AFTER_S  # noqa: E402
 from kiosk.app.controller import TableController  # noqa: E402
 from kiosk.eventlog.store import EventLog  # noqa: E402
@@ -81,15 +81,15 @@ def frame_times(game_id: str, size: tuple[int, int], frames: int) -> tuple[float
             if i >= 12:
                 break
             controller.submit(event)
-        app.show(TableScreen(app, controller))
+        app.router.show(TableScreen(app.host, controller))
         times = []
         for _ in range(frames):
-            app.renderer.invalidate()  # a whole redraw each time (the same view again would draw nothing)
+            app.display.renderer.invalidate()  # a whole redraw each time (the same view again would draw nothing)
             t0 = time.perf_counter_ns()
-            app.draw()
+            app.loop.draw()
             times.append(time.perf_counter_ns() - t0)
         times.sort()
-        return statistics.median(times) / 1e6, times[int(0.99 * (len(times) - 1))] / 1e6
+        return statistics.median(times) / 1e6, percentile(times, 99) / 1e6
 
 
 class LoopTimer:
@@ -100,14 +100,14 @@ class LoopTimer:
         self.app = app
         self.flips: list[float] = []
         self.drew: list[bool] = []
-        draw = app.draw
+        draw = app.loop.draw
 
         def timed_draw() -> None:
             draw()
             self.flips.append(time.perf_counter())
-            self.drew.append(app.renderer.regions != [])
+            self.drew.append(app.display.renderer.regions != [])
 
-        app.draw = timed_draw  # type: ignore[method-assign]
+        app.loop.draw = timed_draw  # type: ignore[method-assign]
 
     def first_flip_after(self, t: float) -> float | None:
         return next((f for f in self.flips if f >= t), None)
@@ -123,12 +123,14 @@ class LoopTimer:
 
     def run_until(self, done: threading.Event) -> None:
         while not done.is_set():
-            self.app.step()
+            self.app.loop.step()
 
 
 def _percentiles(samples_ms: list[float]) -> str:
     samples_ms.sort()
-    p = lambda q: samples_ms[min(len(samples_ms) - 1, int(q * (len(samples_ms) - 1)))]  # noqa: E731
+    def p(q: float) -> float:
+        return percentile(samples_ms, round(q * 100))
+
     return f"p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {samples_ms[-1]:.1f} ms (n={len(samples_ms)})"
 
 
@@ -139,13 +141,13 @@ def touch_and_scan_latency(touches: int) -> tuple[str, str]:
         settings = Settings(data_dir=pathlib.Path(tmp), demo_after_s=0, width=1280, height=720)
         app = App(settings, None, headless=True)
         timer = LoopTimer(app)
-        app.draw()
-        x, y, w, h = app.current_view.tagged("lang")[0].rect
+        app.loop.draw()
+        x, y, w, h = app.loop.view.tagged("lang")[0].rect
         rng = random.Random(2)
 
         def touch(_: object) -> None:
-            app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
-            app.post_sdl(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
+            post_sdl(app.loop, pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x + w // 2, y + h // 2), button=1))
+            post_sdl(app.loop, pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x + w // 2, y + h // 2), button=1))
 
         touched = timer.latencies_ms(_post_into_loop(app, timer, range(touches), touch, rng))
         scan = _scan_latency(app, timer, touches, rng)
@@ -162,10 +164,10 @@ REJECTED_IN_TURN = ("XX:NOT-A-CARD", *LAID)
 
 def _alles_klar_with_two_cards(app: App) -> None:
     table = sim.new_table("alles-klar", 3)
-    app.show(TableScreen(app, TableController(Referee(table.header), None, None)))
+    app.router.show(TableScreen(app.host, TableController(Referee(table.header), None, None)))
     for code in LAID:
-        app.post(CardScan(code, "keyboard", time.monotonic_ns()))
-        app.step(max_wait_ms=0)
+        app.inbox.post(CardScan(code, "keyboard", time.monotonic_ns()))
+        app.loop.step(max_wait_ms=0)
 
 
 def _scan_latency(app: App, timer: LoopTimer, scans_n: int, rng: random.Random) -> list[float]:
@@ -215,8 +217,8 @@ def accepted_scan_latency(games: int) -> str:
             table = sim.new_table("magische-7", 3)
             cards = [e["card"] for e in sim.play(table, Referee(table.header))]
             referee = Referee(table.header)
-            app.show(TableScreen(app, TableController(referee, None, None)))
-            app.step(max_wait_ms=0)
+            app.router.show(TableScreen(app.host, TableController(referee, None, None)))
+            app.loop.step(max_wait_ms=0)
             sent = _scan_into_loop(app, timer, cards, rng)
             if len(referee.history) != len(cards):
                 raise RuntimeError(f"{len(cards) - len(referee.history)} of {len(cards)} scans were not accepted")
@@ -227,8 +229,8 @@ def accepted_scan_latency(games: int) -> str:
 
 def _scan_into_loop(app: App, timer: LoopTimer, codes: list[str], rng: random.Random) -> list[float]:
     """Scans `codes` as the scanner threads do; returns when each was posted."""
-    return _post_into_loop(app, timer, codes, lambda code: app.post(CardScan(code, "keyboard", time.monotonic_ns())),
-                           rng)
+    return _post_into_loop(app, timer, codes,
+                           lambda code: app.inbox.post(CardScan(code, "keyboard", time.monotonic_ns())), rng)
 
 
 def _post_into_loop(app: App, timer: LoopTimer, items: Iterable[T], post: Callable[[T], None], rng: random.Random
@@ -245,7 +247,7 @@ def _post_into_loop(app: App, timer: LoopTimer, items: Iterable[T], post: Callab
             post(item)
         time.sleep(0.1)
         done.set()
-        app.waker.wake()  # the loop may sleep until a verdict fades: it sees `done` now
+        app.loop.waker.wake()  # the loop may sleep until a verdict fades: it sees `done` now
 
     thread = threading.Thread(target=poster)
     thread.start()
@@ -286,7 +288,7 @@ def cue_latency(repeats: int = 20) -> str:
                 time.sleep(0.6)  # the last cue has ended
                 handle.seek(0, os.SEEK_END)
                 t0 = time.perf_counter()
-                app.cue("accepted")
+                app.host.cue("accepted")
                 while time.perf_counter() - t0 < 1:
                     chunk = handle.read()
                     if chunk and any(chunk[: len(chunk) // 2 * 2]):

@@ -1,6 +1,6 @@
 """The monkey drill (issue #22): guests who keep playing, tapping and scanning in every state the table can be in.
 
-    python benchmarks/monkey.py [--inputs 20000] [--games alles-klar,…] [--sizes 800x480,1280x720,720x1280]
+    python -m benchmarks.monkey [--inputs 20000] [--games alles-klar,…] [--sizes 800x480,1280x720,720x1280]
                                 [--langs de,en] [--kill-every 300] [--seed N] [--jobs N]
     scripts/drill.sh monkey [the same options]
 
@@ -36,19 +36,16 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+from benchmarks.drills import log_replay  # noqa: E402
 from kiosk import games  # noqa: E402
 from kiosk.app.audio import SLEEP_AFTER_S  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
 from tests.kiosk_process import CUT_MARK, KioskProcess  # noqa: E402
 from tests.test_kiosk_e2e import SEATS, play_event, set_options  # noqa: E402
-
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from drills import log_replay  # noqa: E402
 
 PIN = "1234"  # the kiosk's default admin PIN (kiosk/settings/settings.py)
 GARBAGE = ["", "XYZ", "AK:", "AK:99.IX", "M7:", "AO:??", "0000000000", "#1", "PS:joker#x", "AC:-1", "ÄÖÜ", "a" * 300]

@@ -1,7 +1,7 @@
 """Pairing attack drill: whatever someone on the café's Wi-Fi sends to the hub's pairing addresses, or answers a
 joining table in the hub's place, changes nothing it should not.
 
-    python benchmarks/pair_drill.py [--garbage 500] [--flood 200] [--seed 1]      (scripts/drill.sh pairing)
+    python -m benchmarks.pair_drill [--garbage 500] [--flood 200] [--seed 1]      (scripts/drill.sh pairing)
 
 Against Debian's mosquitto (TLS, dynamic security) and the real hub process over HTTPS, on loopback:
 - garbage: random bytes, sizes, content types and JSON to `/pair/hello` and `/pair/claim` — answered 4xx, never
@@ -29,7 +29,6 @@ import urllib.request
 from collections import Counter
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 

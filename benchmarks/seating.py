@@ -1,6 +1,6 @@
 """How well and how fast the hub draws a club night's seats (`hub/evenings/seating.py`).
 
-    python benchmarks/seating.py [--seeds 20]
+    python -m benchmarks.seating [--seeds 20]
 
 For 8, 12, 16, 24 and 40 players over 4 rounds, at table sizes 2, 3–4 and 3–5:
 - mixing: repeated encounters over the evening (round 1 at random, rounds 2–4
@@ -19,11 +19,9 @@ import argparse
 import pathlib
 import random
 import statistics
-import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from hub.evenings.seating import draw_round, encounters, repeat_lower_bound, repeats  # noqa: E402
 from hub.evenings.standings import DEFAULT_SCHEME, TableResult, standings  # noqa: E402

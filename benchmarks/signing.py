@@ -1,6 +1,6 @@
 """What signing costs: a table sealing each log record (canonical JSON, SHA-256, Ed25519) and the hub checking it.
 
-    python benchmarks/signing.py [--records N] [--json FILE]
+    python -m benchmarks.signing [--records N] [--json FILE]
 
 Rows, each over N records of real games (the referee's simulator, as a kiosk's log makes them: starts, events
 with the referee's answers, ends; about 150–250 bytes each), timed one record at a time with perf_counter_ns:
@@ -24,19 +24,19 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
+from benchmarks.stats import percentile  # noqa: E402
 from cafe.signing import RecordSigner, check_record, new_private_key, parse_public  # noqa: E402
 from kiosk.eventlog.store import EventLog  # noqa: E402
 from referee.sim import random_game  # noqa: E402
-from tests.hub_tables import SimTable  # noqa: E402
+from tests.hub_tables import LoggedTable  # noqa: E402
 
 perf_ns = time.perf_counter_ns
 
 
 def records(count: int) -> list[dict]:
     """Unsealed records of whole games, as a table writes them."""
-    table, out, seed = SimTable("t1"), [], 0
+    table, out, seed = LoggedTable("t1"), [], 0
     while len(out) < count:
         seed += 1
         header, events = random_game("magische-7", seed)
@@ -46,7 +46,7 @@ def records(count: int) -> list[dict]:
 
 def summary(ns: list[int]) -> dict[str, float]:
     us = sorted(n / 1000 for n in ns)
-    return {"median_us": round(statistics.median(us), 1), "p99_us": round(us[int(0.99 * (len(us) - 1))], 1),
+    return {"median_us": round(statistics.median(us), 1), "p99_us": round(percentile(us, 99), 1),
             "mean_us": round(statistics.fmean(us), 1)}
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cafe import broker, certs, contract
-from cafe.settings import DEFAULT_PORT, DEFAULT_TLS_PORT
+from cafe.config import DEFAULT_PORT, DEFAULT_TLS_PORT
 
 
 def build_parser() -> argparse.ArgumentParser:

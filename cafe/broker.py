@@ -31,7 +31,7 @@ from pathlib import Path
 
 from cafe import certs, contract, dynsec
 from cafe.access import HUB_USER, hub_grants, table_grants, table_user
-from cafe.settings import DEFAULT_PORT, DEFAULT_TLS_PORT
+from cafe.config import DEFAULT_PORT, DEFAULT_TLS_PORT
 
 MOSQUITTO_PASSWD = "mosquitto_passwd"
 DYNSEC_FILE = "dynsec/dynamic-security.json"

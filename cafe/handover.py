@@ -45,7 +45,7 @@ from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from cafe import contract
 from cafe.access import table_user
-from cafe.settings import parse_broker, parse_hub
+from cafe.config import parse_broker, parse_hub
 
 VERSION = 1
 CODE_DIGITS = 12

@@ -32,11 +32,11 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from cafe import contract
+from cafe.config import CafeLinkConfig
 from cafe.outbox import OpenOutbox, Outbox
-from cafe.settings import CafeLinkConfig
 
 MAX_PASSWORD_FILE = 4096  # bytes read of cafe.password_file (--check-config refuses a larger one)
-log = logging.getLogger("cafe")
+logger = logging.getLogger("cafe")
 
 WINDOW = 64  # records in flight at once: enough to fill a loopback or LAN link, bounded memory
 BACKOFF_S = (0.25, 3.0)
@@ -131,7 +131,7 @@ class Publisher:
                 self._outbox = self.open_outbox()
                 break
             except Exception:  # the log cannot be opened now (a storage fault): the game goes on, we retry
-                log.exception("café: cannot open the outbox")
+                logger.exception("café: cannot open the outbox")
                 self._stopping.wait(self.backoff[1])
         else:
             return
@@ -149,7 +149,7 @@ class Publisher:
                 try:
                     self._session(client)
                 except Exception:
-                    log.exception("café: publishing failed; reconnecting")
+                    logger.exception("café: publishing failed; reconnecting")
                 finally:
                     self._close(client)
                     self._set_online(False)
@@ -211,7 +211,7 @@ class Publisher:
                     self._set_problem("refused", f"the broker refused the table's user: {value}")
                 if value.value in (1, UNSUPPORTED_PROTOCOL) and self._protocol == mqtt.MQTTv5:
                     self._protocol = mqtt.MQTTv311
-                log.warning("café: the broker refused the table: %s", value)
+                logger.warning("café: the broker refused the table: %s", value)
                 break
             if kind == "lost":
                 break
@@ -225,7 +225,7 @@ class Publisher:
         CONNECT, but some cannot read one (its properties, its will's properties) and hang up or stay silent:
         the next attempt speaks the other version (a broker that speaks both takes either)."""
         self._protocol = mqtt.MQTTv311 if self._protocol == mqtt.MQTTv5 else mqtt.MQTTv5
-        log.info("café: no answer to the CONNECT; trying MQTT %s next", "3.1.1" if self._protocol == mqtt.MQTTv311
+        logger.info("café: no answer to the CONNECT; trying MQTT %s next", "3.1.1" if self._protocol == mqtt.MQTTv311
                  else "5")
 
     def _session(self, client: mqtt.Client) -> None:
@@ -250,7 +250,7 @@ class Publisher:
                     mid, reason = value
                     n = pending.pop(mid, None)
                     if n is not None and reason.is_failure:
-                        log.error("café: the broker refused log record %d: %s (check the ACL)", n, reason)
+                        logger.error("café: the broker refused log record %d: %s (check the ACL)", n, reason)
                         return
                 elif kind == "replay":
                     cursor = min(cursor, value)
@@ -299,7 +299,7 @@ class Publisher:
         try:
             payload = contract.status_payload(self.config.table, **current)
         except (contract.ContractError, TypeError):
-            log.exception("café: not a status: %r", current)
+            logger.exception("café: not a status: %r", current)
             self._status_sent = current
             return None
         client.publish(self.topic_status, contract.encode(payload), qos=contract.QOS, retain=True)
@@ -348,11 +348,11 @@ class Publisher:
             return
         self.problem = problem
         if problem is not None:
-            log.log(logging.DEBUG if problem == "unreachable" else logging.WARNING, "café: %s", detail)
+            logger.log(logging.DEBUG if problem == "unreachable" else logging.WARNING, "café: %s", detail)
         try:
             self.on_problem(problem)
         except Exception:
-            log.exception("café: on_problem failed")
+            logger.exception("café: on_problem failed")
 
     def _set_online(self, online: bool) -> None:
         if online != self.online:
@@ -360,7 +360,7 @@ class Publisher:
             try:
                 self.on_online(online)
             except Exception:
-                log.exception("café: on_online failed")
+                logger.exception("café: on_online failed")
 
     # --- paho's network thread: only enqueue and wake
 
@@ -380,7 +380,7 @@ class Publisher:
         try:
             parsed, payload = contract.validate(message.topic, bytes(message.payload))
         except contract.ContractError as error:
-            log.warning("café: ignoring %s: %s", message.topic, error)
+            logger.warning("café: ignoring %s: %s", message.topic, error)
             return
         if parsed.kind == "replay" and payload is not None:
             self._events.put(("replay", int(payload["from"])))
@@ -389,9 +389,9 @@ class Publisher:
             try:
                 self.on_announce(payload)
             except Exception:
-                log.exception("café: on_announce failed")
+                logger.exception("café: on_announce failed")
         elif parsed.kind == "assign" and parsed.table == self.config.table:
             try:
                 self.on_assign(payload)
             except Exception:
-                log.exception("café: on_assign failed")
+                logger.exception("café: on_assign failed")

@@ -19,7 +19,8 @@ import logging
 import signal
 import sys
 
-from hub.config import ConfigError, HubConfig, from_options, load, split_address
+from hub.config import HubConfig, from_options, load, split_address
+from referee.config_lines import ConfigError
 
 log = logging.getLogger("hub")
 

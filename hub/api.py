@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from hub.owner_pages import chosen_day, evening_data, player_data
 from hub.texts import lang_of
-from hub.views import GAME_IDS, STATUSES, Hub, cafe_filter, game_list, game_view, table_view
+from hub.views import STATUSES, Hub, cafe_filter, game_ids, game_list, game_view, table_view
 
 
 def _game_routes(hub: Hub) -> list[Route]:
@@ -56,7 +56,7 @@ def _owner_routes(hub: Hub) -> list[Route]:
 
     def api_leaderboard(request: Request) -> Response:
         game = request.path_params["game"]
-        if game not in GAME_IDS:
+        if game not in game_ids():
             return JSONResponse({"error": "no such game"}, status_code=404)
         return JSONResponse({"game": game, "players": hub.ingest.board(game)})
 

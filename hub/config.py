@@ -38,16 +38,13 @@ from typing import Any
 
 from cafe.certs import check_names
 from hub.auth import valid_hash
+from referee.config_lines import ConfigError, KeyLines, Problem
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")  # shared/cafe-protocol.md, Names
 KEYS = ("broker", "cafe", "data_dir", "listen", "username", "password_file", "tls", "ca_file", "client_id",
         "staff_password_hash", "https_cert", "https_key", "https_names", "plain_http", "trusted_proxy", "timezone",
         "table_names", "trust_first_key", "table_broker", "table_ca_file")
 FLAGS = ("tls", "plain_http", "trust_first_key")
-
-
-class ConfigError(ValueError):
-    """Every problem of a config, one "FILE:LINE: message" per line."""
 
 
 @dataclass(frozen=True)
@@ -160,19 +157,6 @@ def _names_problems(value: Any) -> list[tuple[str, str]]:
     return []
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    lines: dict[str, int] = {}
-    section = ""
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            section = stripped.strip("[] ")
-            lines.setdefault(section, number)
-        elif "=" in stripped and not stripped.startswith("#"):
-            lines.setdefault(f"{section}.{stripped.split('=', 1)[0].strip()}", number)
-    return lines
-
-
 def load(path: str | Path, overrides: dict[str, Any] | None = None) -> HubConfig:
     """The config file with command-line `overrides` (None values ignored); ConfigError lists every problem."""
     path = str(path)
@@ -180,20 +164,20 @@ def load(path: str | Path, overrides: dict[str, Any] | None = None) -> HubConfig
         text = Path(path).read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+        raise ConfigError(path, [Problem(None, f"cannot read: {error.strerror}")]) from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: {error}") from None
-    lines = _key_lines(text)
-    problems = [f"{path}:{lines.get(k, lines.get('hub', 1))}: unknown table [{k}]" for k in data if k != "hub"]
+        raise ConfigError(path, [Problem(None, str(error))]) from None
+    lines = KeyLines(text)
+    hub_line = lines.line("hub") or 1
+    problems = [Problem(lines.line(k) or hub_line, f"unknown table [{k}]") for k in data if k != "hub"]
     section = data.get("hub", {})
     if not isinstance(section, dict):
-        raise ConfigError(f"{path}:{lines.get('hub', 1)}: hub must be a table")
+        raise ConfigError(path, [Problem(hub_line, "hub must be a table")])
     values = section | {k: v for k, v in (overrides or {}).items() if v is not None}
     for key, message in _problems(values):
-        where = lines.get(f"hub.{key}") if key in section else None
-        problems.append(f"{path}:{where}: {message}" if where else f"{path}: {message}")
+        problems.append(Problem(lines.line("hub", key) if key in section else None, message))
     if problems:
-        raise ConfigError("\n".join(problems))
+        raise ConfigError(path, problems)
     return HubConfig(**values)
 
 
@@ -202,7 +186,7 @@ def from_options(overrides: dict[str, Any]) -> HubConfig:
     values = {k: v for k, v in overrides.items() if v is not None}
     problems = _problems(values)
     if problems:
-        raise ConfigError("\n".join(f"command line: {m}" for _, m in problems))
+        raise ConfigError("command line", [Problem(None, m) for _, m in problems])
     return replace(HubConfig(), **values)
 
 

@@ -92,8 +92,7 @@ def local_time(value: str, label: str) -> str | None:
     """A `datetime-local` field as ISO 8601 with this machine's offset (what the protocol wants); None if empty."""
     if not value:
         return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
+    try:  # a moment whose offset would leave the calendar (year 1 minus an hour) is no date and time either
+        return datetime.fromisoformat(value).astimezone().isoformat(timespec="seconds")
+    except (ValueError, OverflowError):
         raise FormError("{field}: not a date and time.", field=label) from None
-    return moment.astimezone().isoformat(timespec="seconds")

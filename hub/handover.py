@@ -223,7 +223,7 @@ class Handover:
         """The bundle for a table that signs its claim with its key and proves it knows the code."""
         table, key, proof, sig = (message.get(k) for k in ("table", "key", "proof", "sig"))
         if not (contract.is_id(table) and is_public_text(key) and isinstance(proof, str) and isinstance(sig, str)):
-            return refusal(400, "table, key and proof are needed")
+            return refusal(400, "table, key, proof and signature are needed")
         table, key = str(table), str(key)
         with self._lock:
             code = self._code(table, key)

@@ -13,7 +13,7 @@ from starlette.routing import Route
 from hub import formats, standings
 from hub.identities import is_guest_name
 from hub.ratings import canonical
-from hub.views import GAME_IDS, Hub, Pages, game_view, not_found
+from hub.views import Hub, Pages, game_ids, game_view, not_found
 
 PRINT_TOP = 10  # players per leaderboard on the printed sheet
 
@@ -33,7 +33,7 @@ def player_data(hub: Hub, name: str) -> dict[str, Any] | None:
     rows = [game_view(g, hub, situation) | {"result": standings.result_of(name, g, aliases)} for g in games]
     history = hub.ratings_over_time.of(reader, name)
     return {"player": name, "spellings": names, "games": rows, "ratings": history,
-            "boards": {g: next((s for s in hub.ingest.board(g) if s["player"] == name), None) for g in GAME_IDS}}
+            "boards": {g: next((s for s in hub.ingest.board(g) if s["player"] == name), None) for g in game_ids()}}
 
 
 FIRST_DAY, LAST_DAY = dt.date(2000, 1, 1), dt.date(2999, 12, 31)  # a café day outside them is no evening of ours
@@ -75,7 +75,7 @@ def routes(hub: Hub, pages: Pages) -> list[Route]:
         day = chosen_day(hub, request.query_params.get("day"))
         if day is None:
             return not_found(request, "A day is written YYYY-MM-DD.", 400)
-        boards = {g: hub.ingest.board(g)[:PRINT_TOP] for g in GAME_IDS}
+        boards = {g: hub.ingest.board(g)[:PRINT_TOP] for g in game_ids()}
         return pages.render(request, "print.html", e=evening_data(hub, day), day=day, fmt_date=formats.date,
                             boards=boards, overview=str(request.url_for("overview_page")))
 

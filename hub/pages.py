@@ -14,7 +14,7 @@ from starlette.types import Receive, Scope, Send
 
 from hub import downloads, game_pages, limits, owner_pages
 from hub.texts import lang_of
-from hub.views import GAME_IDS, Hub, Pages, cafe_filter, game_title, not_found, table_view, with_words
+from hub.views import Hub, Pages, cafe_filter, game_ids, game_title, not_found, table_view, with_words
 
 
 def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
@@ -40,8 +40,8 @@ def _live_routes(hub: Hub, pages: Pages) -> list[Route]:
         return pages.render(request, "table.html", table=view, moves=moves)
 
     def leaderboard(request: Request) -> Response:
-        game = request.path_params.get("game") or GAME_IDS[0]
-        if game not in GAME_IDS:
+        game = request.path_params.get("game") or game_ids()[0]
+        if game not in game_ids():
             return not_found(request, "No such game.")
         return pages.render(request, "leaderboard.html", game=game, board=hub.ingest.board(game))
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 from referee.ranking import ranked_values, score_kind
 from referee.table import Referee
 from referee.transcript import judge

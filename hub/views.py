@@ -26,7 +26,9 @@ from referee import games as referee_games
 from referee.ranking import TASKS
 
 HERE = Path(__file__).resolve().parent
-GAME_IDS = tuple(referee_games.GAMES.ids())
+def game_ids() -> tuple[str, ...]:
+    """Every game the hub knows, in menu order: asked of the registry each time (a game registered later too)."""
+    return tuple(referee_games.ids())
 FINAL = ("playing", "finished", "abandoned", "left", "voided")  # how a game ended (`final_status`)
 STATUSES = (*FINAL, "verified", "disputed", "pending")  # the games filter: how it ended, or its check
 
@@ -218,7 +220,7 @@ class Pages:
         lang = lang_of(request)
         hub = self.hub
         context |= {"lang": lang, "t": lambda text, **v: tr(text, lang, **v), "game_title": game_title,
-                    "numbers": numbers, "game_ids": GAME_IDS, "staff": bool(request.session.get("staff")),
+                    "numbers": numbers, "game_ids": game_ids(), "staff": bool(request.session.get("staff")),
                     "now": time.time(),
                     "path": request.url.path, "cafe": hub.cafe, "languages": LANGUAGES,
                     "num": lambda value, places=1, trim=False: formats.number(value, lang, places, trim=trim),

@@ -15,7 +15,7 @@ every table comes out the same way, "FILE:LINE: message", sorted by line. The ch
 primitives, so they find their lines as hw's do.
 
 `load(path)` returns a `TableConfig` or raises `ConfigError` listing every problem
-as "FILE:LINE: message". tomllib gives no positions for values, so `_KeyLines`
+as "FILE:LINE: message". tomllib gives no positions for values, so `KeyLines`
 finds the line of each key by reading the file's table headers and `key =` lines.
 `check_config(path)` → (ok, messages) is the printout of a check.
 """
@@ -34,6 +34,7 @@ from hw.buttons import BUTTONS, DEFAULT_DEBOUNCE_MS, ButtonPin
 from hw.camera.zones import CameraConfig, check_camera
 from hw.lights import LightPin
 from hw.scanners import DEFAULT_DEDUPE_MS, DEFAULT_MAX_LINE, TERMINATORS, Framing
+from referee.config_lines import ConfigError, KeyLines, Problem
 
 PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 SCANNER_TYPES = ("serial", "wedge", "sim")
@@ -117,70 +118,6 @@ class TableConfig:
         return shared
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
-    line: int | None
-    message: str
-    warning: bool = False
-
-    def format(self, path: str) -> str:
-        where = f"{path}:{self.line}" if self.line else path
-        return f"{where}: {'warning: ' if self.warning else ''}{self.message}"
-
-
-class ConfigError(ValueError):
-    """The configuration file has errors; `problems` lists each with its line."""
-
-    def __init__(self, path: str, problems: list[Problem]):
-        self.path = path
-        self.problems = problems
-        super().__init__("\n".join(p.format(path) for p in problems))
-
-
-# ---------------------------------------------------------------- key → line
-
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=""")
-_INLINE_KEY = re.compile(r"""(?:^|[{,])\s*([A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*=""")
-
-
-def _split_key(text: str) -> tuple[str, ...]:
-    parts = re.findall(r"""[A-Za-z0-9_-]+|"[^"]*"|'[^']*'""", text)
-    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
-
-
-class _KeyLines:
-    """Maps dotted key paths to the line (1-based) where they are written."""
-
-    def __init__(self, text: str):
-        self.lines: dict[tuple[str, ...], int] = {}
-        table: tuple[str, ...] = ()
-        for n, line in enumerate(text.splitlines(), 1):
-            m = _HEADER.match(line)
-            if m and not _KEY.match(line):
-                table = _split_key(m.group(2))
-                self.lines.setdefault(table, n)
-                continue
-            m = _KEY.match(line)
-            if not m:
-                continue
-            path = table + _split_key(m.group(1))
-            self.lines.setdefault(path, n)
-            rest = line[m.end():]
-            brace = rest.find("{")
-            if brace >= 0:
-                for k in _INLINE_KEY.findall(rest[brace:]):
-                    self.lines.setdefault(path + _split_key(k), n)
-
-    def line(self, *path: str) -> int | None:
-        while path:
-            n = self.lines.get(path)
-            if n is not None:
-                return n
-            path = path[:-1]
-        return None
-
-
 # ---------------------------------------------------------------- validation
 
 
@@ -188,7 +125,7 @@ class Checker:
     """Checks a parsed file's values and collects every problem with its line: the primitives (`table`,
     `string`, `number`, `boolean`, `path_string`) for any layer's tables, and hw's own tables (`hw`)."""
 
-    def __init__(self, data: dict[str, Any], lines: _KeyLines, base: Path | None = None):
+    def __init__(self, data: dict[str, Any], lines: KeyLines, base: Path | None = None):
         self.data = data
         self.lines = lines
         self.base = base or Path(".")  # relative file names in the config are relative to its folder
@@ -543,7 +480,7 @@ def parse(text: str, path: str = "<config>", sections: Mapping[str, Section] | N
         line = int(m.group(1)) if m else max(1, text.count("\n") + (not text.endswith("\n")))
         col = f" (column {m.group(2)})" if m else ""
         return Parsed(None, {}, [Problem(line, f"not valid TOML: {message}{col}")])
-    checker = Checker(data, _KeyLines(text), Path(path).parent)
+    checker = Checker(data, KeyLines(text), Path(path).parent)
     if sections is not None:
         checker.table((), data, (*HW_TABLES, *sections))
     if sections is not None and not any(name in data for name in HW_TABLES):

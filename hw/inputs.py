@@ -31,8 +31,9 @@ class CardScan:
 
 
 @dataclass(frozen=True, slots=True)
-class ReaderError:
-    """A scanner said something that is not a card, or its device went away / came back.
+class ReaderNews:
+    """A scanner said something that is not a card, or its device went away / came back: news of the reader, an
+    input like a press or a scan (not an exception: nothing is raised).
 
     `reason` is stable: "noise", "not-ascii", "too-long", "cut-off", "not-a-card",
     "disconnected", "reconnected". The kiosk shows "could not read — scan again"
@@ -45,7 +46,7 @@ class ReaderError:
     t_ns: int
 
 
-# Every `ReaderError.reason`, stable ids for logs and staff (guests read a sentence instead).
+# Every `ReaderNews.reason`, stable ids for logs and staff (guests read a sentence instead).
 READER_REASONS = ("noise", "not-ascii", "too-long", "cut-off", "not-a-card", "disconnected", "reconnected")
 
-Input = ButtonPress | CardScan | ReaderError
+Input = ButtonPress | CardScan | ReaderNews

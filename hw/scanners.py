@@ -4,7 +4,7 @@ A scanner sends a code and a terminator. `CardLineProtocol` (a `serial.threaded`
 protocol: `connection_made` / `data_received` / `handle_line` / `connection_lost`)
 buffers bytes until the terminator and turns each line into exactly one of
 - `CardScan(code, reader, t_ns)` - a plausible card code (`referee.cards.plausible_code`);
-- `ReaderError(reader, reason, detail, t_ns)` - "noise" (control bytes), "not-ascii",
+- `ReaderNews(reader, reason, detail, t_ns)` - "noise" (control bytes), "not-ascii",
   "too-long" (no terminator within `max_line` bytes), "cut-off" (a partial line when
   the device went away), "not-a-card" (clean text that is no card code of any deck);
 - nothing - an empty line, or the same code from the same reader again within the
@@ -12,7 +12,7 @@ buffers bytes until the terminator and turns each line into exactly one of
 
 `SerialScanner` runs the protocol on a pyserial port in its own thread with
 blocking reads (`timeout=None`, woken only by bytes or by `cancel_read()` on stop).
-When the device goes away it reports `ReaderError(..., "disconnected", ...)`,
+When the device goes away it reports `ReaderNews(..., "disconnected", ...)`,
 retries opening the same path with exponential back-off and reports
 "reconnected" when it is back. `t_ns` of a line is the monotonic time the read
 that delivered its terminator returned.
@@ -30,7 +30,7 @@ import serial
 import serial.threaded
 
 from hw.clock import now_ns
-from hw.inputs import CardScan, Input, ReaderError
+from hw.inputs import CardScan, Input, ReaderNews
 from hw.sinks import Sink, as_sink
 from referee.cards import plausible_code
 
@@ -85,8 +85,8 @@ class CodeFilter:
         self.dedupe_ns = round(dedupe_ms * 1_000_000)
         self._last_seen: dict[str, int] = {}
 
-    def error(self, reason: str, detail: str, t_ns: int) -> ReaderError:
-        return ReaderError(self.reader, reason, detail, t_ns)
+    def error(self, reason: str, detail: str, t_ns: int) -> ReaderNews:
+        return ReaderNews(self.reader, reason, detail, t_ns)
 
     def line(self, raw: bytes, t_ns: int) -> Input | None:
         raw = raw.strip(b"\r\n")  # a stray CR/LF of a CRLF scanner configured as CR or LF
@@ -236,7 +236,7 @@ class ReconnectingReader:
 
     # -- the thread
     def _report(self, reason: str, detail: str) -> None:
-        self.protocol.emit(ReaderError(self.name, reason, detail, now_ns()))
+        self.protocol.emit(ReaderNews(self.name, reason, detail, now_ns()))
 
     def _run(self) -> None:
         delay = self.retry_min

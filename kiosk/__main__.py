@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from kiosk.service.notify import Notifier
     from kiosk.settings.config import KioskConfig
     from kiosk.settings.settings import Settings
 
-log = logging.getLogger("referee-kiosk")
+logger = logging.getLogger("referee-kiosk")
 
 
 EX_UNAVAILABLE = 69  # sysexits.h: no display to draw on
@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     backup = sub.add_parser("backup", help="a consistent copy of the event log (safe while the kiosk runs)")
     backup.add_argument("-o", "--out", type=Path, required=True, help="the copy's file name")
     sub.add_parser("audit", help="check every screen's readability limits (audit --help)")
-    sub.add_parser("camera", help="read card codes in still images as the camera would (camera read --help)")
+    sub.add_parser("camera", help="the camera on still images: read cards, teach a deck from pictures, restore taught "
+                   "decks (camera --help)")
     return parser
 
 
@@ -113,20 +114,21 @@ def main(argv: list[str] | None = None) -> int:
         return _check_config(args.check_config)
     if args.hash_pin:
         return _hash_pin()
-    from hw.config import ConfigError, without_hardware
+    from hw.config import without_hardware
     from kiosk.service.notify import Notifier
     from kiosk.settings import config as kiosk_config
+    from referee.config_lines import ConfigError
 
     notifier = Notifier()
     try:
         config = kiosk_config.load(args.config) if args.config else None
     except (ConfigError, OSError, UnicodeDecodeError) as error:
         for line in str(error).splitlines():
-            log.error("config: %s", line)
+            logger.error("config: %s", line)
         notifier.status(f"config error in {args.config}: referee-kiosk --check-config {args.config}")
         return EX_CONFIG
     if config is not None and without_hardware(config.table) and not args.sim:
-        log.error("config: %s names no hardware ([seats.NAME], [scanners.NAME]): run it with --sim, or add the "
+        logger.error("config: %s names no hardware ([seats.NAME], [scanners.NAME]): run it with --sim, or add the "
                   "table's hardware (table.example.toml)", args.config)
         return EX_CONFIG
     settings = _settings(config, args)
@@ -165,7 +167,7 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
     headless = _headless_needed(args.kiosk, args.sim, args.headless)
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
-        log.info("no screen found — rendering headless (SDL dummy driver); "
+        logger.info("no screen found — rendering headless (SDL dummy driver); "
                  "use --screenshot FILE or the control socket to see it")
     from kiosk.app.app import DisplayError
     from kiosk.app.compose import compose
@@ -175,7 +177,7 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
         kiosk = compose(settings, config, cafe, notifier, simulate=args.sim, control=control,
                         kiosk_mode=args.kiosk, headless=headless, camera=args.camera)
     except DisplayError as error:
-        log.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
+        logger.critical("%s — check the screen's cable and /dev/dri (groups video, render); "
                      "for a run without a screen: --headless or SDL_VIDEODRIVER=dummy", error)
         notifier.status(str(error))
         return EX_UNAVAILABLE
@@ -184,10 +186,10 @@ def _run(args: argparse.Namespace, settings: Settings, config: KioskConfig | Non
         if not args.frames:
             return app.run()
         for _ in range(args.frames):
-            app.step(max_wait_ms=50)
+            app.loop.step(max_wait_ms=50)
         if args.screenshot:
-            app.screenshot(args.screenshot)
-            log.info("screenshot %s", args.screenshot)
+            app.loop.screenshot(args.screenshot)
+            logger.info("screenshot %s", args.screenshot)
         return 0
     finally:
         notifier.stopping()
@@ -208,8 +210,8 @@ def _cafe_config(args: argparse.Namespace, configured: CafeLinkConfig | None) ->
     """[cafe] from the config, with --cafe-broker/--cafe/--table on top (a laptop needs no config file)."""
     from dataclasses import replace
 
+    from cafe.config import CafeLinkConfig, parse_broker
     from cafe.contract import check_id
-    from cafe.settings import CafeLinkConfig, parse_broker
 
     if not (args.cafe_broker or args.cafe or args.table or args.cafe_user or args.cafe_password_file):
         return configured

@@ -12,13 +12,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from referee.errors import RefereeError
 from referee.registry import known_prefixes
 
 # No deck holds a billion copies of a face: a longer copy number is out of range without converting it.
 _MAX_COPY_DIGITS = 9
 
 
-class CardCodeError(ValueError):
+class CardCodeError(RefereeError, ValueError):
     """The text is not a card code of the deck in use (`unknown-card`)."""
 
 

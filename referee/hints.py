@@ -101,11 +101,11 @@ def say(key: str, lang: str, **params: Any) -> str:
 
 
 def names(players: tuple[str, ...] | list[str], lang: str) -> str:
-    """`Anna`, `Anna and Ben`, `Anna, Ben and Cem` (German: `und`)."""
+    """`Anna`, `Anna and Ben`, `Anna, Ben and Cem`; the last joint from the catalogue (German: `und`)."""
     players = list(players)
     if len(players) < 2:
         return "".join(players)
-    return f"{', '.join(players[:-1])} {'und' if lang == 'de' else 'and'} {players[-1]}"
+    return f"{', '.join(players[:-1])}{messages.render('names.and', {}, lang)}{players[-1]}"
 
 
 # --- the typed public state

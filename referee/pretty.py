@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from referee.answers import Rejection
 from referee.event_words import card_words, describe
-from referee.protocol import Rejection
 from referee.registry import DEFINITIONS, GameDefinition
 from referee.transcript import NotJSON, Step
 from referee.words import N_, tr

@@ -79,10 +79,27 @@ EventWords = Callable[[Mapping[str, Any], str, Any], str]
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """A header option a table may set before a game: the kiosk's set-up offers it as one button cycling through
+    `values` (label, value), the labels English msgids marked with N_(); `default` is the value the game plays
+    with when the header leaves the option out. The one place the default is written: the rules read it here
+    (`GameDefinition.default`), the set-up starts from it and sends only what differs from it."""
+
+    option: str
+    label: str
+    values: tuple[tuple[str, Any], ...]
+    default: Any
+
+    def default_index(self) -> int:
+        """The position of the default among the values."""
+        return next(i for i, (_, value) in enumerate(self.values) if value == self.default)
+
+
+@dataclass(frozen=True)
 class GameDefinition:
     """Everything about a game that is not its rules, declared in one place by the game.
 
-    - `id`: the game id of the transcript header; `order`: its place in menus and listings;
+    - `game_id`: the game id of the transcript header; `order`: its place in menus and listings;
     - `prefix`: the deck prefix of its card codes (`AO` in `AO:RED.DOTS`);
     - `rules`: its rules file in `../shared/rules/`;
     - `card_words`: a face in words as its label prints it (`RED.DOTS` → "Rot · Punkte"); raises ValueError
@@ -92,11 +109,12 @@ class GameDefinition:
     - `help`: the guests' short rules;
     - `value_words`: the words of other codes the rules' sentences name (ANNAOTTO's colours and signs);
     - `card_face`: how a face is drawn (`CardFace`; raises ValueError like `card_words`), or None: in words;
-    - `state_words`: its public state's keys (and the keys of the parts it nests) in words, for the pretty trace.
+    - `state_words`: its public state's keys (and the keys of the parts it nests) in words, for the pretty trace;
+    - `options`: the header options a table may set at the set-up, with their defaults (`GameOption`).
     The words themselves are English msgids of the shared catalogue (`referee.words`).
     """
 
-    id: str
+    game_id: str
     order: int
     prefix: str
     rules: str
@@ -109,6 +127,11 @@ class GameDefinition:
     card_face: CardFaces | None = None
     # Its state's keys in words for `referee replay --pretty` (English msgids; the keys every game has are there).
     state_words: Mapping[str, str] = field(default_factory=dict)
+    options: tuple[GameOption, ...] = ()
+
+    def default(self, option: str) -> Any:
+        """The value the game plays `option` with when the header leaves it out (KeyError: no such option)."""
+        return next(o.default for o in self.options if o.option == option)
 
     def score_kind(self, options: Mapping[str, Any]) -> str:
         return self.score(options) if callable(self.score) else self.score
@@ -173,7 +196,7 @@ class Registry(Generic[T]):
         return sorted(self._items, key=_order)
 
 
-DEFINITIONS: Registry[GameDefinition] = Registry(referee.decks.__name__, referee.decks.__path__, "id")
+DEFINITIONS: Registry[GameDefinition] = Registry(referee.decks.__name__, referee.decks.__path__, "game_id")
 define = DEFINITIONS.register
 
 

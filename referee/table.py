@@ -16,9 +16,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from referee import games
+from referee.answers import ACCEPTED, Answer, HeaderError, Rejection
 from referee.cards import Deck
 from referee.hints import Hints, PublicState
-from referee.protocol import ACCEPTED, Answer, Game, HeaderError, Judge, Rejection
+from referee.protocol import Game
+from referee.rules import Judge
 
 S = TypeVar("S", bound=PublicState)
 
@@ -59,7 +61,7 @@ def parse_header(header: Any) -> tuple[type[Game], tuple[str, ...], str, Any]:
 class Referee:
     """One game in progress: apply events, ask what an event would get, undo, read the public state."""
 
-    __slots__ = ("_args", "_checkers", "_cls", "_judges", "_over_first", "game", "header", "history")
+    __slots__ = ("_args", "_checkers", "_cls", "_judges", "_shape_first", "game", "header", "history")
 
     def __init__(self, header: Mapping[str, Any]):
         cls, players, dealer, options = parse_header(header)
@@ -68,7 +70,7 @@ class Referee:
         self._args = (players, dealer, options)
         self._judges = cls.judges()
         self._checkers = cls.checkers()
-        self._over_first = not cls.shape_first
+        self._shape_first = cls.shape_first
         self.game: Game = cls(players, dealer, options)
         self.history: list[Mapping[str, Any]] = []
 
@@ -114,7 +116,7 @@ class Referee:
     def _judge(self, judges: Mapping[str, Judge], event: Mapping[str, Any]) -> None:
         """`game-over` where the rules file checks it before the fields, then the game's judge for the type."""
         game = self.game
-        if self._over_first and game.finished:
+        if not self._shape_first and game.finished:
             raise Rejection("game-over")
         judges[event["type"]](game, event)
 

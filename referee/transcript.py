@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO, Any
 
-from referee.protocol import Answer, HeaderError, Rejection
+from referee.answers import Answer, HeaderError, Rejection
 from referee.table import Referee
 
 

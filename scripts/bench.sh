@@ -8,4 +8,4 @@ if [ ! -x .venv-bench/bin/python ]; then
 fi
 .venv-bench/bin/python -m pip install --quiet --upgrade pip
 .venv-bench/bin/python -m pip install --quiet -e '.[bench]'
-exec .venv-bench/bin/python benchmarks/engine.py "${@:---peers}"
+exec .venv-bench/bin/python -m benchmarks.engine "${@:---peers}"

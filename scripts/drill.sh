@@ -7,6 +7,8 @@
 #        scripts/drill.sh attack [--small] [--json FILE]  (every attack of issue #34 on a real café: benchmarks/attack.py)
 #        scripts/drill.sh pairing [--garbage 500] [--flood 200] [--seed N]   (hostile requests to the pairing
 #        addresses, code guessing, a replayed claim, a hub impostor: benchmarks/pair_drill.py)
+#        scripts/drill.sh teach [--decks 300] [--inputs 2000] [--seed N]   (hostile taught-deck files at the
+#          loader, the camera command line and a kiosk; random taps, cards and hands at the teaching screens)
 # (storage faults include a full disk and a read-only data directory only when run as root: they mount a tmpfs;
 # the monkey drill throws random guest inputs at every screen of every game, each at every size and language asked
 # for, and counts the texts the renderer cut: benchmarks/monkey.py; --quiet-every N
@@ -19,18 +21,22 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ "${1:-}" = "attack" ]; then
   shift
-  exec .venv/bin/python benchmarks/attack.py "$@"
+  exec .venv/bin/python -m benchmarks.attack "$@"
 fi
 if [ "${1:-}" = "pairing" ]; then
   shift
-  exec .venv/bin/python benchmarks/pair_drill.py "$@"
+  exec .venv/bin/python -m benchmarks.pair_drill "$@"
 fi
 if [ "${1:-}" = "club" ]; then
   shift
-  exec .venv/bin/python benchmarks/club_attack.py "$@"
+  exec .venv/bin/python -m benchmarks.club_attack "$@"
+fi
+if [ "${1:-}" = "teach" ]; then
+  shift
+  exec .venv/bin/python -m benchmarks.teach_drill "$@"
 fi
 if [ "${1:-}" = "monkey" ]; then
   shift
-  exec .venv/bin/python benchmarks/monkey.py "$@"
+  exec .venv/bin/python -m benchmarks.monkey "$@"
 fi
-exec .venv/bin/python benchmarks/drills.py "$@"
+exec .venv/bin/python -m benchmarks.drills "$@"

@@ -49,8 +49,7 @@ BROKER_DIR=/etc/mosquitto/tabletop-referee
 BROKER_SNIPPET=/etc/mosquitto/conf.d/tabletop-referee.conf
 BRIDGE_SNIPPET=/etc/mosquitto/conf.d/tabletop-referee-bridge.conf
 
-mode=install
-purge=no
+USAGE_END=34
 cafe=
 tables=()
 listen=
@@ -61,18 +60,11 @@ broker=yes
 bridge=keep
 bridge_user=
 bridge_password_file=
-start=yes
 https_names=()
 proxy=
 
-usage() {
-    sed -n '2,34s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
-}
-
 while [ $# -gt 0 ]; do
     case $1 in
-        --uninstall) mode=uninstall ;;
-        --purge) purge=yes ;;
         --cafe) cafe=${2:?--cafe needs an id}; shift ;;
         --tables) read -r -a more <<<"${2:?--tables needs table ids}"; tables+=("${more[@]}"); shift ;;
         --listen) listen=${2:?--listen needs HOST:PORT}; shift ;;
@@ -84,14 +76,11 @@ while [ $# -gt 0 ]; do
         --no-bridge) bridge=off ;;
         --bridge-user) bridge_user=${2:?--bridge-user needs a user}; shift ;;
         --bridge-password-file) bridge_password_file=${2:?--bridge-password-file needs a file}; shift ;;
-        --no-start) start=no ;;
         --self-signed) ;; # the default since the hub makes its own certificate (kept for old command lines)
         --https-name) https_names+=("${2:?--https-name needs a host name or address}"); shift ;;
         --behind-proxy) proxy=${2:?--behind-proxy needs the address of the proxy}; shift ;;
-        --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
-        --destdir=*) DESTDIR=${1#--destdir=} ;;
-        -h | --help) usage; exit 0 ;;
-        *) echo "install-hub.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) common_option "$@" || { echo "$PROG: unknown option $1 (see --help)" >&2; exit 2; }
+           shift $((SHIFTS - 1)) ;;
     esac
     shift
 done

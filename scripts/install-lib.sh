@@ -4,6 +4,30 @@
 # system when DESTDIR is a throwaway root. The sourcing script sets PROG (its name: the prefix of every
 # line it prints) and DESTDIR before sourcing.
 
+# What every installer's command line has: install or --uninstall [--purge], --no-start, --destdir DIR, --help.
+# The sourcing script sets USAGE_END (the last line of its usage comment) and reads these after `common_option`.
+# shellcheck disable=SC2034  # set here, read by the installer that sources this file
+mode=install purge=no start=yes
+
+usage() { # the installer's usage: its header comment from line 2 to USAGE_END
+    sed -n "2,${USAGE_END:?}s/^# \{0,1\}//p" "${BASH_SOURCE[-1]}"
+}
+
+# common_option ARG [VALUE]: one of the options every installer takes (SHIFTS: the arguments it took); status 1
+# when ARG is none of them.
+common_option() {
+    SHIFTS=1
+    case $1 in
+        --uninstall) mode=uninstall ;;
+        --purge) purge=yes ;;
+        --no-start) start=no ;;
+        --destdir) DESTDIR=${2:?--destdir needs a directory}; SHIFTS=2 ;;
+        --destdir=*) DESTDIR=${1#--destdir=} ;;
+        -h | --help) usage; exit 0 ;;
+        *) return 1 ;;
+    esac
+}
+
 # check_invocation MODE PURGE: --purge only with --uninstall; DESTDIR made absolute and never /;
 # without DESTDIR, root is needed.
 check_invocation() {
@@ -70,6 +94,12 @@ remove() { # remove PATH...: files or directories below DESTDIR
 
 installed() { # installed PACKAGE: is this Debian package installed on the live system?
     live dpkg-query -W "$1" && [ "$(dpkg-query -W -f='${Status}' "$1")" = "install ok installed" ]
+}
+
+# desktop_installed ROOT: is a display manager (a desktop's login screen: lightdm on Pi OS Desktop) enabled in
+# the root? graphical.target alone says nothing: it is the default of a root without any desktop too.
+desktop_installed() {
+    [ -e "$1/etc/systemd/system/display-manager.service" ] || [ -L "$1/etc/systemd/system/display-manager.service" ]
 }
 
 # Is systemd running as PID 1 here? Not in a chroot (pi-gen, sdm, a first-boot script, an emulated

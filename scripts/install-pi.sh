@@ -47,33 +47,22 @@ CPU=$(uname -m)
 CODENAME=${INSTALL_CODENAME:-$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null || true)}
 CODENAME=${CODENAME:-unknown}
 
-mode=install
-purge=no
+USAGE_END=20
 network=keep
 hw_watchdog=keep
 keep_desktop=no
-start=yes
 camera=present
 CAMERA_PACKAGE=python3-picamera2  # the overhead camera (hw/camera): picamera2 and libcamera's bindings
 
-usage() {
-    sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
-}
-
 while [ $# -gt 0 ]; do
     case $1 in
-        --uninstall) mode=uninstall ;;
-        --purge) purge=yes ;;
         --network) network=on ;;
         --no-network) network=off ;;
         --hardware-watchdog) hw_watchdog=on ;;
         --no-hardware-watchdog) hw_watchdog=off ;;
         --keep-desktop) keep_desktop=yes ;;
-        --no-start) start=no ;;
-        --destdir) DESTDIR=${2:?--destdir needs a directory}; shift ;;
-        --destdir=*) DESTDIR=${1#--destdir=} ;;
-        -h | --help) usage; exit 0 ;;
-        *) echo "install-pi.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) common_option "$@" || { echo "$PROG: unknown option $1 (see --help)" >&2; exit 2; }
+           shift $((SHIFTS - 1)) ;;
     esac
     shift
 done
@@ -229,8 +218,11 @@ console_boot() {
     if live systemctl get-default && [ "$(systemctl get-default)" = graphical.target ]; then
         [ -e "$DESTDIR$CONF/previous-default-target" ] || echo graphical.target >"$DESTDIR$CONF/previous-default-target"
         sys systemctl set-default multi-user.target
-        say "the desktop no longer starts at boot (undo: sudo systemctl set-default graphical.target)"
-        return 1
+        if desktop_installed /; then  # a display manager is enabled: a desktop holds the screen now
+            say "the desktop no longer starts at boot (undo: sudo systemctl set-default graphical.target)"
+            return 1
+        fi
+        say "boots to the console from now on (multi-user.target; no desktop was installed)"
     fi
     return 0
 }

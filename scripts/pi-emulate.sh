@@ -67,6 +67,12 @@ skip() {
 # --- can this machine do it?
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot and mounts)"
+# --boot ends with systemd-nspawn: asked now, not after an install of twenty minutes under qemu
+if [ "$boot_too" = yes ] && ! command -v systemd-nspawn >/dev/null; then
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        systemd-container; } >/dev/null 2>&1 || true
+    command -v systemd-nspawn >/dev/null || skip "--boot needs systemd-nspawn, and apt-get cannot install systemd-container"
+fi
 if [ ! -e /proc/sys/fs/binfmt_misc/status ]; then
     mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null \
         || skip "binfmt_misc is not mounted and cannot be mounted here (mount -t binfmt_misc failed)"

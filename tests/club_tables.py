@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from cafe import contract
+from cafe.config import CafeLinkConfig, parse_broker
 from cafe.publisher import Publisher
-from cafe.settings import CafeLinkConfig, parse_broker
 from kiosk.eventlog.store import EventLog, outbox
 from referee import sim
 from referee.table import Referee

@@ -63,7 +63,7 @@ def nothing_cut():
     found = [f"kiosk pid {k.proc.pid}: {line}" for k in KioskProcess.started if not k.expect_cut_texts
              for line in k.cut_texts()]
     found += [f"in-process app: {example[:300]}" for app in kiosk_helpers.MADE if app not in kiosk_helpers.EXPECT_CUTS
-              for example in app.renderer.cuts.last]
+              for example in app.display.renderer.cuts.last]
     kiosk_helpers.EXPECT_CUTS.clear()
     if found:
         pytest.fail("the renderer cut texts (lay them out again or say them shorter):\n" + "\n".join(found[:20]),
@@ -74,7 +74,7 @@ def left_guarded_errors(kiosks, apps) -> list[str]:
     """What the guard caught in these kiosk processes (unless expected) and in-process apps, one line each."""
     found = [f"kiosk pid {k.proc.pid}: {line}" for k in kiosks if not k.expect_guarded_errors
              for line in k.guarded_errors()]
-    return found + [f"in-process app: {app.guard.count} guarded error(s)" for app in apps if app.guard.count]
+    return found + [f"in-process app: {app.loop.guard.count} guarded error(s)" for app in apps if app.loop.guard.count]
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cafe.config import CafeLinkConfig, parse_broker
 from cafe.publisher import Publisher
-from cafe.settings import CafeLinkConfig, parse_broker
 from kiosk.eventlog.store import EventLog, outbox
 from referee.sim import random_game
 from referee.table import Referee

@@ -33,7 +33,7 @@ def transcript(path: Path) -> tuple[dict[str, Any], list[Any]]:
     return lines[0], events
 
 
-class SimTable:
+class LoggedTable:
     """A table's durable log, made record by record as a kiosk makes it."""
 
     def __init__(self, table: str, first_n: int = 1, signer: RecordSigner | None = None, log: str = ""):
@@ -85,7 +85,7 @@ class SimTable:
                            winners=state.get("winners", []))
 
 
-def random_records(table: SimTable, game: str, seed: int, players: int | None = None,
+def random_records(table: LoggedTable, game: str, seed: int, players: int | None = None,
                    falsify: int | None = None) -> list[dict[str, Any]]:
     header, events = random_game(game, seed, players)
     return list(table.game(header, events, falsify=falsify))
@@ -96,7 +96,7 @@ def status(table: str, n: int, **fields: Any) -> dict[str, Any]:
             "players": [], "turn": None, "scores": {}, "finished": False, "n": n, "at": now_iso()} | fields
 
 
-def paired(ingest: Any, cafe: str, *tables: SimTable) -> None:
+def paired(ingest: Any, cafe: str, *tables: LoggedTable) -> None:
     """The staff accepted these tables' keys (as the staff page does: `hub.pairing.Pairing.accept`); whatever the
     hub held of them is looked at again."""
     from hub.ingest import Incoming

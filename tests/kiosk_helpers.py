@@ -12,6 +12,8 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 from kiosk.app.app import App
 from kiosk.eventlog.store import EventLog
+from kiosk.hardware.hardware import Hardware
+from kiosk.loop.inbox import Inbox
 from kiosk.settings.settings import Settings
 from referee import sim
 
@@ -27,47 +29,50 @@ CONFIGURED_PIN_HASH = ("pbkdf2_sha256$1000$tests-configured$"
                        "91abb52b5892d110fbbc35a0f9263e969f32bfa547121cec299b3d2ef53f576b")
 
 
-def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480), **settings_kw) -> App:
+def make_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (800, 480), *, inbox: Inbox | None = None,
+             hardware: Hardware | None = None, **settings_kw: Any) -> App:
+    """A headless App over a fresh log in `tmp_path`; `inbox` and `hardware` as the composition root hands them in
+    (the hardware's threads post to the inbox)."""
     settings_kw.setdefault("pin_hash", CONFIGURED_PIN_HASH)
     settings = Settings(data_dir=tmp_path, language=lang, demo_after_s=0, width=size[0], height=size[1],
                         **settings_kw)
-    app = App(settings, EventLog(settings.log_path), headless=True)
+    app = App(settings, EventLog(settings.log_path), headless=True, inbox=inbox, hardware=hardware)
     MADE.append(app)
     return app
 
 
 def settle(app: App, steps: int = 3) -> None:
     for _ in range(steps):
-        app.step(max_wait_ms=1)
+        app.loop.step(max_wait_ms=1)
 
 
 def press(app: App, tag_or_action: str) -> None:
     """Touch the button with this action (as a finger would, at its centre)."""
-    app.draw()
-    for element in app.current_view.elements:
+    app.loop.draw()
+    for element in app.loop.view.elements:
         if element.kind == "button" and element.action == tag_or_action:
             x, y, w, h = element.rect
-            app.touch(x + w // 2, y + h // 2)
-            app.draw()
+            app.inputs.touch(x + w // 2, y + h // 2)
+            app.loop.draw()
             return
-    raise AssertionError(f"no button {tag_or_action!r}; buttons: {app.current_view.buttons()}")
+    raise AssertionError(f"no button {tag_or_action!r}; buttons: {app.loop.view.buttons()}")
 
 
 def texts(app: App) -> list[str]:
-    app.draw()
-    return app.current_view.texts()
+    app.loop.draw()
+    return app.loop.view.texts()
 
 
 def hold(app: App, action: str, seconds: float) -> None:
     """Touch the button with this action and keep the finger down for `seconds` (as the app measures it)."""
-    app.draw()
-    for element in app.current_view.elements:
+    app.loop.draw()
+    for element in app.loop.view.elements:
         if element.kind == "button" and element.action == action:
             x, y, w, h = element.rect
-            app.touch(x + w // 2, y + h // 2, held=seconds)
-            app.draw()
+            app.inputs.touch(x + w // 2, y + h // 2, held=seconds)
+            app.loop.draw()
             return
-    raise AssertionError(f"no button {action!r}; buttons: {app.current_view.buttons()}")
+    raise AssertionError(f"no button {action!r}; buttons: {app.loop.view.buttons()}")
 
 
 def scan(app: App, code: str, reader: str = "keyboard") -> None:
@@ -75,7 +80,7 @@ def scan(app: App, code: str, reader: str = "keyboard") -> None:
 
     from hw.inputs import CardScan
 
-    app.post(CardScan(code, reader, time.monotonic_ns()))
+    app.inbox.post(CardScan(code, reader, time.monotonic_ns()))
     settle(app)
 
 
@@ -84,7 +89,7 @@ def seat_press(app: App, seat: str, button: str = "confirm") -> None:
 
     from hw.inputs import ButtonPress
 
-    app.post(ButtonPress(seat, button, time.monotonic_ns()))  # type: ignore[arg-type]
+    app.inbox.post(ButtonPress(seat, button, time.monotonic_ns()))  # type: ignore[arg-type]
     settle(app)
 
 
@@ -99,7 +104,7 @@ def start_simulated_game(app: App, game_id: str, seed: int) -> tuple[Any, Any]:
     playing its seats under the names the kiosk gave them)."""
     table = sim.new_table(game_id, seed)
     start_game(app, game_id, len(table.players))
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     names = list(controller.state["scores"])
     return controller, sim.get(game_id)(random.Random(seed), names, table.options or None)
 

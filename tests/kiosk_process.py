@@ -129,6 +129,18 @@ class KioskProcess:
     def wait_events(self, count: int, timeout: float = 20.0) -> dict[str, Any]:
         return self.wait(lambda s: s.get("events") == count, timeout)
 
+    def admin_menu(self, pin: str = "1234", own: str = "2468") -> dict[str, Any]:
+        """The admin menu through its PIN pad; the default PIN first makes staff choose their own (`own`)."""
+        self.cmd("admin")
+        screen: dict[str, Any] = {}
+        for entry in (pin, own, own):
+            for digit in entry:
+                self.touch(f"key:{digit}")
+            screen = self.touch("key:OK")
+            if screen.get("mode") == "menu":
+                return screen
+        raise AssertionError(f"the admin menu did not open: {screen}")
+
     def game_with_one_card(self) -> None:
         """A game in progress, in the log: Die magische 7 for two, Anna's 7 laid (the e2e config's seats)."""
         self.touch("game:magische-7")

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import sim
+from referee.answers import HeaderError
 from referee.decks.alcasan import SHORT_FACES
-from referee.protocol import HeaderError
 from referee.table import Referee
 
 THREE = ["Anna", "Ben", "Cem"]

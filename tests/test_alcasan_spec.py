@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 from referee.table import Referee
 
 NUMBERS = ("1", "2", "3", "5", "6", "7", "8", "9", "10")

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 from referee.table import FORMAT, Referee
 from tests.helpers import ok, play, table
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.answers import HeaderError
 from referee.decks.annaotto import COLOURS, PATTERNS, SIGNS, SPECIAL_PATTERN, side_info, sides
 from referee.games.annaotto import match_error
-from referee.protocol import HeaderError
 from referee.table import FORMAT, Referee
 
 SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared"

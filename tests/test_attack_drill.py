@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_attack_is_refused_detected_or_harmless(tmp_path) -> None:
     out = tmp_path / "attack.json"
-    done = subprocess.run([sys.executable, "benchmarks/attack.py", "--small", "--json", str(out)], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "benchmarks.attack", "--small", "--json", str(out)], cwd=ROOT,
                           capture_output=True, text=True, timeout=900)
     assert out.exists(), done.stdout[-3000:] + done.stderr[-3000:]
     result = json.loads(out.read_text(encoding="utf-8"))

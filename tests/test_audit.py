@@ -74,8 +74,8 @@ def test_the_audit_catches_small_pale_crowded_screens() -> None:
             return v
 
     @audit.scene("zz-test:bad")
-    def bad(app) -> None:
-        app.show(Bad(app))
+    def bad(host) -> None:
+        host.show(Bad(host))
 
     try:
         (report,) = audit.audit(sizes=((800, 480),), only="zz-test")

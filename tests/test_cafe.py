@@ -19,8 +19,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from cafe import contract
 from cafe.broker import HUB_USER, table_user
+from cafe.config import CafeLinkConfig
 from cafe.publisher import Publisher
-from cafe.settings import CafeLinkConfig
 from cafe.signing import RecordSigner, new_private_key
 from kiosk.eventlog.store import EventLog, outbox
 from tests.cafe_table import CafeTable, games_of, replay_answers

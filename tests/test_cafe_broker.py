@@ -212,8 +212,8 @@ def test_plain_mqtt_listens_on_loopback_only_and_tls_on_the_network(cafe_broker)
 
 def test_a_table_says_why_the_broker_cannot_be_used(cafe_broker, tmp_path) -> None:
     """The publisher's `problem` (what admin → Café shows): a stranger's certificate, a refused password."""
+    from cafe.config import CafeLinkConfig
     from cafe.publisher import Publisher
-    from cafe.settings import CafeLinkConfig
     from kiosk.eventlog.store import EventLog, outbox
 
     stranger, _ = certs.make_ca("not the café")

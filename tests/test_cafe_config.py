@@ -10,10 +10,10 @@ import textwrap
 
 import pytest
 
-from cafe.settings import CafeLinkConfig, parse_broker
-from hw.config import ConfigError
+from cafe.config import CafeLinkConfig, parse_broker
 from kiosk.__main__ import _cafe_config, build_parser
 from kiosk.settings.config import check_config, load, loads
+from referee.config_lines import ConfigError
 
 SEATS = """
 [seats.north]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from cafe import contract
-from cafe.settings import CafeLinkConfig
+from cafe.config import CafeLinkConfig
 from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.loop.frame_loop import IDLE_WAIT_MS
 from kiosk.screens.admin import AdminScreen
@@ -35,7 +35,8 @@ def wait_status(app, watcher: Watcher, **wanted) -> dict:
 def test_the_status_follows_the_screens(tmp_path, mosquitto) -> None:
     watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
     app = make_app(tmp_path)
-    app.cafe = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.log, app.post).start()
+    config = CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)
+    app.cafe.link = CafeLink(config, app.records.log, app.inbox.post).start()
     try:
         menu = wait_status(app, watcher, screen="menu", online=True)
         assert menu["game"] is None and menu["n"] == 0
@@ -43,42 +44,42 @@ def test_the_status_follows_the_screens(tmp_path, mosquitto) -> None:
         wait_status(app, watcher, screen="setup")
         press(app, "start")
         table = wait_status(app, watcher, screen="table", game="magische-7")
-        uid = app.log.records()[0].game_uid
+        uid = app.records.log.records()[0].game_uid
         assert table["game_uid"] == uid and table["n"] == 1 and table["turn"] in table["players"]
         assert set(table["scores"]) == set(table["players"]) and table["finished"] is False
-        app.show(AdminScreen(app, app.screen))  # staff over a running game: the game is still reported
+        app.router.show(AdminScreen(app.host, app.router.screen))  # staff over a running game: still reported
         admin = wait_status(app, watcher, screen="admin")
         assert admin["game_uid"] == uid
-        app.go_menu()
+        app.router.go_menu()
         wait_status(app, watcher, screen="menu", game=None)
         assert watcher.violations == []
     finally:
-        app.cafe.stop()
+        app.cafe.link.stop()
         watcher.close()
 
 
 def test_news_from_the_cafe_reaches_the_screen_only_through_the_loop(tmp_path, mosquitto) -> None:
     app = make_app(tmp_path)
-    link = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.log, app.post)
-    app.cafe = link  # not started: the news items are posted by hand, as the publisher's thread does
+    link = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.records.log, app.inbox.post)
+    app.cafe.link = link  # not started: the news items are posted by hand, as the publisher's thread does
     settle(app)
-    assert app.current_view.tagged("cafe-offline")  # not connected yet
-    app.post(CafeNews(online=True))
+    assert app.loop.view.tagged("cafe-offline")  # not connected yet
+    app.inbox.post(CafeNews(online=True))
     settle(app)
-    assert not app.current_view.tagged("cafe-offline") and not app.current_view.tagged("cafe-announce")
+    assert not app.loop.view.tagged("cafe-offline") and not app.loop.view.tagged("cafe-announce")
     soon = contract.announce_payload({"de": "Gleich", "en": "Soon"},
                                      until=time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(time.time() + 1)))
-    app.post(CafeNews(announcement=soon, announced=True))
+    app.inbox.post(CafeNews(announcement=soon, announced=True))
     settle(app)
-    assert [e.text for e in app.current_view.tagged("cafe-announce")] == ["Soon"]
-    buttons_bottom = max(e.rect[1] + e.rect[3] for e in app.current_view.elements if e.kind == "button")
-    assert buttons_bottom <= app.current_view.tagged("cafe-announce")[0].rect[1]  # the strip covers no button
+    assert [e.text for e in app.loop.view.tagged("cafe-announce")] == ["Soon"]
+    buttons_bottom = max(e.rect[1] + e.rect[3] for e in app.loop.view.elements if e.kind == "button")
+    assert buttons_bottom <= app.loop.view.tagged("cafe-announce")[0].rect[1]  # the strip covers no button
     started = time.monotonic()
     for _ in range(5):  # no input comes: the loop wakes by itself when `until` has passed (and the audio sleeps)
-        if not app.current_view.tagged("cafe-announce"):
+        if not app.loop.view.tagged("cafe-announce"):
             break
-        app.step()
-    assert not app.current_view.tagged("cafe-announce"), "the announcement did not run out"
+        app.loop.step()
+    assert not app.loop.view.tagged("cafe-announce"), "the announcement did not run out"
     assert time.monotonic() - started < IDLE_WAIT_MS / 1000, "the banner went at the idle wake, not at its end"
 
 
@@ -120,19 +121,20 @@ def test_a_damaged_log_set_aside_while_running_sends_the_fresh_log_under_its_new
     watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
     settings = Settings(data_dir=tmp_path, language="en", demo_after_s=0, width=800, height=480)
     app = App(settings, EventLog(settings.log_path, table=TABLE), headless=True)
-    app.cafe = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), app.log, app.post).start()
+    config = CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE)
+    app.cafe.link = CafeLink(config, app.records.log, app.inbox.post).start()
     try:
-        first_key = app.log.signer.public
+        first_key = app.records.log.signer.public
         press(app, "game:magische-7")
         press(app, "start")
         wait_status(app, watcher, screen="table", key=first_key)
         watcher.wait(lambda: watcher.has_records(TABLE, 1), 20)
-        app.log.close()
+        app.records.log.close()
         set_aside(settings.log_path)  # what opening a damaged log does (tests/test_storage_faults.py)
-        assert app.retry_storage()
-        fresh_key = app.log.signer.public
+        assert app.router.retry_storage()
+        fresh_key = app.records.log.signer.public
         assert fresh_key != first_key and list(tmp_path.glob("events.sqlite3.corrupt-*"))
-        app.go_menu()
+        app.router.go_menu()
         wait_status(app, watcher, screen="menu", key=fresh_key)
         press(app, "game:magische-7")
         press(app, "start")
@@ -145,7 +147,7 @@ def test_a_damaged_log_set_aside_while_running_sends_the_fresh_log_under_its_new
             time.sleep(0.05)
         assert watcher.violations == []
     finally:
-        app.cafe.stop()
+        app.cafe.link.stop()
         watcher.close()
 
 

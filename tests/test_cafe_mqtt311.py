@@ -12,8 +12,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from cafe.config import CafeLinkConfig
 from cafe.publisher import Publisher
-from cafe.settings import CafeLinkConfig
 from kiosk.app.controller import TableController
 from kiosk.eventlog.store import EventLog, outbox
 from referee import sim

@@ -111,20 +111,20 @@ def test_the_table_the_verdict_and_the_history_draw_the_cards(tmp_path) -> None:
     app = make_app(tmp_path, lang="de")
     start_game(app, "magische-7", 2)
     scan(app, "M7:13")
-    app.draw()
-    view = app.current_view
+    app.loop.draw()
+    view = app.loop.view
     assert [e.face.value for e in view.tagged("card")] == ["+13"], "the lead card, drawn"
     assert [e.face.value for e in view.tagged("verdict-card")] == ["+13"], "the verdict's card"
     assert not any(e.text.endswith("✓") for e in view.elements), "one ✓: the drawn one"
     scan(app, "AK:8.II")  # a card of another game: named by its game, drawn as it is
-    app.draw()
-    view = app.current_view
+    app.loop.draw()
+    view = app.loop.view
     assert "Diese Karte gehört zu Alles klar?." in view.texts()
     assert [e.face.value for e in view.tagged("verdict-card")] == ["8"]
     from tests.kiosk_helpers import press
 
     press(app, "history")
-    history = app.current_view
+    history = app.loop.view
     assert [e.face.value for e in history.tagged("line-card")] == ["+13"], "the accepted card in its row"
     rejected = [e.text for e in history.tagged("line:rejected")]
     assert rejected and "scannt eine Karte" in rejected[0] and "8" not in rejected[0].split(" – ")[0], rejected
@@ -136,9 +136,9 @@ def test_a_game_without_a_drawing_shows_its_cards_in_words(tmp_path) -> None:
     with registered(tmp_path / "toy") as game_id:
         app = make_app(tmp_path, lang="en")
         start_game(app, game_id, 2)
-        app.draw()
-        player = app.screen.controller.state["turn"]
-        app.screen.controller.scan("HI:3", None) if player else None
-        app.draw()
-        shown = app.current_view.tagged("card")
+        app.loop.draw()
+        player = app.router.screen.controller.state["turn"]
+        app.router.screen.controller.scan("HI:3", None) if player else None
+        app.loop.draw()
+        shown = app.loop.view.tagged("card")
         assert shown and all(e.face is None and e.text for e in shown), "words on a white card"

@@ -24,7 +24,7 @@ from hub.web import Hub, create_app
 from kiosk.eventlog.store import EventLog
 from referee.sim import random_game
 from tests.hub_table_proc import renamed
-from tests.hub_tables import SimTable, paired, status
+from tests.hub_tables import LoggedTable, paired, status
 
 PASSWORD = "Würfel und Tee"
 ORIGIN = {"origin": "http://testserver"}
@@ -41,7 +41,7 @@ class Cafe:
         self.hub.evenings = Desk(tmp_path, tmp_path / "hub.sqlite", lambda c, t, a: self.sent.append((t, a)),
                                  known_tables=self.hub.known_tables, aliases=reader.aliases)
         self.ingest.listeners.append(self.hub.evenings.on_news)
-        self.logs = {t: SimTable(t) for t in ("t1", "t2", "t3")}
+        self.logs = {t: LoggedTable(t) for t in ("t1", "t2", "t3")}
         for table in ("t1", "t2", "t3"):  # three tables reported (and paired); t4 is only named in the config
             self.ingest.process([Incoming("status", "nord", table, status(table, 0, screen="menu",
                                                                          key=self.logs[table].key), time.time())])
@@ -217,7 +217,7 @@ def test_a_tables_guest_names_are_never_rated_listed_or_suggested(cafe, tmp_path
     log.set_status(game, "finished")
     records = [r.payload("t1") for r in log.records()]
     assert records[0]["guests"] == ["Spieler 1"]  # sent as a guest by the table
-    older_table = SimTable("t1", first_n=len(records) + 1, signer=log.signer)  # the same table, an older kiosk
+    older_table = LoggedTable("t1", first_n=len(records) + 1, signer=log.signer)  # the same table, an older kiosk
     older_table.prev = records[-1]["h"]
     older = list(older_table.game(
         renamed(header, {"Spieler 1": "Player 2"}), [renamed(e, {"Spieler 1": "Player 2"}) for e in events]))

@@ -5,7 +5,6 @@ sentence measured with the English default names and drawn with the German ones.
 
 from __future__ import annotations
 
-from kiosk.app import control_commands
 from kiosk.drawing.render import CUT_MARK, Cuts
 from kiosk.drawing.view import Element, View
 from kiosk.screens import Screen
@@ -25,12 +24,12 @@ class Crowded(Screen):
 def test_the_renderer_counts_cuts_in_every_run_and_state_reports_them(tmp_path, caplog) -> None:
     app = make_app(tmp_path)
     kiosk_helpers.EXPECT_CUTS.append(app)  # this test cuts on purpose
-    app.show(Crowded(app))
-    app.draw()
-    app.dirty = True
-    app.renderer.invalidate()
-    app.draw()  # the same cut again, in a second frame
-    report = control_commands.state(app)["cut_texts"]
+    app.router.show(Crowded(app.host))
+    app.loop.draw()
+    app.router.dirty = True
+    app.display.renderer.invalidate()
+    app.loop.draw()  # the same cut again, in a second frame
+    report = app.commands.state()["cut_texts"]
     assert report["count"] == 2 and len(report["last"]) == 1, report
     assert "a sentence far too long" in report["last"][0] and "(cut)" in report["last"][0]
     assert sum(CUT_MARK in r.getMessage() for r in caplog.records) == 1, "logged once, counted every frame"
@@ -51,12 +50,12 @@ def test_the_history_title_a_german_rejection_and_an_admin_message_are_whole(tmp
         start_game(app, "alles-klar", 5)  # English default names in the log …
         press(app, "lang")  # … a German table, five seats beside the verdict
         scan(app, "AK:8.II")  # Player 1 plays; Player 2 is to play
-        app.screen.controller.scan("AK:5.V", "Player 5")  # Player 5's scanner: not their turn
-        app.draw()
-        assert "Spieler 2 ist am Zug, nicht Spieler 5." in app.current_view.texts()
+        app.router.screen.controller.scan("AK:5.V", "Player 5")  # Player 5's scanner: not their turn
+        app.loop.draw()
+        assert "Spieler 2 ist am Zug, nicht Spieler 5." in app.loop.view.texts()
         press(app, "history")
-        assert app.current_view.tagged("title")[0].text == "Verlauf: Alles klar?"
-        assert app.renderer.cuts.count == 0, app.renderer.cuts.last
+        assert app.loop.view.tagged("title")[0].text == "Verlauf: Alles klar?"
+        assert app.display.renderer.cuts.count == 0, app.display.renderer.cuts.last
 
 
 def test_a_text_is_measured_as_it_will_be_shown() -> None:

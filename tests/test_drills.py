@@ -74,3 +74,15 @@ def test_the_monkey_finds_no_crash_no_error_no_cut_and_no_loss(monkey, game_id, 
     assert row["kills"] == 2 and row["runs"] >= 80 and row["plan moves"] > 0, row
     assert (row["crashes"], row["errors logged"], row["cut texts"], row["lost"], row["resume mismatches"]) == \
         (0, 0, 0, 0, 0), row
+
+
+def test_hostile_taught_decks_and_random_hands_at_the_teaching_screens_crash_nothing():
+    spec = importlib.util.spec_from_file_location("teach_drill", ROOT / "benchmarks" / "teach_drill.py")
+    teach = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(teach)
+    decks = teach.deck_drill(30, seed=5)
+    assert (decks["bad pictures decoded"], decks["loader errors"], decks["tracebacks"], decks["crashes"],
+            decks["guarded errors"]) == (0, 0, 0, 0, 0), decks
+    assert decks["loaded"] >= decks["sound"] > 0, decks
+    hands = teach.monkey_drill(150, seed=6)
+    assert (hands["crashes"], hands["guarded errors"], hands["broken states"]) == (0, 0, 0), hands

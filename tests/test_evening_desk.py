@@ -15,7 +15,7 @@ from hub.evenings.desk import GUESTS_PER_ADDRESS, Desk, DeskError
 from hub.ingest import Incoming, Ingest
 from hub.store import Store
 from referee import sim
-from tests.hub_tables import SimTable, paired
+from tests.hub_tables import LoggedTable, paired
 
 TABLES = ["t1", "t2", "t3", "t4"]
 
@@ -30,7 +30,7 @@ class Cafe:
         self.sent: list[tuple[str, dict | None]] = []
         self.desk = self.open_desk()
         self.ingest.listeners.append(self.desk.on_news)
-        self.logs = {t: SimTable(t) for t in TABLES}
+        self.logs = {t: LoggedTable(t) for t in TABLES}
         self.seed = 0
 
     def open_desk(self) -> Desk:

@@ -71,7 +71,7 @@ def definition_missing(d: GameDefinition) -> list[str]:
 
 
 def deck_missing(d: GameDefinition) -> list[str]:
-    deck = Referee(header_of(d.id)).deck
+    deck = Referee(header_of(d.game_id)).deck
     foreign = [f for f in deck.faces() if not f.startswith(f"{d.prefix}:")]
     if foreign:
         return [f"a deck under its prefix {d.prefix!r} (foreign faces {foreign[:3]})"]
@@ -97,15 +97,15 @@ def sentences_missing(game_id: str) -> list[str]:
 
 
 def events_missing(d: GameDefinition) -> list[str]:
-    types = set(GAMES[d.id].event_types) | {"undo"}
+    types = set(GAMES[d.game_id].event_types) | {"undo"}
     if types - set(d.events):
         return [f"words for the event types {sorted(types - set(d.events))}"]
-    if d.id not in sim.SIMS:
+    if d.game_id not in sim.SIMS:
         return []
-    _, events = sim.random_game(d.id, seed=7)
+    _, events = sim.random_game(d.game_id, seed=7)
     unread: dict[str, str] = {}
     for event in [*events, {"type": "undo"}]:
-        de, en = describe(event, "de", d.id), describe(event, "en", d.id)
+        de, en = describe(event, "de", d.game_id), describe(event, "en", d.game_id)
         if "referee" in en or "{" in de + en or de == en or event.get("card", "\0") in de:
             unread.setdefault(event["type"], f"{en!r} / {de!r}")
     missing = [f"words for {kind} in both languages ({example})" for kind, example in unread.items()]
@@ -134,7 +134,7 @@ def test_the_contract_names_what_a_half_added_game_lacks() -> None:
     """A game whose definition is declared but nothing else registered: the test says what to add."""
     from tests.toy_game.deck import DEFINITION
 
-    half = GameDefinition(**{**vars(DEFINITION), "id": "half-a-game", "prefix": "HX", "help": ()})
+    half = GameDefinition(**{**vars(DEFINITION), "game_id": "half-a-game", "prefix": "HX", "help": ()})
     DEFINITIONS.register(half)
     try:
         assert "half-a-game" in DEFINITIONS.ids()
@@ -179,10 +179,46 @@ def test_the_toy_game_plays_on_the_kiosk(toy_game: str, tmp_path: Path) -> None:
     try:
         start_game(app, toy_game, 2)
         scan(app, "HI:3#1")
-        assert app.screen.controller.referee.state()["pile"] == ["HI:3"]
+        assert app.router.screen.controller.referee.state()["pile"] == ["HI:3"]
         press(app, "act:knock")
-        first, second = app.screen.controller.referee.players
-        assert app.screen.controller.referee.state()["scores"] == {first: 1, second: 0}, "the second knocked"
+        first, second = app.router.screen.controller.referee.players
+        assert app.router.screen.controller.referee.state()["scores"] == {first: 1, second: 0}, "the second knocked"
         assert "Stapel" in texts(app), "its panel speaks German from the game's own catalogue entries"
     finally:
         set_language("en")
+
+
+def test_a_sixth_game_s_option_defaults_come_from_its_definition_alone(toy_game: str, tmp_path: Path) -> None:
+    """Higher declares its one option, `strict`, and its default in its definition and nowhere else: the rules
+    play the default when the header leaves the option out, the kiosk's set-up starts from it and sends only a
+    change. With another default in the definition, the rules and the set-up both follow it."""
+    from dataclasses import replace
+
+    from kiosk.screens.setup import SetupScreen
+    from referee.table import Referee
+    from tests.kiosk_helpers import make_app
+
+    def equal_card_refused() -> bool:
+        referee = Referee(header_of(toy_game))  # no options in the header
+        first = referee.turn
+        second = next(p for p in referee.players if p != first)
+        assert referee.apply({"type": "play", "player": first, "card": "HI:3#1"}).ok
+        return not referee.apply({"type": "play", "player": second, "card": "HI:3#2"}).ok
+
+    app = make_app(tmp_path)
+    definition = DEFINITIONS[toy_game]
+    try:
+        setup = SetupScreen(app.host, toy_game)
+        assert setup.model()["options"] == {} and not equal_card_refused(), "default: an equal card is laid"
+        press = next(o for o in definition.options if o.option == "strict")
+        setup.on_action("opt:strict")
+        assert setup.model()["options"] == {"strict": True}, "a change is sent"
+        DEFINITIONS.unregister(toy_game)
+        DEFINITIONS.register(replace(definition, options=(replace(press, default=True),)))
+        setup = SetupScreen(app.host, toy_game)
+        assert setup.model()["options"] == {} and equal_card_refused(), "the new default, in the rules and set-up"
+        setup.on_action("opt:strict")
+        assert setup.model()["options"] == {"strict": False}
+    finally:
+        DEFINITIONS.unregister(toy_game)
+        DEFINITIONS.register(definition)

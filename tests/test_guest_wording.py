@@ -30,9 +30,9 @@ def test_german_plurals_agree_with_their_number(tmp_path) -> None:
     app = make_app(tmp_path, lang="de", size=(1280, 720))
     start_game(app, "alcasan", 2)
     assert "Ablagestapel: 0 Karten, oben rechts" in texts(app)
-    turn = app.screen.controller.state["turn"]
+    turn = app.router.screen.controller.state["turn"]
     scan(app, "AC:5#1", reader="keyboard")
-    assert app.screen.controller.state["turn"] != turn, "the card was laid"
+    assert app.router.screen.controller.state["turn"] != turn, "the card was laid"
     assert "Ablagestapel: 1 Karte, oben rechts" in texts(app)
 
 
@@ -49,7 +49,8 @@ def test_a_trick_of_one_card_is_one_card(tmp_path) -> None:
     app = make_app(tmp_path, lang="de")
     start_game(app, "alles-klar", 2)
     scan(app, "AK:8.II")
-    extra = app.screen.controller.ui.panel(app.screen.controller.state).extra  # (on screen where the cards leave room)
+    c = app.router.screen.controller
+    extra = c.ui.panel(c.state).extra  # (on screen where the cards leave room)
     assert any(t.startswith("Stapel ") and "Stich 1 Karte ·" in t for t in extra), extra
 
 
@@ -82,7 +83,7 @@ def test_names_follow_the_language_switched_mid_game(tmp_path) -> None:
     shown = texts(app)
     assert not any("Spieler" in t for t in shown), shown
     assert any(t.startswith("Player 1") for t in shown)
-    assert app.screen.controller.state["turn"] == "Spieler 1", "the referee's players are who they were"
+    assert app.router.screen.controller.state["turn"] == "Spieler 1", "the referee's players are who they were"
 
 
 def test_a_history_row_keeps_name_and_score_apart(tmp_path) -> None:
@@ -90,9 +91,9 @@ def test_a_history_row_keeps_name_and_score_apart(tmp_path) -> None:
     start_game(app, "magische-7", 2)
     scan(app, "M7:5")
     press(app, "leave")
-    app.screen.answers[0].run()
+    app.router.screen.answers[0].run()
     press(app, "games")
-    rows = [e.text for e in app.current_view.elements if e.tag.startswith("game:")]
+    rows = [e.text for e in app.loop.view.elements if e.tag.startswith("game:")]
     assert rows and "Spieler 1: 0 · Spieler 2: 0" in rows[0].replace("\u00a0", " "), rows
 
 
@@ -110,7 +111,7 @@ def test_annaotto_says_what_a_move_means(tmp_path) -> None:
     app = make_app(tmp_path, lang="de")
     start_game(app, "annaotto", 3)
     scan(app, "AO:RED.DOTS")
-    assert "Aus fremder Hand" in app.current_view.buttons().values()
+    assert "Aus fremder Hand" in app.loop.view.buttons().values()
 
 
 def test_a_profi_sort_verdict_is_one_short_line() -> None:

@@ -45,7 +45,7 @@ def _play(game_id: str, lang: str, seed: int, tmp_path) -> tuple[int, list[tuple
     def look() -> None:
         nonlocal read
         for size in ((800, 480), (720, 1280)):
-            for text in app.screen.view(*size).texts():
+            for text in app.router.screen.view(*size).texts():
                 read += 1
                 if found := developer_words(text, lang):
                     bad.append((text, found))

@@ -36,9 +36,9 @@ def test_every_screen_speaks_guest_words(app, lang: str) -> None:
     guests, staff, read = [], [], 0
     for name, show in sorted(scenes().items()):
         i18n.set_language(lang)
-        show(app)
-        app.draw()
-        for text in app.current_view.texts():
+        show(app.host)
+        app.loop.draw()
+        for text in app.loop.view.texts():
             read += 1
             found = developer_words(text, lang)
             if not found:

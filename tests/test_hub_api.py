@@ -24,7 +24,7 @@ from hub.store import Store
 from hub.texts import german_known
 from hub.web import Hub, create_app
 from referee import words
-from tests.hub_tables import SimTable, paired, random_records, status
+from tests.hub_tables import LoggedTable, paired, random_records, status
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,7 +34,7 @@ def client(tmp_path):
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda cafe, table, n: None)
     announced: list = []
-    t1, t2 = SimTable("t1"), SimTable("t2")
+    t1, t2 = LoggedTable("t1"), LoggedTable("t2")
     batches = [("t1", random_records(t1, "magische-7", 1)), ("t1", random_records(t1, "alles-klar", 2)),
                ("t2", random_records(t2, "annaotto", 3, falsify=6))]
     paired(ingest, "cafe-1", t1, t2)

@@ -31,7 +31,7 @@ from hub.queries import Reader
 from hub.store import Store
 from tests.hub_process import HubProcess
 from tests.hub_table_proc import KioskTable
-from tests.hub_tables import SimTable, paired, random_records
+from tests.hub_tables import LoggedTable, paired, random_records
 from tests.mosquitto import CafeBroker
 from tests.test_hub_live import wait_for
 
@@ -97,7 +97,7 @@ def publish_as(broker: CafeBroker, user: str, messages: list[tuple[str, bytes]])
 
 def forged(n_from: int, count: int, uid: str = "junk") -> list[tuple[str, bytes]]:
     """Records that look like t1's, numbered from `n_from`, sealed with a key that is not t1's."""
-    junk = SimTable(TABLE, first_n=n_from, signer=RecordSigner(new_private_key()))
+    junk = LoggedTable(TABLE, first_n=n_from, signer=RecordSigner(new_private_key()))
     return [(contract.log_topic(CAFE, TABLE), contract.encode(
         junk._record(uid, "event", event={"type": "pass", "player": "Anna"},
                      answer={"seq": i + 1, "ok": True, "error": None}))) for i in range(count)]
@@ -166,7 +166,7 @@ def test_a_second_start_and_an_end_for_a_verified_game_change_nothing_even_after
     broker, hub, _table, staff = cafe
     (game,) = get(hub, "/api/games")
     board = get(hub, "/api/leaderboard/magische-7")
-    attacker = SimTable(TABLE, first_n=200000, signer=RecordSigner(new_private_key()))
+    attacker = LoggedTable(TABLE, first_n=200000, signer=RecordSigner(new_private_key()))
     header = get(hub, game["api"])["records"][0]["header"] | {"players": [*game["players"], "Forged"]}
     start = attacker._record(game["game_uid"], "start", header=header)
     end = attacker._record(game["game_uid"], "end", status="finished", scores={"Forged": 99}, winners=["Forged"])
@@ -216,7 +216,7 @@ def test_a_made_up_rule_legal_game_is_not_rated(cafe):
     not stored, not rated, shown."""
     broker, hub, table, staff = cafe
     board = get(hub, "/api/leaderboard/magische-7")
-    script = SimTable(TABLE, first_n=table.log.last_n() + 1, signer=RecordSigner(new_private_key()))
+    script = LoggedTable(TABLE, first_n=table.log.last_n() + 1, signer=RecordSigner(new_private_key()))
     records = random_records(script, "magische-7", seed=9)
     names = {p: "Forged" if i == 0 else f"Mitläufer {i}" for i, p in enumerate(records[0]["header"]["players"])}
     text = json.dumps(records, ensure_ascii=False)
@@ -252,7 +252,7 @@ def test_a_second_start_signed_by_the_table_itself_is_a_conflict_and_disputes_th
     stolen key): the record stays in its chain, but it is kept aside as a conflict, the game's facts come from the
     first start and the game is disputed, so it is not rated."""
     ingest, reader = writer
-    table = SimTable(TABLE)
+    table = LoggedTable(TABLE)
     paired(ingest, CAFE, table)
     records = random_records(table, "magische-7", seed=2)
     feed(ingest, records)
@@ -274,7 +274,7 @@ def test_a_record_at_a_held_n_with_another_hash_is_kept_aside(writer):
     """The table's own key signing another record 5 (a log forked by a restored backup): a conflict, never
     stored over the first."""
     ingest, reader = writer
-    table = SimTable(TABLE)
+    table = LoggedTable(TABLE)
     paired(ingest, CAFE, table)
     records = random_records(table, "magische-7", seed=3)
     feed(ingest, records)
@@ -315,7 +315,7 @@ def test_an_earlier_hubs_store_stays_readable_as_unsigned_and_the_signed_log_con
     """A store from before signing: its records kept (unsigned), its game derived again from them (the claims
     an attacker wrote into the old row are gone), no unsigned record let in any more; the table's signed log,
     once its key is accepted, confirms the records that match and sets aside the one that does not."""
-    table = SimTable(TABLE)
+    table = LoggedTable(TABLE)
     records = random_records(table, "magische-7", seed=4)
     unsigned = [{k: v for k, v in r.items() if k not in ("h", "sig", "prev")} for r in records]
     tampered = dict(unsigned[3], answer=dict(unsigned[3]["answer"], ok=not unsigned[3]["answer"]["ok"]))

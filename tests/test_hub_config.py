@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from hub.auth import check_password, hash_password, valid_hash
-from hub.config import ConfigError, from_options, load
+from hub.config import from_options, load
+from referee.config_lines import ConfigError
 from tests.hub_process import ROOT
 
 GOOD = """\

@@ -12,7 +12,7 @@ from hub.queries import Reader
 from hub.ratings import Ladder, Result, ranks
 from hub.store import Store
 from hub.verify import verify
-from tests.hub_tables import TRANSCRIPTS, SimTable, paired, random_records, status, transcript
+from tests.hub_tables import TRANSCRIPTS, LoggedTable, paired, random_records, status, transcript
 
 
 def feed(ingest: Ingest, cafe: str, records: list[dict], kind: str = "log") -> None:
@@ -31,13 +31,13 @@ def hub(tmp_path):
 @pytest.mark.parametrize("path", sorted(TRANSCRIPTS.glob("*/*.jsonl")), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_acceptance_transcript_replays_verified(path):
     header, events = transcript(path)
-    records = list(SimTable("t1").game(header, events))
+    records = list(LoggedTable("t1").game(header, events))
     start, *middle, end = records
     assert verify(start, middle, end).status == "verified"
 
 
 def test_one_falsified_answer_is_disputed_at_that_event():
-    records = random_records(SimTable("t1"), "magische-7", seed=3, falsify=5)
+    records = random_records(LoggedTable("t1"), "magische-7", seed=3, falsify=5)
     start, *middle, end = records
     result = verify(start, middle, end)
     assert (result.status, result.seq, result.n) == ("disputed", 5, records[5]["n"])
@@ -45,7 +45,7 @@ def test_one_falsified_answer_is_disputed_at_that_event():
 
 
 def test_a_falsified_final_score_is_disputed_at_the_end():
-    start, *middle, end = random_records(SimTable("t1"), "alles-klar", seed=1)
+    start, *middle, end = random_records(LoggedTable("t1"), "alles-klar", seed=1)
     player = next(iter(end["scores"]))
     end = end | {"scores": end["scores"] | {player: end["scores"][player] + 1}}
     result = verify(start, middle, end)
@@ -54,7 +54,7 @@ def test_a_falsified_final_score_is_disputed_at_the_end():
 
 def test_records_stored_once_whatever_the_duplicates_and_order(hub):
     ingest, reader, _ = hub
-    table = SimTable("t1")
+    table = LoggedTable("t1")
     paired(ingest, "c1", table)
     records = random_records(table, "annaotto", seed=7) + random_records(table, "alcasan", seed=2)
     shuffled = records + random.Random(1).sample(records, len(records) // 2)
@@ -69,7 +69,7 @@ def test_records_stored_once_whatever_the_duplicates_and_order(hub):
 
 def test_a_gap_asks_for_a_replay_from_the_first_missing_record(hub):
     ingest, reader, asked = hub
-    table = SimTable("t2")
+    table = LoggedTable("t2")
     paired(ingest, "c1", table)
     records = random_records(table, "magische-7", seed=4)
     feed(ingest, "c1", records[:3])
@@ -81,7 +81,7 @@ def test_a_gap_asks_for_a_replay_from_the_first_missing_record(hub):
 
 def test_a_status_announcing_records_never_received_asks_for_them(hub):
     ingest, _, asked = hub
-    table = SimTable("t3")
+    table = LoggedTable("t3")
     paired(ingest, "c1", table)
     records = random_records(table, "magische-7", seed=5)
     feed(ingest, "c1", records[:4])
@@ -92,7 +92,7 @@ def test_a_status_announcing_records_never_received_asks_for_them(hub):
 
 def test_a_gap_no_replay_fills_is_given_up_after_a_bound_and_reported(hub):
     ingest, _, asked = hub
-    table = SimTable("t5")
+    table = LoggedTable("t5")
     paired(ingest, "c1", table)
     records = random_records(table, "magische-7", seed=5)
     feed(ingest, "c1", records[:2])
@@ -119,7 +119,7 @@ def test_a_poisoned_record_is_dropped_alone_and_acknowledged(hub):
     place in the chain, and the hub asks for it again; the real one fills it."""
     ingest, reader, asked = hub
     acked: list[int] = []
-    table = SimTable("t6")
+    table = LoggedTable("t6")
     paired(ingest, "c1", table)
     records = random_records(table, "magische-7", seed=6)
     poisoned = dict(records[1], game_uid=object())  # a value SQLite cannot bind: the batch's write fails
@@ -136,7 +136,7 @@ def test_a_poisoned_record_is_dropped_alone_and_acknowledged(hub):
 
 def test_the_last_will_keeps_the_tables_last_game(hub):
     ingest, reader, _ = hub
-    table = SimTable("t4")
+    table = LoggedTable("t4")
     paired(ingest, "c1", table)
     feed(ingest, "c1", [status("t4", n=0, game="alcasan", players=["Anna", "Ben"], key=table.key)], kind="status")
     feed(ingest, "c1", [{"v": 1, "table": "t4", "online": False}], kind="status")
@@ -147,7 +147,7 @@ def test_the_last_will_keeps_the_tables_last_game(hub):
 
 def test_disputed_games_are_not_rated_and_verified_ones_are(hub):
     ingest, _, _ = hub
-    table = SimTable("t5")
+    table = LoggedTable("t5")
     paired(ingest, "c1", table)
     feed(ingest, "c1", random_records(table, "magische-7", seed=8))
     feed(ingest, "c1", random_records(table, "magische-7", seed=9, falsify=2))
@@ -174,7 +174,7 @@ def test_ranks_follow_the_direction_the_winners_show():
 
 def test_an_undo_after_the_end_and_a_second_end_count_the_last_one(hub):
     ingest, reader, _ = hub
-    table = SimTable("t6")
+    table = LoggedTable("t6")
     paired(ingest, "c1", table)
     records = random_records(table, "magische-7", seed=11)
     end = records[-1]
@@ -196,7 +196,7 @@ def test_a_restarted_hub_takes_up_where_it_stopped(tmp_path):
     asked: list[tuple[str, str, int]] = []
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda c, t, n: asked.append((c, t, n)))
-    table = SimTable("t7")
+    table = LoggedTable("t7")
     paired(ingest, "c1", table)
     first = random_records(table, "magische-7", seed=12)
     second = random_records(table, "magische-7", seed=13)

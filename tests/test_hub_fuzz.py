@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from hub.ingest import Incoming
 from tests.hub_app import OWN, hub_client, log_in
-from tests.hub_tables import SimTable, paired, random_records
+from tests.hub_tables import LoggedTable, paired, random_records
 
 ANY = st.one_of(st.text(st.characters(exclude_categories=["Cs"]), max_size=40),
                 st.sampled_from(["9999-12-31", "0001-01-01", "2026-02-30", "-1", "0", "99999999999999999999", "..",
@@ -35,7 +35,7 @@ def hub(tmp_path_factory):
     data = tmp_path_factory.mktemp("hub")
     with hub_client(data) as (client, app):
         for i, game in enumerate(("magische-7", "alles-klar")):
-            table = SimTable(f"t{i + 1}")
+            table = LoggedTable(f"t{i + 1}")
             paired(app.ingest, "c1", table)
             records = random_records(table, game, seed=i)
             app.ingest.process([Incoming("log", "c1", f"t{i + 1}", r, time.time()) for r in records])

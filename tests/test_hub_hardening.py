@@ -71,10 +71,10 @@ def test_the_games_list_comes_in_pages_of_a_hundred(tmp_path) -> None:
 
     from hub.game_pages import PAGE
     from hub.ingest import Incoming
-    from tests.hub_tables import SimTable, paired, random_records
+    from tests.hub_tables import LoggedTable, paired, random_records
 
     with hub_client(tmp_path) as (client, hub):
-        table = SimTable("t1")
+        table = LoggedTable("t1")
         paired(hub.ingest, "c1", table)
         for seed in range(2 * PAGE + 10):
             records = random_records(table, "magische-7", seed=seed)

@@ -13,7 +13,8 @@ import urllib.request
 import pytest
 
 from cafe import certs
-from hub.config import ConfigError, load
+from hub.config import load
+from referee.config_lines import ConfigError
 from tests.hub_process import ROOT, HubProcess
 
 

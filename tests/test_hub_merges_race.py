@@ -12,7 +12,7 @@ import pytest
 from hub.ingest import Incoming
 from hub.store import MergeRefused, Store
 from tests.hub_app import OWN, hub_client, log_in
-from tests.hub_tables import SimTable, paired, random_records
+from tests.hub_tables import LoggedTable, paired, random_records
 
 
 def test_the_store_refuses_a_merge_that_would_make_a_cycle(tmp_path) -> None:
@@ -33,7 +33,7 @@ def test_the_store_refuses_a_merge_that_would_make_a_cycle(tmp_path) -> None:
 def test_two_opposite_merges_at_once_leave_one_merge_and_no_swap(tmp_path) -> None:
     with hub_client(tmp_path) as (client, hub):
         for i, name in enumerate(("Anna", "anna")):
-            table = SimTable(f"t{i + 1}")
+            table = LoggedTable(f"t{i + 1}")
             paired(hub.ingest, "c1", table)
             records = random_records(table, "magische-7", seed=i)
             for record in records:

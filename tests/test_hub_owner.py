@@ -20,14 +20,15 @@ from starlette.testclient import TestClient
 
 from hub import formats
 from hub.auth import hash_password
-from hub.config import ConfigError, load
+from hub.config import load
 from hub.ingest import Incoming, Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
+from referee.config_lines import ConfigError
 from referee.sim import random_game
-from tests.hub_tables import SimTable, paired, status
+from tests.hub_tables import LoggedTable, paired, status
 
 BERLIN = ZoneInfo("Europe/Berlin")
 # 21:30 and 23:50 in Berlin on 14 Nov 2026, and 00:40 the next morning (the same evening); then 15 Nov 20:00
@@ -46,7 +47,7 @@ def renamed(game: str, seed: int, names: dict[str, str]) -> tuple[dict, list]:
     return header, events
 
 
-def feed(ingest: Ingest, table: SimTable, header: dict, events: list, received: float, uid: str | None = None,
+def feed(ingest: Ingest, table: LoggedTable, header: dict, events: list, received: float, uid: str | None = None,
          clock: str | None = None) -> list[dict]:
     """One game's records through the hub's ingest, received one second apart from `received`."""
     if ingest.pairing.pinned("cafe-1", table.table) is None:
@@ -71,7 +72,7 @@ def feed(ingest: Ingest, table: SimTable, header: dict, events: list, received: 
 def owner(tmp_path):
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda cafe, table, n: None)
-    t1, t2, t3 = SimTable("t1"), SimTable("t2"), SimTable("t3")
+    t1, t2, t3 = LoggedTable("t1"), LoggedTable("t2"), LoggedTable("t3")
     # t1 and t2 both name their first game "g-1": a uid is only unique at its own table
     header, events = renamed("magische-7", 1, {})
     feed(ingest, t1, header, [events[1], *events], EVENING, uid="g-1")  # Ben first: rejected, not his turn
@@ -295,7 +296,7 @@ def test_no_function_of_the_pages_is_longer_than_50_lines(name):
 def test_the_rating_over_time_follows_new_games_and_merges(owner):
     hub = owner.hub
     before = owner.get("/api/players/Ben").json()["ratings"]
-    feed(hub.ingest, SimTable("t9"), *renamed("magische-7", 5, {}), EVENING + 90000)
+    feed(hub.ingest, LoggedTable("t9"), *renamed("magische-7", 5, {}), EVENING + 90000)
     after = owner.get("/api/players/Ben").json()["ratings"]
     assert after[:-1] == before and len(after) == len(before) + 1
     board = owner.get("/api/leaderboard/magische-7").json()["players"]

@@ -19,7 +19,7 @@ from hub.pairing import Decision
 from hub.queries import Reader
 from hub.store import Store
 from hub.web import Hub, create_app
-from tests.hub_tables import SimTable, random_records, status
+from tests.hub_tables import LoggedTable, random_records, status
 
 PASSWORD = "Tischschlüssel"
 ORIGIN = {"Origin": "http://testserver"}
@@ -40,13 +40,13 @@ class Cafe:
         self.client = TestClient(create_app(hub))
         self.client.post("/staff/login", data={"password": PASSWORD}, headers=ORIGIN)
 
-    def send(self, table: SimTable, records: list[dict]) -> None:
+    def send(self, table: LoggedTable, records: list[dict]) -> None:
         """The table's status (with its key) and records, as the broker delivers them."""
         self.ingest.process([Incoming("status", "nord", table.table, status(table.table, records[-1]["n"],
                                                                                key=table.key), time.time()),
                              *(Incoming("log", "nord", table.table, r, time.time()) for r in records)])
 
-    def decide(self, table: SimTable, action: str) -> str:
+    def decide(self, table: LoggedTable, action: str) -> str:
         page = self.client.post(f"/staff/tables/{action}?lang=en", data={"cafe": "nord", "table": table.table,
                                                                          "key": table.key}, headers=ORIGIN)
         assert page.status_code == 200, page.text
@@ -77,7 +77,7 @@ def cafe(tmp_path):
 
 
 def test_a_new_table_waits_to_join_and_counts_nowhere_until_the_staff_accept_it(cafe):
-    table = SimTable("t1")
+    table = LoggedTable("t1")
     records = random_records(table, "magische-7", seed=3)
     cafe.send(table, records)
     assert cafe.reader.counts() == {} and cafe.reader.games() == []
@@ -100,7 +100,7 @@ def test_a_new_table_waits_to_join_and_counts_nowhere_until_the_staff_accept_it(
 
 
 def test_a_refused_table_stays_refused_until_the_staff_change_their_mind(cafe):
-    table = SimTable("t2")
+    table = LoggedTable("t2")
     first = random_records(table, "magische-7", seed=4)
     cafe.send(table, first)
     page = cafe.decide(table, "refuse")
@@ -120,14 +120,14 @@ def test_a_refused_table_stays_refused_until_the_staff_change_their_mind(cafe):
 
 
 def test_a_key_change_needs_the_staff_and_starts_a_new_chain_beside_the_old(cafe):
-    old = SimTable("t3")
+    old = LoggedTable("t3")
     before = random_records(old, "magische-7", seed=6)
     cafe.send(old, before)
     cafe.decide(old, "accept")
     board = cafe.ingest.board("magische-7")
     assert board
 
-    card = SimTable("t3", log="b")  # a new SD card: a fresh log from record 1, under a new key
+    card = LoggedTable("t3", log="b")  # a new SD card: a fresh log from record 1, under a new key
     after = random_records(card, "magische-7", seed=7)
     cafe.send(card, after)
     page = cafe.staff_page()
@@ -159,10 +159,10 @@ def test_the_staff_pages_keys_and_records_not_stored_fit_a_phone_and_a_desk(cafe
     from tests.hub_browser import browser
     from tests.mosquitto import free_port
 
-    paired_table, waiting, refused = SimTable("t1"), SimTable("t2"), SimTable("t3")
+    paired_table, waiting, refused = LoggedTable("t1"), LoggedTable("t2"), LoggedTable("t3")
     cafe.send(paired_table, random_records(paired_table, "magische-7", seed=1))
     cafe.decide(paired_table, "accept")
-    card = SimTable("t1", log="b")  # a new SD card: a new key for a paired table
+    card = LoggedTable("t1", log="b")  # a new SD card: a new key for a paired table
     cafe.send(card, random_records(card, "alles-klar", seed=2))
     cafe.send(waiting, random_records(waiting, "magische-7", seed=3))
     cafe.send(refused, random_records(refused, "magische-7", seed=4))

@@ -18,7 +18,7 @@ from hub.store import Store
 from hub.web import Hub, create_app
 from tests.hub_browser import browser
 from tests.hub_browser import served as serving
-from tests.hub_tables import SimTable
+from tests.hub_tables import LoggedTable
 from tests.test_hub_owner import EVENING, PASSWORD, feed, renamed
 
 LONG = "Maximiliane-Charlotte von Hohenzollern-Sigmaringen"
@@ -30,7 +30,7 @@ def served(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("phone")
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda cafe, table, n: None)
-    t1, t2 = SimTable("t1"), SimTable("t2")
+    t1, t2 = LoggedTable("t1"), LoggedTable("t2")
     feed(ingest, t1, *renamed("magische-7", 1, {"Anna": LONG, "Ben": UNBROKEN}), EVENING, uid="g-1")
     feed(ingest, t2, *renamed("alles-klar", 2, {"Anna": UNBROKEN}), EVENING + 600, uid="g-1")
     feed(ingest, t1, *renamed("magische-7", 4, {"Anna": LONG, "Ben": UNBROKEN}), EVENING + 1200)

@@ -11,7 +11,7 @@ import time
 from hub.ingest import Incoming, Ingest
 from hub.store import Store
 from tests.hub_app import hub_client, log_in
-from tests.hub_tables import SimTable, paired, random_records
+from tests.hub_tables import LoggedTable, paired, random_records
 
 
 def body_bytes(records: list[dict]) -> list[int]:
@@ -21,7 +21,7 @@ def body_bytes(records: list[dict]) -> list[int]:
 def test_a_table_beyond_its_daily_quota_is_dropped_shown_and_stored_the_next_day(tmp_path) -> None:
     store = Store(tmp_path / "hub.sqlite")
     try:
-        table = SimTable("t1")
+        table = LoggedTable("t1")
         records = random_records(table, "magische-7", seed=1) + random_records(table, "magische-7", seed=2)
         quota = sum(body_bytes(records[:40]))  # room for the first 40 records today
         ingest = Ingest(store, lambda cafe, t, n: None, daily_quota=quota)
@@ -42,7 +42,7 @@ def test_a_table_beyond_its_daily_quota_is_dropped_shown_and_stored_the_next_day
 
 def test_the_staff_page_names_the_quota(tmp_path) -> None:
     with hub_client(tmp_path, daily_quota=2000) as (client, hub):
-        table = SimTable("t1")
+        table = LoggedTable("t1")
         paired(hub.ingest, "c1", table)
         records = random_records(table, "magische-7", seed=3)
         hub.ingest.process([Incoming("log", "c1", "t1", r, time.time()) for r in records])

@@ -215,11 +215,11 @@ def test_the_staff_page_shows_a_gap_the_hub_gave_up_on(tmp_path):
     from hub.queries import Reader
     from hub.store import Store
     from hub.web import Hub, create_app
-    from tests.hub_tables import SimTable, paired, random_records, status
+    from tests.hub_tables import LoggedTable, paired, random_records, status
 
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda cafe, table, n: None)
-    table = SimTable("t5")
+    table = LoggedTable("t5")
     paired(ingest, "c1", table)
     records = random_records(table, "magische-7", seed=5)
     ingest.process([Incoming("log", "c1", "t5", r, time.time()) for r in records[:2]])

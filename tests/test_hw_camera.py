@@ -16,8 +16,8 @@ from hw.camera.presence import ZoneMemory
 from hw.camera.reader import CameraReader
 from hw.camera.sim import SIM_CAMERA, TableScene, sim_source, with_sim_camera
 from hw.camera.zones import READER, Zone, zone_reader
-from hw.inputs import CardScan, ReaderError
-from hw.sim import SimTable
+from hw.inputs import CardScan, ReaderNews
+from hw.sim import SimHardware
 
 S = 1_000_000_000
 
@@ -156,11 +156,11 @@ def test_a_card_laid_in_the_detectors_blind_spot_is_read_in_every_frame(angle: i
 # --- the reader's threads on the simulated table ----------------------------------------------------
 
 
-def camera_table(**camera) -> SimTable:
+def camera_table(**camera) -> SimHardware:
     config = hw_config.load_default_sim()
     config = with_sim_camera(config)
     config = replace(config, camera=replace(config.camera, **camera))
-    return SimTable(config)
+    return SimHardware(config)
 
 
 def wait_for(inputs: queue.Queue, kind: type, timeout: float = 20.0, **fields) -> object:
@@ -210,16 +210,16 @@ def test_a_missing_camera_and_a_stalled_one_are_reported_and_recover_by_themselv
         assert sim.table.camera.connected.wait(10)
         with scene.lock:
             scene.stalled = True
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="disconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="disconnected")
         with scene.lock:
             scene.stalled = False
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="reconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="reconnected")
         with scene.lock:
             scene.plugged = False
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="disconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="disconnected")
         with scene.lock:
             scene.plugged = True
-        wait_for(sim.inputs, ReaderError, reader=READER, reason="reconnected")
+        wait_for(sim.inputs, ReaderNews, reader=READER, reason="reconnected")
         scene.lay("M7:13#1", "pile")
         assert wait_for(sim.inputs, CardScan).code == "M7:13#1"
 
@@ -273,9 +273,9 @@ def test_a_webcam_that_is_not_there_is_reported_and_retried() -> None:
     inputs: queue.Queue = queue.Queue()
     reader = CameraReader(camera, WebcamSource(camera.device), inputs, retry_s=(0.05, 0.1)).start()
     try:
-        error = wait_for(inputs, ReaderError, reader=READER, reason="disconnected")
+        error = wait_for(inputs, ReaderNews, reader=READER, reason="disconnected")
         assert "/dev/video-absent-h28" in error.detail
         time.sleep(0.5)  # it keeps trying, and says so once
-        assert not any(isinstance(i, ReaderError) for i in list(inputs.queue))
+        assert not any(isinstance(i, ReaderNews) for i in list(inputs.queue))
     finally:
         reader.stop()

@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from hw.config import ConfigError, check_config, default_sim_path, load, load_default_sim, loads
+from hw.config import check_config, default_sim_path, load, load_default_sim, loads
+from referee.config_lines import ConfigError
 
 GOOD = """\
 [table]

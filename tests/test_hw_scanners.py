@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hw.inputs import CardScan, ReaderError
+from hw.inputs import CardScan, ReaderNews
 from hw.scanners import CardLineProtocol, CodeFilter, Framing, SerialScanner
 from hw.wedge import KeyDecoder, TypedScanner
 from referee.cards import plausible_code
@@ -99,7 +99,7 @@ def test_garbage_and_overlong_lines_become_errors_and_reading_goes_on(pty_dev):
     finally:
         sc.stop()
     assert [g.reason for g in got[:4]] == ["noise", "not-ascii", "not-a-card", "too-long"]
-    assert all(isinstance(g, ReaderError) and g.reader == "north" for g in got[:4])
+    assert all(isinstance(g, ReaderNews) and g.reader == "north" for g in got[:4])
     assert got[4] == CardScan("AK:8.II", "north", got[4].t_ns)
     assert q.empty()
 

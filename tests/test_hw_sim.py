@@ -13,8 +13,8 @@ import threading
 import pytest
 
 from hw.config import loads
-from hw.inputs import ButtonPress, CardScan, ReaderError
-from hw.sim import ControlClient, SimTable
+from hw.inputs import ButtonPress, CardScan, ReaderNews
+from hw.sim import ControlClient, SimHardware
 
 WAIT = 10.0
 MS = 1_000_000
@@ -22,7 +22,7 @@ MS = 1_000_000
 
 @pytest.fixture
 def sim(tmp_path):
-    with SimTable(workdir=tmp_path) as s:
+    with SimHardware(workdir=tmp_path) as s:
         yield s
 
 
@@ -90,7 +90,7 @@ def test_control_socket_drives_everything_and_reports_errors(sim, tmp_path):
     from_scanner = [g for g in got if not isinstance(g, ButtonPress)]
     assert presses == [ButtonPress("Cleo", "slap", 9_000 * MS), ButtonPress("Anna", "confirm", 9_500 * MS)]
     assert (from_scanner[0].code, from_scanner[0].reader) == ("PS:7.R", "Cleo")
-    assert isinstance(from_scanner[1], ReaderError) and from_scanner[1].reason == "not-ascii"
+    assert isinstance(from_scanner[1], ReaderNews) and from_scanner[1].reason == "not-ascii"
 
 
 def test_control_socket_is_extensible_by_the_kiosk(sim, tmp_path):
@@ -129,7 +129,7 @@ def test_two_scripts_at_once(sim, tmp_path):
 
 def test_wedge_scanners_are_simulated_by_typed_text(tmp_path):
     config = loads('[seats.a]\nconfirm = 5\nslap = 6\n[scanners.w]\ntype = "wedge"\ndevice = "/dev/input/none"\n')
-    with SimTable(config, workdir=tmp_path) as sim:
+    with SimHardware(config, workdir=tmp_path) as sim:
         sim.scan("AC:K", "w")
         got = get(sim)[0]
         assert (type(got), got.code, got.reader) == (CardScan, "AC:K", "w")

@@ -227,14 +227,14 @@ def test_a_card_from_another_seats_scanner_says_whose_scanner_read_it(tmp_path) 
     press(app, "game:annaotto")
     press(app, "count:3")
     press(app, "start")
-    c = app.screen.controller
+    c = app.router.screen.controller
     c.seat_players = {"s1": P1, "s2": P2, "s3": P3}
     c.scan("AO:RED.DOTS", None)  # the start card
     assert c.state["turn"] == P1
     c.scan("AO:RED.STRIPES", "s3")  # laid by the player on turn, read by Player 3's scanner
-    app.draw()
+    app.loop.draw()
     assert c.feedback.ok and c.referee.history[-1]["player"] == P1
-    assert [e.text for e in app.current_view.tagged("feedback")] == [f"{P1} (read by {P3}'s scanner)"]
+    assert [e.text for e in app.loop.view.tagged("feedback")] == [f"{P1} (read by {P3}'s scanner)"]
     c.scan("AO:RED.WAVES", "s2")  # Player 2's own scanner on Player 2's turn: nothing to say
-    app.draw()
-    assert [e.text for e in app.current_view.tagged("feedback")] == [P2]
+    app.loop.draw()
+    assert [e.text for e in app.loop.view.tagged("feedback")] == [P2]

@@ -153,11 +153,9 @@ def test_the_calibration_screen_moves_a_corner_and_saves_it(tmp_path) -> None:
     config.write_text(CAMERA_CONFIG.read_text())
     kiosk = KioskProcess(tmp_path, extra=["--config", str(config)])
     try:
-        kiosk.cmd("admin")
-        for digit in "1234":
-            kiosk.touch(f"key:{digit}")
-        kiosk.touch("key:OK")
-        screen = kiosk.touch("admin:camera")
+        kiosk.admin_menu()
+        assert kiosk.touch("admin:camera")["screen"] == "camera-menu"
+        screen = kiosk.touch("zones")
         assert screen["screen"] == "camera" and screen["selected"] == ["pile", "top-left"]
         kiosk.cmd("lay", code="AK:8.II#1", zone="pile", angle=20)
         state = kiosk.wait(lambda s: ["pile", "AK:8.II#1"] in s["seen"], timeout=20)

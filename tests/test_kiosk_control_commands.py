@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 
 from kiosk.app.app import Command
-from kiosk.app.control_commands import COMMANDS
 from tests.kiosk_helpers import make_app
 
 
 def run(app, name, arg=None):
     command = Command(name, arg)
-    app._on_item(command)  # as the display thread runs a queued command
+    app.inputs.on_item(command)  # as the display thread runs a queued command
     assert command.done.is_set()
     if command.error is not None:
         raise command.error
@@ -19,8 +18,8 @@ def run(app, name, arg=None):
 
 
 def test_every_command_is_in_the_table_and_an_unknown_one_is_the_caller_s_error(tmp_path) -> None:
-    assert set(COMMANDS) == {"screenshot", "screenshot_window", "state", "action", "admin", "view", "fault"}
     app = make_app(tmp_path)
+    assert set(app.commands.table) == {"screenshot", "screenshot_window", "state", "action", "admin", "view", "fault"}
     assert run(app, "state")["screen"] == "menu" and run(app, "state")["guarded_errors"] == 0
     assert "lang" in run(app, "view")["buttons"]
     assert run(app, "action", "lang")["screen"] == "menu"
@@ -31,4 +30,4 @@ def test_every_command_is_in_the_table_and_an_unknown_one_is_the_caller_s_error(
         run(app, "action", "no-such-button")
     with pytest.raises(ValueError, match="unknown command"):
         run(app, "format-the-disk")
-    assert app.guard.count == 0
+    assert app.loop.guard.count == 0

@@ -106,28 +106,28 @@ def test_the_command_line_backup_and_csv_export(tmp_path, capsys) -> None:
 
 def test_admin_export_goes_to_a_usb_stick_when_one_is_mounted(tmp_path) -> None:
     app = make_app(tmp_path / "data")
-    play(app.log, "alcasan", 2, 10)
+    play(app.records.log, "alcasan", 2, 10)
     stick = tmp_path / "media" / "USB STICK"
     stick.mkdir(parents=True)
     mounts = tmp_path / "mounts"
     mounts.write_text("/dev/root / ext4 rw 0 0\n"
                       f"/dev/sda1 {str(stick).replace(' ', chr(92) + '040')} vfat rw,nosuid 0 0\n")
-    app.mounts, app.usb_roots = mounts, (str(tmp_path / "media") + "/",)
+    app.host.mounts, app.host.usb_roots = mounts, (str(tmp_path / "media") + "/",)
     open_admin(app)
     press(app, "admin:export")
-    message = app.current_view.tagged("message")[0].text
+    message = app.loop.view.tagged("message")[0].text
     folder = next(stick.iterdir())
     assert message == f"Exported 1 game to the USB stick {stick}, folder {folder.name}"
     assert {p.name for p in folder.iterdir()} == {"games.csv", "events.sqlite3", "game-00001-alcasan.jsonl"}
     mounts.write_text("/dev/root / ext4 rw 0 0\n")
     press(app, "admin:export")
-    message = app.current_view.tagged("message")[0].text
+    message = app.loop.view.tagged("message")[0].text
     assert message.startswith("No USB stick found. Exported 1 game into the data directory, folder exports/")
     assert (tmp_path / "data" / "exports" / message.rsplit("/", 1)[1] / "games.csv").exists()
-    play(app.log, "alcasan", 3, 10)
+    play(app.records.log, "alcasan", 3, 10)
     time.sleep(1.05 - time.time() % 1.0)  # the next second: a new folder's name (the same name is refused)
     press(app, "admin:export")
-    assert app.current_view.tagged("message")[0].text.startswith("No USB stick found. Exported 2 games into")
+    assert app.loop.view.tagged("message")[0].text.startswith("No USB stick found. Exported 2 games into")
 
 
 def test_counted_sentences_say_one_and_many_in_both_languages() -> None:
@@ -159,11 +159,11 @@ def test_a_stick_cannot_turn_the_export_onto_the_live_log(tmp_path) -> None:
 
     data = tmp_path / "data"
     app = make_app(data)
-    play(app.log, "alcasan", 2, 10)
+    play(app.records.log, "alcasan", 2, 10)
     stick = tmp_path / "media" / "usb"
     stick.mkdir(parents=True)
     (tmp_path / "mounts").write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
-    app.mounts, app.usb_roots = tmp_path / "mounts", (str(tmp_path / "media") + "/",)
+    app.host.mounts, app.host.usb_roots = tmp_path / "mounts", (str(tmp_path / "media") + "/",)
     now = time.time()
     for i, ahead in enumerate(range(0, 8)):
         name = f"tabletop-referee-table-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now + ahead))}"
@@ -171,18 +171,18 @@ def test_a_stick_cannot_turn_the_export_onto_the_live_log(tmp_path) -> None:
             (stick / name).symlink_to(data)
         else:
             (stick / name).mkdir()
-            (stick / name / "games.csv").symlink_to(app.log.path)
-    before = hashlib.sha256(app.log.path.read_bytes()).hexdigest()
+            (stick / name / "games.csv").symlink_to(app.records.log.path)
+    before = hashlib.sha256(app.records.log.path.read_bytes()).hexdigest()
     open_admin(app)
     listing = sorted(p.name for p in data.iterdir())
     for lang in ("en", "de"):
         i18n.set_language(lang)
         press(app, "admin:export")
-        message = app.current_view.tagged("message")[0].text
+        message = app.loop.view.tagged("message")[0].text
         expected = {"en": "Not exported: a folder or file named tabletop-referee-table-",
                     "de": "Nicht exportiert: Ein Ordner oder eine Datei namens tabletop-referee-table-"}[lang]
         assert message.startswith(expected), message
     i18n.set_language("en")
-    assert hashlib.sha256(app.log.path.read_bytes()).hexdigest() == before
+    assert hashlib.sha256(app.records.log.path.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in data.iterdir()) == listing
     assert all([q.name for q in p.iterdir()] == ["games.csv"] for p in stick.iterdir() if not p.is_symlink())

@@ -28,28 +28,28 @@ def test_help_in_one_touch_from_set_up_and_table(tmp_path, game_id, lang) -> Non
     app = make_app(tmp_path, lang=lang)
     press(app, f"game:{game_id}")
     press(app, "help")
-    assert app.screen.name == "help" and app.screen.model()["game"] == game_id
+    assert app.router.screen.name == "help" and app.router.screen.model()["game"] == game_id
     seen, shown = [], []
     while True:  # every screen of help, as many as the pages take at this size (a long page is split, never cut)
         shown += texts(app)
-        seen.append(app.screen.model()["page"])
-        if not app.current_view.tagged("next"):
+        seen.append(app.router.screen.model()["page"])
+        if not app.loop.view.tagged("next"):
             break
         press(app, "next")
     paragraphs = [tr(p) for page in help_texts.pages(game_id) for p in page.paragraphs]
     assert [t for t in shown if t in paragraphs] == paragraphs, "every paragraph once, in order"
     if lang == "de":
         assert all(tr(p) != p for page in help_texts.pages(game_id) for p in page.paragraphs), "German for all"
-    assert seen == list(range(1, app.screen.model()["pages"] + 1))
+    assert seen == list(range(1, app.router.screen.model()["pages"] + 1))
     assert len(seen) >= len(help_texts.pages(game_id))
     press(app, "back")
-    assert app.screen.name == "setup"
+    assert app.router.screen.name == "setup"
     press(app, "start")
-    assert isinstance(app.screen, TableScreen)
+    assert isinstance(app.router.screen, TableScreen)
     press(app, "help")
-    assert app.screen.name == "help" and app.screen.model()["page"] == 1
+    assert app.router.screen.name == "help" and app.router.screen.model()["page"] == 1
     press(app, "back")
-    assert isinstance(app.screen, TableScreen)
+    assert isinstance(app.router.screen, TableScreen)
 
 
 def test_a_scan_on_the_help_screen_goes_to_the_game(tmp_path) -> None:
@@ -57,7 +57,7 @@ def test_a_scan_on_the_help_screen_goes_to_the_game(tmp_path) -> None:
     start_game(app)
     press(app, "help")
     scan(app, "AK:8.II")
-    assert isinstance(app.screen, TableScreen) and len(app.screen.controller.referee.history) == 1
+    assert isinstance(app.router.screen, TableScreen) and len(app.router.screen.controller.referee.history) == 1
 
 
 def test_the_first_scan_of_a_new_game_gets_a_coach_line(tmp_path) -> None:

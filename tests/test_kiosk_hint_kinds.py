@@ -34,9 +34,9 @@ def test_a_card_scanned_on_the_results_screen_of_magische_7_is_answered_not_a_cr
     last_card = controller.referee.history[-1]["card"]
     scan(app, last_card)
     settle(app)
-    assert app.screen.name == "table" and app.screen.controller is controller
-    assert "rematch" in app.current_view.buttons(), "the results screen still shows"
-    assert len(controller.referee.history) == len(app.log.events(controller.game_row))
+    assert app.router.screen.name == "table" and app.router.screen.controller is controller
+    assert "rematch" in app.loop.view.buttons(), "the results screen still shows"
+    assert len(controller.referee.history) == len(app.records.log.events(controller.game_row))
 
 
 # --- every game through every kind of moment
@@ -71,10 +71,10 @@ def fast_app(tmp_path: Path):
 
 def table_at(app, header: dict, events: list[dict], n: int):
     """The table screen after the game's first `n` events (a new game in the log each time)."""
-    app.go_menu()
-    app.start_game(header["game"], list(header["players"]), header.get("dealer", header["players"][-1]),
+    app.router.go_menu()
+    app.router.start_game(header["game"], list(header["players"]), header.get("dealer", header["players"][-1]),
                    header.get("options", {}), {})
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     for event in events[:n]:
         assert controller.submit(event).ok, event
     settle(app)
@@ -89,7 +89,7 @@ def pending_at(app, header, events, n: int, how: str) -> bool:
         controller.scan(events[n]["card"], events[n].get("player"))
     else:
         press(app, how)
-    return getattr(app.screen, "controller", None) is controller and controller.pending is not None
+    return getattr(app.router.screen, "controller", None) is controller and controller.pending is not None
 
 
 def a_question(app, game_id: str, candidates: list[int]) -> tuple[dict, list[dict], int, str]:
@@ -98,7 +98,7 @@ def a_question(app, game_id: str, candidates: list[int]) -> tuple[dict, list[dic
     header, events, _ = moments(game_id)
     for n in candidates:
         table_at(app, header, events, n)
-        for how in [a for a in app.current_view.buttons() if a.startswith("act:")]:
+        for how in [a for a in app.loop.view.buttons() if a.startswith("act:")]:
             if pending_at(app, header, events, n, how):
                 return header, events, n, how
     for players in (sim.get(game_id).default_players, 4):
@@ -118,8 +118,8 @@ def inputs_at(app, rebuild, what: str, header: dict, events: list[dict], n: int)
     a touch of every button and a press of each seat button at each seat, each from the moment afresh. Every input
     must be answered without an error (the guard counts any: it must stay 0). Returns how many inputs were fed."""
     rebuild()
-    app.draw()
-    buttons = sorted(app.current_view.buttons())
+    app.loop.draw()
+    buttons = sorted(app.loop.view.buttons())
     players = list(header["players"])
     cards = [e["card"] for e in events[n:n + 1] + events[max(0, n - 1):n] if "card" in e]
     other = {"alles-klar": "M7:7#1"}.get(header["game"], "AK:5.I.V#2")
@@ -128,23 +128,23 @@ def inputs_at(app, rebuild, what: str, header: dict, events: list[dict], n: int)
         rebuild()
         for seat in (players[0], None):
             scan(app, code, reader=seat or "keyboard")
-            app.draw()
+            app.loop.draw()
             fed += 1
-            assert app.guard.count == 0, (what, "scan", code)
+            assert app.loop.guard.count == 0, (what, "scan", code)
     for action in buttons:
         rebuild()
         press(app, action)  # (a "lang" touch stays: later moments are walked in the other language)
         settle(app)
-        app.draw()
+        app.loop.draw()
         fed += 1
-        assert app.guard.count == 0, (what, "touch", action)
+        assert app.loop.guard.count == 0, (what, "touch", action)
     for seat in players[:2]:
         for button in ("confirm", "slap"):
             rebuild()
             seat_press(app, seat, button)
-            app.draw()
+            app.loop.draw()
             fed += 1
-            assert app.guard.count == 0, (what, "seat", seat, button)
+            assert app.loop.guard.count == 0, (what, "seat", seat, button)
     return fed
 
 
@@ -155,7 +155,7 @@ def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
     kiosk's own moments (a question pending, the game paused, the game resumed): a scan, a touch of every
     button and a seat press there, each answered."""
     app = fast_app(tmp_path)
-    app.reader_seats = {}
+    app.host.reader_seats = {}
     header, events, found = moments(game_id)
     if game_id == "annaotto":  # a simulated game with an ALLE race open (AO-R15) in it
         header, events, found = next(m for m in (moments(game_id, seed) for seed in range(3, 80))
@@ -175,16 +175,16 @@ def test_every_kind_of_moment_takes_every_input(tmp_path, game_id: str) -> None:
         table_at(app, header, events, middle)
         press(app, "leave")
         hold(app, "yes:0", 2.5)  # "Menu", held: the game is paused in the log
-        assert app.screen.name == "menu"
+        assert app.router.screen.name == "menu"
 
     inputs_at(app, paused, "paused", header, events, middle)
 
     def resumed() -> None:
         paused()
-        row = app.log.games()[-1].id
-        assert app.log.games()[-1].status == "paused"
-        app.resume_game(row)
-        assert app.screen.controller.referee.history == events[:middle]
+        row = app.records.log.games()[-1].id
+        assert app.records.log.games()[-1].status == "paused"
+        app.router.resume_game(row)
+        assert app.router.screen.controller.referee.history == events[:middle]
 
     inputs_at(app, resumed, "resumed", header, events, middle)
 

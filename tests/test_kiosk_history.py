@@ -74,11 +74,11 @@ def test_words_for_the_types_no_transcript_shows() -> None:
 
 def history_lines(app) -> list:
     """Every line of the history, scrolling from the end to the start with the screen's own buttons."""
-    app.draw()
+    app.loop.draw()
     pages = []
     while True:
-        pages.append([e for e in app.current_view.elements if e.tag.startswith("line:")])
-        if not app.current_view.tagged("up"):
+        pages.append([e for e in app.loop.view.elements if e.tag.startswith("line:")])
+        if not app.loop.view.tagged("up"):
             break
         press(app, "up")
     lines: dict[str, object] = {}
@@ -94,17 +94,17 @@ def history_lines(app) -> list:
 def test_the_history_tells_a_whole_game_in_plain_words(tmp_path, path, lang) -> None:
     header, events = transcript(path)
     app = make_app(tmp_path, lang=lang)
-    row = app.log.new_game(header)
-    controller = TableController(Referee(header), app.log, row)
+    row = app.records.log.new_game(header)
+    controller = TableController(Referee(header), app.records.log, row)
     answers = [controller.submit(event) for event in events]
-    app.show(HistoryScreen(app, MenuScreen(app), row))
+    app.router.show(HistoryScreen(app.host, MenuScreen(app.host), row))
     lines = history_lines(app)
     assert len(lines) == len(events)
-    details = [line.detail for line in game_history.lines(app.log, row) if not line.ok]
+    details = [line.detail for line in game_history.lines(app.records.log, row) if not line.ok]
     expected = [a.rejection.detail() + (f" · {e['card']}" if a.rejection.code == "unknown-card" else "")
                 for e, a in zip(events, answers, strict=True) if not a.ok]
     assert details == expected and all(details), "staff's detail (and the code of a card the game does not know)"
-    assert app.screen.model()["details"] == details
+    assert app.router.screen.model()["details"] == details
     referee = Referee(header)
     for event, answer, line in zip(events, answers, lines, strict=True):
         judged = referee.apply(event)
@@ -114,7 +114,7 @@ def test_the_history_tells_a_whole_game_in_plain_words(tmp_path, path, lang) -> 
             reason = rejection_words(judged.rejection, lang, header["game"])  # a foreign card named by its game
             assert reason in line.text, "a rejection says why, in the table's language"
             assert not developer_words(line.text, lang), "guest words only: ids stay in the detail for staff"
-            assert line.color != app.current_view.tagged("title")[0].color
+            assert line.color != app.loop.view.tagged("title")[0].color
         words = line.text.split(" – ")[0]
         # a card the game does not know is never written as a move (issue #37): who scanned, the reason says more
         if not answer.ok and answer.rejection is not None and answer.rejection.code == "unknown-card":
@@ -133,32 +133,32 @@ def test_the_history_from_the_table_shows_a_rejected_scan_greyed_and_scrolls(tmp
     for code in ["AK:3.I", "AK:4.IV", "AK:5.V", "AK:6.I", "AK:9.III", "AK:10.IV", "AK:11.V", "AK:1.II", "AK:2.I"]:
         scan(app, code)
     press(app, "history")
-    assert app.screen.name == "history"
-    assert app.screen.model()["lines"] == 11 and app.screen.model()["rejected"] == 1
+    assert app.router.screen.name == "history"
+    assert app.router.screen.model()["lines"] == 11 and app.router.screen.model()["rejected"] == 1
     lines = history_lines(app)
     assert lines[0].text.startswith("1. ") and "Player 1 plays 8 · II" in lines[0].text
     assert lines[1].tag == "line:rejected" and "double scan" in lines[1].text
     pages = 0
-    while app.current_view.tagged("down"):
+    while app.loop.view.tagged("down"):
         press(app, "down")
         pages += 1
-    assert pages >= 1 and app.current_view.tagged("line")[-1].text.startswith("11. "), "scrolls back to the end"
+    assert pages >= 1 and app.loop.view.tagged("line")[-1].text.startswith("11. "), "scrolls back to the end"
     press(app, "back")
-    assert app.screen.name == "table"
+    assert app.router.screen.name == "table"
 
 
 def test_the_list_of_earlier_games_names_players_scores_status(tmp_path) -> None:
     app = make_app(tmp_path)
     start_game(app, "alles-klar", 2)
     scan(app, "AK:8.II")
-    app.screen.controller.abandon()
-    app.go_menu()
+    app.router.screen.controller.abandon()
+    app.router.go_menu()
     start_game(app, "magische-7", 2)
     press(app, "leave")
-    app.screen.answers[0].run()
+    app.router.screen.answers[0].run()
     press(app, "games")
-    assert isinstance(app.screen, GamesScreen)
-    labels = [e.text for e in app.current_view.elements if e.tag.startswith("game:")]
+    assert isinstance(app.router.screen, GamesScreen)
+    labels = [e.text for e in app.loop.view.elements if e.tag.startswith("game:")]
     assert labels[0].startswith("Die magische 7 · paused · ") and "Player\u00a01, Player\u00a02" in labels[0]
     assert labels[1].startswith("Alles klar? · abandoned · ")
     assert "Player\u00a01:\u00a00 · Player\u00a02:\u00a00" in labels[1], "name and score apart, each kept on one line"

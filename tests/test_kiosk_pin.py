@@ -30,29 +30,29 @@ def type_pin(app, pin: str) -> None:
 
 
 def enter(app, pin: str) -> None:
-    app.show(AdminScreen(app, app.screen))
+    app.router.show(AdminScreen(app.host, app.router.screen))
     type_pin(app, pin)
 
 
 def test_the_default_pin_opens_only_the_change_of_pin(tmp_path) -> None:
     app = make_app(tmp_path, pin_hash=DEFAULT_PIN_HASH)
     enter(app, "1234")
-    assert app.screen.name == "admin" and app.screen.mode == "new"
+    assert app.router.screen.name == "admin" and app.router.screen.mode == "new"
     assert "Choose your own PIN first: 1234 is known to everyone." in texts(app)
     press(app, "back")
-    assert app.screen.name != "admin", "back leaves: no menu without a PIN of the table's own"
+    assert app.router.screen.name != "admin", "back leaves: no menu without a PIN of the table's own"
     enter(app, "1234")
     type_pin(app, "1234")
     type_pin(app, "1234")
-    assert app.screen.mode == "new" and "Not 1234: everyone knows it." in texts(app)
+    assert app.router.screen.mode == "new" and "Not 1234: everyone knows it." in texts(app)
     type_pin(app, "8642")
     type_pin(app, "8642")
-    assert app.screen.mode == "menu" and "The new PIN is saved." in texts(app)
+    assert app.router.screen.mode == "menu" and "The new PIN is saved." in texts(app)
     again = make_app(tmp_path, pin_hash=DEFAULT_PIN_HASH)
     enter(again, "1234")
-    assert again.screen.mode == "enter", "1234 opens nothing any more"
+    assert again.router.screen.mode == "enter", "1234 opens nothing any more"
     enter(again, "8642")
-    assert again.screen.mode == "menu"
+    assert again.router.screen.mode == "menu"
 
 
 def test_a_newer_configured_hash_wins_over_the_menus_pin(tmp_path) -> None:
@@ -64,14 +64,14 @@ def test_a_newer_configured_hash_wins_over_the_menus_pin(tmp_path) -> None:
     type_pin(app, "2222")
     same = make_app(tmp_path, pin_hash=first)  # restarted with the same config: the menu's PIN counts
     enter(same, "1111")
-    assert same.screen.mode == "enter"
+    assert same.router.screen.mode == "enter"
     enter(same, "2222")
-    assert same.screen.mode == "menu"
+    assert same.router.screen.mode == "menu"
     owner = make_app(tmp_path, pin_hash=hash_pin("3333", iterations=1000))  # the owner wrote a new hash
     enter(owner, "2222")
-    assert owner.screen.mode == "enter", "the guest's menu PIN is forgotten"
+    assert owner.router.screen.mode == "enter", "the guest's menu PIN is forgotten"
     enter(owner, "3333")
-    assert owner.screen.mode == "menu"
+    assert owner.router.screen.mode == "menu"
 
 
 def test_the_lockout_counts_in_monotonic_time_and_is_bounded_when_read(tmp_path) -> None:

@@ -24,26 +24,26 @@ class InProcess:
 
     def __init__(self, tmp_path, players: int, options: dict, size=(800, 480)):
         self.app = make_app(tmp_path, lang="en", size=size)
-        self.app.reader_seats = {seat: seat for seat in SEATS}
+        self.app.host.reader_seats = {seat: seat for seat in SEATS}
         press(self.app, "game:profi-sort")
         press(self.app, f"count:{players}")
         for option, value in options.items():
             while self.state()["options"].get(option) != value:
                 press(self.app, f"opt:{option}")
         for seat in SEATS[:players]:
-            self.app.screen.on_input(ButtonPress(seat, "confirm", 0))
+            self.app.router.screen.on_input(ButtonPress(seat, "confirm", 0))
         press(self.app, "start")
-        self.controller = self.app.screen.controller
+        self.controller = self.app.router.screen.controller
         self.names = list(self.controller.referee.players)
 
     def cmd(self, cmd: str, **f):
         if cmd == "view":
-            self.app.draw()
-            return {"buttons": self.app.current_view.buttons()}
+            self.app.loop.draw()
+            return {"buttons": self.app.loop.view.buttons()}
         if cmd == "scan":
-            self.app.screen.on_input(CardScan(f["code"], f["reader"], 0))
+            self.app.router.screen.on_input(CardScan(f["code"], f["reader"], 0))
         elif cmd == "tap":
-            self.app.screen.on_input(ButtonPress(f["seat"], f["button"], 0))
+            self.app.router.screen.on_input(ButtonPress(f["seat"], f["button"], 0))
         else:
             raise AssertionError(cmd)
         return {}
@@ -53,7 +53,7 @@ class InProcess:
         return self.state()
 
     def state(self):
-        return self.app.screen.model()
+        return self.app.router.screen.model()
 
     def wait(self, predicate, timeout=0):
         state = self.state()
@@ -84,11 +84,11 @@ def test_whole_full_match_through_the_screen(tmp_path) -> None:
     state = kiosk.state()["state"]
     assert state["finished"] and state["winners"] == ["Player 1"]
     check_and_save(kiosk.app, tmp_path / "result.png")
-    scores = [e.text for e in kiosk.app.current_view.tagged("score")]
+    scores = [e.text for e in kiosk.app.loop.view.tagged("score")]
     assert scores[0] == "Lowest total wins."
     assert scores[1].startswith("Player 1: 0 card points + 0 open bonus, 15 tasks")
     assert "+ 230 open bonus" in scores[2]
-    assert [e.text for e in kiosk.app.current_view.tagged("winners")] == ["Player 1 wins!"]
+    assert [e.text for e in kiosk.app.loop.view.tagged("winners")] == ["Player 1 wins!"]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -139,16 +139,16 @@ def test_lay_task_collects_group_by_group_and_a_rejection_keeps_it(tmp_path) -> 
     assert c.feedback.ok and "(3 so far)" in c.feedback.note
     press(app, "act:next")
     k.cmd("scan", code="PS:H8#1", reader=reader)
-    app.draw()
-    hints = [e.text for e in app.current_view.tagged("hint")]
+    app.loop.draw()
+    hints = [e.text for e in app.loop.view.tagged("hint")]
     assert "group 1: 3 of 3 – Hearts 7, Spades 7, Diamonds 7 · group 2: 1 of 3 – Hearts 8" in hints, hints
     assert not any("[" in hint for hint in hints), "no brackets"
     press(app, "act:done")  # 4 cards only: the referee says why
     assert c.feedback.rejection.code == "wrong-shape"
-    app.draw()
-    assert "act:done" in app.current_view.buttons() and "act:cancel" in app.current_view.buttons()
+    app.loop.draw()
+    assert "act:done" in app.loop.view.buttons() and "act:cancel" in app.loop.view.buttons()
     press(app, "act:cancel")
-    assert c.ui.collect is None and "act:lay" in app.current_view.buttons()
+    assert c.ui.collect is None and "act:lay" in app.loop.view.buttons()
     assert c.state["melds"] == {}
     check_and_save(app, tmp_path / "after-cancel.png")
 
@@ -185,12 +185,12 @@ def test_give_ace_extend_with_an_end_and_task_15_as(tmp_path) -> None:
         assert e2e_profi_sort.drive(k, event, seat_of, n)
     s = c.state
     assert s["melds"]["m1"]["cards"][0] == "PS:H3" and s["received"][other] == ["PS:CA"]
-    app.draw()
+    app.loop.draw()
     assert any(line.startswith("Received aces") for line in c.ui.panel(c.state).extra)  # where 800×480 has room
-    shown = [e.text for e in app.current_view.tagged("table-line")]
+    shown = [e.text for e in app.loop.view.tagged("table-line")]
     assert shown == c.ui.panel(c.state).lines[:len(shown)] and len(shown) >= 3, "the sheet's rows first, in order"
-    assert "act:skip" in app.current_view.buttons()
-    lines = [e.text for e in app.current_view.tagged("table-line")]
+    assert "act:skip" in app.loop.view.buttons()
+    lines = [e.text for e in app.loop.view.tagged("table-line")]
     assert lines[0] == "Tasks to do · bonus points still open", "the sheet's rows explained once (issue #37)"
     assert f"{first}: 1–3, 5–15 · 220" in lines, lines
     melds = c.ui.panel(c.state).lines  # (the meld's row on screen where 800×480 leaves it room)
@@ -221,5 +221,5 @@ def test_redeal_and_reveal_by_seat_scan(tmp_path) -> None:
 def test_setup_offers_the_options(tmp_path) -> None:
     k = InProcess(tmp_path, 3, {"first_to": 5, "discard_draw": True, "jokers": 6})
     assert k.controller.referee.header["options"] == {"first_to": 5, "discard_draw": True, "jokers": 6}
-    assert isinstance(k.app.screen, TableScreen)
+    assert isinstance(k.app.router.screen, TableScreen)
     assert k.controller.state["talon"] == 104 + 6 - 30

@@ -20,7 +20,7 @@ from kiosk.app.app import App
 from kiosk.app.audio import SLEEP_AFTER_S, Sounds
 from kiosk.eventlog.store import EventLog
 from kiosk.loop.inbox import Inbox
-from kiosk.loop.waiting import NETLINK_KOBJECT_UEVENT, Waker, device_monitors, input_devices
+from kiosk.loop.waiting import NETLINK_KOBJECT_UEVENT, Waker, device_monitors, input_devices, opened_by
 from kiosk.settings.settings import Settings
 from tests.kiosk_helpers import MADE, make_app, settle, start_game
 from tests.kiosk_process import KioskProcess
@@ -51,11 +51,11 @@ def test_an_idle_kiosk_s_loop_sleeps_instead_of_polling(tmp_path) -> None:
 def test_an_input_from_another_thread_wakes_the_sleeping_loop(tmp_path) -> None:
     app = make_app(tmp_path)
     settle(app)
-    assert app.waker.blocking and app.waker.devices == set(), "the dummy driver has no input devices to watch"
-    threading.Timer(0.2, app.post, [CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns())]).start()
-    frames = app.frames
-    app.step(max_wait_ms=60_000)  # returns because of the scan, not the minute
-    assert app.frames == frames + 1 and app.inputs.empty()
+    assert app.loop.waker.blocking and app.loop.waker.devices == set(), "the dummy driver has no input devices to watch"
+    threading.Timer(0.2, app.inbox.post, [CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns())]).start()
+    frames = app.loop.frames
+    app.loop.step(max_wait_ms=60_000)  # returns because of the scan, not the minute
+    assert app.loop.frames == frames + 1 and app.inbox.items.empty()
 
 
 def test_a_hardware_thread_posting_to_the_inbox_wakes_the_sleeping_loop(tmp_path) -> None:
@@ -67,11 +67,11 @@ def test_a_hardware_thread_posting_to_the_inbox_wakes_the_sleeping_loop(tmp_path
     app = App(settings, EventLog(settings.log_path), headless=True, inbox=inbox)
     MADE.append(app)
     settle(app)
-    assert app.inputs.empty(), "the early scan was taken on the loop's first turns"
+    assert app.inbox.items.empty(), "the early scan was taken on the loop's first turns"
     threading.Timer(0.2, inbox.post, [CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns())]).start()
-    frames = app.frames
-    app.step(max_wait_ms=60_000)  # returns because of the scan, not the minute
-    assert app.frames == frames + 1 and app.inputs.empty()
+    frames = app.loop.frames
+    app.loop.step(max_wait_ms=60_000)  # returns because of the scan, not the minute
+    assert app.loop.frames == frames + 1 and app.inbox.items.empty()
 
 
 def test_a_readable_touch_device_ends_the_sleep_and_the_devices_are_found_in_proc(tmp_path) -> None:
@@ -91,6 +91,39 @@ def test_a_readable_touch_device_ends_the_sleep_and_the_devices_are_found_in_pro
     assert not Waker("x11").blocking, "a desktop window keeps pumping SDL (its input is the window system's)"
     assert Waker("x11").sleep(60.0).pump, "… every few milliseconds"
 
+
+
+def test_only_what_opening_the_display_opened_counts_as_sdl_s(tmp_path) -> None:
+    """SDL names none of its input descriptors: the loop sleeps on the evdev devices and the udev monitor that
+    appeared while the display opened (`kiosk.loop.waiting.opened_by`), never on the hardware's own opened before
+    (a grabbed scanner). Checked with a real netlink socket in this process and a made-up descriptor table."""
+    before = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_KOBJECT_UEVENT)  # the hardware's, say
+    before.bind((0, 0))
+    made: list[socket.socket] = []
+
+    def open_display() -> str:
+        monitor = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_KOBJECT_UEVENT)
+        monitor.bind((0, 0))
+        made.append(monitor)
+        return "the display"
+
+    try:
+        opened, devices, monitors = opened_by(open_display)
+        assert opened == "the display" and monitors == {made[0].fileno()}, "the new monitor, not the one before"
+        assert devices == set()
+    finally:
+        before.close()
+        for sock in made:
+            sock.close()
+    fds = tmp_path / "fd"
+    fds.mkdir()
+    (fds / "3").symlink_to("/dev/input/event0")  # a grabbed scanner, open before the display
+
+    def open_touchscreen() -> None:
+        (fds / "9").symlink_to("/dev/input/event4")  # SDL's touchscreen
+        (fds / "10").symlink_to("/dev/dri/card0")  # SDL's display: no input
+
+    assert opened_by(open_touchscreen, fds, tmp_path / "no-netlink")[1:] == ({9}, set())
 
 def test_a_scan_wakes_the_loop_without_pumping_sdl_and_a_posted_sdl_event_pumps_it() -> None:
     """A scan or a seat button goes straight to its verdict: SDL is pumped only when it may have an event."""
@@ -174,18 +207,18 @@ def test_a_scan_after_a_quiet_spell_is_drawn_before_the_audio_device_opens(tmp_p
     app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
     assert app.audio.available and app.audio.asleep and not pygame.mixer.get_init()
     open_at_frame: list[bool] = []
-    present = app.video.present
+    present = app.display.present
 
     def watched(view) -> None:
         present(view)
         open_at_frame.append(bool(pygame.mixer.get_init()))
 
-    app.video.present = watched
-    app.post(CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns()))
-    app.step(max_wait_ms=0)
+    app.display.present = watched
+    app.inbox.post(CardScan("XX:NOT-A-CARD", "keyboard", time.monotonic_ns()))
+    app.loop.step(max_wait_ms=0)
     assert open_at_frame == [False], "the verdict's frame came before the device opened"
     assert pygame.mixer.get_init() and pygame.mixer.get_busy(), "and the rejection's cue plays right after it"
-    assert app.screen.model()["feedback"]["ok"] is False
+    assert app.router.screen.model()["feedback"]["ok"] is False
 
 
 def test_the_loop_never_wakes_before_the_deadline_it_slept_for(tmp_path) -> None:
@@ -195,8 +228,8 @@ def test_the_loop_never_wakes_before_the_deadline_it_slept_for(tmp_path) -> None
     settle(app)
     for fraction in (0.2, 0.5, 0.7, 0.9, 0.95):
         deadline = time.monotonic() + (30 + fraction) / 1000
-        app.screen.next_wakeup = lambda deadline=deadline: deadline  # type: ignore[method-assign]
-        app.step()
+        app.router.screen.next_wakeup = lambda deadline=deadline: deadline  # type: ignore[method-assign]
+        app.loop.step()
         assert time.monotonic() >= deadline, f"woke {1000 * (deadline - time.monotonic()):.2f} ms early"
 
 

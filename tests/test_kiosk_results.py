@@ -43,7 +43,7 @@ def test_the_end_screen_ranks_podiums_and_plays_again_with_the_same_seats(tmp_pa
     controller = drive(app, "alles-klar", steps=None)
     controller.seat_players = {"s1": controller.referee.players[0]}
     scores = controller.state["scores"]
-    view = app.current_view
+    view = app.loop.view
     podium = [e for e in view.elements if e.tag.startswith("rank:")]
     shown = [e.tag.split(":", 1)[1] for e in podium]
     assert shown == sorted(shown, key=lambda p: -scores[p]), "best first"
@@ -53,20 +53,20 @@ def test_the_end_screen_ranks_podiums_and_plays_again_with_the_same_seats(tmp_pa
     assert view.tagged(f"points:{winner}")[0].role == "key", "scores at the key size"
     assert view.tagged(f"unit:{winner}")[0].text == "cards won", "the table's word for the number (issue #37)"
     assert view.tagged("winners")[0].text == f"{winner} wins!" and view.tagged("confetti"), "the winner's moment"
-    assert {"rematch", "menu", "history"} <= set(app.current_view.buttons())
+    assert {"rematch", "menu", "history"} <= set(app.loop.view.buttons())
     press(app, "rematch")
-    assert isinstance(app.screen, TableScreen) and not app.screen.controller.finished
-    assert app.screen.controller.referee.players == controller.referee.players
-    assert app.screen.controller.seat_players == {"s1": controller.referee.players[0]}
-    assert app.screen.controller.game_row != controller.game_row
+    assert isinstance(app.router.screen, TableScreen) and not app.router.screen.controller.finished
+    assert app.router.screen.controller.referee.players == controller.referee.players
+    assert app.router.screen.controller.seat_players == {"s1": controller.referee.players[0]}
+    assert app.router.screen.controller.game_row != controller.game_row
 
 
 def test_menu_from_the_end_screen(tmp_path) -> None:
     app = make_app(tmp_path)
     controller = drive(app, "magische-7", steps=None)
     press(app, "menu")
-    assert app.screen.name == "menu"
-    assert next(g.status for g in app.log.games() if g.id == controller.game_row) == "finished"
+    assert app.router.screen.name == "menu"
+    assert next(g.status for g in app.records.log.games() if g.id == controller.game_row) == "finished"
 
 
 def test_every_tied_player_is_on_the_podium_in_portrait_too(tmp_path) -> None:

@@ -26,12 +26,12 @@ GAMES = games.ids()  # every registered game: one without a simulator fails here
 
 
 def check_and_save(app, path) -> None:
-    app.screenshot(path)
+    app.loop.screenshot(path)
     assert path.stat().st_size > 1000
     image = pygame.image.load(str(path))
-    assert image.get_size() == app.surface.get_size()
-    font = app.renderer.font(20)
-    for element in app.current_view.elements:
+    assert image.get_size() == app.display.surface.get_size()
+    font = app.display.renderer.font(20)
+    for element in app.loop.view.elements:
         if element.text:
             missing = [ch for ch, m in zip(element.text, font.metrics(element.text), strict=True) if m is None]
             assert not missing, f"{element.text!r} has glyphs the font cannot draw: {missing}"
@@ -47,18 +47,18 @@ def drive(app, game_id: str, steps: int, seed: int = 3):
     options = sim.get(game_id)(random.Random(seed), sim.names(players)).header.get("options", {})
     for option, value in options.items():  # the simulated table's options, picked on the set-up screen
         for _ in range(20):
-            if app.screen.model()["options"].get(option) == value:
+            if app.router.screen.model()["options"].get(option) == value:
                 break
             press(app, f"opt:{option}")
     press(app, "start")
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     assert controller.referee.header.get("options", {}) == options
     table = sim.get(game_id)(random.Random(seed), list(controller.referee.players))
     for i, event in enumerate(sim.play(table, controller.referee.__class__(controller.referee.header))):
         if steps is not None and i >= steps:
             break
         assert controller.submit(event).ok
-    app.draw()
+    app.loop.draw()
     return controller
 
 
@@ -77,18 +77,18 @@ def test_menu_setup_admin(tmp_path, size) -> None:
     app = make_app(tmp_path, lang="de", size=size)
     check_and_save(app, tmp_path / "menu.png")
     for game_id in GAMES:
-        assert app.current_view.tagged(f"game:{game_id}")
+        assert app.loop.view.tagged(f"game:{game_id}")
     press(app, f"game:{GAMES[0]}")
     check_and_save(app, tmp_path / "setup.png")
-    assert app.current_view.tagged("start") and app.current_view.tagged("player")
-    app.show(AdminScreen(app, app.screen))
+    assert app.loop.view.tagged("start") and app.loop.view.tagged("player")
+    app.router.show(AdminScreen(app.host, app.router.screen))
     check_and_save(app, tmp_path / "admin-pin.png")
     for key in "1234":
         press(app, f"key:{key}")
     press(app, "key:OK")
     check_and_save(app, tmp_path / "admin.png")
-    assert app.current_view.tagged("admin:undo") and app.current_view.tagged("admin:abandon")
-    assert app.current_view.tagged("admin:quit"), "windowed development mode offers Quit"
+    assert app.loop.view.tagged("admin:undo") and app.loop.view.tagged("admin:abandon")
+    assert app.loop.view.tagged("admin:quit"), "windowed development mode offers Quit"
 
 
 @pytest.mark.slow
@@ -98,7 +98,7 @@ def test_table_history_results(tmp_path, size, game_id) -> None:
     app = make_app(tmp_path, lang="de", size=size)
     controller = drive(app, game_id, steps=operator_events(game_id))
     check_and_save(app, tmp_path / "table-start.png")
-    view = app.current_view
+    view = app.loop.view
     turn = controller.state["turn"]
     headline = view.tagged("turn")[0].text
     assert headline.startswith(turn) and ("ist am Zug" in headline or "Spieler" in headline), headline
@@ -110,45 +110,47 @@ def test_table_history_results(tmp_path, size, game_id) -> None:
     app2 = make_app(tmp_path / "mid", lang="en", size=size)
     drive(app2, game_id, steps=7)
     check_and_save(app2, tmp_path / "table-mid.png")
-    assert app2.current_view.tagged("hint"), "the referee says what may come next"
-    app2.show(HistoryScreen(app2, app2.screen, app2.screen.controller.game_row, app2.screen.controller))
+    assert app2.loop.view.tagged("hint"), "the referee says what may come next"
+    table = app2.router.screen
+    app2.router.show(HistoryScreen(app2.host, table, table.controller.game_row, table.controller))
     check_and_save(app2, tmp_path / "history.png")
-    shown = len(app2.current_view.tagged("line"))  # the last page: the newest lines, each with its cards drawn
-    assert app2.current_view.tagged("position")[0].text == f"{8 - shown}–7 / 7"
-    assert shown == 7 or app2.current_view.tagged("up"), "earlier lines a page up"
+    shown = len(app2.loop.view.tagged("line"))  # the last page: the newest lines, each with its cards drawn
+    assert app2.loop.view.tagged("position")[0].text == f"{8 - shown}–7 / 7"
+    assert shown == 7 or app2.loop.view.tagged("up"), "earlier lines a page up"
 
     app3 = make_app(tmp_path / "end", lang="en", size=size)
     drive(app3, game_id, steps=None)
     check_and_save(app3, tmp_path / "results.png")
-    assert app3.current_view.tagged("podium:1") and app3.current_view.tagged("rematch")
+    assert app3.loop.view.tagged("podium:1") and app3.loop.view.tagged("rematch")
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_demo_mode_plays_by_itself(tmp_path, size) -> None:
     app = make_app(tmp_path, size=size)
-    demo = DemoScreen(app, seed=5)
-    app.show(demo)
+    demo = DemoScreen(app.host, seed=5)
+    app.router.show(demo)
     for _ in range(5):
         demo.next_at = 0
         assert demo.on_tick(1e12)
     check_and_save(app, tmp_path / "demo.png")
-    banner = app.current_view.tagged("demo")
+    banner = app.loop.view.tagged("demo")
     assert banner and demo.controller.ui.title in banner[0].text, "the demo names the game it plays"
     assert len(demo.controller.referee.history) == 5
-    assert app.current_view.buttons() == {}, "nothing on the demo is a live button"
+    assert app.loop.view.buttons() == {}, "nothing on the demo is a live button"
     # Not one flat colour: the game's table is drawn under the banner.
-    colours = {tuple(app.surface.get_at((x, y)))[:3] for x in range(0, size[0], 16) for y in range(0, size[1], 16)}
+    surface = app.display.surface
+    colours = {tuple(surface.get_at((x, y)))[:3] for x in range(0, size[0], 16) for y in range(0, size[1], 16)}
     assert len(colours) >= 6, colours
-    x, y, w, h = app.current_view.tagged("seat")[0].rect
-    app.touch(x + w // 2, y + h // 2)  # a touch anywhere, even on what looks like a button, leaves the demo
-    assert app.screen.name == "menu"
+    x, y, w, h = app.loop.view.tagged("seat")[0].rect
+    app.inputs.touch(x + w // 2, y + h // 2)  # a touch anywhere, even on what looks like a button, leaves the demo
+    assert app.router.screen.name == "menu"
 
 
 def test_choice_is_asked_on_screen(tmp_path) -> None:
     app = make_app(tmp_path)
     press(app, "game:alles-klar")
     press(app, "start")
-    app.screen.controller.scan("AK:5.I.V")
+    app.router.screen.controller.scan("AK:5.I.V")
     check_and_save(app, tmp_path / "choice.png")
-    assert [e.text for e in app.current_view.tagged("choice")] == ["I", "V"]
-    assert isinstance(app.screen, TableScreen)
+    assert [e.text for e in app.loop.view.tagged("choice")] == ["I", "V"]
+    assert isinstance(app.router.screen, TableScreen)

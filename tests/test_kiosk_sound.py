@@ -94,30 +94,30 @@ def test_every_cue_plays_when_its_moment_comes(tmp_path, disk_audio) -> None:
     assert app.audio.available
     ear = Ear(disk_audio)
     ear.skip()
-    app.post(CardScan("AK:8.II", "keyboard", 0))  # the menu cannot take a card
+    app.inbox.post(CardScan("AK:8.II", "keyboard", 0))  # the menu cannot take a card
     settle(app)
     expect(ear, "rejected")
 
     press(app, "game:annaotto")
     press(app, "count:3")
     press(app, "start")
-    players = list(app.screen.controller.referee.players)
+    players = list(app.router.screen.controller.referee.players)
     ear.skip()
-    app.post(CardScan("AO:RED.DOTS", "keyboard", 0))  # the start card
+    app.inbox.post(CardScan("AO:RED.DOTS", "keyboard", 0))  # the start card
     settle(app)
     expect(ear, "accepted")
-    app.post(CardScan("AO:RED.DOTS.ALLE", "keyboard", 0))
+    app.inbox.post(CardScan("AO:RED.DOTS.ALLE", "keyboard", 0))
     settle(app)
     expect(ear, "race_start")
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     controller.seat_players = {p: p for p in players}
     press(app, f"act:call:{players[0]}:ALLE")
     ear.skip()
     for i, player in enumerate(players):
-        app.post(ButtonPress(player, "slap", 1_000_000_000 + i * 40_000_000))
+        app.inbox.post(ButtonPress(player, "slap", 1_000_000_000 + i * 40_000_000))
     settle(app)
     expect(ear, "race_result")
-    app.post(CardScan("XX:NOPE", "keyboard", 0))
+    app.inbox.post(CardScan("XX:NOPE", "keyboard", 0))
     settle(app)
     expect(ear, "rejected")
 
@@ -128,7 +128,7 @@ def test_the_cue_after_a_quiet_spell_is_heard_once_the_device_is_open_again(tmp_
     app.audio.tick(time.monotonic() + SLEEP_AFTER_S + 1)
     assert app.audio.asleep and not pygame.mixer.get_init()
     ear = Ear(disk_audio)  # the disk driver writes its file afresh when the device opens again
-    app.post(CardScan("AK:8.II", "keyboard", 0))  # the menu cannot take a card
+    app.inbox.post(CardScan("AK:8.II", "keyboard", 0))  # the menu cannot take a card
     settle(app)
     expect(ear, "rejected")
     assert not app.audio.asleep
@@ -139,7 +139,7 @@ def test_game_end_cue(tmp_path, disk_audio) -> None:
     press(app, "game:magische-7")
     press(app, "count:2")
     press(app, "start")
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     table = sim.get("magische-7")(random.Random(4), list(controller.referee.players))
     events = list(sim.play(table, Referee(controller.referee.header)))
     for event in events[:-1]:
@@ -148,7 +148,7 @@ def test_game_end_cue(tmp_path, disk_audio) -> None:
     assert last["type"] == "play" and set(last) == {"type", "player", "card"}
     ear = Ear(disk_audio)
     ear.skip()
-    app.post(CardScan(last["card"], "keyboard", 0))
+    app.inbox.post(CardScan(last["card"], "keyboard", 0))
     settle(app)
     assert controller.finished
     expect(ear, "game_end")
@@ -158,15 +158,15 @@ def test_mute_and_volume_from_the_config(tmp_path, disk_audio) -> None:
     app = make_app(tmp_path / "c", mute=True)
     ear = Ear(disk_audio)
     ear.skip()
-    app.cue("accepted")
+    app.host.cue("accepted")
     time.sleep(0.5)
     assert max(map(abs, ear._read()), default=0) == 0, "muted: silence"
     app.audio.muted = False
     app.audio.set_volume(0.25)
-    app.cue("accepted")
+    app.host.cue("accepted")
     quiet = max(map(abs, ear.listen(0.5)))
     app.audio.set_volume(1.0)
-    app.cue("accepted")
+    app.host.cue("accepted")
     loud = max(map(abs, ear.listen(0.5)))
     assert 0 < quiet < loud * 0.5
 
@@ -177,12 +177,12 @@ def test_no_audio_device_is_survived_with_one_log_line(tmp_path, monkeypatch, ca
     with caplog.at_level(logging.INFO, logger="kiosk.app.audio"):
         app = make_app(tmp_path)
         assert not app.audio.available
-        app.post(CardScan("AK:8.II", "keyboard", 0))  # a cue that cannot play
+        app.inbox.post(CardScan("AK:8.II", "keyboard", 0))  # a cue that cannot play
         press(app, "game:alles-klar")
         press(app, "start")
-        app.post(CardScan("AK:8.II", "keyboard", 0))
+        app.inbox.post(CardScan("AK:8.II", "keyboard", 0))
         settle(app)
-    assert app.screen.controller.referee.history, "the scan was refereed"
+    assert app.router.screen.controller.referee.history, "the scan was refereed"
     lines = [r for r in caplog.records if r.name == "kiosk.app.audio"]
     assert len(lines) == 1 and "silent" in lines[0].getMessage()
 
@@ -223,13 +223,13 @@ def test_admin_menu_sets_the_sound(tmp_path) -> None:
     from kiosk.screens.admin import AdminScreen
 
     app = make_app(tmp_path, volume=70)
-    admin = AdminScreen(app, app.screen)
+    admin = AdminScreen(app.host, app.router.screen)
     admin.mode = "menu"  # unlocked
-    app.show(admin)
+    app.router.show(admin)
     seen = []
     for action in ["volume:up", "volume:down", "volume:down"] + ["volume:down"] * 7:
-        app.draw()
-        seen.append(app.current_view.tagged("volume-level")[0].text)
+        app.loop.draw()
+        seen.append(app.loop.view.tagged("volume-level")[0].text)
         press(app, action)
     assert seen == ["Volume: 70 %", "Volume: 80 %", "Volume: 70 %", "Volume: 60 %", "Volume: 50 %", "Volume: 40 %",
                     "Volume: 30 %", "Volume: 20 %", "Volume: 10 %", "Volume: mute"]

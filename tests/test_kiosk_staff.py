@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from hw.inputs import ReaderError
+from hw.inputs import ReaderNews
 from kiosk.app.commands import EXIT_RESTART, EXIT_SHUTDOWN
 from kiosk.screens.admin import AdminScreen
 from kiosk.screens.table import TableScreen
@@ -18,7 +18,7 @@ from tests.test_seat_lights import SEATS, LocalKiosk, pin_shows
 
 
 def open_admin(app, pin: str = "1234") -> None:
-    app.show(AdminScreen(app, app.screen))
+    app.router.show(AdminScreen(app.host, app.router.screen))
     for key in pin:
         press(app, f"key:{key}")
     press(app, "key:OK")
@@ -29,15 +29,15 @@ def test_undo_asks_naming_the_event_and_says_what_it_took_back(tmp_path) -> None
     start_game(app, "alles-klar", 3)
     scan(app, "AK:8.II")
     open_admin(app)
-    assert app.screen.mode == "menu"
+    assert app.router.screen.mode == "menu"
     press(app, "admin:undo")
-    assert app.screen.name == "confirm"
+    assert app.router.screen.name == "confirm"
     assert "Rücknehmen: Spieler 1 spielt 8 · II?" in texts(app)
     press(app, "no")
-    assert app.screen.name == "admin" and len(app.screen.back.controller.referee.history) == 1
+    assert app.router.screen.name == "admin" and len(app.router.screen.back.controller.referee.history) == 1
     press(app, "admin:undo")
     press(app, "yes:0")
-    assert isinstance(app.screen, TableScreen) and app.screen.controller.referee.history == []
+    assert isinstance(app.router.screen, TableScreen) and app.router.screen.controller.referee.history == []
     assert "Zurückgenommen: Spieler 1 spielt 8 · II" in texts(app), "the table says what was taken back"
     open_admin(app)
     press(app, "admin:undo")
@@ -49,32 +49,32 @@ def test_abandon_asks_naming_game_and_players(tmp_path) -> None:
     press(app, "game:alles-klar")
     press(app, "count:3")
     for i, name in enumerate(["Anna", "Ben", "Cem"]):
-        app.screen.rename(i, name)
+        app.router.screen.rename(i, name)
     press(app, "start")
-    game = app.screen.controller.game_row
+    game = app.router.screen.controller.game_row
     open_admin(app)
     press(app, "admin:abandon")
     assert "Spiel Alles klar? mit Anna, Ben, Cem abbrechen?" in texts(app)
     press(app, "yes:0")
-    assert app.screen.name == "menu"
-    assert next(g.status for g in app.log.games() if g.id == game) == "abandoned"
+    assert app.router.screen.name == "menu"
+    assert next(g.status for g in app.records.log.games() if g.id == game) == "abandoned"
 
 
 def test_restart_and_shut_down_ask_first(tmp_path) -> None:
     app = make_app(tmp_path)
     open_admin(app)
     press(app, "admin:shutdown")
-    assert app.screen.name == "confirm" and app.running
+    assert app.router.screen.name == "confirm" and app.loop.running
     press(app, "no")
     press(app, "admin:restart")
     assert "Restart the kiosk? A game in progress goes on after the restart." in texts(app)
     press(app, "yes:0")
-    assert not app.running and app.exit_code == EXIT_RESTART
+    assert not app.loop.running and app.loop.exit_code == EXIT_RESTART
     down = make_app(tmp_path / "down")
     open_admin(down)
     press(down, "admin:shutdown")
     press(down, "yes:0")
-    assert not down.running and down.exit_code == EXIT_SHUTDOWN
+    assert not down.loop.running and down.loop.exit_code == EXIT_SHUTDOWN
 
 
 def test_wrong_pins_lock_the_keypad_for_a_growing_time_kept_across_restarts(tmp_path) -> None:
@@ -101,22 +101,22 @@ def test_wrong_pins_lock_the_keypad_for_a_growing_time_kept_across_restarts(tmp_
 
 def test_the_keypad_shows_the_lockout(tmp_path) -> None:
     app = make_app(tmp_path)
-    app.show(AdminScreen(app, app.screen))
+    app.router.show(AdminScreen(app.host, app.router.screen))
     said = []
     for _ in range(5):
         for key in "0000":
             press(app, f"key:{key}")
         press(app, "key:OK")
-        said.append(app.screen.message)
+        said.append(app.router.screen.message)
     assert said[:4] == ["Wrong PIN. 4 more tries before a wait.", "Wrong PIN. 3 more tries before a wait.",
                         "Wrong PIN. 2 more tries before a wait.", "Wrong PIN. 1 more try before a wait."], said
     assert any(t.startswith("Too many wrong PINs. Try again in ") for t in texts(app))
     other = make_app(tmp_path / "other")
     open_admin(other)
-    assert other.screen.mode == "menu", "another kiosk's data directory is not affected"
+    assert other.router.screen.mode == "menu", "another kiosk's data directory is not affected"
     again = make_app(tmp_path)  # the same kiosk restarted: still locked
     open_admin(again)
-    assert again.screen.mode == "enter" and again.screen.model()["locked_for"] > 0
+    assert again.router.screen.mode == "enter" and again.router.screen.model()["locked_for"] > 0
 
 
 def test_change_the_pin_from_the_admin_menu(tmp_path) -> None:
@@ -141,9 +141,9 @@ def test_change_the_pin_from_the_admin_menu(tmp_path) -> None:
     assert stored["hash"].startswith("pbkdf2_sha256$") and "246810" not in stored["hash"]
     again = make_app(tmp_path)
     open_admin(again, "1234")
-    assert again.screen.mode == "enter", "the old PIN no longer opens"
+    assert again.router.screen.mode == "enter", "the old PIN no longer opens"
     open_admin(again, "246810")
-    assert again.screen.mode == "menu"
+    assert again.router.screen.mode == "menu"
     (tmp_path / "admin-pin.json").unlink()
     fallback = PinGuard(tmp_path, hash_pin("4321", iterations=1000))
     assert fallback.attempt("4321").ok, "without a saved PIN the config's hash counts"
@@ -152,7 +152,7 @@ def test_change_the_pin_from_the_admin_menu(tmp_path) -> None:
 def test_volume_and_default_language_are_kept(tmp_path) -> None:
     app = make_app(tmp_path, lang="en")
     open_admin(app)
-    assert app.volume == 70 and "Volume: 70 %" in texts(app), "the config's default"
+    assert app.host.volume == 70 and "Volume: 70 %" in texts(app), "the config's default"
     for label in ["Volume: 80 %", "Volume: 90 %", "Volume: 100 %", "Volume: 100 %"]:
         press(app, "volume:up")
         assert label in texts(app), "+ goes up to 100 % and stays there"
@@ -170,32 +170,33 @@ def test_volume_and_default_language_are_kept(tmp_path) -> None:
     press(app, "admin:lang")
     assert "Sprache: Deutsch" in texts(app)
     again = make_app(tmp_path, lang="en")
-    assert again.lang == "de" and again.volume == 30
+    assert again.host.lang == "de" and again.host.volume == 30
 
 
 def test_scanner_test_shows_each_readers_last_code_per_seat(tmp_path) -> None:
     app = make_app(tmp_path)
-    app.reader_seats = {"scanner-1": "Anna", "scanner-2": "Ben"}
+    app.host.reader_seats = {"scanner-1": "Anna", "scanner-2": "Ben"}
     start_game(app)
     open_admin(app)
     press(app, "admin:scanners")
-    assert app.screen.name == "scanner-test"
+    assert app.router.screen.name == "scanner-test"
     assert "Seat Anna" in texts(app) and "Seat Ben" in texts(app)
     scan(app, "AK:8.II", reader="scanner-2")
     scan(app, "AK:3.I", reader="scanner-1")
     scan(app, "AK:5.V", reader="scanner-1")
-    assert app.screen.model()["last"] == {"scanner-2": "8 · II (AK:8.II)", "scanner-1": "5 · V (AK:5.V)"}
-    code = app.current_view.tagged("code:scanner-1")[0].text
+    assert app.router.screen.model()["last"] == {"scanner-2": "8 · II (AK:8.II)", "scanner-1": "5 · V (AK:5.V)"}
+    code = app.loop.view.tagged("code:scanner-1")[0].text
     assert code.endswith("5 · V (AK:5.V)"), "staff read the card's words first, the code after them"
-    app.post(ReaderError("scanner-2", "disconnected", "", 0))
+    app.inbox.post(ReaderNews("scanner-2", "disconnected", "", 0))
     settle(app)
-    assert app.current_view.tagged("code:scanner-2")[0].text.endswith("Scanner disconnected (disconnected)")
-    app.post(ReaderError("scanner-2", "not-a-card", "'XX:1'", 0))
+    assert app.loop.view.tagged("code:scanner-2")[0].text.endswith("Scanner disconnected (disconnected)")
+    app.inbox.post(ReaderNews("scanner-2", "not-a-card", "'XX:1'", 0))
     settle(app)
-    assert app.current_view.tagged("code:scanner-2")[0].text.endswith("Read, but no card of any game (not-a-card)")
+    assert app.loop.view.tagged("code:scanner-2")[0].text.endswith("Read, but no card of any game (not-a-card)")
     press(app, "back")
     press(app, "back")
-    assert isinstance(app.screen, TableScreen) and app.screen.controller.referee.history == [], "tests log nothing"
+    screen = app.router.screen
+    assert isinstance(screen, TableScreen) and screen.controller.referee.history == [], "tests log nothing"
 
 
 @pytest.fixture
@@ -210,19 +211,19 @@ def test_button_test_lights_each_seat_on_screen_and_its_real_light(lit_table) ->
     """On the simulated table with seat lights (mock pins): a tap lights the seat's tile and holds its light."""
     kiosk = lit_table
     app = kiosk.app
-    app.seats = list(SEATS)
+    app.host.seats = list(SEATS)
     open_admin(app)
     press(app, "admin:buttons")
-    assert app.screen.name == "button-test"
-    assert app.current_view.tagged("dark:Anna:confirm") and app.current_view.tagged("dark:Ben:slap")
+    assert app.router.screen.name == "button-test"
+    assert app.loop.view.tagged("dark:Anna:confirm") and app.loop.view.tagged("dark:Ben:slap")
     kiosk.cmd("tap", seat="Ben", button="slap")
-    assert app.screen.model()["lit"] == ["Ben:slap"]
-    app.draw()
-    assert app.current_view.tagged("lit:Ben:slap") and app.current_view.tagged("dark:Anna:confirm")
+    assert app.router.screen.model()["lit"] == ["Ben:slap"]
+    app.loop.draw()
+    assert app.loop.view.tagged("lit:Ben:slap") and app.loop.view.tagged("dark:Anna:confirm")
     kiosk.lights.wait_applied()
     assert pin_shows(kiosk.lights, "Ben", "on"), "the screen holds the seat's light after a short tap"
     assert pin_shows(kiosk.lights, "Cleo", "off")
-    app.screen.on_tick(float("inf"))  # the tile's second is over
+    app.router.screen.on_tick(float("inf"))  # the tile's second is over
     kiosk.pump()
     kiosk.lights.wait_applied()
-    assert app.screen.model()["lit"] == [] and pin_shows(kiosk.lights, "Ben", "off")
+    assert app.router.screen.model()["lit"] == [] and pin_shows(kiosk.lights, "Ben", "off")

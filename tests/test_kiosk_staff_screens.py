@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hw.inputs import ReaderError
+from hw.inputs import ReaderNews
 from kiosk.drawing.audit import SizeReport, check_drawn
 from kiosk.drawing.render import DrawnText
 from kiosk.drawing.view import Limits
@@ -25,7 +25,7 @@ SIZES = [(800, 480), (1280, 720), (720, 1280)]
 
 
 def status_of(app, game_id: int) -> str:
-    return next(g.status for g in app.log.games() if g.id == game_id)
+    return next(g.status for g in app.records.log.games() if g.id == game_id)
 
 
 def area(element) -> int:
@@ -37,82 +37,82 @@ def test_after_the_idle_pause_the_menu_offers_the_paused_game_back(tmp_path, siz
     app = make_app(tmp_path, lang="de", size=size)
     app.settings.idle_pause_s = 600
     start_game(app, "alles-klar", 3)
-    game = app.screen.controller.game_row
+    game = app.router.screen.controller.game_row
     scan(app, "AK:8.II")
     scan(app, "AK:3.I")
-    before = app.screen.controller.state
-    app.last_activity = time.monotonic() - 601
+    before = app.router.screen.controller.state
+    app.inputs.last_activity = time.monotonic() - 601
     settle(app)
-    assert app.screen.name == "menu" and status_of(app, game) == "paused"
+    assert app.router.screen.name == "menu" and status_of(app, game) == "paused"
     assert "Euer Spiel ist pausiert: Alles klar? mit Spieler 1, Spieler 2, Spieler 3." in texts(app)
-    resume = app.current_view.tagged("resume")[0]
+    resume = app.loop.view.tagged("resume")[0]
     assert resume.text == "Weiterspielen"
-    others = [e for e in app.current_view.elements if e.kind == "button" and e.action != "resume"]
+    others = [e for e in app.loop.view.elements if e.kind == "button" and e.action != "resume"]
     assert all(area(resume) > area(e) for e in others), "Weiterspielen is the largest button"
-    earlier = app.current_view.tagged("games")[0]
-    assert area(earlier) >= area(app.current_view.tagged("lang")[0]), "Frühere Spiele is not the smallest"
+    earlier = app.loop.view.tagged("games")[0]
+    assert area(earlier) >= area(app.loop.view.tagged("lang")[0]), "Frühere Spiele is not the smallest"
     press(app, "resume")
-    assert isinstance(app.screen, TableScreen)
-    assert app.screen.controller.game_row == game and app.screen.controller.state == before
+    assert isinstance(app.router.screen, TableScreen)
+    assert app.router.screen.controller.game_row == game and app.router.screen.controller.state == before
     assert status_of(app, game) == "playing"
     scan(app, "AK:5.V")
-    assert len(app.screen.controller.referee.history) == 3, "the same game goes on, from the log"
+    assert len(app.router.screen.controller.referee.history) == 3, "the same game goes on, from the log"
 
 
 def test_the_notice_shows_for_a_game_left_with_a_hold_and_not_for_a_finished_one(tmp_path) -> None:
     """Issue #37: a game left with a held "Menü" was found only under "Frühere Spiele"; the menu now offers it."""
     app = make_app(tmp_path)
     start_game(app)
-    game = app.screen.controller.game_row
+    game = app.router.screen.controller.game_row
     press(app, "leave")
     hold(app, "yes:0", 2.5)  # left on purpose: the menu offers it to resume
-    assert app.screen.name == "menu" and app.current_view.tagged("resume")
+    assert app.router.screen.name == "menu" and app.loop.view.tagged("resume")
     press(app, "resume")
-    assert isinstance(app.screen, TableScreen) and app.screen.controller.game_row == game
+    assert isinstance(app.router.screen, TableScreen) and app.router.screen.controller.game_row == game
     hold(app, "leave", 2.5)  # the one hold on "Menu" itself (S26-8)
-    assert app.screen.name == "menu" and app.current_view.tagged("resume")
+    assert app.router.screen.name == "menu" and app.loop.view.tagged("resume")
 
     from tests.test_kiosk_screens import drive
 
     ended = make_app(tmp_path / "ended")
     ended.settings.idle_pause_s = 600
     drive(ended, "magische-7", steps=None)
-    ended.last_activity = time.monotonic() - 601
+    ended.inputs.last_activity = time.monotonic() - 601
     settle(ended)
-    assert ended.screen.name == "menu" and not ended.current_view.tagged("resume"), "a finished game: no offer"
+    assert ended.router.screen.name == "menu" and not ended.loop.view.tagged("resume"), "a finished game: no offer"
 
 
 def test_the_menu_warns_while_a_scanner_or_the_camera_is_unplugged(tmp_path) -> None:
     from hw.camera.zones import READER as CAMERA
 
     app = make_app(tmp_path, lang="de")
-    app.reader_seats = {"/dev/ttyACM1": "north"}
+    app.host.reader_seats = {"/dev/ttyACM1": "north"}
     texts(app)
-    assert not app.current_view.tagged("warning")
-    app.post(ReaderError("/dev/ttyACM1", "disconnected", "unplugged", 0))
+    assert not app.loop.view.tagged("warning")
+    app.inbox.post(ReaderNews("/dev/ttyACM1", "disconnected", "unplugged", 0))
     settle(app)
     assert "Scanner north: getrennt – Kabel prüfen" in texts(app)
-    app.post(ReaderError(CAMERA, "disconnected", "no pictures", 0))
+    app.inbox.post(ReaderNews(CAMERA, "disconnected", "no pictures", 0))
     settle(app)
     assert "Scanner north: getrennt – Kabel prüfen · Kamera: keine Bilder – Kabel prüfen" in texts(app)
-    games = [e for e in app.current_view.elements if e.tag.startswith("game:")]
-    warning = app.current_view.tagged("warning")[0]
+    games = [e for e in app.loop.view.elements if e.tag.startswith("game:")]
+    warning = app.loop.view.tagged("warning")[0]
     assert all(e.rect[1] >= warning.rect[1] + warning.rect[3] for e in games), "the strip pushes the games down"
     for reader in ("/dev/ttyACM1", CAMERA):
-        app.post(ReaderError(reader, "reconnected", "", 0))
+        app.inbox.post(ReaderNews(reader, "reconnected", "", 0))
     settle(app)
-    assert not app.current_view.tagged("warning")
+    assert not app.loop.view.tagged("warning")
 
 
 def test_one_hold_on_menu_leaves_the_game(tmp_path) -> None:
     app = make_app(tmp_path)
     start_game(app)
-    game = app.screen.controller.game_row
+    game = app.router.screen.controller.game_row
     hold(app, "leave", 1.0)
-    assert app.screen.name == "confirm", "a short touch asks"
+    assert app.router.screen.name == "confirm", "a short touch asks"
     press(app, "no")
     hold(app, "leave", 2.0)
-    assert app.screen.name == "menu", "holding Menu as long as the question would ask is the answer"
+    assert app.router.screen.name == "menu", "holding Menu as long as the question would ask is the answer"
     assert status_of(app, game) == "paused"
 
 
@@ -120,22 +120,22 @@ def test_one_hold_on_menu_leaves_the_game(tmp_path) -> None:
 def test_the_set_up_heads_the_dealer_column_and_options_say_their_state(tmp_path, size) -> None:
     app = make_app(tmp_path, size=size)
     press(app, "game:profi-sort")
-    assert [e.text for e in app.current_view.tagged("heading:dealer")] == ["Dealer"]
-    marks = [e.text for e in app.current_view.elements if e.action and e.action.startswith("dealer:")]
+    assert [e.text for e in app.loop.view.tagged("heading:dealer")] == ["Dealer"]
+    marks = [e.text for e in app.loop.view.elements if e.action and e.action.startswith("dealer:")]
     assert marks == ["○", "✓"], "the last player deals; no bare “-”"
-    options = {e.action: e.text for e in app.current_view.elements if e.action and e.action.startswith("opt:")}
+    options = {e.action: e.text for e in app.loop.view.elements if e.action and e.action.startswith("opt:")}
     assert options == {"opt:first_to": "Length: full match", "opt:discard_draw": "Take the discard: no",
                        "opt:jokers": "Jokers: 8", "opt:bonus": "Bonus points: on"}
     press(app, "opt:bonus")
     press(app, "opt:discard_draw")
     assert "Bonus points: off" in texts(app) and "Take the discard: yes" in texts(app)
-    assert app.screen.options() == {"bonus": False, "discard_draw": True}
+    assert app.router.screen.options() == {"bonus": False, "discard_draw": True}
 
 
 def drawn(app) -> list:
-    app.renderer.record = []
-    app.draw()
-    record, app.renderer.record = app.renderer.record, None
+    app.display.renderer.record = []
+    app.loop.draw()
+    record, app.display.renderer.record = app.display.renderer.record, None
     return record
 
 
@@ -150,16 +150,16 @@ def test_buttons_of_one_row_share_one_text_size(tmp_path, size) -> None:
     record = drawn(app)
     assert len(sizes_of(record, actions="game:")) == 1, "the menu's games"
     assert len(sizes_of(record, {"games", "lang"})) == 1, "Frühere Spiele and English"
-    admin = AdminScreen(app, app.screen)
+    admin = AdminScreen(app.host, app.router.screen)
     admin.mode = "menu"
-    app.show(admin)
+    app.router.show(admin)
     assert len(sizes_of(drawn(app), actions="admin:")) == 1, "the admin grid"
-    app.go_menu()
+    app.router.go_menu()
     start_game(app, "annaotto", 3)
-    question = leave_question(app, app.screen, app.screen.controller)
-    app.show(question)
+    question = leave_question(app.host, app.router.screen, app.router.screen.controller)
+    app.router.show(question)
     assert len(sizes_of(drawn(app), {"yes:0", "yes:1", "no"})) == 1, "the leave dialog's answers"
-    app.show(HelpScreen(app, question.back, "alcasan"))
+    app.router.show(HelpScreen(app.host, question.back, "alcasan"))
     assert len(sizes_of(drawn(app), {"help"})) == 1, "a help page's paragraphs"
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from referee import messages
-from referee.protocol import Rejection
+from referee.answers import Rejection
 
 REFEREE = Path(messages.__file__).resolve().parent
 
@@ -89,7 +89,7 @@ def test_every_key_the_rules_name_has_its_sentences() -> None:
 def test_a_header_error_holds_a_key_and_values_and_the_catalogue_its_words() -> None:
     """`HeaderError` carries no sentence of its own (issue #23): every raise names a key and values, never a
     literal sentence, and the reasons catalogue says it in both languages."""
-    from referee.protocol import HeaderError
+    from referee.answers import HeaderError
 
     for path in REFEREE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

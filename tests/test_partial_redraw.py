@@ -15,7 +15,8 @@ import pygame
 import pytest
 
 from cafe import contract
-from cafe.settings import CafeLinkConfig
+from cafe.config import CafeLinkConfig
+from kiosk.app.app import post_sdl
 from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.drawing import damage
 from kiosk.drawing.render import Renderer
@@ -47,31 +48,32 @@ class FrameCheck:
         self.failures: list[str] = []
         self.rejections = 0  # rejections drawn in part
         self.moved = 0  # rejections drawn whole: the portrait verdict changed its height, the seats moved
-        present = app.video.present
+        present = app.display.present
 
         def checked(view: View) -> None:
             present(view)
             self._check(view)
 
-        app.video.present = checked
+        app.display.present = checked
 
     def _check(self, view: View) -> None:
         self.frames += 1
-        self.regions.append(self.app.renderer.regions)
-        surface = self.app.surface
+        self.regions.append(self.app.display.renderer.regions)
+        surface = self.app.display.surface
         whole = pygame.Surface(surface.get_size())
         Renderer(whole).draw(view)
         if pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(whole, "RGB"):
             return
         rect = differing(surface, whole)
-        name = f"{len(self.failures)}-{self.app.screen.name}"
+        name = f"{len(self.failures)}-{self.app.router.screen.name}"
         pygame.image.save(surface, str(self.out / f"{name}-drawn.png"))
         pygame.image.save(whole, str(self.out / f"{name}-whole.png"))
         (self.out / f"{name}-rect.txt").write_text(f"{tuple(rect)}\n")
         inside = [f"{e.kind} {e.tag or ''} {e.text[:30]!r} {e.rect}" for e in view.elements
                   if pygame.Rect(e.rect).colliderect(rect)]
-        self.failures.append(f"screen {self.app.screen.name!r}, {surface.get_size()}: pixels differ in {tuple(rect)} "
-                             f"(regions {self.app.renderer.regions}); elements there: {inside}")
+        name = self.app.router.screen.name
+        self.failures.append(f"screen {name!r}, {surface.get_size()}: pixels differ in {tuple(rect)} "
+                             f"(regions {self.app.display.renderer.regions}); elements there: {inside}")
 
     def ok(self) -> None:
         assert not self.failures, "\n".join(self.failures[:3])
@@ -91,18 +93,18 @@ def differing(a: pygame.Surface, b: pygame.Surface) -> pygame.Rect:
 
 
 def _frame(app: Any, check: FrameCheck) -> None:
-    app.dirty = True
-    app.step(max_wait_ms=0)
+    app.router.dirty = True
+    app.loop.step(max_wait_ms=0)
     check.ok()
 
 
 def _verdict_rect(app: Any) -> tuple[int, int, int, int] | None:
-    found = [e.rect for e in app.current_view.elements if e.tag.startswith("verdict:")]
+    found = [e.rect for e in app.loop.view.elements if e.tag.startswith("verdict:")]
     return found[0] if found else None
 
 
 def _cards(app: Any) -> list[tuple[int, int, int, int]]:
-    return [e.rect for e in app.current_view.elements if e.tag == "card"]
+    return [e.rect for e in app.loop.view.elements if e.tag == "card"]
 
 
 def _rejection(app: Any, check: FrameCheck) -> None:
@@ -115,14 +117,14 @@ def _rejection(app: Any, check: FrameCheck) -> None:
     check.ok()
     frames = check.regions[before:]
     assert frames, "the rejection drew a frame"
-    w, h = app.surface.get_size()
+    w, h = app.display.surface.get_size()
     grew = verdict is None or verdict[3] != (_verdict_rect(app) or verdict)[3]
     moved = grew and (h > w or cards != _cards(app))
     for regions in frames:
         if regions is None and moved:
             check.moved += 1
             continue
-        assert regions is not None and damage.area(regions) < w * h / 2, (app.screen.name, regions)
+        assert regions is not None and damage.area(regions) < w * h / 2, (app.router.screen.name, regions)
         check.rejections += 1
 
 
@@ -130,7 +132,7 @@ def _visits(app: Any, check: FrameCheck, rng: random.Random) -> None:
     """Help (a page on) and the history, and back to the table: each screen drawn over the one before it."""
     for action, more in (("help", "next"), ("history", "up")):
         press(app, action)
-        if more in app.current_view.buttons() and rng.random() < 0.5:
+        if more in app.loop.view.buttons() and rng.random() < 0.5:
             press(app, more)
         check.ok()
         press(app, "back")
@@ -139,20 +141,20 @@ def _visits(app: Any, check: FrameCheck, rng: random.Random) -> None:
 
 def _extras(app: Any, check: FrameCheck, rng: random.Random, cafe: CafeLink, turn: int) -> None:
     """What comes and goes around the table screen: the café's strip, the notice band, a verdict fading."""
-    controller = app.screen.controller
+    controller = app.router.screen.controller
     if turn % 7 == 3:
-        app.cafe = cafe if app.cafe is None else None  # not connected: the "café offline" mark shows
+        app.cafe.link = cafe if app.cafe.link is None else None  # not connected: the "café offline" mark shows
         _frame(app, check)
-    if turn % 9 == 5 and app.cafe is not None:
+    if turn % 9 == 5 and app.cafe.link is not None:
         until = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(time.time() + 60))
         words = {"de": "Gleich Pause", "en": "Break soon"}
-        app.post(CafeNews(announcement=contract.announce_payload(words, until=until), announced=True))
+        app.inbox.post(CafeNews(announcement=contract.announce_payload(words, until=until), announced=True))
         _frame(app, check)
     if turn % 11 == 4:
-        app.guard.notice_until = time.monotonic() + 6  # as after an error the guard caught: the band shows
+        app.loop.guard.notice_until = time.monotonic() + 6  # as after an error the guard caught: the band shows
         _frame(app, check)
     elif turn % 11 == 6:
-        app.guard.notice_until = time.monotonic()  # the band's time ran out
+        app.loop.guard.notice_until = time.monotonic()  # the band's time ran out
         _frame(app, check)
     if controller.feedback is not None and rng.random() < 0.3:  # the verdict as it is five seconds later
         controller.feedback = replace(controller.feedback, at=controller.feedback.at - VERDICT_S)
@@ -179,16 +181,16 @@ def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) 
         if rng.random() < 0.3:
             _rejection(app, check)
         _extras(app, check, rng, cafe, turn)
-    app.cafe = None
-    app.guard.notice_until = 0.0
-    if "leave" in app.current_view.buttons():
+    app.cafe.link = None
+    app.loop.guard.notice_until = 0.0
+    if "leave" in app.loop.view.buttons():
         press(app, "leave")
         hold(app, "yes:0", 2.5)  # "Menu", held: the game is paused in the log
     else:
-        app.go_menu()  # the results: back to the menu
+        app.router.go_menu()  # the results: back to the menu
         _frame(app, check)
     check.ok()
-    assert app.screen.name == "menu"
+    assert app.router.screen.name == "menu"
 
 
 @pytest.mark.slow
@@ -196,7 +198,8 @@ def _play(app: Any, check: FrameCheck, game_id: str, seed: int, cafe: CafeLink) 
 def test_every_frame_is_the_view_drawn_whole(tmp_path, mosquitto, size: tuple[int, int], lang: str) -> None:
     app = make_app(tmp_path / "kiosk", lang=lang, size=size)
     check = FrameCheck(app, tmp_path)
-    cafe = CafeLink(CafeLinkConfig(mosquitto.host, mosquitto.port, "cafe-test", "table-test"), app.log, app.post)
+    config = CafeLinkConfig(mosquitto.host, mosquitto.port, "cafe-test", "table-test")
+    cafe = CafeLink(config, app.records.log, app.inbox.post)
     for i, game_id in enumerate(registry.ids()):
         _play(app, check, game_id, 7 + i, cafe)
     partial = [r for r in check.regions if r is not None]
@@ -294,16 +297,16 @@ def test_the_loop_draws_whole_after_an_exposed_window_and_nothing_when_nothing_c
     """A frame with no change counts as a frame and draws nothing; after the window was exposed (its picture
     lost) or resized, the next frame is drawn and flipped whole."""
     app = make_app(tmp_path)
-    app.draw()
-    frames = app.frames
-    app.draw()
-    assert app.frames == frames + 1 and app.renderer.regions == []
+    app.loop.draw()
+    frames = app.loop.frames
+    app.loop.draw()
+    assert app.loop.frames == frames + 1 and app.display.renderer.regions == []
     for kind in (pygame.WINDOWEXPOSED, pygame.VIDEORESIZE):
         event = pygame.event.Event(kind, w=800, h=480, size=(800, 480)) if kind == pygame.VIDEORESIZE else \
             pygame.event.Event(kind)
-        app.post_sdl(event)
-        app.step(max_wait_ms=50)
-        assert app.frames == frames + 2 and app.renderer.regions is None, pygame.event.event_name(kind)
+        post_sdl(app.loop, event)
+        app.loop.step(max_wait_ms=50)
+        assert app.loop.frames == frames + 2 and app.display.renderer.regions is None, pygame.event.event_name(kind)
         frames += 1
 
 
@@ -314,7 +317,7 @@ def test_a_rotated_display_shows_the_partly_drawn_canvas_turned_whole(tmp_path) 
     check = FrameCheck(app, tmp_path)
     start_game(app, "alles-klar", 3)
     _rejection(app, check)
-    whole = pygame.Surface(app.surface.get_size())
-    Renderer(whole).draw(app.current_view)
+    whole = pygame.Surface(app.display.surface.get_size())
+    Renderer(whole).draw(app.loop.view)
     turned = pygame.transform.rotate(whole, -90)
-    assert pygame.image.tobytes(app.display, "RGB") == pygame.image.tobytes(turned, "RGB")
+    assert pygame.image.tobytes(app.display.window, "RGB") == pygame.image.tobytes(turned, "RGB")

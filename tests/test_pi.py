@@ -330,6 +330,20 @@ def test_a_long_build_is_never_silent():
 
 
 
+def test_the_desktop_is_said_to_stop_only_where_a_display_manager_is_enabled(tmp_path):
+    """On a root without a desktop `systemctl get-default` reads graphical.target too: only an enabled display
+    manager (Pi OS Desktop's lightdm) means a desktop starts at boot, and only then does the installer say that
+    it no longer will."""
+    system = tmp_path / "etc" / "systemd" / "system"
+    system.mkdir(parents=True)
+    check = f'PROG=install-pi.sh; . {ROOT}/scripts/install-lib.sh; desktop_installed "$1"'
+    assert subprocess.run(["bash", "-c", check, "_", str(tmp_path)]).returncode == 1, "no desktop: graphical alone"
+    (system / "display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")  # dangling here
+    assert subprocess.run(["bash", "-c", check, "_", str(tmp_path)]).returncode == 0
+    text = INSTALL.read_text()
+    assert text.index("if desktop_installed /") < text.index("the desktop no longer starts at boot")
+
+
 def test_the_reminder_leaves_nothing_behind_that_holds_the_installers_output():
     """Once the command ends, the reminder ends with its sleep: a sleep left running kept the installer's
     output open for up to PROGRESS_S seconds after it finished (every DESTDIR install in the tests waited
@@ -532,6 +546,25 @@ def test_emulation_without_root_says_skipped_in_one_line_and_exits_0():
                             timeout=60, cwd="/")
     assert result.returncode == 0, result.stderr
     assert result.stdout == "pi-emulate.sh: skipped: needs root (debootstrap, chroot and mounts)\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the check comes after the one for root")
+def test_emulation_with_boot_asks_for_systemd_nspawn_before_anything_else(tmp_path):
+    """`--boot` needs systemd-nspawn at its very end: without it (and with no apt-get that can install it) the
+    script says so at once, before twenty minutes of an emulated install."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for tool in ("bash", "id", "sed", "cut", "date", "mkdir", "cat"):
+        found = shutil.which(tool)
+        if found:
+            (fake / tool).symlink_to(found)
+    (fake / "apt-get").write_text("#!/bin/sh\nexit 100\n")
+    (fake / "apt-get").chmod(0o755)
+    result = subprocess.run(["/usr/bin/env", f"PATH={fake}", "bash", str(EMULATE), "trixie", "armhf", "--boot"],
+                            capture_output=True, text=True, timeout=60, cwd="/")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ("pi-emulate.sh: skipped: --boot needs systemd-nspawn, and apt-get cannot install "
+                             "systemd-container\n")
 
 
 def test_emulation_refuses_an_unknown_release_or_architecture():

@@ -61,7 +61,7 @@ class Table:
     {"first_to": 16}, {"first_to": True}, {"discard_draw": "yes"}, {"colour": "red"},
 ])
 def test_bad_options_are_bad_header(options) -> None:
-    from referee.protocol import HeaderError
+    from referee.answers import HeaderError
     with pytest.raises(HeaderError):
         Table(**options)
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 from referee.table import Referee
 from tests.test_profi_sort import STATE_KEYS, J, c
 

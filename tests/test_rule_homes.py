@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from referee import games, registry
-from referee.protocol import rule_ids
 from referee.registry import DEFINITIONS
+from referee.rules import rule_ids
 
 RULES = pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "rules"
 

@@ -74,11 +74,11 @@ def test_a_beginner_game_on_the_hub_is_ranked_and_shown_by_tasks(tmp_path) -> No
     from hub.store import Store
     from hub.web import Hub, create_app
     from referee.sim import random_game
-    from tests.hub_tables import SimTable, paired, status
+    from tests.hub_tables import LoggedTable, paired, status
 
     store = Store(tmp_path / "hub.sqlite")
     ingest = Ingest(store, lambda c, t, n: None)
-    table = SimTable("t1")
+    table = LoggedTable("t1")
     ingest.process([Incoming("status", "nord", "t1", status("t1", 0, key=table.key), time.time())])
     paired(ingest, "nord", table)
     header, events = random_game("profi-sort", 3, 3)

@@ -17,16 +17,19 @@ from typing import Any
 import pygame
 import pytest
 
-from hw.config import ConfigError, loads
+from hw.config import loads
 from hw.lights import LightPin, Mode, SeatLights
 from hw.mockpins import timed_mock_factory
-from hw.sim import SimTable
+from hw.sim import SimHardware
 from kiosk.app.app import Command
 from kiosk.drawing.view import View
 from kiosk.hardware import seat_lights
+from kiosk.hardware.hardware import Hardware
+from kiosk.loop.inbox import Inbox
 from kiosk.screens import Screen
 from kiosk.screens.demo import DemoScreen
 from referee import sim
+from referee.config_lines import ConfigError
 from referee.table import Referee
 from tests.kiosk_helpers import make_app
 from tests.kiosk_process import KioskProcess
@@ -85,18 +88,19 @@ def pin_shows(lights: SeatLights, seat: str, mode: str, timeout: float = 5.0) ->
 
 class LocalKiosk:
     """The calls of `tests.kiosk_process.KioskProcess` (cmd, touch, state, wait, wait_events) on an App and a
-    SimTable in this process, so the light pins can be read. After every event it checks the lights."""
+    SimHardware in this process, so the light pins can be read. After every event it checks the lights."""
 
     dedupe_s = 0.0
     TAP_GAP_S = 0.03
 
     def __init__(self, tmp_path: Path):
         self.config = loads(CONFIG, "lit.toml")
-        self.app = make_app(tmp_path)
-        self.sim = SimTable(self.config, sink=self.app.post, workdir=tmp_path).open()
-        self.app.reader_seats = {sc.name: sc.seat for sc in self.config.scanners if sc.seat}
-        self.follower = self.app.lights = seat_lights.follower(self.sim.table)
-        self.lights = self.sim.table.lights
+        inbox = Inbox()
+        self.sim = SimHardware(self.config, sink=inbox.post, workdir=tmp_path).open()
+        table = self.sim.opened_table()
+        self.follower = seat_lights.follower(table)
+        self.app = make_app(tmp_path, inbox=inbox, hardware=Hardware(self.config, table, None, None, self.follower))
+        self.lights = table.lights
         self._taps: dict[tuple[Any, Any], float] = {}
         self.checked: list[dict[str, str]] = []
         self.before_confirm: list[tuple[str, bool, bool]] = []  # seat, owes a confirmation, its pin agreed
@@ -106,7 +110,7 @@ class LocalKiosk:
 
     def pump(self, steps: int = 3) -> None:
         for _ in range(steps):
-            self.app.step(max_wait_ms=2)
+            self.app.loop.step(max_wait_ms=2)
 
     def cmd(self, cmd: str, **fields: Any) -> dict[str, Any]:
         if cmd == "tap":
@@ -115,7 +119,7 @@ class LocalKiosk:
             if last is not None and time.monotonic() - last < self.TAP_GAP_S:
                 time.sleep(self.TAP_GAP_S - (time.monotonic() - last))
             self._taps[key] = time.monotonic()
-            if fields.get("button") == "confirm" and self.app.screen.name == "table":
+            if fields.get("button") == "confirm" and self.app.router.screen.name == "table":
                 self._note_confirm(fields["seat"])
         if cmd == "view":
             return {"ok": True, **self._command("view")}
@@ -128,7 +132,7 @@ class LocalKiosk:
         """A control-socket command run as the display thread runs it (`App._on_item`), here in this thread."""
         self.pump(1)
         command = Command(name, arg)
-        self.app._on_item(command)
+        self.app.inputs.on_item(command)
         error = getattr(command, "error", None)
         if error is not None:
             raise error
@@ -138,15 +142,16 @@ class LocalKiosk:
         return self._command("state")
 
     def touch(self, action: str) -> dict[str, Any]:
-        self.app.draw()
-        if action not in self.app.current_view.buttons() and self.app.current_view.anywhere == "race-done":
-            self.app.screen.on_action("race-done")  # a touch anywhere closes the full-screen race result
-            self.app.draw()
-        assert action in self.app.current_view.buttons(), (action, self.app.current_view.buttons())
+        self.app.loop.draw()
+        if action not in self.app.loop.view.buttons() and self.app.loop.view.anywhere == "race-done":
+            self.app.router.screen.on_action("race-done")  # a touch anywhere closes the full-screen race result
+            self.app.loop.draw()
+        assert action in self.app.loop.view.buttons(), (action, self.app.loop.view.buttons())
         if action == "act:done":
-            collecting = getattr(self.app.screen.controller.ui, "collect", None)
+            collecting = getattr(self.app.router.screen.controller.ui, "collect", None)
             if collecting is not None:
-                seat = next(s for s in SEATS if self.app.screen.controller.player_for_seat(s) == collecting.player)
+                controller = self.app.router.screen.controller
+                seat = next(s for s in SEATS if controller.player_for_seat(s) == collecting.player)
                 self._note_confirm(seat)
         self._command("action", action)
         self.pump()
@@ -155,7 +160,7 @@ class LocalKiosk:
     def wait(self, predicate, timeout: float = 20.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
-            self.app.step(max_wait_ms=5)
+            self.app.loop.step(max_wait_ms=5)
             state = self.state()
             if predicate(state):
                 return state
@@ -174,19 +179,19 @@ class LocalKiosk:
         confirmation, else (a Profi-Sort draw by button) it is steady on."""
         self.pump()
         self.lights.wait_applied()
-        c = self.app.screen.controller
+        c = self.app.router.screen.controller
         owed = owes_confirmation(c, c.player_for_seat(seat))
         self.before_confirm.append((seat, owed, pin_shows(self.lights, seat, "pulse" if owed else "on")))
 
     def check_lights(self) -> None:
         self.pump()
         self.lights.wait_applied()
-        want = expected(self.app.screen)
+        want = expected(self.app.router.screen)
         got = pins_show(self.lights, {seat: "blink" if mode == "flash" else mode for seat, mode in want.items()})
-        assert all(got.values()), (want, got, self.app.screen.controller.state)
+        assert all(got.values()), (want, got, self.app.router.screen.controller.state)
         after = self.state()
         assert after["lights"] == {s: "blink" if m == "flash" else m for s, m in want.items()}, (
-            want, after, self.app.screen.controller.referee.hints())
+            want, after, self.app.router.screen.controller.referee.hints())
         self.checked.append(want)
 
 
@@ -228,7 +233,7 @@ def play_whole_game(kiosk: LocalKiosk, game_id: str, seed: int) -> list[dict]:
     players = sim.get(game_id).default_players
     options = sim.get(game_id)(random.Random(seed), sim.names(players)).header.get("options", {})
     names = start_game(kiosk, game_id, players, options)
-    ui = kiosk.app.screen.controller.ui
+    ui = kiosk.app.router.screen.controller.ui
     if hasattr(ui, "race_timeout_ms"):  # the pin checks after each slap take their time: a race that is to
         ui.race_timeout_ms = 6_000      # time out still does (the driver waits 13 s), one that is not does not
     seat_of = dict(zip(names, SEATS, strict=False))
@@ -305,7 +310,7 @@ def test_set_up_claim_lights_the_claimed_seat_and_the_menu_is_dark(kiosk: LocalK
 
 
 def test_demo_runs_a_wave_round_the_table(kiosk: LocalKiosk) -> None:
-    kiosk.app.show(DemoScreen(kiosk.app, seed=3))
+    kiosk.app.router.show(DemoScreen(kiosk.app.host, seed=3))
     kiosk.pump()
     kiosk.lights.wait_applied()
     assert all(pins_show(kiosk.lights, dict.fromkeys(SEATS, "pulse")).values())
@@ -330,7 +335,7 @@ class ButtonTest(Screen):
 
 
 def test_on_the_button_test_screen_a_light_is_lit_while_its_button_is_held(kiosk: LocalKiosk) -> None:
-    kiosk.app.show(ButtonTest(kiosk.app))
+    kiosk.app.router.show(ButtonTest(kiosk.app.host))
     kiosk.pump()
     kiosk.lights.wait_applied()
     assert all(pins_show(kiosk.lights, dict.fromkeys(SEATS, "off")).values())
@@ -342,15 +347,15 @@ def test_on_the_button_test_screen_a_light_is_lit_while_its_button_is_held(kiosk
     kiosk.sim.press("Ben", "slap")  # Ben's light is active low: lit = pin low
     assert pin_shows_within(kiosk.lights, "Ben", "on") and kiosk.lights.pin("Ben").state == 0.0
     kiosk.sim.release("Ben", "slap")
-    kiosk.app.lights.hold("Dev", True)  # what the screen does to keep a light on after a short tap
+    kiosk.app.host.lights.hold("Dev", True)  # what the screen does to keep a light on after a short tap
     kiosk.pump()
     kiosk.lights.wait_applied()
     assert pin_shows(kiosk.lights, "Dev", "on") and pin_shows_within(kiosk.lights, "Ben", "off")
-    kiosk.app.lights.hold("Dev", False)
+    kiosk.app.host.lights.hold("Dev", False)
     kiosk.pump()
     kiosk.lights.wait_applied()
     assert pin_shows_within(kiosk.lights, "Dev", "off")
-    kiosk.app.go_menu()
+    kiosk.app.router.go_menu()
     kiosk.pump()
     kiosk.lights.wait_applied()
     kiosk.sim.press("Cleo", "slap")

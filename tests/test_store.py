@@ -44,7 +44,7 @@ def test_records_number_every_answered_event_and_replay_to_the_same_answers(tmp_
     games = log.games()
     assert [r.kind for r in records].count("start") == 2 and [r.kind for r in records].count("end") == 2
     for game in games:
-        mine = [r for r in records if r.game_id == game.id]
+        mine = [r for r in records if r.game_row == game.id]
         assert mine[-1].kind == "end" and mine[-1].fields["status"] == "finished"
         header, events, answers = as_transcript(mine)
         assert any(not a["ok"] for a in answers) and sum(a["ok"] for a in answers) == game.events

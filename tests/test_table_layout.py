@@ -25,9 +25,9 @@ UNITS = {"alles-klar": "cards won", "magische-7": "points", "profi-sort": "tasks
 
 def drawn(app) -> list[DrawnText]:
     """What the renderer drew for the screen now, as drawn (sizes after fitting, cut or not)."""
-    app.renderer.record = []
-    app.draw()
-    record, app.renderer.record = app.renderer.record, None
+    app.display.renderer.record = []
+    app.loop.draw()
+    record, app.display.renderer.record = app.display.renderer.record, None
     return [d for d in record if isinstance(d, DrawnText)]
 
 
@@ -41,9 +41,9 @@ def test_the_seat_number_says_what_it_counts_in_every_game(tmp_path, size) -> No
     assert set(UNITS) == set(kiosk.games.ids())
     for game_id, unit in UNITS.items():
         most = max(games.get(game_id).player_counts)
-        show(app, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
+        show(app.host, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
         texts = drawn(app)
-        view = app.current_view
+        view = app.loop.view
         units = [e.text for e in view.tagged("seat-unit")]
         assert units and set(units) == {unit}, (game_id, units)
         assert len(view.tagged("seat-score")) == most and len(view.tagged("seat-name")) == most
@@ -52,12 +52,12 @@ def test_the_seat_number_says_what_it_counts_in_every_game(tmp_path, size) -> No
 
 def test_the_units_follow_the_language(tmp_path) -> None:
     app = make_app(tmp_path, lang="de")
-    show(app, played("annaotto", 4))
-    app.draw()
-    assert {e.text for e in app.current_view.tagged("seat-unit")} == {"Karten"}
-    show(app, played("alcasan", 4))
-    app.draw()
-    assert {e.text for e in app.current_view.tagged("seat-unit")} == {"Karten übrig"}
+    show(app.host, played("annaotto", 4))
+    app.loop.draw()
+    assert {e.text for e in app.loop.view.tagged("seat-unit")} == {"Karten"}
+    show(app.host, played("alcasan", 4))
+    app.loop.draw()
+    assert {e.text for e in app.loop.view.tagged("seat-unit")} == {"Karten übrig"}
     i18n.set_language("en")
 
 
@@ -69,26 +69,26 @@ def test_the_last_trick_has_a_place_of_its_own(tmp_path, game_id) -> None:
         steps = 9
         while not (c := played(game_id, steps, count=most, seed=5, pool=LONG_NAMES)).state.get("last_trick"):
             steps += 3
-        show(app, c)
+        show(app.host, c)
         texts = drawn(app)
         winner = c.state["last_trick"].get("winner")
         trick = [t for t in texts if t.tag == "trick"]
         assert len(trick) == 1 and not trick[0].cut, (size, trick)
         assert winner is None or winner in trick[0].source
-        assert not any("Last trick" in e.text for e in app.current_view.tagged("extra"))
+        assert not any("Last trick" in e.text for e in app.loop.view.tagged("extra"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_scanner_strip_pushes_the_table_down_and_covers_no_button(tmp_path, size) -> None:
     app = make_app(tmp_path, size=size)
-    show(app, played("annaotto", 9, pool=LONG_NAMES))
-    app.draw()
-    turn_before = app.current_view.tagged("turn")[0].rect
-    buttons_before = app.current_view.buttons()
-    app.scanners_down["/dev/ttyACM1"] = LONG_NAMES[2]
-    app.scanners_down[CAMERA] = None
+    show(app.host, played("annaotto", 9, pool=LONG_NAMES))
+    app.loop.draw()
+    turn_before = app.loop.view.tagged("turn")[0].rect
+    buttons_before = app.loop.view.buttons()
+    app.host.scanners_down["/dev/ttyACM1"] = LONG_NAMES[2]
+    app.host.scanners_down[CAMERA] = None
     texts = drawn(app)
-    view = app.current_view
+    view = app.loop.view
     strip = view.tagged("banner-strip")[0].rect
     assert "Marie-Louise" in view.tagged("banner")[0].text and "Camera" in view.tagged("banner")[0].text
     assert view.tagged("turn")[0].rect[1] >= strip[1] + strip[3] > turn_before[1], "the table moved down"
@@ -102,10 +102,10 @@ def test_the_scanner_strip_pushes_the_table_down_and_covers_no_button(tmp_path, 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_glitch_notice_pushes_the_screen_down_and_covers_no_button(tmp_path, size) -> None:
     app = make_app(tmp_path, size=size)
-    show(app, played("alles-klar", 6))
-    app.guard.notice_until = time.monotonic() + 60  # as after a caught error
+    show(app.host, played("alles-klar", 6))
+    app.loop.guard.notice_until = time.monotonic() + 60  # as after a caught error
     texts = drawn(app)
-    view = app.current_view
+    view = app.loop.view
     band = view.tagged("notice")[0].rect
     assert [t for t in texts if t.tag == "notice" and not t.cut]
     for element in view.elements:
@@ -113,8 +113,8 @@ def test_the_glitch_notice_pushes_the_screen_down_and_covers_no_button(tmp_path,
             assert not overlaps(element.rect, band), element
             assert element.rect[1] + element.rect[3] <= size[1], element
     x, y, w, h = view.tagged("help")[0].rect
-    app.touch(x + w // 2, y + h // 2)  # touch lands on the moved button
-    assert app.screen.name == "help"
+    app.inputs.touch(x + w // 2, y + h // 2)  # touch lands on the moved button
+    assert app.router.screen.name == "help"
 
 
 def test_every_game_has_a_longest_rejection_scene_in_both_languages() -> None:

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cafe import contract
-from cafe.settings import CafeLinkConfig
+from cafe.config import CafeLinkConfig
 from kiosk.app.cafe_link import CafeLink, CafeNews
 from kiosk.drawing.render import MAX_DRAWN, Renderer, drawable, measure
 from kiosk.drawing.view import BUTTON, CARD, View
@@ -67,21 +67,22 @@ def test_announcements_assignments_and_players_names_reach_the_screen_without_a_
     for size in SIZES:
         app = make_app(tmp_path_factory.mktemp("kiosk"), size=size)
         kiosk_helpers.EXPECT_CUTS.append(app)  # arbitrary strings: a cut is allowed here, a fault is not
-        app.cafe = CafeLink(CafeLinkConfig("127.0.0.1", 1, "nord", "t1"), app.log, app.post)  # never started
-        app.post(CafeNews(online=True, announcement={"v": 1, "text": {"de": announcement, "en": announcement},
+        never_started = CafeLink(CafeLinkConfig("127.0.0.1", 1, "nord", "t1"), app.records.log, app.inbox.post)
+        app.cafe.link = never_started
+        app.inbox.post(CafeNews(online=True, announcement={"v": 1, "text": {"de": announcement, "en": announcement},
                                                      "until": None}, announced=True))
         settle(app)
         assignment = {"v": 1, "evening": "e1", "round": 1, "game": "magische-7", "options": {}, "players": names,
                       "dealer": None, "title": {"de": title, "en": title}, "at": "2026-01-01T20:00:00+01:00"}
-        app.post(CafeNews(assignment=assignment, assigned=True))
+        app.inbox.post(CafeNews(assignment=assignment, assigned=True))
         settle(app)
-        assert app.screen.name == "assignment"
-        app.post(CafeNews(assignment=None, assigned=True))
+        assert app.router.screen.name == "assignment"
+        app.inbox.post(CafeNews(assignment=None, assigned=True))
         settle(app)
         # A game's names are what the keyboard or an assignment can give: text the contract allows, kept in the log.
-        app.start_game("magische-7", [f"{i}{name[:30]}" if contract.safe_text(name) else f"{i}" for i, name in
+        app.router.start_game("magische-7", [f"{i}{name[:30]}" if contract.safe_text(name) else f"{i}" for i, name in
                                       enumerate(names)], None, {}, {})
         settle(app)
-        assert app.screen.name == "table"
-        assert app.guard.count == 0, "the display loop's guard caught a fault"
-        app.log.close()
+        assert app.router.screen.name == "table"
+        assert app.loop.guard.count == 0, "the display loop's guard caught a fault"
+        app.records.log.close()

@@ -7,7 +7,7 @@
 - `sources`: frame sources behind one port (picamera2 on a Pi, the simulated camera; a V4L2 webcam's is the
   kiosk's, `kiosk.hardware.webcam`, as hw does not import pygame);
 - `reader`: `CameraReader`, a sibling of the serial and wedge readers: capture and decoding threads,
-  frames dropped (never queued) when decoding falls behind, `CardScan` / `ReaderError` to the sink;
+  frames dropped (never queued) when decoding falls behind, `CardScan` / `ReaderNews` to the sink;
 - `sim`: the simulated camera that renders frames of the table from the project's own label images;
 - `save`: the calibrated zones written back into the table config.
 

@@ -1,8 +1,11 @@
 """Our own printed test faces for the four games that have no public card art (`hw.camera.printed`).
 
-Two styles per game, drawn with Pillow and the DejaVu fonts, neither like the kiosk's own card pictures:
+Three styles per game, drawn with Pillow and the DejaVu fonts, none like the kiosk's own card pictures:
 - `a`: a white card with a thin frame, the value large in the middle in a sans face, small marks in two corners;
-- `b`: a cream card with a coloured band, the value in a serif face off-centre, the marks in a row under it.
+- `b`: a cream card with a coloured band, the value in a serif face off-centre, the marks in a row under it;
+- `c`: a white rim around a panel printed in full colour, the print light on it (as many commercial decks): the
+  value in a disc in the middle in a condensed face, indices in all four corners, Alles klar?'s numerals in two
+  corners only. The reader's thresholds were never set on it (the held-out design of docs/figures.md).
 Alles klar?'s faces differ only in small Roman numerals (5 mm high), Die magische 7's in a sign before a number,
 ANNAOTTO's in colour, pattern and sign: the cases a reader of printed faces must tell apart.
 """
@@ -13,7 +16,7 @@ import functools
 import math
 from typing import Any
 
-STYLES = {"AK": ("a", "b"), "AC": ("a", "b"), "M7": ("a", "b"), "AO": ("a", "b")}
+STYLES = {"AK": ("a", "b", "c"), "AC": ("a", "b", "c"), "M7": ("a", "b", "c"), "AO": ("a", "b", "c")}
 W, H = 420, 587  # 63 x 88 mm at 0.15 mm per pixel
 FONTS = "/usr/share/fonts/truetype/dejavu/"
 AO_RGB = {"RED": (210, 30, 40), "ORANGE": (245, 140, 20), "YELLOW": (245, 215, 40), "GREEN": (40, 150, 60),
@@ -37,13 +40,12 @@ def draw(prefix: str, style: str, face: str, face_up: bool = True) -> tuple[Any,
     """(RGB picture, L mask) of one face of our own art; KeyError for an unknown game or style."""
     from PIL import Image, ImageDraw
 
-    if style not in STYLES[prefix]:
+    if style not in STYLES[prefix] or style == "c":  # style c: hw.camera.artwork_c
         raise KeyError(style)
-    mask = Image.new("L", (W, H), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, W - 1, H - 1), radius=mm(3.5), fill=255)
+    mask = outline_mask()
     if not face_up:
-        return _back(prefix, style), mask
-    paper = (255, 255, 255) if style == "a" else (250, 244, 228)
+        return back(prefix, style), mask
+    paper = (250, 244, 228) if style == "b" else (255, 255, 255)
     card = Image.new("RGB", (W, H), paper)
     d = ImageDraw.Draw(card)
     short = face.partition(":")[2]
@@ -51,10 +53,19 @@ def draw(prefix: str, style: str, face: str, face_up: bool = True) -> tuple[Any,
     return card, mask
 
 
-def _back(prefix: str, style: str) -> Any:
+def outline_mask() -> Any:
+    """A card's outline: the rounded rectangle of every style."""
     from PIL import Image, ImageDraw
 
-    card = Image.new("RGB", (W, H), (40, 60, 120) if style == "a" else (120, 30, 40))
+    mask = Image.new("L", (W, H), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, W - 1, H - 1), radius=mm(3.5), fill=255)
+    return mask
+
+
+def back(prefix: str, style: str) -> Any:
+    from PIL import Image, ImageDraw
+
+    card = Image.new("RGB", (W, H), {"a": (40, 60, 120), "b": (120, 30, 40)}.get(style, (30, 90, 70)))
     d = ImageDraw.Draw(card)
     step = mm(4)
     for i in range(-H, W + H, step):

@@ -2,18 +2,22 @@
 
 A face is taught as pictures of it, cut out upright (`Look`: Y at 0.35 mm per pixel, U and V at a quarter of
 that). Reading one card:
-1. both upright orientations of the cut-out are compared with every taught look at low resolution (cosine of
-   band-passed grey and colour: glare and lamp brightness drop out) → the best few faces;
-2. the best face A is checked against each runner-up B where the two differ: the squared differences of the
-   card to A and to B, weighted by where A and B differ (|A − B|, smoothed). On faces that differ only in a
-   small numeral or a corner index the weight is all on that numeral; on unrelated faces it spreads out.
-   `(d_B − d_A) / (d_B + d_A)` is near 1 when the card is A, near 0 when it is neither, below 0 when B;
-3. A is the answer only when it is similar enough at all (a card's back, a hand, a card not taught are not)
-   and beats every runner-up by `MARGIN`; else nothing is read. A wrong card is far worse than none.
+1. the cut-out in both upright orientations is compared with every taught look at low resolution (cosine of
+   band-passed grey and colour: glare and lamp brightness drop out) → the few faces it may be;
+2. the card is shifted onto the best of them by phase correlation (its outline places it to a pixel or two;
+   a print sits a little off on its card), and each candidate A is held against each other B where the two
+   differ: the squared differences of the card to A and to B, weighted by where A and B differ (|A − B|,
+   smoothed, grey and colour). On faces that differ only in a small numeral or a corner index the weight is
+   all on that numeral; on unrelated faces it spreads out. `(d_B − d_A) / (d_B + d_A)` is near 1 when the card
+   is A, near 0 when it is neither, below 0 when B;
+3. A is the answer only when it looks like the card at all (a back, a hand, a card not taught do not), and
+   beats every other candidate and every face that looks like A by `MARGIN`; else nothing is read. A wrong
+   card is far worse than none.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,39 +27,92 @@ import numpy as np
 from hw.camera.outline import CHROMA_SCALE, PATCH, Found, Shape, f32, find_cards, rectify
 
 MIN_SIMILARITY = 0.45
-"""The best look's cosine at low resolution, below which the card is nothing taught (set on french-paris and
-our style `a`; a back, a hand, an untaught card stay well below it)."""
+"""The best look's cosine at low resolution, below which the card is nothing taught."""
+MIN_FINE = 0.6
+"""The winner's correlation with the card at full resolution after the shift, below which it is not that face."""
 MARGIN = 0.3
-"""How much nearer the best face must be than each runner-up where the two differ (`(d_B − d_A)/(d_B + d_A)`)."""
-RUNNERS_UP = 4
+"""How much nearer the winner must be than each rival where the two differ (`(d_B − d_A)/(d_B + d_A)`)."""
+CANDIDATES = 6  # faces of the coarse look held against each other
+CLOSE = 0.25  # … those within this much cosine of the best
+NEIGHBOURS = 6  # taught faces that look most like the winner, always held against it
 SAME_LOOK = 2.0
 """The largest local squared difference (Gaussian σ 4 patch pixels, unit-contrast band) between two captures of
-one card: 0.4–1.7 on the simulated camera; a card differing in one small numeral or pip mostly 4.9 and more, but
-Alles klar?'s II and IV under glare below 3."""
+one card."""
 COARSE = 4  # the first comparison at a quarter of the patch: 45 x 63
 BAND_SIGMA = 12.0  # the grey's slow changes (glare, the lamp) removed: a Gaussian of this many patch pixels
-CHROMA_WEIGHT = 1.5  # colour beside grey, per coarse pixel (ANNAOTTO's red and blue are one grey)
-SHIFT = 4  # patch pixels a card may sit off its taught place after rectifying (its outline found ±1.5 mm)
+PRE_SIGMA = 0.8  # a little blur first: a card read sharp and one taught through a soft lens look alike
+CONTRAST_SIGMA = 10.0  # the print's contrast evened out over this many patch pixels (3.5 mm) …
+FLOOR = 0.3  # … but not raised where there is little print (paper grain, sensor noise): this share of the mean
+CHROMA_UNIT = 24.0  # U and V levels per unit, beside the unit-contrast grey
+CHROMA_WEIGHT = 1.5  # colour beside grey in the coarse look (ANNAOTTO's red and blue are one grey)
+WEIGHT_SIGMA = 3.0  # where two faces differ, widened by this many patch pixels (a card a pixel off)
+SHIFT = 4.0  # patch pixels a card may sit off its taught place after its outline placed it
+PAIRS_KEPT = 400  # pair weights kept between frames (each 180 KB)
+
+
+RIM = 3  # patch pixels (1 mm) along the cut-out's edge: the card's edge, its shadow, what lies beside it
+CORNER = 12  # … and a rounded corner's radius (4 mm): the mat shows there
+
+
+def _inside() -> Any:
+    """1 on the card's own print, 0 on its rim and its rounded corners (float32, PATCH)."""
+    w, h = PATCH
+    mask = np.zeros((h, w), np.uint8)
+    r = CORNER
+    cv2.rectangle(mask, (RIM + r, RIM), (w - 1 - RIM - r, h - 1 - RIM), 1, -1)
+    cv2.rectangle(mask, (RIM, RIM + r), (w - 1 - RIM, h - 1 - RIM - r), 1, -1)
+    for cx, cy in ((RIM + r, RIM + r), (w - 1 - RIM - r, RIM + r), (RIM + r, h - 1 - RIM - r),
+                   (w - 1 - RIM - r, h - 1 - RIM - r)):
+        cv2.circle(mask, (cx, cy), r, 1, -1)
+    return mask.astype(np.float32)
+
+
+INSIDE = _inside()
 
 
 def band(y: Any) -> Any:
-    """Grey without its slow changes, unit contrast: what the print shows, not how it is lit."""
-    y = cv2.GaussianBlur(y.astype(np.float32), (0, 0), 1.0)
-    y -= cv2.GaussianBlur(y, (0, 0), BAND_SIGMA)
-    y /= float(y.std()) + 1e-3
-    return y
+    """Grey without its slow changes, each part of it at unit contrast: what the print shows, not how it is lit —
+    a lamp's glare that halves the contrast of a numeral (in a taught look or in a frame) leaves it as it was.
+    0 on the rim and in the corners (`INSIDE`), whatever lies there."""
+    f = y.astype(np.float32)
+    ring = f[(INSIDE > 0) & (cv2.erode(INSIDE, np.ones((5, 5), np.uint8)) == 0)]
+    f = np.where(INSIDE > 0, f, float(np.median(ring)))  # the rim as the print's own edge, not the mat
+    f = cv2.GaussianBlur(f, (0, 0), PRE_SIGMA)
+    f -= _smooth(f, BAND_SIGMA)
+    f *= INSIDE
+    energy = _smooth(f * f, CONTRAST_SIGMA)
+    floor = FLOOR * float(np.sqrt((f * f)[INSIDE > 0].mean()))
+    f = np.asarray(f / (np.sqrt(energy) + floor), np.float32)
+    return f / (float(f[INSIDE > 0].std()) + 1e-3)
 
 
-def coarse(y_band: Any, uv: Any) -> Any:
+def _smooth(f: Any, sigma: float) -> Any:
+    """A wide Gaussian blur, done at a quarter of the size (the same to a grey level, a tenth of the time)."""
+    small = cv2.resize(f, (f.shape[1] // 4, f.shape[0] // 4), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 4), (f.shape[1], f.shape[0]),
+                      interpolation=cv2.INTER_LINEAR)
+
+
+def colour_of(uv: Any) -> Any:
+    """U and V as numbers around 0 in `CHROMA_UNIT`s (None without colour)."""
+    return None if uv is None else (uv.astype(np.float32) - 128.0) / CHROMA_UNIT
+
+
+def coarse(y_band: Any, uv_unit: Any) -> Any:
     """The low-resolution vector of a card (grey band and, with colour, U and V), unit length."""
     w, h = PATCH[0] // COARSE, PATCH[1] // COARSE
     parts = [cv2.resize(y_band, (w, h), interpolation=cv2.INTER_AREA).ravel()]
-    if uv is not None:
-        for plane in uv.astype(np.float32) - 128.0:
-            parts.append(cv2.resize(plane, (w, h), interpolation=cv2.INTER_LINEAR).ravel() * (CHROMA_WEIGHT / 16))
+    if uv_unit is not None:
+        for plane in uv_unit:
+            parts.append(cv2.resize(plane, (w, h), interpolation=cv2.INTER_LINEAR).ravel() * CHROMA_WEIGHT)
     v = np.concatenate(parts)
     v -= v.mean()
     return v / (float(np.linalg.norm(v)) + 1e-6)
+
+
+def turned(a: Any) -> Any:
+    """A picture (or a stack of planes) turned by 180°."""
+    return None if a is None else np.ascontiguousarray(a[..., ::-1, ::-1])
 
 
 @dataclass
@@ -66,24 +123,48 @@ class Look:
     y: Any
     uv: Any = None
     band: Any = field(default=None, repr=False)
-    vectors: dict[bool, Any] = field(default_factory=dict, repr=False)  # coloured? → coarse vector
+    colour: Any = field(default=None, repr=False)  # `colour_of(uv)`
+    vectors: dict[tuple[bool, int], Any] = field(default_factory=dict, repr=False)  # (coloured?, turn) → coarse
+    _envelope: tuple[Any, Any] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.band = band(self.y)
+        self.colour = colour_of(self.uv)
 
-    def vector(self, colour: bool) -> Any:
-        if colour not in self.vectors:
-            self.vectors[colour] = coarse(self.band, self.uv if colour else None)
-        return self.vectors[colour]
+    def envelope(self) -> tuple[Any, Any]:
+        if self._envelope is None:
+            self._envelope = envelope(self.band)
+        return self._envelope
+
+    def vector(self, colour: bool, turn: int = 0) -> Any:
+        key = (colour, turn)
+        if key not in self.vectors:
+            b = self.band if not turn else turned(self.band)
+            c = (self.colour if not turn else turned(self.colour)) if colour else None
+            self.vectors[key] = coarse(b, c)
+        return self.vectors[key]
 
 
 @dataclass(frozen=True, slots=True)
 class Match:
     face: str | None  # None: no read
     similarity: float
-    margin: float  # how much the best beat its closest runner-up (1.0 with no runner-up)
+    margin: float  # how much the best beat its closest rival (1.0 with no rival)
     runner_up: str | None = None
     upside_down: bool = False
+
+
+Hypothesis = tuple[int, int]  # (look index, turn: 1 when the card lies upside down against that look)
+
+
+class _Seen:
+    """One cut-out card, as `FaceBook.match` compares it: both orientations, and shifted onto looks."""
+
+    def __init__(self, y: Any, uv: Any, colour: bool):
+        b, c = band(y), colour_of(uv) if colour else None
+        self.planes = [(b, c), (turned(b), turned(c))]
+        self.vectors = np.stack([coarse(b, c), coarse(*self.planes[1])])
+        self.on: dict[Hypothesis, tuple[Any, Any]] = {}
 
 
 class FaceBook:
@@ -92,100 +173,194 @@ class FaceBook:
     def __init__(self, looks: list[Look], shape: Shape | None = None):
         self.looks = list(looks)
         self.shape = shape or Shape()
-        self._matrix: dict[bool, Any] = {}
-        self._weights: dict[tuple[int, int], Any] = {}
+        self._matrix: dict[tuple[bool, int], Any] = {}
+        self._pairs: OrderedDict[tuple[int, int, int], tuple[Any, Any, Any, Any]] = OrderedDict()
+        self._neighbours: dict[tuple[bool, int], list[Hypothesis]] = {}
 
     def __len__(self) -> int:
         return len(self.looks)
 
+    def add(self, look: Look) -> None:
+        """One more look (teaching): what was worked out for the others stays."""
+        self.looks.append(look)
+        self._matrix.clear()
+        self._neighbours.clear()
+
     def faces(self) -> set[str]:
         return {look.face for look in self.looks}
 
-    def _coarse_matrix(self, colour: bool) -> Any:
-        if colour not in self._matrix:
-            self._matrix[colour] = np.stack([look.vector(colour) for look in self.looks])
-        return self._matrix[colour]
+    def _coarse_matrix(self, colour: bool, turn: int = 0) -> Any:
+        key = (colour, turn)
+        if key not in self._matrix:
+            self._matrix[key] = np.stack([look.vector(colour, turn) for look in self.looks])
+        return self._matrix[key]
+
+    def _colour(self, uv: Any) -> bool:
+        return uv is not None and all(look.uv is not None for look in self.looks)
 
     def match(self, y: Any, uv: Any) -> Match:
         """The face of a cut-out card (`rectify`), or Match(None, …) when it is no taught face for sure."""
         if not self.looks:
             return Match(None, 0.0, 0.0)
-        colour = uv is not None and all(look.uv is not None for look in self.looks)
-        y_bands = [band(y), band(np.ascontiguousarray(y[::-1, ::-1]))]
-        uvs = [uv, None if uv is None else np.ascontiguousarray(uv[:, ::-1, ::-1])]
-        vectors = np.stack([coarse(b, u if colour else None) for b, u in zip(y_bands, uvs, strict=True)])
-        scores = self._coarse_matrix(colour) @ vectors.T  # looks x orientations
-        best_per_face: dict[str, tuple[float, int, int]] = {}
-        for index, look in enumerate(self.looks):
-            turn = int(np.argmax(scores[index]))
-            entry = (float(scores[index, turn]), index, turn)
-            if entry > best_per_face.get(look.face, (-2.0, 0, 0)):
-                best_per_face[look.face] = entry
-        ranked = sorted(best_per_face.values(), reverse=True)[: 1 + RUNNERS_UP]
-        similarity, best, turn = ranked[0]
+        colour = self._colour(uv)
+        seen = _Seen(y, uv, colour)
+        scores = self._coarse_matrix(colour) @ seen.vectors.T  # looks x orientations
+        ranked = self._ranked(scores)
+        similarity, best = ranked[0]
         if similarity < MIN_SIMILARITY:
-            return Match(None, similarity, 0.0, self.looks[best].face)
-        # the coarse look ranks faces that share most of their print by noise: each of the best few is held
-        # against each other where the two differ, and the one that beats every other is the answer
-        worst: list[tuple[float, str | None]] = [(1.0, None)] * len(ranked)
-        for i, (_, a, a_turn) in enumerate(ranked):
-            for j in range(i + 1, len(ranked)):
-                _, b, b_turn = ranked[j]
-                b_band = self.looks[b].band if b_turn == a_turn else self.looks[b].band[::-1, ::-1]
-                score = self._discriminate(y_bands[a_turn], a, b, b_band, b_turn != a_turn)
-                worst[i] = min(worst[i], (score, self.looks[b].face))
-                worst[j] = min(worst[j], (-score, self.looks[a].face))
-        winner = max(range(len(ranked)), key=lambda k: worst[k][0])
-        margin, rival = worst[winner]
-        _, best, turn = ranked[winner]
-        face = self.looks[best].face
-        return Match(face if margin >= MARGIN else None, float(scores[best, turn]), margin, rival, turn == 1)
+            return Match(None, similarity, 0.0, self.looks[best[0]].face)
+        candidates = [h for s, h in ranked[:CANDIDATES] if s >= similarity - CLOSE]
+        leader = candidates[0]
+        for other in candidates[1:]:  # the one that beats the others where they differ leads
+            if self._versus(seen, leader, other) < 0:
+                leader = other
+        rivals = {self.looks[h[0]].face: h for h in [*candidates, *self._alike(leader, colour)]}
+        rivals.pop(self.looks[leader[0]].face, None)
+        margin, rival = 1.0, None
+        for face, other in rivals.items():
+            score = self._versus(seen, leader, other)
+            if score < margin:
+                margin, rival = score, face
+        fine = self._fine(seen, leader)
+        face = self.looks[leader[0]].face
+        sure = margin >= MARGIN and fine >= MIN_FINE
+        return Match(face if sure else None, fine, margin, rival, leader[1] == 1)
+
+    def _ranked(self, scores: Any) -> list[tuple[float, Hypothesis]]:
+        """Each face's best (look, turn) by the coarse look, best first."""
+        best_per_face: dict[str, tuple[float, Hypothesis]] = {}
+        turns = np.argmax(scores, axis=1)
+        for index, look in enumerate(self.looks):
+            entry = (float(scores[index, turns[index]]), (index, int(turns[index])))
+            if entry > best_per_face.get(look.face, (-2.0, (0, 0))):
+                best_per_face[look.face] = entry
+        return sorted(best_per_face.values(), reverse=True)
+
+    def _alike(self, leader: Hypothesis, colour: bool) -> list[Hypothesis]:
+        """The taught looks most like the leader's (either way up): whatever the coarse look said, the answer
+        must beat these where they differ."""
+        index, turn = leader
+        key = (colour, index)
+        if key not in self._neighbours:
+            mine = self.looks[index].vector(colour)
+            near = []
+            for t in (0, 1):
+                cos = self._coarse_matrix(colour, t) @ mine
+                near += [(float(cos[j]), (j, t)) for j in range(len(self.looks))
+                         if self.looks[j].face != self.looks[index].face]
+            near.sort(reverse=True)
+            seen_faces: set[str] = set()
+            chosen: list[Hypothesis] = []
+            for _, (j, t) in near:
+                if self.looks[j].face not in seen_faces and len(chosen) < NEIGHBOURS:
+                    seen_faces.add(self.looks[j].face)
+                    chosen.append((j, t))
+            self._neighbours[key] = chosen
+        return [(j, t ^ turn) for j, t in self._neighbours[key]]
+
+    def _on(self, seen: _Seen, hypothesis: Hypothesis) -> tuple[Any, Any]:
+        """The card's planes in the hypothesis' orientation, shifted onto its look."""
+        if hypothesis not in seen.on:
+            index, turn = hypothesis
+            b, c = seen.planes[turn]
+            seen.on[hypothesis] = shifted(b, c, self.looks[index].band)
+        return seen.on[hypothesis]
+
+    def _fine(self, seen: _Seen, hypothesis: Hypothesis) -> float:
+        """Correlation of the card with the look at full resolution (grey band)."""
+        b, _ = self._on(seen, hypothesis)
+        t = self.looks[hypothesis[0]].band
+        return float((b * t).sum() / (np.linalg.norm(b) * np.linalg.norm(t) + 1e-6))
+
+    def _versus(self, seen: _Seen, a: Hypothesis, b: Hypothesis) -> float:
+        """(d_B − d_A)/(d_B + d_A): the card's squared difference to A and to B where A and B differ, each
+        difference beyond what a pixel's shift explains (`beyond`)."""
+        weight_y, weight_c, other_y, other_c = self._pair(a[0], b[0], a[1] ^ b[1])
+        look = self.looks[a[0]]
+        y, c = self._on(seen, a)
+        d_a = float((weight_y * beyond(y, *look.envelope()) ** 2).sum())
+        d_b = float((weight_y * beyond(y, *envelope(other_y)) ** 2).sum())
+        if weight_c is not None and c is not None:
+            d_a += float((weight_c * (c - look.colour) ** 2).sum())
+            d_b += float((weight_c * (c - other_c) ** 2).sum())
+        return (d_b - d_a) / (d_b + d_a + 1e-9)
+
+    def _pair(self, a: int, b: int, turn: int) -> tuple[Any, Any, Any, Any]:
+        """Where looks a and b (b turned by `turn`) differ, b shifted onto a: (grey weight, colour weight,
+        b's grey, b's colour)."""
+        key = (a, b, turn)
+        found = self._pairs.get(key)
+        if found is not None:
+            self._pairs.move_to_end(key)
+            return found
+        first, second = self.looks[a], self.looks[b]
+        other_y = second.band if not turn else turned(second.band)
+        other_c = second.colour if not turn else turned(second.colour)
+        other_y, other_c = shifted(other_y, other_c, first.band)
+        differ = beyond(first.band, *envelope(other_y)) + beyond(other_y, *first.envelope())
+        weight_y = cv2.GaussianBlur(differ, (0, 0), WEIGHT_SIGMA)
+        weight_c = None
+        if first.colour is not None and other_c is not None:
+            diff = np.abs(first.colour - other_c).sum(axis=0)
+            weight_c = cv2.GaussianBlur(diff, (0, 0), WEIGHT_SIGMA / CHROMA_SCALE) * CHROMA_SCALE ** 2
+        found = (weight_y, weight_c, other_y, other_c)
+        self._pairs[key] = found
+        if len(self._pairs) > PAIRS_KEPT:
+            self._pairs.popitem(last=False)
+        return found
 
     def same_as(self, y: Any, uv: Any) -> str | None:
         """The taught face this card is a picture of, nowhere differing by more than the noise of one capture and
         the next (teaching's wrong-card check: with few faces taught, "the best of those known" says nothing)."""
-        colour = uv is not None and all(look.uv is not None for look in self.looks)
-        bands = [band(y), band(np.ascontiguousarray(y[::-1, ::-1]))]
-        uvs = [uv, None if uv is None else np.ascontiguousarray(uv[:, ::-1, ::-1])]
-        vectors = np.stack([coarse(b, u if colour else None) for b, u in zip(bands, uvs, strict=True)])
         if not self.looks:
             return None
-        scores = self._coarse_matrix(colour) @ vectors.T
+        colour = self._colour(uv)
+        seen = _Seen(y, uv, colour)
+        scores = self._coarse_matrix(colour) @ seen.vectors.T
         for index in np.argsort(-scores.max(axis=1))[:8]:
             turn = int(np.argmax(scores[index]))
             if scores[index, turn] < 0.8:
                 break
-            local = cv2.GaussianBlur((bands[turn] - self.looks[index].band) ** 2, (0, 0), 4.0)
+            look = self.looks[index]
+            b, c = self._on(seen, (int(index), turn))
+            local = cv2.GaussianBlur((b - look.band) ** 2, (0, 0), 4.0)
+            if c is not None and look.colour is not None:
+                colour_local = cv2.GaussianBlur(((c - look.colour) ** 2).sum(axis=0), (0, 0), 1.0)
+                local += cv2.resize(colour_local, PATCH, interpolation=cv2.INTER_LINEAR)
             if float(local.max()) < SAME_LOOK:
-                face: str = self.looks[index].face
+                face: str = look.face
                 return face
         return None
 
-    def _discriminate(self, observed: Any, best: int, other: int, other_band: Any, turned: bool) -> float:
-        """(d_B − d_A)/(d_B + d_A): the card's squared difference to A and to B where A and B differ, the card
-        placed onto each as well as it fits (a taught picture sits a pixel or two off another)."""
-        a = self.looks[best].band
-        key = (best, other if not turned else -1 - other)
-        weight = self._weights.get(key)
-        if weight is None:
-            weight = cv2.GaussianBlur(np.abs(a - _aligned(other_band, a)), (0, 0), 3.0)
-            weight = weight / (float(weight.sum()) + 1e-6)
-            if len(self._weights) < 20_000:
-                self._weights[key] = weight
-        d_a = float((weight * (_aligned(observed, a) - a) ** 2).sum())
-        b_on_a = _aligned(other_band, a)
-        d_b = float((weight * (_aligned(observed, b_on_a) - b_on_a) ** 2).sum())
-        return (d_b - d_a) / (d_b + d_a + 1e-9)
+
+TOLERANCE = np.ones((3, 3), np.uint8)  # a pixel either way: where a print may sit after the outline placed it
 
 
-def _aligned(observed: Any, template: Any) -> Any:
-    """The observed card shifted onto the template when phase correlation is sure of a shift of at most SHIFT
-    pixels (a print a little off on its card); else as it is: the outline already placed it to a pixel."""
-    (dx, dy), response = cv2.phaseCorrelate(template.astype(np.float64), observed.astype(np.float64))
-    if response < 0.3 or abs(dx) > SHIFT or abs(dy) > SHIFT or (abs(dx) < 0.25 and abs(dy) < 0.25):
-        return observed
+def envelope(y: Any) -> tuple[Any, Any]:
+    """The highest and the lowest value within a pixel of each pixel (grey dilated and eroded)."""
+    return cv2.dilate(y, TOLERANCE), cv2.erode(y, TOLERANCE)
+
+
+def beyond(y: Any, high: Any, low: Any) -> Any:
+    """How far each pixel lies outside another picture's envelope (0 inside): a difference a pixel's shift
+    does not explain, so a card a little off its taught place, or a little sharper, differs only where its
+    print does."""
+    return np.maximum(np.maximum(y - high, low - y), 0)
+
+
+def shifted(y: Any, uv: Any, onto: Any) -> tuple[Any, Any]:
+    """A card's grey band (and colour) shifted onto a look's band when phase correlation finds a shift of at most
+    SHIFT pixels; else as it is."""
+    (dx, dy), response = cv2.phaseCorrelate(onto.astype(np.float64), y.astype(np.float64))
+    if response < 0.2 or abs(dx) > SHIFT or abs(dy) > SHIFT or (abs(dx) < 0.1 and abs(dy) < 0.1):
+        return y, uv
     m = f32([[1, 0, -dx], [0, 1, -dy]])
-    return cv2.warpAffine(observed, m, (observed.shape[1], observed.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+    y = cv2.warpAffine(y, m, (y.shape[1], y.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if uv is not None:
+        mc = f32([[1, 0, -dx / CHROMA_SCALE], [0, 1, -dy / CHROMA_SCALE]])
+        uv = np.stack([cv2.warpAffine(p, mc, (p.shape[1], p.shape[0]), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE) for p in uv])
+    return y, uv
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,10 +60,12 @@ def _picture(design: str, face: str, look: int, face_up: bool) -> tuple[Any, Any
     kind, _, style = design.partition("-")
     if kind == "french":
         return _french(style, face, look, face_up)
-    from hw.camera.artwork import draw
+    from hw.camera import artwork, artwork_c
 
     try:
-        return draw(kind.upper(), style, face, face_up)
+        if style == "c":
+            return artwork_c.draw(kind.upper(), face, face_up)
+        return artwork.draw(kind.upper(), style, face, face_up)
     except KeyError:
         raise NoDesign(f"no design {design!r} for {face}") from None
 

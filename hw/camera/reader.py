@@ -4,7 +4,7 @@ Two threads, neither of them the display's:
 - capture: opens the frame source (retrying with back-off while it is missing), reads frames and
   leaves only the newest in a one-frame slot. A frame the decoder has not taken yet is replaced, so
   when decoding falls behind frames are dropped, never queued, and latency stays one frame.
-  No frame for `stall_s` (a stalled or unplugged camera) is `ReaderError("camera", "disconnected")`;
+  No frame for `stall_s` (a stalled or unplugged camera) is `ReaderNews("camera", "disconnected")`;
   the first frame after it is "reconnected" (the kiosk's banner, as for an unplugged scanner).
 - decode: crops each zone out of the newest frame, decodes it (`hw.camera.decode`) and feeds the
   zone's `ZoneMemory`; every code that counts becomes `CardScan(code, zone_reader(zone), t_ns)`, with
@@ -32,7 +32,7 @@ from hw.camera.presence import ZoneMemory
 from hw.camera.sources import Frame, FrameSource
 from hw.camera.zones import READER, CameraConfig, Zone
 from hw.clock import now_ns
-from hw.inputs import CardScan, ReaderError
+from hw.inputs import CardScan, ReaderNews
 from hw.sinks import as_sink
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ class CameraReader:
         self.retry_min, self.retry_max = retry_s
         self.zones: tuple[Zone, ...] = config.zones
         self.memories = {z.name: self._memory() for z in self.zones}
-        self.labels = True
+        self.labels = config.labels  # read the camera labels (the kiosk hands faces over: `set_faces`)
         self.book: Any = None  # hw.camera.faces.FaceBook of the game in play, when its faces are taught
         self.trackers: dict[str, Any] = {}
         self.teacher: Any = None  # hw.camera.teach.Teacher while a deck is taught
@@ -128,13 +128,13 @@ class CameraReader:
         if not self._down:
             self._down = True
             self.connected.clear()
-            self._emit(ReaderError(self.name, "disconnected", detail, now_ns()))
+            self._emit(ReaderNews(self.name, "disconnected", detail, now_ns()))
 
     def _back(self) -> None:
         self.connected.set()
         if self._down:
             self._down = False
-            self._emit(ReaderError(self.name, "reconnected", "", now_ns()))
+            self._emit(ReaderNews(self.name, "reconnected", "", now_ns()))
 
     # -- capture thread
     def _capture(self) -> None:

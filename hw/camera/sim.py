@@ -13,7 +13,13 @@ YUV420 buffers with a padded stride), so the simulated kiosk and the tests run t
 (`hw.camera.sources.Picamera2Source`).
 
 Driven through the simulated table's control socket (`hw.sim`):
-    {"cmd": "lay", "code": "AO:RED.DOTS#1", "zone": "pile"}   (optional "angle", "face_down", "tilt")
+    {"cmd": "lay", "code": "AO:RED.DOTS#1", "zone": "pile"}   (optional "angle", "face_down", "tilt" (0–0.2:
+        out of plane), "design" (a printed face, `hw.camera.printed`), "sticker" (its camera label on it),
+        "at": [fx, fy] (where in the zone, fractions: beside or half over another card))
+    {"cmd": "scene", "blur": 1.6, "noise": 3, "glare": false, "colour": true,
+     "designs": {"AK": "ak-b"}, "sticker": false}              (any of them: the picture's blur σ in pixels, the
+        sensor's noise, the lamp's glare, colour frames; the design a card of a deck prefix is printed in when a
+        `lay` names none, and whether its label is stuck on; a printed card turns the frames colour)
     {"cmd": "cover", "zone": "pile", "seconds": 0.8}           (no "seconds": until {"cmd": "uncover"})
     {"cmd": "take", "zone": "pile"}                            (optional "code": one card only)
     {"cmd": "camera", "state": "unplug" | "replug" | "stall" | "resume"}
@@ -117,16 +123,59 @@ def card_image(code: str, face_up: bool, design: str | None = None, sticker: boo
     return card, mask
 
 
-def _perspective(image: Any, tilt: float, fill: int = 0) -> Any:
-    """The picture seen slightly out of plane: its top edge `tilt` (a fraction) narrower than its bottom."""
+def _pose(size: tuple[int, int], angle: float, tilt: float) -> tuple[Any, tuple[int, int]]:
+    """The homography that lays a flat card picture of `size` on the table (OpenCV's pixel-centre coordinates)
+    and the size of the picture that holds it: its top edge `tilt` (a fraction) narrower than its bottom by a
+    true perspective, as a lens sees a card a little out of plane, then turned by `angle` degrees counter-clockwise
+    about its centre (as Pillow's `rotate(expand=True)`)."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    w, h = size
+    d = w * tilt / 2
+    flat = np.asarray([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    seen = np.asarray([[d * w / (w + 2 * d), 0], [w - d * w / (w + 2 * d), 0], [w, h], [0, h]], np.float32)
+    tilted = cv2.getPerspectiveTransform(flat, seen).astype(np.float64)
+    a = math.radians(angle)
+    cos, sin = math.cos(a), math.sin(a)
+    corners = [((x - w / 2) * cos + (y - h / 2) * sin, -(x - w / 2) * sin + (y - h / 2) * cos)
+               for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    nw = math.ceil(max(x for x, _ in corners)) - math.floor(min(x for x, _ in corners))
+    nh = math.ceil(max(y for _, y in corners)) - math.floor(min(y for _, y in corners))
+    turn = np.array([[cos, sin, nw / 2 - (w / 2) * cos - (h / 2) * sin],
+                     [-sin, cos, nh / 2 + (w / 2) * sin - (h / 2) * cos], [0, 0, 1]])
+    edge_to_centre = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]])
+    return edge_to_centre @ turn @ tilted @ np.linalg.inv(edge_to_centre), (nw, nh)
+
+
+def _laid_picture(picture: Any, mask: Any, angle: float, tilt: float, blur: float) -> tuple[Any, Any, Any]:
+    """A card picture and its mask as the camera sees them laid (`_pose`) through a lens of blur `blur` (σ, px),
+    and the mask before the blur.
+    The picture is carried premultiplied by its mask, so its edge blends into what lies below as a lens blurs the
+    whole scene, not into the black around the sprite (which made every card's edge a dark rim, and its outline
+    look a pixel smaller the softer the lens)."""
+    import cv2
+    import numpy as np
     from PIL import Image
 
-    if not tilt:
-        return image
-    w, h = image.size
-    d = w * tilt / 2
-    return image.transform((w, h), Image.Transform.QUAD, (-d, 0, 0, h, w, h, w + d, 0), Image.Resampling.BICUBIC,
-                           fillcolor=fill)
+    matrix, size = _pose(picture.size, angle, tilt)
+    colour = np.asarray(picture, np.float32)
+    alpha = np.asarray(mask, np.float32) / 255.0
+    premultiplied = colour * (alpha if colour.ndim == 2 else alpha[..., None])
+    laid = cv2.warpPerspective(premultiplied, matrix, size, flags=cv2.INTER_LINEAR)
+    sharp = cv2.warpPerspective(alpha, matrix, size, flags=cv2.INTER_LINEAR)
+    cover = sharp
+    if blur > 0:
+        laid, cover = cv2.GaussianBlur(laid, (0, 0), blur), cv2.GaussianBlur(sharp, (0, 0), blur)
+    safe = np.maximum(cover, 1e-3)
+    colour = np.clip(laid / (safe if laid.ndim == 2 else safe[..., None]), 0, 255).astype(np.uint8)
+
+    def grey(a: Any) -> Any:
+        return Image.fromarray(np.clip(a * 255 + 0.5, 0, 255).astype(np.uint8))
+
+    return Image.fromarray(colour), grey(cover), grey(sharp)
 
 
 # --- the scene -----------------------------------------------------------------------------------
@@ -163,6 +212,8 @@ class TableScene:
         self.stalled = False
         self.lock = threading.Lock()
         self._mats: dict[tuple[int, ...], Any] = {}  # mats and noise fields by size
+        self.designs: dict[str, str] = {}  # deck prefix → the design its cards are printed in when a lay names none
+        self.sticker = True  # a printed card carries its camera label unless a lay says otherwise
 
     @property
     def view_mm(self) -> tuple[float, float]:
@@ -178,11 +229,16 @@ class TableScene:
 
     # -- what players do
     def lay(self, code: str, zone: str, angle: float | None = None, face_up: bool = True,
-            tilt: float | None = None, design: str | None = None, sticker: bool = True,
+            tilt: float | None = None, design: str | None = None, sticker: bool | None = None,
             at: tuple[float, float] | None = None) -> Laid:
         """A card laid into a zone: near its middle (or `at`, fractions of the zone), at a random angle unless
-        given, slightly out of plane; printed in `design` with or without its label (`card_image`)."""
+        given, slightly out of plane; printed in `design` (default: its deck's in `designs`) with or without its
+        label (`card_image`; default `self.sticker`)."""
         z = self.zone(zone)
+        design = design if design is not None else self.designs.get(code.partition(":")[0])
+        sticker = self.sticker if sticker is None else sticker
+        if design is not None and self.mode == "L":
+            self.set_look(colour=True)  # printed cards are in colour, and so is the picture from now on
         vw, vh = self.view_mm
         x0, y0, x1, y1 = z.area
         jitter = min((x1 - x0) * vw, (y1 - y0) * vh) * 0.12
@@ -195,6 +251,22 @@ class TableScene:
         with self.lock:
             self.cards.append(card)
         return card
+
+    def set_look(self, *, colour: bool | None = None, blur: float | None = None, noise: float | None = None,
+                 glare: bool | None = None) -> None:
+        """How the camera sees the table from now on: colour or grey frames, the blur σ (pixels), the sensor's
+        noise, the lamp's glare; the cards lying there are drawn afresh."""
+        with self.lock:
+            if colour is not None:
+                self.mode = "RGB" if colour else "L"
+            self.blur = self.blur if blur is None else float(blur)
+            self.noise = self.noise if noise is None else float(noise)
+            self.glare = self.glare if glare is None else bool(glare)
+            self._mats = {}
+            cards = list(self.cards)
+        for card in cards:
+            if card.sprite is not None:
+                card.sprite = self._sprite(card)
 
     def cover(self, zone: str, seconds: float | None = None) -> None:
         self.zone(zone)
@@ -218,17 +290,11 @@ class TableScene:
     def _sprite(self, card: Laid) -> tuple[Any, Any, Any]:
         """(picture, mask, shadow mask) as the camera sees the card: turned, out of plane, blurred. The shadow
         is the card's edge on what lies below it (its thickness and the lamp): a thin dark rim."""
-        from PIL import Image, ImageFilter
+        from PIL import ImageFilter
 
         picture, mask = card_image(card.code, card.face_up, card.design, card.sticker)
-        picture = picture.convert(self.mode)
-        picture, mask = _perspective(picture, card.tilt), _perspective(mask, card.tilt)
-        picture = picture.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
-        mask = mask.rotate(card.angle, Image.Resampling.BICUBIC, expand=True)
-        shadow = mask.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(1.2)).point(lambda v: v // 2)
-        if self.blur > 0:
-            picture = picture.filter(ImageFilter.GaussianBlur(self.blur))
-            mask = mask.filter(ImageFilter.GaussianBlur(self.blur))
+        picture, mask, sharp = _laid_picture(picture.convert(self.mode), mask, card.angle, card.tilt, self.blur)
+        shadow = sharp.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(1.2)).point(lambda v: v // 2)
         return picture, mask, shadow
 
     def _glare(self, size: tuple[int, int]) -> Any:
@@ -432,12 +498,31 @@ def sim_source(scene: TableScene) -> Any:
 
 
 def commands(scene: TableScene) -> dict[str, Any]:
-    """The control socket's camera commands (`hw.sim.SimTable` registers them)."""
+    """The control socket's camera commands (`hw.sim.SimHardware` registers them)."""
 
     def lay(req: dict[str, Any]) -> dict[str, Any]:
-        card = scene.lay(str(req["code"]), str(req.get("zone", "pile")), req.get("angle"),
-                         not req.get("face_down", False), req.get("tilt"))
-        return {"angle": round(card.angle, 1)}
+        card = scene.lay(_text(req, "code"), _text(req, "zone", "pile"), _number(req, "angle", -360, 360),
+                         not _flag(req, "face_down", False), _number(req, "tilt", 0.0, 0.2),
+                         _text(req, "design", None), _flag(req, "sticker", None), _at(req))
+        return {"angle": round(card.angle, 1), "design": card.design, "sticker": card.sticker}
+
+    def look(req: dict[str, Any]) -> dict[str, Any]:
+        designs = req.get("designs")
+        if designs is not None:
+            if not isinstance(designs, dict) or len(designs) > 16:
+                raise ValueError('"designs" maps a deck prefix to a design: {"AK": "ak-a"}')
+            for prefix, design in designs.items():
+                if design is None:
+                    scene.designs.pop(str(prefix)[:8], None)
+                else:
+                    scene.designs[_text({"p": prefix}, "p")[:8]] = _text({"d": design}, "d")
+        if "sticker" in req:
+            scene.sticker = bool(_flag(req, "sticker", True))
+        colour = _flag(req, "colour", None)
+        scene.set_look(colour=colour, blur=_number(req, "blur", 0.0, 3.0), noise=_number(req, "noise", 0.0, 30.0),
+                       glare=_flag(req, "glare", None))
+        return {"colour": scene.mode == "RGB", "blur": scene.blur, "noise": scene.noise, "glare": scene.glare,
+                "designs": dict(scene.designs), "sticker": scene.sticker}
 
     def cover(req: dict[str, Any]) -> None:
         seconds = req.get("seconds")
@@ -460,4 +545,46 @@ def commands(scene: TableScene) -> dict[str, Any]:
                 scene.stalled = state == "stall"
         return {"plugged": scene.plugged, "stalled": scene.stalled}
 
-    return {"lay": lay, "cover": cover, "uncover": uncover, "take": take, "camera": camera}
+    return {"lay": lay, "cover": cover, "uncover": uncover, "take": take, "camera": camera, "scene": look}
+
+
+def _text(req: dict[str, Any], key: str, default: Any = ...) -> Any:
+    """A short text field of a control request (a code, a zone, a design); `default` when it may be missing."""
+    value = req.get(key, default)
+    if value is ...:
+        raise KeyError(key)
+    if value is None and default is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise ValueError(f'"{key}" must be a text of 1 to 64 characters')
+    return value
+
+
+def _number(req: dict[str, Any], key: str, lo: float, hi: float) -> float | None:
+    """A number field of a control request within [lo, hi], or None when it is missing."""
+    value = req.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
+        raise ValueError(f'"{key}" must be a number from {lo:g} to {hi:g}')
+    return float(value)
+
+
+def _at(req: dict[str, Any]) -> tuple[float, float] | None:
+    """A lay's "at": [fx, fy], where in the zone (fractions), or None."""
+    at = req.get("at")
+    if at is None:
+        return None
+    if not (isinstance(at, list) and len(at) == 2):
+        raise ValueError('"at" is [fx, fy]: where in the zone, fractions 0–1')
+    fx, fy = (_number({"at": v}, "at", 0.0, 1.0) for v in at)
+    if fx is None or fy is None:
+        raise ValueError('"at" is [fx, fy]: where in the zone, fractions 0–1')
+    return fx, fy
+
+
+def _flag(req: dict[str, Any], key: str, default: bool | None) -> bool | None:
+    value = req.get(key, default)
+    if value is not None and not isinstance(value, bool):
+        raise ValueError(f'"{key}" must be true or false')
+    return value

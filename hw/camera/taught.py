@@ -4,25 +4,36 @@
 Each look is written before the manifest that names it, and the manifest is replaced atomically after every
 capture: a kiosk switched off in the middle of teaching keeps every face taught until then. A deck directory
 comes from this kiosk's own data directory (or a backup of it), but is still read as outside input: names,
-counts and picture sizes are bounded, and a look whose face is not in the game's deck is dropped.
+counts and picture sizes are bounded, and a look whose face is not in the game's deck is dropped. No file is read
+through a symbolic link or when it is not a plain file, none beyond its size limit, and a picture whose PNG header
+does not give the look's own size is never decoded (a small file can unpack to gigabytes).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import os
 import re
+import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hw.camera.outline import PATCH, Shape
-
 FORMAT = 1
 MAX_LOOKS = 600  # ANNAOTTO's 152 faces, each with a few looks
 MAX_DECKS = 8
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+LOOK_NAME = re.compile(r"^[0-9]{3}-[0-9a-f]{6}\.png$")
+MAX_MANIFEST = 1_000_000  # bytes: 600 looks take about 20 kB
+MAX_PICTURE = 1_000_000  # bytes: a look's PNG takes about 40 kB
+MAX_ENTRIES = 2_000  # directory entries looked at in a game's folder
+LONG_PX = (48.0, 8_000.0)  # a card's long side in a frame, pixels: what a stored shape may say
+ASPECT = (0.4, 1.0)
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def faces_dir(data_dir: Path, game: str) -> Path:
@@ -75,21 +86,29 @@ class TaughtDeck:
 
     def pictures(self) -> list[tuple[str, Any, Any]]:
         """(face, Y, UV or None) of every look whose picture reads back."""
-        import cv2
         import numpy as np
 
         out = []
+        from hw.camera.outline import PATCH  # OpenCV's, as the pictures are: a kiosk without it lists decks only
+
         w, h = PATCH
         for face, name in self.looks:
-            y = cv2.imread(str(self.path / name), cv2.IMREAD_GRAYSCALE)
-            if y is None or y.shape != (h, w):
+            y = _png(self.path / name, (w, h))
+            if y is None:
                 continue
-            both = cv2.imread(str(self.path / _uv_name(name)), cv2.IMREAD_GRAYSCALE)
-            uv = None
-            if both is not None and both.shape == (h // 4, 2 * (w // 4)):
-                uv = np.stack([both[:, : w // 4], both[:, w // 4:]])
+            both = _png(self.path / _uv_name(name), (2 * (w // 4), h // 4))
+            uv = None if both is None else np.stack([both[:, : w // 4], both[:, w // 4:]])
             out.append((face, y, uv))
         return out
+
+    def clear(self) -> None:
+        """Forget every look (the deck taught again from its first face); the manifest first, then the pictures."""
+        names = [name for _, name in self.looks]
+        self.looks, self.shape = [], (0.0, 0.0)
+        self.save()
+        for name in names:
+            (self.path / name).unlink(missing_ok=True)
+            (self.path / _uv_name(name)).unlink(missing_ok=True)
 
 
 def _uv_name(name: str) -> str:
@@ -110,38 +129,106 @@ def _atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def read_plain(path: Path, limit: int) -> bytes | None:
+    """A plain file's bytes, never through a symbolic link (its last part) and never more than `limit`; None when
+    it is missing, a link, not a plain file, larger, or unreadable."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(limit + 1)
+        return data if len(data) <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _png(path: Path, size: tuple[int, int]) -> Any:
+    """A grey PNG of exactly `size` (width, height) as uint8, or None; the header is checked before decoding."""
+    import cv2
+    import numpy as np
+
+    data = read_plain(path, MAX_PICTURE)
+    if data is None or len(data) < 24 or not data.startswith(PNG_MAGIC) or data[12:16] != b"IHDR":
+        return None
+    if (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) != size:
+        return None
+    picture = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    return picture if picture is not None and picture.shape == (size[1], size[0]) else None
+
+
+def _looks(raw: Any, known_faces: set[str]) -> list[tuple[str, str]]:
+    """The manifest's looks that name a face of the game and a picture file of ours."""
+    looks = []
+    for item in raw[:MAX_LOOKS] if isinstance(raw, list) else []:
+        if (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str) and item[0] in known_faces
+                and isinstance(item[1], str) and LOOK_NAME.match(item[1])):
+            looks.append((item[0], item[1]))
+    return looks
+
+
+def _shape(raw: Any) -> tuple[float, float]:
+    """The stored card size, when it is one a camera can see; else unknown (0, 0)."""
+    if (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int | float) and not isinstance(v, bool)
+                                                         and math.isfinite(v) for v in raw)
+            and LONG_PX[0] <= raw[0] <= LONG_PX[1] and ASPECT[0] <= raw[1] <= ASPECT[1]):
+        return float(raw[0]), float(raw[1])
+    return 0.0, 0.0
+
+
 def load_deck(path: Path, game: str, known_faces: set[str]) -> TaughtDeck | None:
     """A taught deck from its directory, checked; None when its manifest is missing or not one of ours."""
+    data = read_plain(path / "deck.json", MAX_MANIFEST)
+    if data is None:
+        return None
     try:
-        raw = json.loads((path / "deck.json").read_text(encoding="utf-8")[:1_000_000])
-    except (OSError, ValueError):
+        raw = json.loads(data.decode("utf-8"))
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested deeper than a manifest ever is
         return None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT or raw.get("game") != game:
         return None
-    looks = []
-    for item in raw.get("looks", [])[:MAX_LOOKS] if isinstance(raw.get("looks"), list) else []:
-        if (isinstance(item, list) and len(item) == 2 and item[0] in known_faces and isinstance(item[1], str)
-                and re.fullmatch(r"[0-9]{3}-[0-9a-f]{6}\.png", item[1])):
-            looks.append((item[0], item[1]))
-    shape = raw.get("shape")
-    size = (0.0, 0.0)
-    if isinstance(shape, list) and len(shape) == 2 and all(isinstance(v, int | float) for v in shape):
-        size = (float(shape[0]), float(shape[1]))
-    return TaughtDeck(path, game, path.name, looks, size)
+    return TaughtDeck(path, game, path.name, _looks(raw.get("looks"), known_faces), _shape(raw.get("shape")))
 
 
 def decks(data_dir: Path, game: str, known_faces: set[str]) -> list[TaughtDeck]:
     """Every taught deck of a game, by name."""
     root = faces_dir(data_dir, game)
-    if not root.is_dir():
+    if not _plain_dir(root):
+        return []
+    try:
+        names = sorted(entry.name for entry in itertools.islice(os.scandir(root), MAX_ENTRIES))
+    except OSError:
         return []
     found = []
-    for path in sorted(root.iterdir())[:MAX_DECKS]:
-        if path.is_dir() and NAME.match(path.name):
-            deck = load_deck(path, game, known_faces)
+    for name in names:
+        if NAME.match(name) and _plain_dir(root / name):
+            deck = load_deck(root / name, game, known_faces)
             if deck is not None:
                 found.append(deck)
+        if len(found) == MAX_DECKS:
+            break
     return found
+
+
+def _plain_dir(path: Path) -> bool:
+    """A directory that is not a symbolic link."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def remove_deck(deck: TaughtDeck) -> None:
+    """A deck forgotten: its manifest first (it is no deck from then on), then its folder."""
+    (deck.path / "deck.json").unlink(missing_ok=True)
+    if _plain_dir(deck.path):
+        shutil.rmtree(deck.path, ignore_errors=True)
 
 
 def new_deck(data_dir: Path, game: str) -> TaughtDeck:
@@ -167,5 +254,7 @@ def book(taught: list[TaughtDeck]) -> Any:
     long_px = sum(s[0] for s in shapes) / len(shapes)
     aspect = sum(s[1] for s in shapes) / len(shapes)
     spread = max(abs(s[0] / long_px - 1) for s in shapes)
+    from hw.camera.outline import Shape
+
     return FaceBook(looks, Shape(long_px, aspect, size_tolerance=0.06 + spread,
                                  aspect_tolerance=0.05 + max(abs(s[1] - aspect) for s in shapes)))

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from hw.camera.faces import FaceBook, Look
-from hw.camera.outline import Shape, find_cards, rectify
+from hw.camera.outline import Shape, corner_shift, find_cards, rectify
 from hw.camera.taught import TaughtDeck
 
 STILL_PX = 2.0  # corners moved less than this between two frames: the card lies still
@@ -99,6 +99,18 @@ class Teacher:
             self._keep(y, uv, card)
             return True
 
+    def ask(self, face: str) -> None:
+        """Ask for `face` next, whether it is taught or not (`referee-kiosk camera teach`: a picture of it comes)."""
+        with self.lock:
+            self.extra, self.wrong, self.held = face, None, None
+
+    def still(self, grey: Any, chroma: Any = None) -> None:
+        """A still picture of one card (`referee-kiosk camera teach`): it lies still by definition, and it is a new
+        card even where the picture before had its card (pictures of a folder are framed alike)."""
+        self.previous, self.last_corners = None, None
+        self.frame(grey, chroma)
+        self.frame(grey, chroma)
+
     def frame(self, grey: Any, chroma: Any = None, offset: tuple[int, int] = (0, 0)) -> None:
         """One frame of the pile zone (on the camera's decoding thread)."""
         cards = find_cards(grey, self._book.shape)
@@ -109,9 +121,9 @@ class Teacher:
         card = cards[0]
         y, uv = rectify(grey, chroma, card, offset)
         previous, self.previous = self.previous, (card.corners, y, uv)
-        if previous is None or np.abs(previous[0] - card.corners).max() > STILL_PX:
+        if previous is None or corner_shift(previous[0], card.corners) > STILL_PX:
             return  # still moving
-        if self.last_corners is not None and np.abs(self.last_corners - card.corners).max() < SAME_PX:
+        if self.last_corners is not None and corner_shift(self.last_corners, card.corners) < SAME_PX:
             return  # the card taken last, still there
         y = ((previous[1].astype(np.float32) + y) / 2).astype(np.uint8)
         if uv is not None and previous[2] is not None:
@@ -139,4 +151,5 @@ class Teacher:
         self.last, self.last_picture, self.last_corners = face, y, card.corners
         self.wrong, self.held, self.extra = None, None, None
         self.asking = self._first_untaught()
-        self._book = self._make_book()
+        self._book.add(Look(face, y, uv))
+        self._book.shape = Shape(*self.deck.shape)

@@ -2,7 +2,8 @@
 
     [camera]             source ("picamera2" | "v4l2" | "sim"), device (v4l2: /dev/video…), fps,
                          confirm_frames, forget_s, recount_s, stall_s, size = [width, height] (the full
-                         view in pixels)
+                         view in pixels), labels (read the cards' camera labels, default true), faces (read
+                         the faces taught for the game in play, default true: on once a deck is taught)
     [camera.zones.NAME]  area = [x0, y0, x1, y1] (fractions of the camera's full view, left/top to
                          right/bottom), seat = "NAME" (a seat's own zone; without: a pile or trick zone,
                          whose card belongs to the seat that may act now)
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 SOURCES = ("picamera2", "v4l2", "sim")
-CAMERA_KEYS = ("source", "device", "fps", "confirm_frames", "forget_s", "recount_s", "stall_s", "size", "zones")
+CAMERA_KEYS = ("source", "device", "fps", "confirm_frames", "forget_s", "recount_s", "stall_s", "size", "labels",
+               "faces", "zones")
 ZONE_KEYS = ("area", "seat")
 READER = "camera"
 """The reader name of the camera as a whole (its "disconnected" / "reconnected" errors)."""
@@ -70,6 +72,10 @@ class CameraConfig:
     """No frame for this long: the camera is reported disconnected (and reconnected when frames come back)."""
     size: tuple[int, int] = (4608, 2592)
     """The full view in pixels (Camera Module 3: 4608 × 2592)."""
+    labels: bool = True
+    """Cards are read by their camera labels (stickers)."""
+    faces: bool = True
+    """Cards are read by their printed faces once a deck of the game in play is taught (`hw.camera.taught`)."""
 
     def zone(self, name: str) -> Zone:
         for zone in self.zones:
@@ -106,6 +112,12 @@ def check_camera(checker: Any, value: Any, seat_names: set[str]) -> CameraConfig
             found[key] = checker.number((*path, key), section[key], lo, hi, integer=integer)
     if "size" in section:
         found["size"] = _size(checker, (*path, "size"), section["size"])
+    for key in ("labels", "faces"):
+        if key in section:
+            found[key] = checker.boolean((*path, key), section[key])
+    if found.get("labels") is False and found.get("faces") is False:
+        checker.err(path, "camera.labels and camera.faces are both false: the camera would read nothing "
+                    "(leave one on, or remove [camera])")
     zones = _zones(checker, section.get("zones"), seat_names)
     if len(checker.problems) > before:
         return None

@@ -1,6 +1,6 @@
 """The simulated table: the real adapters on gpiozero mock pins and pseudo-terminals.
 
-`SimTable` builds the same `hw.table.Table` the kiosk uses on real hardware, but
+`SimHardware` builds the same `hw.table.Table` the kiosk uses on real hardware, but
 on a `MockFactory` of `TimedMockPin`s (a press drives the button's mock pin low,
 with a chosen edge time if given) and, for every serial or "sim" scanner, on a
 pseudo-terminal reached through a stable symlink, so `SerialScanner` reads real
@@ -41,6 +41,6 @@ the socket's server and a script's client, `__main__.py` the command line.
 from __future__ import annotations
 
 from hw.sim.control import ControlClient, ControlServer
-from hw.sim.table import SimTable
+from hw.sim.table import SimHardware
 
-__all__ = ["ControlClient", "ControlServer", "SimTable"]
+__all__ = ["ControlClient", "ControlServer", "SimHardware"]

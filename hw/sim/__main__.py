@@ -11,7 +11,7 @@ from dataclasses import asdict
 from hw.config import load, load_default_sim
 from hw.inputs import Input
 from hw.sim.control import ControlClient
-from hw.sim.table import SimTable
+from hw.sim.table import SimHardware
 
 
 def input_to_json(item: Input) -> str:
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(client.send(request.pop("cmd"), **request)))
         return 0
     config = load(args.config) if args.config else load_default_sim()
-    with SimTable(config) as sim:
+    with SimHardware(config) as sim:
         sim.serve(args.socket)
         print(f"simulated table {config.name!r}: control socket {args.socket}", file=sys.stderr)
         inputs = sim.inputs

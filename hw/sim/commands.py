@@ -2,7 +2,7 @@
 
 Every command takes the request (a dict with "cmd") and returns the fields its reply adds, or None. `answer`
 runs one: an unknown name, a missing field or a bad value is answered `{"ok": false, "error": …}`, never
-raised. The kiosk and the simulated camera add their own commands to the same table (`SimTable.add_command`).
+raised. The kiosk and the simulated camera add their own commands to the same table (`SimHardware.add_command`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ Command = Callable[[dict[str, Any]], "dict[str, Any] | None"]
 
 
 class Drivable(Protocol):
-    """What the commands drive (`hw.sim.table.SimTable`)."""
+    """What the commands drive (`hw.sim.table.SimHardware`)."""
 
     config: TableConfig
     devices: dict[str, SimSerialDevice]

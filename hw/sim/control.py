@@ -1,6 +1,6 @@
 """The control socket: JSON lines over a UNIX stream socket, one request line → one reply line.
 
-`ControlServer` serves a handler (the simulated table's `SimTable.handle`, which the kiosk extends with its
+`ControlServer` serves a handler (the simulated table's `SimHardware.handle`, which the kiosk extends with its
 own commands) on one thread; `ControlClient` is a script's end of it.
 """
 

@@ -21,7 +21,7 @@ from hw.table import Table
 from hw.wedge import TypedScanner
 
 
-class SimTable:
+class SimHardware:
     """A table of simulated hardware driving the real adapters. Use as a context manager."""
 
     def __init__(self, config: TableConfig | None = None, sink: Any = None, *, workdir: str | Path | None = None):
@@ -53,7 +53,7 @@ class SimTable:
             self.commands.update(camera_sim.commands(self.camera_scene))
 
     # -- lifecycle
-    def open(self) -> SimTable:
+    def open(self) -> SimHardware:
         if self.table is not None:
             return self
         ports = {}
@@ -94,7 +94,7 @@ class SimTable:
             self._tmp.cleanup()
             self._tmp = None
 
-    def __enter__(self) -> SimTable:
+    def __enter__(self) -> SimHardware:
         return self.open()
 
     def __exit__(self, *exc: object) -> None:

@@ -30,7 +30,7 @@ from typing import Literal
 
 import pygame
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 Cue = Literal["accepted", "rejected", "race_start", "race_result", "game_end"]
 CUES: tuple[Cue, ...] = ("accepted", "rejected", "race_start", "race_result", "game_end")
@@ -99,13 +99,13 @@ class Sounds:
         self._buffers: dict[Cue, bytes] = {}
         self._ours = not pygame.mixer.get_init()  # a mixer opened elsewhere is not ours to close for a while
         if self._ours and not sound_output_possible():
-            log.warning("no audio device (no sound card, no sound server): the kiosk runs silent")
+            logger.warning("no audio device (no sound card, no sound server): the kiosk runs silent")
             return
         try:
             self._open()
             self.available = True
         except (pygame.error, ValueError, OSError) as error:
-            log.warning("no audio device (%s): the kiosk runs silent", error)
+            logger.warning("no audio device (%s): the kiosk runs silent", error)
 
     def _open(self) -> None:
         if not pygame.mixer.get_init():
@@ -165,7 +165,7 @@ class Sounds:
         try:
             self._open()
         except (pygame.error, ValueError, OSError) as error:
-            log.warning("audio failed (%s): the kiosk runs silent", error)
+            logger.warning("audio failed (%s): the kiosk runs silent", error)
             self.available = False
             return
         for cue in waiting:
@@ -177,7 +177,7 @@ class Sounds:
             sound.set_volume(self.volume / 100)
             sound.play()
         except pygame.error as error:  # the device went away mid-game: go silent, keep refereeing
-            log.warning("audio failed (%s): the kiosk runs silent", error)
+            logger.warning("audio failed (%s): the kiosk runs silent", error)
             self.available = False
 
     def set_volume(self, fraction: float) -> None:

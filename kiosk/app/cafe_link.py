@@ -18,14 +18,14 @@ from datetime import datetime
 from typing import Any
 
 from cafe import contract
+from cafe.config import CafeLinkConfig
 from cafe.publisher import Publisher
-from cafe.settings import CafeLinkConfig
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD_FILL, DARK_INK, INK, Limits, View, ui_scale
 from kiosk.eventlog.store import EventLog, outbox
 from kiosk.i18n import language, tr
 
-log = logging.getLogger("cafe")
+logger = logging.getLogger("cafe")
 
 STRIP = 0.08  # of the screen's height: the café's strip at the bottom edge
 # Screens the contract does not name show as the one they belong to.
@@ -184,7 +184,7 @@ class CafeLink:
         try:
             self.publisher.set_status(self.status(screen))
         except Exception:
-            log.exception("café: no status for screen %r", getattr(screen, "name", screen))
+            logger.exception("café: no status for screen %r", getattr(screen, "name", screen))
 
     def status(self, screen: Any) -> dict[str, Any]:
         name = screen_name(screen)

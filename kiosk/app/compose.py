@@ -18,12 +18,12 @@ from kiosk.settings.config import KioskConfig
 from kiosk.settings.settings import Settings
 
 if TYPE_CHECKING:
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from kiosk.app.cafe_link import CafeLink
     from kiosk.app.joining import Joining
     from kiosk.service.notify import Notifier
 
-log = logging.getLogger("referee-kiosk")
+logger = logging.getLogger("referee-kiosk")
 
 
 @dataclass
@@ -37,12 +37,10 @@ class Kiosk:
     def close(self) -> None:
         """Stop the café link, close the hardware, give the display back, close the log (the current one: a
         storage retry may have opened it afresh)."""
-        if self.app.cafe is not None:  # the one it started with, or the one joined since
-            self.app.cafe.stop()
+        self.app.cafe.stop()  # the link it started with, or the one joined since
         self.hardware.close()
         self.app.close()
-        if self.app.log is not None:
-            self.app.log.close()
+        self.app.records.close()
 
 
 def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig | None, notifier: Notifier, *,
@@ -57,7 +55,7 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
     opened = open_log(settings.log_path, table=linked.table if linked is not None else None)
     inbox = Inbox()
     hardware = open_hardware(inbox, config.table if config is not None else None, simulate, control,
-                             window=simulate and not kiosk_mode, camera=camera)
+                             window=simulate and not kiosk_mode, camera=camera, data_dir=settings.data_dir)
     joining = _joining(settings, config, cafe, opened.log, inbox)
     link = _cafe_link(linked, opened.log, inbox) if linked is not None else None
     try:
@@ -71,17 +69,17 @@ def compose(settings: Settings, config: KioskConfig | None, cafe: CafeLinkConfig
                 opened.log.close()
         raise
     if opened.fault is not None:
-        app.storage_fault(opened.fault)
+        app.router.storage_fault(opened.fault)
     elif opened.notice:
         from kiosk.screens.fault import FaultScreen
 
-        app.show(FaultScreen(app, notice=opened.notice))
-    log.info("event log %s", settings.log_path)
+        app.router.show(FaultScreen(app.host, notice=opened.notice))
+    logger.info("event log %s", settings.log_path)
     if link is not None and linked is not None:
         link.start()
-        log.info("café %r, table %r, broker %s:%s", linked.cafe, linked.table, linked.host, linked.port)
+        logger.info("café %r, table %r, broker %s:%s", linked.cafe, linked.table, linked.host, linked.port)
     if hardware.control is not None:
-        log.info("simulated table; control socket %s", hardware.control)
+        logger.info("simulated table; control socket %s", hardware.control)
     return Kiosk(app, hardware, link)
 
 
@@ -102,6 +100,6 @@ def _cafe_link(config: CafeLinkConfig, event_log: EventLog | None, inbox: Inbox)
     from kiosk.app.cafe_link import CafeLink  # paho only for a table in a café
 
     if event_log is None:
-        log.error("café %r: no event log to publish from; the table plays on without the café", config.cafe)
+        logger.error("café %r: no event log to publish from; the table plays on without the café", config.cafe)
         return None
     return CafeLink(config, event_log, inbox.post)

@@ -21,8 +21,8 @@ from kiosk.eventlog.storage import StorageFault, fault_of
 from kiosk.eventlog.store import EventLog, effective_events
 from kiosk.games import Choice, Event, Note
 from kiosk.i18n import tr
+from referee.answers import Answer, Rejection
 from referee.hints import Hints
-from referee.protocol import Answer, Rejection
 from referee.table import FORMAT, Referee
 
 
@@ -108,12 +108,12 @@ class TableController:
         return cls._replayed(log, row, header, events, None)
 
     @classmethod
-    def reopen(cls, log: EventLog, game_id: int) -> TableController:
+    def reopen(cls, log: EventLog, game_row: int) -> TableController:
         """A paused game taken up again (from the history): replayed exactly, marked playing once more."""
-        header, events = log.load(game_id)
-        controller = cls._replayed(log, game_id, header, events, None)
+        header, events = log.load(game_row)
+        controller = cls._replayed(log, game_row, header, events, None)
         if not controller.finished:
-            log.set_status(game_id, "playing")
+            log.set_status(game_row, "playing")
         return controller
 
     @classmethod

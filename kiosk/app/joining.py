@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from cafe import certs, contract, handover
-from cafe.settings import CafeLinkConfig, parse_broker, parse_hub
+from cafe.config import CafeLinkConfig, parse_broker, parse_hub
 from cafe.signing import fingerprint
 
-log = logging.getLogger("cafe")
+logger = logging.getLogger("cafe")
 
 FOLDER = "cafe"
 ASKED, JOINED, PASSWORD, CA = "asked.json", "joined.json", "password", "ca.crt"
@@ -186,7 +186,7 @@ class Joining:
             try:
                 news = work()
             except Exception as error:  # whatever the network or the hub does: a sentence, never a crash
-                log.warning("café: joining failed: %r", error)
+                logger.warning("café: joining failed: %r", error)
                 news = JoinNews("asked", "hub-answer")
             finally:
                 self._busy.release()
@@ -229,10 +229,10 @@ class Joining:
         try:
             bundle = handover.open_sealed(keys, instance, answer.body)
         except handover.HandoverError as error:
-            log.warning("café: the hub's bundle was refused: %s", error)
+            logger.warning("café: the hub's bundle was refused: %s", error)
             return JoinNews("accepted", "forged", cafe=news.cafe)
         config = save_joined(self.data_dir, bundle, self.hub)
-        log.info("café: joined café %r as table %r (broker %s, CA %s)", bundle.cafe, bundle.table, bundle.broker,
+        logger.info("café: joined café %r as table %r (broker %s, CA %s)", bundle.cafe, bundle.table, bundle.broker,
                  certs.fingerprint(certs.load_cert(config.ca_file)) if config.ca_file else "?")
         return JoinNews("joined", "", cafe=bundle.cafe, joined=config)
 

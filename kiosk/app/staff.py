@@ -28,9 +28,9 @@ class StaffHost(Host, Protocol):
     mounts: Path  # where Export looks for a USB stick …
     usb_roots: tuple[str, ...]  # … mounted below one of these
 
-    def abandon_game(self, game_id: int) -> None: ...
+    def abandon_game(self, game_row: int) -> None: ...
 
-    def stop(self, code: int = 0) -> None: ...
+    def stop(self, code: int) -> None: ...
 
 
 def run(app: StaffHost, command: AdminCommand, back: Screen) -> str | None:
@@ -42,8 +42,8 @@ def run(app: StaffHost, command: AdminCommand, back: Screen) -> str | None:
         table.controller.abandon()
         app.go_menu()
         return None
-    if command is AdminCommand.ABANDON and isinstance(back, HistoryScreen) and back.game_id is not None:
-        app.abandon_game(back.game_id)  # a paused game, from its history
+    if command is AdminCommand.ABANDON and isinstance(back, HistoryScreen) and back.game_row is not None:
+        app.abandon_game(back.game_row)  # a paused game, from its history
         app.show(GamesScreen(app, MenuScreen(app)))
         return None
     if command is AdminCommand.EXPORT:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cafe import contract
-from kiosk.app.app import App
+from kiosk.app.host import KioskHost
 from kiosk.drawing.audit import scene
 from kiosk.screens.assignment import AssignmentScreen
 
@@ -14,12 +14,12 @@ def _assignment(players: list[str]) -> dict:
 
 
 @scene("assignment")
-def waiting(app: App) -> None:
+def waiting(app: KioskHost) -> None:
     app.show(AssignmentScreen(app, _assignment(["Anna", "Ben", "Cleo"]), "3"))
 
 
 @scene("assignment:seated")
-def seated(app: App) -> None:
+def seated(app: KioskHost) -> None:
     screen = AssignmentScreen(app, _assignment(["Annabelle", "Benedikt", "Cleo", "Dominik", "Emilia"]), "12")
     screen.claimed = {f"s{i + 1}": i for i in range(5)}
     app.show(screen)

@@ -8,10 +8,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from hw.inputs import ButtonPress, CardScan, ReaderError
+from hw.inputs import ButtonPress, CardScan, ReaderNews
 from kiosk import games
-from kiosk.app.app import App
 from kiosk.app.controller import TableController
+from kiosk.app.host import KioskHost
 from kiosk.audit_fixtures.table import NAMES, played, show
 from kiosk.drawing.audit import scene
 from kiosk.eventlog.store import EventLog
@@ -28,7 +28,7 @@ from referee.table import Referee
 
 for _game in games.ids():
     for _page in range(len(help_texts.pages(_game)) + 1):  # one more: a page split to fit shows a sheet more
-        def _help(app: App, game_id: str = _game, page: int = _page) -> None:
+        def _help(app: KioskHost, game_id: str = _game, page: int = _page) -> None:
             screen = HelpScreen(app, SetupScreen(app, game_id), game_id)
             screen.page = page
             app.show(screen)
@@ -37,7 +37,7 @@ for _game in games.ids():
 
 
 @scene("leave:question")
-def leave(app: App) -> None:
+def leave(app: KioskHost) -> None:
     table = show(app, played("alles-klar", 6))
     question = leave_question(app, table, table.controller)
     app.show(question)
@@ -46,7 +46,7 @@ def leave(app: App) -> None:
 
 
 @scene("admin:undo-question")
-def undo_question(app: App) -> None:
+def undo_question(app: KioskHost) -> None:
     table = show(app, played("annaotto", 9))
     admin = AdminScreen(app, table)
     admin.mode = "menu"
@@ -54,7 +54,7 @@ def undo_question(app: App) -> None:
 
 
 @scene("results:tie")
-def results_tie(app: App) -> None:
+def results_tie(app: KioskHost) -> None:
     controller = played("alles-klar", None, count=5)
     scores = dict.fromkeys(controller.referee.players, 9)
     scores[NAMES[4]] = 3
@@ -62,10 +62,10 @@ def results_tie(app: App) -> None:
     show(app, controller)
 
 
-def _logged_game(app: App) -> tuple[EventLog, int, TableController]:
+def _logged_game(app: KioskHost) -> tuple[EventLog, int, TableController]:
     """A game in an in-memory log (the audit's app has none): some events, a rejected double scan."""
     log = EventLog(":memory:")
-    app.log = log
+    app.records.log = log
     header = {"format": "tabletop-referee/1", "game": "alles-klar", "players": NAMES[:3]}
     row = log.new_game(header)
     controller = TableController(Referee(header), log, row)
@@ -75,7 +75,7 @@ def _logged_game(app: App) -> tuple[EventLog, int, TableController]:
 
 
 @scene("history:rejected")
-def history_rejected(app: App) -> None:
+def history_rejected(app: KioskHost) -> None:
     _log, row, controller = _logged_game(app)
     table = show(app, controller)
     screen = HistoryScreen(app, table, row, controller)
@@ -84,14 +84,14 @@ def history_rejected(app: App) -> None:
 
 
 @scene("history:paused")
-def history_paused(app: App) -> None:
+def history_paused(app: KioskHost) -> None:
     _log, row, controller = _logged_game(app)
     controller.pause()
     app.show(HistoryScreen(app, MenuScreen(app), row))
 
 
 @scene("games")
-def games_list(app: App) -> None:
+def games_list(app: KioskHost) -> None:
     log, _row, controller = _logged_game(app)
     controller.pause()
     header = {"format": "tabletop-referee/1", "game": "magische-7", "players": NAMES[:2]}
@@ -100,7 +100,7 @@ def games_list(app: App) -> None:
 
 
 @scene("admin:locked")
-def admin_locked(app: App) -> None:
+def admin_locked(app: KioskHost) -> None:
     pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash, clock=lambda: 1000.0)
     for _ in range(5):
         pins.attempt("0000")
@@ -109,7 +109,7 @@ def admin_locked(app: App) -> None:
 
 
 @scene("admin:new-pin")
-def admin_new_pin(app: App) -> None:
+def admin_new_pin(app: KioskHost) -> None:
     app.pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash)
     admin = AdminScreen(app, MenuScreen(app))
     admin.mode, admin.entered, admin.message = "new", "24", "Eine PIN hat 4 bis 8 Ziffern."
@@ -117,16 +117,16 @@ def admin_new_pin(app: App) -> None:
 
 
 @scene("scanner-test")
-def scanner_test(app: App) -> None:
+def scanner_test(app: KioskHost) -> None:
     app.reader_seats = {"scanner-1": NAMES[0], "scanner-2": NAMES[1], "scanner-3": NAMES[2]}
     screen = ScannerTestScreen(app, MenuScreen(app))
     screen.on_input(CardScan("AO:GREEN.WAVES.ANNA#1", "scanner-1", 0))
-    screen.on_input(ReaderError("scanner-3", "disconnected", "", 0))
+    screen.on_input(ReaderNews("scanner-3", "disconnected", "", 0))
     app.show(screen)
 
 
 @scene("button-test")
-def button_test(app: App) -> None:
+def button_test(app: KioskHost) -> None:
     app.seats = NAMES[:4]
     screen = ButtonTestScreen(app, MenuScreen(app))
     screen.on_input(ButtonPress(NAMES[1], "slap", 0))
@@ -135,13 +135,13 @@ def button_test(app: App) -> None:
 
 
 @scene("history:profi-sort")
-def history_profi_sort(app: App) -> None:
+def history_profi_sort(app: KioskHost) -> None:
     """Long lines: a Profi-Sort game's laid tasks and extensions."""
     from kiosk.audit_fixtures.table import played as play
 
     controller = play("profi-sort", 60)
     log = EventLog(":memory:")
-    app.log = log
+    app.records.log = log
     row = log.new_game(controller.referee.header)
     logged = TableController(Referee(controller.referee.header), log, row)
     for event in controller.referee.history:
@@ -154,7 +154,7 @@ def history_profi_sort(app: App) -> None:
 
 
 @scene("leave:most-players")
-def leave_crowded(app: App) -> None:
+def leave_crowded(app: KioskHost) -> None:
     """The leave question naming six players with 12-character names."""
     from kiosk.audit_fixtures.screens import LONG_NAMES
 
@@ -167,7 +167,7 @@ def leave_crowded(app: App) -> None:
 
 
 @scene("admin:wrong-pin")
-def admin_wrong_pin(app: App) -> None:
+def admin_wrong_pin(app: KioskHost) -> None:
     app.pins = PinGuard(Path(tempfile.mkdtemp()), app.pins.config_hash)
     admin = AdminScreen(app, MenuScreen(app))
     app.show(admin)
@@ -177,7 +177,7 @@ def admin_wrong_pin(app: App) -> None:
 
 
 @scene("admin:message")
-def admin_message(app: App) -> None:
+def admin_message(app: KioskHost) -> None:
     """The admin menu with a long answer under it (the export's folder)."""
     admin = AdminScreen(app, MenuScreen(app))
     admin.mode = "menu"

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from kiosk.app.app import App
 from kiosk.app.controller import TableController
+from kiosk.app.host import KioskHost
 from kiosk.audit_fixtures.table import LONG_NAMES, NAMES, show
 from kiosk.drawing.audit import scene
 
@@ -21,14 +21,14 @@ def _opened(players: list[str]) -> TableController:
 
 
 @scene("table:annaotto:race-countdown-six")
-def countdown(app: App) -> None:
+def countdown(app: KioskHost) -> None:
     c = _opened(LONG_NAMES)
     c.button(LONG_NAMES[3], "slap", time.monotonic_ns())
     show(app, c)
 
 
 @scene("table:annaotto:race-timeout-six")
-def timeout(app: App) -> None:
+def timeout(app: KioskHost) -> None:
     """Five of six lose: the race closed by its timer with one slap."""
     c = _opened(LONG_NAMES)
     c.button(LONG_NAMES[3], "slap", time.monotonic_ns())
@@ -37,7 +37,7 @@ def timeout(app: App) -> None:
 
 
 @scene("table:annaotto:race-tie")
-def tie(app: App) -> None:
+def tie(app: KioskHost) -> None:
     """Decided by 0.3 ms; the last two slapped at the same microsecond and both lose."""
     players = NAMES[:4]
     c = _opened(players)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import kiosk.games
 from kiosk import games
-from kiosk.app.app import App
+from kiosk.app.host import KioskHost
 from kiosk.audit_fixtures.table import played, show
 from kiosk.drawing.audit import scene
 from kiosk.screens.admin import AdminScreen
@@ -12,10 +11,11 @@ from kiosk.screens.history import HistoryScreen
 from kiosk.screens.keyboard import KeyboardScreen
 from kiosk.screens.menu import MenuScreen
 from kiosk.screens.setup import SetupScreen
+from referee.registry import DEFINITIONS
 
 
 @scene("menu")
-def menu(app: App) -> None:
+def menu(app: KioskHost) -> None:
     app.scanners_down.clear()  # an earlier scene may have left a scanner unplugged
     app.show(MenuScreen(app))
 
@@ -24,10 +24,10 @@ LONG_NAMES = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia
 
 
 for _game in games.ids():
-    def _setup(app: App, game_id: str = _game) -> None:
+    def _setup(app: KioskHost, game_id: str = _game) -> None:
         app.show(SetupScreen(app, game_id))
 
-    def _crowded(app: App, game_id: str = _game) -> None:
+    def _crowded(app: KioskHost, game_id: str = _game) -> None:
         """The most players the game allows, with 12-character names, some seats claimed."""
         screen = SetupScreen(app, game_id)
         screen.count = max(screen.cls.player_counts)
@@ -37,9 +37,10 @@ for _game in games.ids():
 
     scene(f"setup:{_game}")(_setup)
     scene(f"setup:{_game}:most-players")(_crowded)
-    for _setting in kiosk.games.get(_game).settings:  # every option at every value (on and off)
+    for _setting in DEFINITIONS[_game].options:  # every option at every value (on and off)
         for _index in range(len(_setting.values)):
-            def _option(app: App, game_id: str = _game, option: str = _setting.option, index: int = _index) -> None:
+            def _option(app: KioskHost, game_id: str = _game, option: str = _setting.option,
+                        index: int = _index) -> None:
                 screen = SetupScreen(app, game_id)
                 screen.picked[option] = index
                 app.show(screen)
@@ -48,7 +49,7 @@ for _game in games.ids():
 
 
 @scene("setup:error")
-def setup_error(app: App) -> None:
+def setup_error(app: KioskHost) -> None:
     screen = SetupScreen(app, "annaotto")
     screen.count = 6
     screen.names[:6] = LONG_NAMES
@@ -57,36 +58,36 @@ def setup_error(app: App) -> None:
 
 
 @scene("keyboard")
-def keyboard(app: App) -> None:
+def keyboard(app: KioskHost) -> None:
     setup = SetupScreen(app, "alles-klar")
     app.show(KeyboardScreen(app, setup, "Name", "Annabelle", lambda text: None))
 
 
 @scene("history")
-def history(app: App) -> None:
+def history(app: KioskHost) -> None:
     table = show(app, played("alcasan", 12))
     app.show(HistoryScreen(app, table, None, table.controller))
 
 
 @scene("admin:pin")
-def admin_pin(app: App) -> None:
+def admin_pin(app: KioskHost) -> None:
     app.show(AdminScreen(app, MenuScreen(app)))
 
 
 @scene("admin:menu")
-def admin_menu(app: App) -> None:
+def admin_menu(app: KioskHost) -> None:
     screen = AdminScreen(app, MenuScreen(app))
     screen.mode = "menu"
     app.show(screen)
 
 
-def _paused_game(app: App, count: int = 6) -> int:
+def _paused_game(app: KioskHost, count: int = 6) -> int:
     """A logged ANNAOTTO game of `count` players with long names, paused as the idle pause leaves it."""
     from kiosk.app.controller import TableController
     from kiosk.eventlog.store import EventLog
 
     log = EventLog(":memory:")
-    app.log = log
+    app.records.log = log
     names = ["Annabelle-Jo", "Benediktus", "Cleopatra-Li", "Dominikus", "Emilia-Sofia", "Friederike"][:count]
     controller = TableController.new_game(log, "annaotto", names, names[-1])
     controller.pause()
@@ -96,13 +97,13 @@ def _paused_game(app: App, count: int = 6) -> int:
 
 
 @scene("menu:paused")
-def menu_paused(app: App) -> None:
+def menu_paused(app: KioskHost) -> None:
     app.scanners_down.clear()
     app.show(MenuScreen(app, paused=_paused_game(app)))
 
 
 @scene("menu:unplugged")
-def menu_unplugged(app: App) -> None:
+def menu_unplugged(app: KioskHost) -> None:
     from hw.camera.zones import READER as CAMERA
 
     app.scanners_down.clear()
@@ -111,7 +112,7 @@ def menu_unplugged(app: App) -> None:
 
 
 @scene("menu:paused-unplugged")
-def menu_paused_unplugged(app: App) -> None:
+def menu_paused_unplugged(app: KioskHost) -> None:
     app.scanners_down.clear()
     app.scanners_down["/dev/ttyACM1"] = "north"
     app.show(MenuScreen(app, paused=_paused_game(app)))

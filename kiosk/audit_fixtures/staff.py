@@ -3,7 +3,7 @@ with its notice, and the camera set-up without a camera and with a long answer u
 
 from __future__ import annotations
 
-from kiosk.app.app import App
+from kiosk.app.host import KioskHost
 from kiosk.drawing.audit import scene
 from kiosk.eventlog.storage import CORRUPT, FULL, IO, READONLY, StorageFault
 from kiosk.screens.camera import CameraScreen
@@ -13,14 +13,14 @@ from kiosk.screens.menu import MenuScreen
 DETAIL = "[Errno 28] No space left on device: '/var/lib/tabletop-referee/events.sqlite3-journal' while writing"
 
 for _kind in (FULL, READONLY, CORRUPT, IO):
-    def _fault(app: App, kind: str = _kind) -> None:
+    def _fault(app: KioskHost, kind: str = _kind) -> None:
         app.show(FaultScreen(app, StorageFault(kind, DETAIL)))
 
     scene(f"fault:{_kind}")(_fault)
 
 
 @scene("fault:notice")
-def fault_notice(app: App) -> None:
+def fault_notice(app: KioskHost) -> None:
     from kiosk.i18n import tr
 
     notice = tr("The game log was damaged. It was set aside as {name} and a new log started.",
@@ -29,12 +29,12 @@ def fault_notice(app: App) -> None:
 
 
 @scene("camera:no-picture")
-def camera_no_picture(app: App) -> None:
+def camera_no_picture(app: KioskHost) -> None:
     app.show(CameraScreen(app, MenuScreen(app)))
 
 
 @scene("camera:message")
-def camera_message(app: App) -> None:
+def camera_message(app: KioskHost) -> None:
     from kiosk.i18n import tr
 
     screen = CameraScreen(app, MenuScreen(app))

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import kiosk.games
 from kiosk import i18n
-from kiosk.app.app import App
 from kiosk.app.controller import Feedback, TableController
+from kiosk.app.host import KioskHost
 from kiosk.drawing.audit import scene
 from kiosk.screens.demo import DemoScreen
 from kiosk.screens.table import TableScreen
 from referee import games, sim
+from referee.answers import Rejection
 from referee.event_words import CARD_PARAMS, card_words
-from referee.protocol import Rejection
 from referee.table import Referee
 
 NAMES = ["Annabelle", "Ben", "Cleopatra", "Dev", "Emil", "Friederike"]  # long and short names
@@ -45,7 +45,7 @@ def played(game_id: str, steps: int | None, count: int | None = None, seed: int 
     return controller
 
 
-def show(app: App, controller: TableController) -> TableScreen:
+def show(app: KioskHost, controller: TableController) -> TableScreen:
     app.scanners_down.clear()
     screen = TableScreen(app, controller)
     app.show(screen)
@@ -56,27 +56,27 @@ def _register(game_id: str) -> None:
     most = max(games.get(game_id).player_counts)
 
     @scene(f"table:{game_id}:new")
-    def new(app: App) -> None:  # nothing played yet: the start instructions (ANNAOTTO: deal, turn, scan the start card)
+    def new(app: KioskHost) -> None:  # nothing played yet: the start instructions (ANNAOTTO: deal, turn, start card)
         show(app, played(game_id, 0, count=most, seed=5, pool=LONG_NAMES))
 
     @scene(f"table:{game_id}:start")
-    def start(app: App) -> None:
+    def start(app: KioskHost) -> None:
         show(app, played(game_id, 1))
 
     @scene(f"table:{game_id}:mid")
-    def mid(app: App) -> None:
+    def mid(app: KioskHost) -> None:
         show(app, played(game_id, 9))
 
     @scene(f"table:{game_id}:most-players")
-    def crowded(app: App) -> None:
+    def crowded(app: KioskHost) -> None:
         show(app, played(game_id, 12, count=most, seed=5))
 
     @scene(f"table:{game_id}:long-names")
-    def long_names(app: App) -> None:  # the largest table, every name 12 characters long
+    def long_names(app: KioskHost) -> None:  # the largest table, every name 12 characters long
         show(app, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
 
     @scene(f"table:{game_id}:longest-rejection")
-    def longest(app: App) -> None:  # the game's longest rejection in the table's language, in a crowded game
+    def longest(app: KioskHost) -> None:  # the game's longest rejection in the table's language, in a crowded game
         c = played(game_id, 12, count=most, seed=5, pool=LONG_NAMES)
         rejection = longest_rejection(game_id, i18n.language())
         c.feedback = Feedback(False, rejection, event={"type": "play", "player": c.state.get("turn"),
@@ -84,17 +84,17 @@ def _register(game_id: str) -> None:
         show(app, c)
 
     @scene(f"table:{game_id}:rejected")
-    def rejected(app: App) -> None:
+    def rejected(app: KioskHost) -> None:
         c = played(game_id, 6)
         c.scan("XX:NOT-A-CARD")
         show(app, c)
 
     @scene(f"table:{game_id}:accepted")
-    def accepted(app: App) -> None:
+    def accepted(app: KioskHost) -> None:
         show(app, played(game_id, 6))
 
     @scene(f"table:{game_id}:end")
-    def end(app: App) -> None:
+    def end(app: KioskHost) -> None:
         show(app, played(game_id, None))
 
 
@@ -145,14 +145,14 @@ def longest_rejection(game_id: str, lang: str) -> Rejection:
 
 
 @scene("verdict:accepted")
-def verdict_accepted(app: App) -> None:
+def verdict_accepted(app: KioskHost) -> None:
     c = TableController.new_game(None, "alles-klar", ["Annabelle", "Ben"])
     c.scan("AK:8.II")
     show(app, c)
 
 
 @scene("verdict:rejected")
-def verdict_rejected(app: App) -> None:
+def verdict_rejected(app: KioskHost) -> None:
     c = TableController.new_game(None, "alles-klar", ["Annabelle", "Ben"])
     c.scan("AK:8.II")
     c.scan("AK:8.II")  # a double scan
@@ -160,7 +160,7 @@ def verdict_rejected(app: App) -> None:
 
 
 @scene("table:alles-klar:question")
-def question(app: App) -> None:
+def question(app: KioskHost) -> None:
     c = TableController.new_game(None, "alles-klar", ["Annabelle", "Ben", "Cleopatra"])
     c.scan("AK:5.I.V")
     show(app, c)
@@ -182,17 +182,17 @@ def _race(closed: bool) -> TableController:
 
 
 @scene("table:annaotto:race-open")
-def race_open(app: App) -> None:
+def race_open(app: KioskHost) -> None:
     show(app, _race(False))
 
 
 @scene("table:annaotto:race-result")
-def race_result(app: App) -> None:
+def race_result(app: KioskHost) -> None:
     show(app, _race(True))
 
 
 @scene("table:annaotto:race-late-slap")
-def race_late(app: App) -> None:
+def race_late(app: KioskHost) -> None:
     c = _race(True)
     c.button(NAMES[1], "slap", time.monotonic_ns())
     screen = show(app, c)
@@ -202,16 +202,16 @@ def race_late(app: App) -> None:
 
 
 @scene("table:scanner-unplugged")
-def unplugged(app: App) -> None:
+def unplugged(app: KioskHost) -> None:
     c = played("alles-klar", 4)
     show(app, c)
     app.scanners_down["/dev/ttyACM1"] = "Cleopatra"
 
 
 @scene("table:every-banner")
-def every_banner(app: App) -> None:
+def every_banner(app: KioskHost) -> None:
     """Scanner and camera down, the café offline and an announcement, all at once."""
-    from cafe.settings import CafeLinkConfig
+    from cafe.config import CafeLinkConfig
     from hw.camera.zones import READER as CAMERA
     from kiosk.app.cafe_link import CafeLink
     from kiosk.eventlog.store import EventLog
@@ -221,12 +221,13 @@ def every_banner(app: App) -> None:
     app.scanners_down[CAMERA] = None
     # a café link that never connects (not started): offline, with the café's announcement showing
     log = EventLog(Path(app.settings.data_dir) / "audit-cafe.sqlite")
-    app.cafe = CafeLink(CafeLinkConfig("127.0.0.1", 9, "audit-cafe", "table-1"), log, app.post)
-    app.cafe.announcement = {"text": {"de": "Das Turnier beginnt um 20 Uhr an Tisch 3 – bitte Karten bereithalten",
+    link = CafeLink(CafeLinkConfig("127.0.0.1", 9, "audit-cafe", "table-1"), log, lambda news: None)  # not started
+    app.cafe_side.link = link
+    link.announcement = {"text": {"de": "Das Turnier beginnt um 20 Uhr an Tisch 3 – bitte Karten bereithalten",
                                       "en": "The tournament starts at 8 pm at table 3 – please have your cards ready"}}
 
 @scene("demo")
-def demo(app: App) -> None:
+def demo(app: KioskHost) -> None:
     app.scanners_down.clear()
     screen = DemoScreen(app, seed=5)
     app.show(screen)

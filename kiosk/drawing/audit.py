@@ -30,9 +30,10 @@ from kiosk.drawing.view import Limits, pitch
 
 if TYPE_CHECKING:
     from kiosk.app.app import App
+    from kiosk.app.host import KioskHost
 
 SIZES: tuple[tuple[int, int], ...] = ((800, 480), (1280, 720), (720, 1280))
-Scene = Callable[["App"], None]  # (app) -> None: shows one screen in one state
+Scene = Callable[["KioskHost"], None]  # (the screens' host) -> None: shows one screen in one state
 _SCENES: dict[str, Scene] = {}
 _loaded = False
 GREY_DIFFERENCE = 12.0  # mean grey-level difference (0-255) that tells two verdict panels apart
@@ -144,18 +145,19 @@ def _check_groups(name: str, texts: list[Any], report: SizeReport) -> None:
             report.failures.append(Finding(name, "uneven", max(caps), min(caps), f"group {group!r}: {sorted(caps)}"))
 
 
-def grey_difference(app: Any, ok_scene: Scene, no_scene: Scene) -> float:
+def grey_difference(app: App, ok_scene: Scene, no_scene: Scene) -> float:
     """Mean grey-level difference of the accepted and the rejected verdict panel (as a greyscale print shows)."""
     import pygame
 
     crops = []
     for fn, tag in ((ok_scene, "verdict:ok"), (no_scene, "verdict:no")):
-        fn(app)
-        app.draw()
-        element = app.current_view.tagged(tag)
+        fn(app.host)
+        app.loop.draw()
+        element = app.loop.view.tagged(tag) if app.loop.view is not None else []
         if not element:
             return 0.0
-        crop = app.surface.subsurface(pygame.Rect(element[0].rect).clip(app.surface.get_rect())).copy()
+        surface = app.display.surface
+        crop = surface.subsurface(pygame.Rect(element[0].rect).clip(surface.get_rect())).copy()
         crops.append(pygame.transform.grayscale(crop))
     a, b = crops
     w, h = min(a.get_width(), b.get_width()), min(a.get_height(), b.get_height())
@@ -176,7 +178,7 @@ def _runs(registered: dict[str, Scene]) -> list[tuple[str, Scene, str]]:
             for language in LANGUAGES for name, fn in registered.items()]
 
 
-def _check_verdict_greys(app: Any, registered: dict[str, Scene], report: SizeReport) -> None:
+def _check_verdict_greys(app: App, registered: dict[str, Scene], report: SizeReport) -> None:
     """Accepted and rejected verdicts must differ in greyscale too (for colour-blind guests)."""
     if "verdict:accepted" in registered and "verdict:rejected" in registered:
         diff = grey_difference(app, registered["verdict:accepted"], registered["verdict:rejected"])
@@ -188,16 +190,18 @@ def _check_verdict_greys(app: Any, registered: dict[str, Scene], report: SizeRep
         report.failures.append(Finding("verdict", "greyscale", 0, GREY_DIFFERENCE, "no verdict scenes"))
 
 
-def _drawn(app: Any, fn: Scene, language: str) -> list[Any]:
+def _drawn(app: App, fn: Scene, language: str) -> list[Any]:
     """One scene in one language, drawn: what the renderer recorded."""
     from kiosk import i18n
 
     i18n.set_language(language)
-    app.cafe = None  # a scene may link a café (its strip); the next one starts without
-    fn(app)
-    app.renderer.record = []
-    app.draw()
-    drawn, app.renderer.record = app.renderer.record, None
+    app.cafe.link = None  # a scene may link a café (its strip); the next one starts without
+    app.host.camera = None  # … or give the table a camera (the camera menu's scenes)
+    fn(app.host)
+    renderer = app.display.renderer
+    renderer.record = []
+    app.loop.draw()
+    drawn, renderer.record = renderer.record, None
     return drawn
 
 
@@ -234,7 +238,8 @@ def audit(sizes: tuple[tuple[int, int], ...] = SIZES, png_dir: Path | None = Non
                 check_drawn(name, drawn, limits, report)
                 if png_dir is not None:
                     png_dir.mkdir(parents=True, exist_ok=True)
-                    pygame.image.save(app.display, str(png_dir / f"{width}x{height}-{name.replace(':', '_')}.png"))
+                    png = png_dir / f"{width}x{height}-{name.replace(':', '_')}.png"
+                    pygame.image.save(app.display.window, str(png))
             _check_verdict_greys(app, registered, report)
             i18n.set_language("de")
             app.audio.close()

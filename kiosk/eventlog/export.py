@@ -17,11 +17,14 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from kiosk.eventlog.store import EventLog, GameRecord, effective_events
 from kiosk.games.ranking import Place, rank
 from referee.table import Referee
+
+if TYPE_CHECKING:
+    from hw.camera.taught import TaughtDeck
 
 MAX_PLAYERS = 6
 USB_ROOTS = ("/media/", "/run/media/", "/mnt/")
@@ -209,6 +212,7 @@ def export_everything(log: EventLog, data_dir: Path, table: str, mounts: Path = 
         try:
             _write_games(log, folder, table)
             _write_backup(log.path, Path(data_dir), folder)
+            _write_faces(Path(data_dir), folder)
         finally:
             os.close(folder)
     finally:
@@ -226,6 +230,53 @@ def _write_backup(source: Path, data_dir: Path, folder: int) -> None:
             os.fsync(out.fileno())
     finally:
         private.unlink(missing_ok=True)
+
+
+def _write_faces(data_dir: Path, folder: int) -> int:
+    """The decks taught to the camera (`DATA/faces/GAME/deck-N/`) into the export's `faces/`, laid out as in the
+    data directory (`referee-kiosk camera restore` takes them back). Only what the kiosk itself would load goes:
+    each deck's manifest and the pictures it names, every file read as the kiosk reads it (never through a link,
+    never beyond its size) and written as every export file is. Returns how many decks were copied."""
+    if not (data_dir / "faces").is_dir():
+        return 0
+    import kiosk.games
+    from hw.camera import taught
+    from kiosk.hardware.camera_faces import faces_of
+
+    found = {game: taught.decks(data_dir, game, set(faces_of(game))) for game in kiosk.games.ids()}
+    found = {game: decks for game, decks in found.items() if decks}
+    if not found:
+        return 0
+    faces = _new_dir(folder, "faces")
+    try:
+        for game, decks in found.items():
+            games = _new_dir(faces, game)
+            try:
+                for deck in decks:
+                    _copy_deck(deck, games)
+            finally:
+                os.close(games)
+    finally:
+        os.close(faces)
+    return sum(len(decks) for decks in found.values())
+
+
+def _copy_deck(deck: TaughtDeck, parent: int) -> None:
+    """One taught deck's manifest and named pictures into a new folder of its name in `parent`."""
+    from hw.camera import taught
+
+    names = list(dict.fromkeys(name for _, name in deck.looks))  # a manifest naming a file twice: copied once
+    files = [("deck.json", taught.MAX_MANIFEST)] + [(n, taught.MAX_PICTURE) for n in names] + [
+        (n.replace(".png", "-uv.png"), taught.MAX_PICTURE) for n in names]
+    target = _new_dir(parent, deck.name)
+    try:
+        for name, limit in files:
+            data = taught.read_plain(deck.path / name, limit)
+            if data is not None:
+                with _new_file(target, name) as out:
+                    out.write(data)
+    finally:
+        os.close(target)
 
 
 def _safe(name: str) -> str:

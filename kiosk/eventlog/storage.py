@@ -22,7 +22,7 @@ from pathlib import Path
 from kiosk.eventlog.store import EventLog
 from kiosk.i18n import N_, tr
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 FULL, READONLY, CORRUPT, IO = "full", "readonly", "corrupt", "io"
 SENTENCES = {
@@ -89,15 +89,15 @@ def open_log(path: Path, now: float | None = None, table: str | None = None) -> 
     except Exception as error:  # classified below; anything unknown is still not a crash loop
         fault = fault_of(error) or StorageFault(IO, f"{type(error).__name__}: {error}")
     if fault.kind != CORRUPT:  # the app logs it (once per distinct fault) and shows it
-        log.debug("event log %s: %s", path, fault)
+        logger.debug("event log %s: %s", path, fault)
         return Opened(None, fault)
     aside = set_aside(path, now)
-    log.error("event log %s is damaged (%s): moved aside to %s, a fresh log started", path, fault.detail, aside)
+    logger.error("event log %s is damaged (%s): moved aside to %s, a fresh log started", path, fault.detail, aside)
     try:
         fresh = _open_checked(path, table)
     except Exception as error:
         again = fault_of(error) or StorageFault(IO, str(error))
-        log.error("event log %s: a fresh log cannot be started either: %s", path, again)
+        logger.error("event log %s: a fresh log cannot be started either: %s", path, again)
         return Opened(None, again)
     notice = tr("The game log was damaged. It was set aside as {name} and a new log started.", name=aside.name)
     return Opened(fresh, notice=notice)

@@ -108,7 +108,7 @@ class LogRecord:
     """One café log record (`shared/cafe-protocol.md`, "Log records") as the store keeps it."""
 
     n: int
-    game_id: int
+    game_row: int
     game_uid: str
     kind: str  # start | event | end
     at: float
@@ -221,10 +221,10 @@ class EventLog:
                                   (json.dumps(header, ensure_ascii=False), now, json.dumps(dict(seats or {})),
                                    uuid.uuid4().hex,
                                    None if assignment is None else json.dumps(dict(assignment), ensure_ascii=False)))
-            game_id = _inserted(cur)
-            self._record(game_id, "start", json.dumps(header, ensure_ascii=False), now)
+            game_row = _inserted(cur)
+            self._record(game_row, "start", json.dumps(header, ensure_ascii=False), now)
         self._notify()
-        return game_id
+        return game_row
 
     def played_assignment(self, assignment: Mapping[str, Any]) -> bool:
         """Whether a game was started from this assignment (the same evening, round and time the hub set it)."""
@@ -235,11 +235,11 @@ class EventLog:
                 return True
         return False
 
-    def seats(self, game_id: int) -> dict[str, str]:
-        row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_id,)).fetchone()
+    def seats(self, game_row: int) -> dict[str, str]:
+        row = self.db.execute("SELECT seats FROM games WHERE id=?", (game_row,)).fetchone()
         return json.loads(row[0]) if row else {}
 
-    def append(self, game_id: int, event: Mapping[str, Any], status: str | None = None,
+    def append(self, game_row: int, event: Mapping[str, Any], status: str | None = None,
                scores: Mapping[str, Any] | None = None, winners: list[str] | None = None) -> int:
         """Durably record one accepted event; returns its 1-based position among the game's accepted events.
         With `status`, the game's status moves in the same transaction (an undo reopens the game): a kill between
@@ -248,46 +248,46 @@ class EventLog:
         text = json.dumps(event, ensure_ascii=False)
         with self._tx():
             (count,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id=?",
-                                       (game_id,)).fetchone()
+                                       (game_row,)).fetchone()
             self.db.execute("INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
-                            (game_id, count + 1, text, now))
-            self._record_event(game_id, text, None, now)
+                            (game_row, count + 1, text, now))
+            self._record_event(game_row, text, None, now)
             if status is not None:
-                self._set_status(game_id, status, scores, winners, now)
+                self._set_status(game_row, status, scores, winners, now)
         self._notify()
         return count + 1
 
-    def append_rejected(self, game_id: int, event: Mapping[str, Any], error: str) -> int:
+    def append_rejected(self, game_row: int, event: Mapping[str, Any], error: str) -> int:
         """Durably record an event the referee rejected, with its error code; returns its record's n."""
         now = time.time()
         with self._tx():
-            n = self._record_event(game_id, json.dumps(event, ensure_ascii=False), error, now)
+            n = self._record_event(game_row, json.dumps(event, ensure_ascii=False), error, now)
         self._notify()
         return n
 
-    def set_status(self, game_id: int, status: str, scores: Mapping[str, Any] | None = None,
+    def set_status(self, game_row: int, status: str, scores: Mapping[str, Any] | None = None,
                    winners: list[str] | None = None) -> None:
         """Mark a game playing, paused, finished or abandoned; leaving play writes its `end` record (with
         scores/winners, replayed from the log when not given). A finished game stays finished: abandoning it
         changes nothing. A pause is no end (the café log has none): a paused game ends when abandoned."""
         with self._tx():
-            self._set_status(game_id, status, scores, winners, time.time())
+            self._set_status(game_row, status, scores, winners, time.time())
         self._notify()
 
-    def _set_status(self, game_id: int, status: str, scores: Mapping[str, Any] | None, winners: list[str] | None,
+    def _set_status(self, game_row: int, status: str, scores: Mapping[str, Any] | None, winners: list[str] | None,
                     now: float) -> None:
-        row = self.db.execute("SELECT status FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT status FROM games WHERE id=?", (game_row,)).fetchone()
         if row is None or row[0] == status or (row[0] == "finished" and status == "abandoned"):
             return
         if status == "playing":
-            self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_id,))
+            self.db.execute("UPDATE games SET status='playing', ended=NULL WHERE id=?", (game_row,))
         elif status == "paused" and row[0] == "playing":
-            self.db.execute("UPDATE games SET status='paused', ended=? WHERE id=?", (now, game_id))
+            self.db.execute("UPDATE games SET status='paused', ended=? WHERE id=?", (now, game_row))
         elif row[0] in ("playing", "paused"):
-            outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_id)
-            self._end(game_id, status, outcome, now)
+            outcome = (dict(scores), list(winners or [])) if scores is not None else self._outcome(game_row)
+            self._end(game_row, status, outcome, now)
         else:
-            self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, now, game_id))
+            self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, now, game_row))
 
     def current(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The game in progress (to resume after a restart), or None. A paused game waits to be chosen."""
@@ -305,32 +305,32 @@ class EventLog:
         left = self.db.execute("SELECT 1 FROM results_left WHERE game_id=?", (row[0],)).fetchone()
         return None if left else int(row[0])
 
-    def leave_results(self, game_id: int) -> None:
+    def leave_results(self, game_row: int) -> None:
         """The guests left a finished game's results screen (Menü, or the table was left alone)."""
         with self._tx():
-            self.db.execute("INSERT OR IGNORE INTO results_left (game_id) VALUES (?)", (game_id,))
+            self.db.execute("INSERT OR IGNORE INTO results_left (game_id) VALUES (?)", (game_row,))
 
-    def load(self, game_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def load(self, game_row: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """One game's header and accepted events (any status), e.g. to resume a paused game."""
-        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_row,)).fetchone()
         if row is None:
-            raise KeyError(game_id)
-        return json.loads(row[0]), self.events(game_id)
+            raise KeyError(game_row)
+        return json.loads(row[0]), self.events(game_row)
 
-    def events(self, game_id: int) -> list[dict[str, Any]]:
+    def events(self, game_row: int) -> list[dict[str, Any]]:
         """The game's accepted events in order (what a resume replays)."""
-        rows = self.db.execute("SELECT event FROM events WHERE game_id=? ORDER BY seq", (game_id,))
+        rows = self.db.execute("SELECT event FROM events WHERE game_id=? ORDER BY seq", (game_row,))
         return [json.loads(text) for (text,) in rows]
 
-    def game_uid(self, game_id: int) -> str | None:
+    def game_uid(self, game_row: int) -> str | None:
         """The game's id in the café log (`game_uid`)."""
-        row = self.db.execute("SELECT uid FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT uid FROM games WHERE id=?", (game_row,)).fetchone()
         return row[0] if row else None
 
-    def attempts(self, game_id: int) -> list[Attempt]:
+    def attempts(self, game_row: int) -> list[Attempt]:
         """Every event answered during the game, rejected ones included, in order (seq as in a transcript answer)."""
         rows = self.db.execute("SELECT n, seq, body, ok, error, at FROM records "
-                               "WHERE game_id=? AND kind='event' ORDER BY n", (game_id,))
+                               "WHERE game_id=? AND kind='event' ORDER BY n", (game_row,))
         return [Attempt(n, seq, json.loads(body), bool(ok), error, at) for n, seq, body, ok, error, at in rows]
 
     def games(self) -> list[GameRecord]:
@@ -339,12 +339,12 @@ class EventLog:
             "LEFT JOIN events e ON e.game_id = g.id GROUP BY g.id ORDER BY g.id")
         return [GameRecord(r[0], json.loads(r[1]), r[2], r[3], r[4], r[5]) for r in rows]
 
-    def export(self, game_id: int, out: IO[str]) -> None:
+    def export(self, game_row: int, out: IO[str]) -> None:
         """The game as a `tabletop-referee/1` transcript."""
-        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_row,)).fetchone()
         if row is None:
-            raise KeyError(game_id)
-        write_transcript(json.loads(row[0]), self.events(game_id), out)
+            raise KeyError(game_row)
+        write_transcript(json.loads(row[0]), self.events(game_row), out)
 
     # --- the café log (outbox)
 
@@ -384,53 +384,53 @@ class EventLog:
     def _tx(self) -> _Transaction:
         return _Transaction(self.db)
 
-    def _record(self, game_id: int, kind: str, body: str, at: float, seq: int | None = None,
+    def _record(self, game_row: int, kind: str, body: str, at: float, seq: int | None = None,
                 ok: bool | None = None, error: str | None = None) -> int:
         cur = self.db.execute("INSERT INTO records (game_id, kind, seq, ok, error, body, at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (game_id, kind, seq, None if ok is None else int(ok), error, body, at))
+                              (game_row, kind, seq, None if ok is None else int(ok), error, body, at))
         n = _inserted(cur)
         if self.signer is not None:
             chain.seal(self.db, self.signer, n, self._payload)
         return n
 
-    def _record_event(self, game_id: int, text: str, error: str | None, at: float) -> int:
+    def _record_event(self, game_row: int, text: str, error: str | None, at: float) -> int:
         (seq,) = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE game_id=? AND kind='event'",
-                                 (game_id,)).fetchone()
-        return self._record(game_id, "event", text, at, seq + 1, error is None, error)
+                                 (game_row,)).fetchone()
+        return self._record(game_row, "event", text, at, seq + 1, error is None, error)
 
-    def _end(self, game_id: int, status: str, outcome: tuple[dict[str, Any], list[str]], at: float) -> None:
-        self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, at, game_id))
+    def _end(self, game_row: int, status: str, outcome: tuple[dict[str, Any], list[str]], at: float) -> None:
+        self.db.execute("UPDATE games SET status=?, ended=? WHERE id=?", (status, at, game_row))
         scores, winners = outcome
-        body = {"status": status, "scores": scores, "winners": winners} | self._ranked_by(game_id)
-        self._record(game_id, "end", json.dumps(body, ensure_ascii=False), at)
+        body = {"status": status, "scores": scores, "winners": winners} | self._ranked_by(game_row)
+        self._record(game_row, "end", json.dumps(body, ensure_ascii=False), at)
 
-    def _ranked_by(self, game_id: int) -> dict[str, Any]:
+    def _ranked_by(self, game_row: int) -> dict[str, Any]:
         """What the game ranks by, as its definition says (`referee.ranking`), and each player's number: the end
         record carries it (`score_kind`, `ranked`: added for #35), so a receiver need not guess from the scores
         (Profi-Sort's beginner game counts tasks, not the penalty points in `scores`)."""
-        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_row,)).fetchone()
         header = json.loads(row[0]) if row else {}
         try:
             kind = score_kind(str(header.get("game")), header.get("options") or {})
         except KeyError:  # a game this version does not know
             return {}
-        state = self._replayed_state(game_id)
+        state = self._replayed_state(game_row)
         return {"score_kind": kind, "ranked": ranked_values(kind, list(header.get("players", [])), state)}
 
-    def _outcome(self, game_id: int) -> tuple[dict[str, Any], list[str]]:
+    def _outcome(self, game_row: int) -> tuple[dict[str, Any], list[str]]:
         """Scores and winners of a logged game, by replaying it (for an end nobody handed them to)."""
-        state = self._replayed_state(game_id)
+        state = self._replayed_state(game_row)
         return dict(state.get("scores", {})), list(state.get("winners", []))
 
-    def _replayed_state(self, game_id: int) -> dict[str, Any]:
+    def _replayed_state(self, game_row: int) -> dict[str, Any]:
         """A logged game's public state, by replaying its events ({} for a log no referee of this version reads)."""
         from referee.table import Referee
 
-        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_id,)).fetchone()
+        row = self.db.execute("SELECT header FROM games WHERE id=?", (game_row,)).fetchone()
         try:
             referee = Referee(json.loads(row[0]))
-            for event in effective_events(self.events(game_id)):
+            for event in effective_events(self.events(game_row)):
                 referee.apply(event)
             return referee.state()
         except Exception:  # the end record still goes out, without scores
@@ -458,18 +458,18 @@ class EventLog:
                 if statement.strip():
                     self.db.execute(statement)
             games = self.db.execute("SELECT id, header, status, started, ended FROM games ORDER BY id").fetchall()
-            for game_id, header, status, started, ended in games:
-                self.db.execute("UPDATE games SET uid=? WHERE id=? AND uid IS NULL", (uuid.uuid4().hex, game_id))
-                self._record(game_id, "start", header, started)
+            for game_row, header, status, started, ended in games:
+                self.db.execute("UPDATE games SET uid=? WHERE id=? AND uid IS NULL", (uuid.uuid4().hex, game_row))
+                self._record(game_row, "start", header, started)
                 rows = self.db.execute("SELECT seq, event, at FROM events WHERE game_id=? ORDER BY seq",
-                                       (game_id,)).fetchall()
+                                       (game_row,)).fetchall()
                 for seq, event, at in rows:
-                    self._record(game_id, "event", event, at, seq, True, None)
+                    self._record(game_row, "event", event, at, seq, True, None)
                 if status != "playing":
-                    self._end(game_id, status, self._outcome(game_id), ended if ended is not None else started)
+                    self._end(game_row, status, self._outcome(game_row), ended if ended is not None else started)
 
 
-def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: int | None, error: str | None,
+def _log_record(n: int, game_row: int, uid: str, kind: str, seq: int | None, ok: int | None, error: str | None,
                 body: str, at: float, assignment: str | None = None, sealed: str | None = None) -> LogRecord:
     data = json.loads(body)
     if kind == "start":
@@ -482,7 +482,7 @@ def _log_record(n: int, game_id: int, uid: str, kind: str, seq: int | None, ok: 
         fields = {"event": data, "answer": {"seq": seq, "ok": bool(ok), "error": error}}
     else:
         fields = data
-    return LogRecord(n, game_id, uid, kind, at, fields, sealed)
+    return LogRecord(n, game_row, uid, kind, at, fields, sealed)
 
 
 class _Transaction:

@@ -53,16 +53,6 @@ class Note:
     quiet: bool = False  # nothing to hear: e.g. a slap after the race closed, ignored
 
 
-@dataclass(frozen=True)
-class Setting:
-    """A game option the set-up screen offers as one button that cycles through its values (first: default);
-    the button reads "label: value", so its state is in words."""
-
-    option: str
-    values: tuple[tuple[str, Any], ...]  # (label marked with N_, option value); the first is the game's default
-    label: str = ""  # what the option is (marked with N_), shown before its value
-
-
 @dataclass
 class Shown:
     """A card on the table as the screen shows it."""
@@ -130,7 +120,6 @@ class GameUI:
     game_id: ClassVar[str]
     title: ClassVar[str]
     players: tuple[str, ...]
-    settings: ClassVar[tuple[Setting, ...]] = ()  # options the set-up screen offers
     seat_unit: ClassVar[str] = N_("points")  # what the seat tile's big number counts (`seat_score`), marked N_
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):

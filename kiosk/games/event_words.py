@@ -11,7 +11,7 @@ from typing import Any
 
 from kiosk.i18n import N_, language, tr
 from referee import event_words, games
-from referee.protocol import Rejection
+from referee.answers import Rejection
 from referee.registry import by_prefix
 
 
@@ -50,6 +50,6 @@ def rejection_words(rejection: Any, lang: str, game_id: str) -> str:
     if isinstance(rejection, Rejection) and rejection.code == "unknown-card":
         prefix, sep, _ = str(rejection.params.get("card", "")).partition(":")
         found = by_prefix(prefix) if sep else None
-        if found is not None and found.id != game_id and found.id in games.GAMES:
-            return tr("This card belongs to {game}.", game=games.get(found.id).title)
+        if found is not None and found.game_id != game_id and found.game_id in games.GAMES:
+            return tr("This card belongs to {game}.", game=games.get(found.game_id).title)
     return str(rejection.message(lang, rules=False)) if rejection is not None else ""

@@ -14,8 +14,8 @@ from kiosk import games
 from kiosk.eventlog.store import EventLog
 from kiosk.games.event_words import rejection_words
 from kiosk.i18n import language, tr
+from referee.answers import Rejection
 from referee.event_words import describe
-from referee.protocol import Rejection
 from referee.table import Referee
 
 
@@ -30,9 +30,9 @@ class Line:
     cards: tuple[str, ...] = ()  # the codes of the cards the event laid (the history draws them)
 
 
-def face_words(game_id: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
+def face_words(game_row: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
     """The game's card words (as its labels print them); an unknown code is shown as scanned."""
-    ui = games.get(game_id)(players, options) if game_id in games.ids() else None
+    ui = games.get(game_row)(players, options) if game_row in games.ids() else None
 
     def face(code: str) -> str:
         if ui is None:
@@ -62,11 +62,11 @@ def scanned_unknown(event: object) -> str:
     return tr("{player} scanned a card", player=player) if isinstance(player, str) else tr("A card was scanned")
 
 
-def lines(log: EventLog, game_id: int) -> list[Line]:
-    header, accepted = log.load(game_id)
+def lines(log: EventLog, game_row: int) -> list[Line]:
+    header, accepted = log.load(game_row)
     game = str(header.get("game"))
     face = face_words(game, tuple(header.get("players", ())), header.get("options") or {})
-    attempts = [(a.seq, a.at, a.event) for a in log.attempts(game_id)]
+    attempts = [(a.seq, a.at, a.event) for a in log.attempts(game_row)]
     if not attempts and accepted:  # a log written before rejected attempts were kept
         attempts = [(i, 0.0, event) for i, event in enumerate(accepted, start=1)]
     try:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, Setting, State, register
-from kiosk.i18n import N_, tr, trn
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, State, register
+from kiosk.i18n import tr, trn
 from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASK_NAMES, TASK_NUMBERS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
@@ -56,14 +56,6 @@ def number_ranges(numbers: list[int]) -> str:
 class ProfiSortUI(GameUI):
     game_id = "profi-sort"
     title = "Profi-Sort"
-    settings = (
-        Setting("first_to", ((N_("full match"), None), (N_("to 2 tasks"), 2), (N_("to 5 tasks"), 5),
-                             (N_("to 10 tasks"), 10)), label=N_("Length")),
-        Setting("discard_draw", ((N_("no"), False), (N_("yes"), True)), label=N_("Take the discard")),
-        Setting("jokers", (("8", 8), ("6", 6)), label=N_("Jokers")),
-        Setting("bonus", ((N_("on"), True), (N_("off"), False)), label=N_("Bonus points")),
-    )
-
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
         super().__init__(players, options, ruling)
         self.collect: Collect | None = None

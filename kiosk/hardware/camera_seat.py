@@ -82,8 +82,26 @@ def _seat_of(controller: Any, player: str) -> str | None:
 @dataclass
 class TableCamera:
     """The overhead camera as the kiosk holds it: its reader (calibration), the config file its zones are saved
-    to (None: the camera is not the file's own), and the pile zones' seat routing."""
+    to (None: the camera is not the file's own), the pile zones' seat routing and the taught decks."""
 
     reader: Any  # hw.camera.reader.CameraReader
     config_path: Path | None
     pile_seats: PileSeats
+    faces: Any = None  # kiosk.hardware.camera_faces.CameraFaces
+
+    def shown(self, game: str | None, teaching: bool) -> None:
+        """The kiosk shows another screen: a game's table screen (`game`) has the camera read that game's taught
+        faces; teaching goes on only while its own screen shows (`teaching`), whatever took it away."""
+        if self.faces is None:
+            return
+        if not teaching and self.faces.session is not None:
+            self.faces.stop_teaching()
+        if game is not None:
+            self.faces.follow(game)
+
+    def report(self) -> dict[str, Any]:
+        """The control socket's camera state: pile scans, and what is read by face."""
+        report = self.pile_seats.report()
+        if self.faces is not None:
+            report["faces"] = self.faces.report()
+        return report

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hw import config as hw_config
-from hw.sim import SimTable
+from hw.sim import SimHardware
 from hw.sim.commands import Command
 from hw.table import Table
 from kiosk.app import fault_injection
@@ -25,14 +25,14 @@ from kiosk.loop.inbox import Inbox
 if TYPE_CHECKING:
     from kiosk.hardware.camera_seat import TableCamera
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 @dataclass
 class Hardware:
     config: hw_config.TableConfig | None
     table: Table | None = None  # the real table's adapters (under a simulation: the simulated table's own)
-    sim: SimTable | None = None
+    sim: SimHardware | None = None
     control: Path | None = None
     lights: seat_lights.LightFollower | None = None  # when a seat has a light
     camera: TableCamera | None = None  # when the table has an overhead camera
@@ -72,10 +72,10 @@ class Hardware:
 
 
 def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: bool, control: Path | None,
-                  window: bool = False, camera: bool = False) -> Hardware:
+                  window: bool = False, camera: bool = False, data_dir: Path | None = None) -> Hardware:
     """Open the real adapters (a config is needed) or the simulated table, all posting to `inbox`. `window`: the
     simulation runs in a desktop window, which shows the seat lights in a strip under the screen. `camera`: the
-    simulated table gets the simulated overhead camera."""
+    simulated table gets the simulated overhead camera. `data_dir`: where the camera's taught decks are."""
     if simulate:
         config = config or hw_config.load_default_sim()
         own_camera = config.camera is not None  # the config file's own [camera], where zones can be saved
@@ -83,21 +83,21 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
             from hw.camera.sim import with_sim_camera
 
             config = with_sim_camera(config)
-        sim = SimTable(config, sink=inbox.post).open()
+        sim = SimHardware(config, sink=inbox.post).open()
         table = sim.opened_table()
         hardware = Hardware(config, table, sim, control, seat_lights.follower(table, window),
-                            _camera(config, table, own_camera))
+                            _camera(config, table, own_camera, data_dir))
         if control is not None:
             for name in ("screenshot", "state", "touch", "view", "admin"):
                 sim.add_command(name, _command(inbox, name))
             if fault_injection.enabled():  # tests of the display loop's guard only (decision H22-2)
-                log.warning("%s=1: the control socket's `fault` command can make screens raise",
+                logger.warning("%s=1: the control socket's `fault` command can make screens raise",
                             fault_injection.ENV)
                 sim.add_command("fault", lambda request: inbox.call("fault", request.get("where")))
             try:
                 sim.serve(control)
             except OSError as error:  # e.g. a read-only data directory: the table still runs, by keyboard
-                log.error("control socket %s: %s", control, error)
+                logger.error("control socket %s: %s", control, error)
         return hardware
     if config is None:
         return Hardware(None)
@@ -107,18 +107,20 @@ def open_hardware(inbox: Inbox, config: hw_config.TableConfig | None, simulate: 
 
         webcam = WebcamSource(config.camera.device)
     table = Table(config, inbox.post, camera_source=webcam).open()
-    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True))
+    return Hardware(config, table, lights=seat_lights.follower(table), camera=_camera(config, table, True, data_dir))
 
 
-def _camera(config: hw_config.TableConfig, table: Table, own: bool) -> TableCamera | None:
-    """The camera reader for the calibration screen, and the pile zones' seat routing (own: the config file's own
-    [camera], where the zones can be saved)."""
+def _camera(config: hw_config.TableConfig, table: Table, own: bool, data_dir: Path | None) -> TableCamera | None:
+    """The camera reader for the calibration screen, the pile zones' seat routing (own: the config file's own
+    [camera], where the zones can be saved) and the taught decks (kept in `data_dir`)."""
     if config.camera is None:
         return None
+    from kiosk.hardware.camera_faces import CameraFaces
     from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
+    faces = CameraFaces(table.camera, data_dir, config.camera.faces) if data_dir is not None else None
     return TableCamera(table.camera, Path(config.path) if own and config.path else None,
-                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}))
+                       PileSeats({z.reader for z in config.camera.zones if z.seat is None}), faces)
 
 
 def _command(inbox: Inbox, name: str) -> Command:

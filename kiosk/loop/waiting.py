@@ -41,7 +41,7 @@ TOUCH_POLL_S = 0.008  # a desktop window: how often SDL is pumped for its input 
 NETLINK_KOBJECT_UEVENT = 15  # the netlink protocol of udev's device events (linux/netlink.h)
 
 T = TypeVar("T")
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 
 def input_devices(fd_dir: Path = Path("/proc/self/fd")) -> set[int]:
@@ -61,6 +61,17 @@ def device_monitors(fd_dir: Path = Path("/proc/self/fd"), netlink: Path = Path("
     return {fd for fd, target in _open_files(fd_dir) if target[8:-1] in inodes and target.startswith("socket:[")}
 
 
+def opened_by(open_display: Callable[[], T], fd_dir: Path = Path("/proc/self/fd"),
+              netlink: Path = Path("/proc/self/net/netlink")) -> tuple[T, set[int], set[int]]:
+    """Run `open_display` and say which evdev devices and udev monitor sockets it opened: SDL's own, which the loop
+    sleeps on. SDL offers no call that names its input descriptors, so they are told apart from the ones the
+    hardware opened before (a grabbed scanner: not SDL's) by the process's open files before and after (this is
+    the one place that looks; `tests/test_kiosk_quiet.py` checks it against files opened here)."""
+    devices, monitors = input_devices(fd_dir), device_monitors(fd_dir, netlink)
+    opened = open_display()
+    return opened, input_devices(fd_dir) - devices, device_monitors(fd_dir, netlink) - monitors
+
+
 def _open_files(fd_dir: Path) -> list[tuple[int, str]]:
     found = []
     with contextlib.suppress(OSError):
@@ -75,7 +86,7 @@ class Woken(NamedTuple):
 
     posted: bool = False  # another thread woke the loop: the inbox has an item
     device: bool = False  # a device or the device monitor is readable: SDL has input to read
-    sdl_posted: bool = False  # a program posted an SDL event (`App.post_sdl`: a test's or benchmark's touch)
+    sdl_posted: bool = False  # a program posted an SDL event (`kiosk.app.app.post_sdl`: a test's, a benchmark's)
     hotplug: bool = False  # SDL's device monitor is readable: a device came or went
     timed_out: bool = False  # nothing came: the wait ran out
     polled: bool = False  # a desktop window: one pump interval passed (SDL's input is the window system's)
@@ -138,7 +149,7 @@ class Waker:
         seen at the next pump the loop makes for another reason)."""
         for fd in list(self.monitors):
             if _readable(fd):
-                log.warning("SDL's device monitor (fd %d) stays readable after a pump: no longer watched", fd)
+                logger.warning("SDL's device monitor (fd %d) stays readable after a pump: no longer watched", fd)
                 with contextlib.suppress(KeyError, ValueError, OSError):
                     self._selector.unregister(fd)
                 self.monitors.discard(fd)

@@ -9,8 +9,10 @@ from kiosk.drawing.view import View
 
 if TYPE_CHECKING:
     from kiosk.app.audio import Cue
+    from kiosk.app.cafe_link import CafeLink
     from kiosk.app.commands import AdminCommand
     from kiosk.app.controller import TableController
+    from kiosk.app.joining import Joining
     from kiosk.eventlog.store import EventLog
     from kiosk.hardware.camera_seat import TableCamera
     from kiosk.hardware.seat_lights import LightFollower
@@ -19,14 +21,13 @@ if TYPE_CHECKING:
 
 
 class Host(Protocol):
-    """What a screen may ask of the kiosk around it (the App implements it).
+    """What a screen may ask of the kiosk around it (`kiosk.app.host.KioskHost` implements it).
 
     Screens know this protocol, never the App: the app imports the screens, the screens do not import
     the app back, so there is no import cycle and a screen can be driven by any host.
     """
 
     settings: Settings
-    log: EventLog | None
     kiosk_mode: bool
     pins: PinGuard
     reader_seats: dict[str, str]
@@ -34,8 +35,14 @@ class Host(Protocol):
     seats: list[str]
     lights: LightFollower | None  # the seat lights (`hold(seat, on)`), when the table has them
     camera: TableCamera | None  # the overhead camera (reader, config, pile seats), when the table has one
-    cafe: Any  # None, or the café link (`kiosk.app.cafe_link.CafeLink`: online, problem)
-    joining: Any  # None, or joining a café from the admin menu (`kiosk.app.joining.Joining`)
+    @property
+    def log(self) -> EventLog | None: ...  # the event log, None while the storage fails
+
+    @property
+    def cafe(self) -> CafeLink | None: ...  # the café link (online, problem), when the table is in a café
+
+    @property
+    def joining(self) -> Joining | None: ...  # joining a café from the admin menu, when it can
 
     @property
     def lang(self) -> str: ...
@@ -58,7 +65,7 @@ class Host(Protocol):
 
     def leave_game(self, controller: TableController, new_game: bool) -> None: ...
 
-    def resume_game(self, game_id: int) -> None: ...
+    def resume_game(self, game_row: int) -> None: ...
 
     def admin(self, command: AdminCommand, back: Screen) -> str | None: ...
 
@@ -98,7 +105,7 @@ class Screen:
         self.on_action(action)
 
     def on_input(self, item: Input) -> None:
-        """A hardware input (ButtonPress, CardScan, ReaderError)."""
+        """A hardware input (ButtonPress, CardScan, ReaderNews)."""
 
     def on_tick(self, now: float) -> bool:
         """Time passed; return True when the screen changed."""

@@ -19,7 +19,7 @@ from kiosk.games.event_words import describe
 from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
 from kiosk.screens.cafe import CafeScreen
-from kiosk.screens.camera import CameraScreen
+from kiosk.screens.camera_menu import CameraMenuScreen
 from kiosk.screens.confirm import Answer, ConfirmScreen
 from kiosk.screens.devices import ButtonTestScreen, ScannerTestScreen
 from kiosk.screens.history import HistoryScreen
@@ -83,7 +83,7 @@ class AdminScreen(Screen):
                  (AdminCommand.SCANNER_TEST, tr("Scanner test")), (AdminCommand.BUTTON_TEST, tr("Button test")),
                  (AdminCommand.RESTART, tr("Restart")), (AdminCommand.SHUTDOWN, tr("Shut down"))]
         if getattr(self.app, "camera", None) is not None:  # a table with an overhead camera
-            items.insert(9, (AdminCommand.CAMERA, tr("Camera set-up")))
+            items.insert(9, (AdminCommand.CAMERA, tr("Camera")))
         if getattr(self.app, "joining", None) is not None:  # its key, joining a café, the link to the broker
             items.insert(8, (AdminCommand.CAFE, tr("Café")))
         if not self.app.kiosk_mode:
@@ -192,7 +192,8 @@ class AdminScreen(Screen):
         elif command is AdminCommand.BUTTON_TEST:
             self.app.show(ButtonTestScreen(self.app, self))
         elif command is AdminCommand.CAMERA:
-            self.app.show(CameraScreen(self.app, self))
+            table = self.table()
+            self.app.show(CameraMenuScreen(self.app, self, busy=table is not None and not table.controller.finished))
         elif command is AdminCommand.CAFE:
             self.app.show(CafeScreen(self.app, self))
         elif command is AdminCommand.LANGUAGE:

@@ -16,12 +16,13 @@ from typing import Any
 from cafe import contract
 from hw.inputs import Input
 from kiosk.drawing.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
+from kiosk.eventlog.store import EventLog
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
 from kiosk.screens.cells import cols, gap_of, rows, seat_name
 from kiosk.screens.menu import MenuScreen
 from referee import games
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
 
 SHOWN_OVER = ("menu", "demo")  # screens an arriving assignment replaces; a game or a set-up in progress is left be
 
@@ -127,24 +128,23 @@ class AssignmentScreen(Screen):
                 "players": list(self.players), "claimed": dict(self.claimed), "headline": self.headline()}
 
 
-def pending(app: Any) -> dict[str, Any] | None:
-    """The café's assignment for this table, unless a game was already started from it."""
-    cafe = getattr(app, "cafe", None)
-    assignment = None if cafe is None else cafe.assignment
-    if assignment is None or (app.log is not None and app.log.played_assignment(assignment)):
+def pending(assignment: dict[str, Any] | None, log: EventLog | None) -> dict[str, Any] | None:
+    """The café's assignment for this table (`assignment`, the link's), unless a game was already started from it."""
+    if assignment is None or (log is not None and log.played_assignment(assignment)):
         return None
     return assignment
 
 
-def offer(app: Any) -> None:
-    """After café news or on the way to the menu: show a new assignment over the menu (or demo), take a cleared
-    or replaced one off the screen. A game or a set-up in progress is never interrupted."""
-    assignment = pending(app)
-    screen = app.screen
+def offer(host: Host, screen: Screen, assignment: dict[str, Any] | None, table: str) -> Screen | None:
+    """After café news or on the way to the menu, the screen to show for the café's `pending` assignment over
+    `screen`: a new one over the menu (or demo), the menu for a cleared one, a replaced one's successor; None to
+    leave the screen as it is. A game or a set-up in progress is never interrupted."""
     if isinstance(screen, AssignmentScreen):
         if assignment is None:
-            app.show(MenuScreen(app))
-        elif assignment != screen.assignment:
-            app.show(AssignmentScreen(app, assignment, screen.table))
-    elif assignment is not None and getattr(screen, "name", "") in SHOWN_OVER:
-        app.show(AssignmentScreen(app, assignment, app.cafe.config.table))
+            return MenuScreen(host)
+        if assignment != screen.assignment:
+            return AssignmentScreen(host, assignment, screen.table)
+        return None
+    if assignment is not None and screen.name in SHOWN_OVER:
+        return AssignmentScreen(host, assignment, table)
+    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from hw.inputs import ButtonPress, CardScan, Input, ReaderError
+from hw.inputs import ButtonPress, CardScan, Input, ReaderNews
 from kiosk.drawing.view import ACCENT, BAD, INK, MUTED, PANEL, Grid, View
 from kiosk.games.event_words import reader_problem, scanned
 from kiosk.i18n import tr
@@ -60,7 +60,7 @@ class ScannerTestScreen(Screen):
     def on_input(self, item: Input) -> None:
         if isinstance(item, CardScan):
             self.last[item.reader] = (scanned(item.code), time.time(), True)
-        elif isinstance(item, ReaderError):
+        elif isinstance(item, ReaderNews):
             self.last[item.reader] = (reader_problem(item.reason), time.time(), False)
 
     def on_action(self, action: str) -> None:

@@ -50,10 +50,10 @@ class HistoryScreen(Screen):
     def takes_scans(self) -> bool:  # type: ignore[override]
         return self.controller is not None  # over a live game a scan goes on to the table
 
-    def __init__(self, app: Host, back: Screen, game_id: int | None, controller: TableController | None = None):
+    def __init__(self, app: Host, back: Screen, game_row: int | None, controller: TableController | None = None):
         super().__init__(app)
         self.back = back
-        self.game_id = game_id
+        self.game_row = game_row
         self.controller = controller
         self.first: int | None = None  # index of the top line; None: scrolled to the end
         self._lines: list[Line] | None = None
@@ -66,14 +66,14 @@ class HistoryScreen(Screen):
     def status(self) -> str:
         """The game's status in the log (read once per screen: the log only changes by leaving it)."""
         if self._status is None:
-            records = self.app.log.games() if self.game_id is not None and self.app.log is not None else []
-            self._status = next((g.status for g in records if g.id == self.game_id), "playing")
+            records = self.app.log.games() if self.game_row is not None and self.app.log is not None else []
+            self._status = next((g.status for g in records if g.id == self.game_row), "playing")
         return self._status
 
     def lines(self) -> list[Line]:
         if self._lines is None:
-            if self.game_id is not None and self.app.log is not None:
-                self._lines = game_history.lines(self.app.log, self.game_id)
+            if self.game_row is not None and self.app.log is not None:
+                self._lines = game_history.lines(self.app.log, self.game_row)
             elif self.controller is not None:  # no log (demo): the accepted events this screen knows
                 face = self.controller.ui.face
                 self._lines = [Line(i, logged.at, describe(logged.event, face), True, cards=laid(logged.event))
@@ -85,8 +85,8 @@ class HistoryScreen(Screen):
     def header(self) -> dict[str, Any]:
         if self.controller is not None:
             return self.controller.referee.header
-        if self.app.log is not None and self.game_id is not None:
-            return self.app.log.load(self.game_id)[0]
+        if self.app.log is not None and self.game_row is not None:
+            return self.app.log.load(self.game_row)[0]
         return {}
 
     def title(self) -> str:
@@ -215,14 +215,14 @@ class HistoryScreen(Screen):
             following = max(first + 1, last - 1)
             end = self._first_of_last_page(lines, self._capacity)
             self.first = None if following >= end else following
-        elif action == "resume" and self.game_id is not None:
-            self.app.show(self.resume_question(self.game_id))
+        elif action == "resume" and self.game_row is not None:
+            self.app.show(self.resume_question(self.game_row))
 
-    def resume_question(self, game_id: int) -> ConfirmScreen:
+    def resume_question(self, game_row: int) -> ConfirmScreen:
         header = self.header()
         return ConfirmScreen(self.app, self, tr("Resume {game} with {players}?", game=self.title(),
                                                 players=", ".join(header["players"])),
-                             [Answer(tr("Resume"), lambda: self.app.resume_game(game_id))],
+                             [Answer(tr("Resume"), lambda: self.app.resume_game(game_row))],
                              detail=tr("For the players of this game: it goes on where it stopped."), danger=False)
 
     def on_input(self, item: Input) -> None:
@@ -232,7 +232,7 @@ class HistoryScreen(Screen):
 
     def model(self) -> dict:
         lines = self.lines()
-        return {"screen": self.name, "game_id": self.game_id, "status": self.status, "lines": len(lines),
+        return {"screen": self.name, "game_row": self.game_row, "status": self.status, "lines": len(lines),
                 "rejected": sum(1 for line in lines if not line.ok),
                 "details": [line.detail for line in lines if line.detail]}  # for staff: rule ids and error ids
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import kiosk.games
 from hw.inputs import Input
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
@@ -12,7 +11,8 @@ from kiosk.screens.cells import cols, gap_of, rows, seat_name
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.keyboard import KeyboardScreen
 from referee import games
-from referee.protocol import HeaderError
+from referee.answers import HeaderError
+from referee.registry import DEFINITIONS
 from referee.words import is_default_name
 
 
@@ -32,8 +32,9 @@ class SetupScreen(Screen):
         self.claimed: dict[str, int] = {}  # seat id → player index
         self.dealer: int | None = None  # index; default: the last player
         self.error = ""
-        self.settings = kiosk.games.get(game_id).settings if game_id in kiosk.games.ids() else ()
-        self.picked = dict.fromkeys((s.option for s in self.settings), 0)  # option → index of its value
+        definition = DEFINITIONS.get(game_id)
+        self.settings = definition.options if definition is not None else ()  # the game's own, with defaults
+        self.picked = {s.option: s.default_index() for s in self.settings}  # option → index of its value
 
     def view(self, width: int, height: int) -> View:
         g = Grid(width, height)
@@ -89,7 +90,8 @@ class SetupScreen(Screen):
             value = tr(setting.values[picked][0])
             text = tr("{option}: {value}", option=tr(setting.label), value=value) if setting.label else value
             v.button((x, y + i * (each + gap), w, each), text, f"opt:{setting.option}",
-                     fill=BUTTON if picked else PANEL, tag=f"opt:{setting.option}", group="options")
+                     fill=BUTTON if picked != setting.default_index() else PANEL, tag=f"opt:{setting.option}",
+                     group="options")
         v.button((x, y + h - bar, w, bar), tr("Start"), "start", fill=GOOD, tag="start")
 
     def _players(self, v: View, g: Grid, area: tuple[int, int, int, int], gap: int, line: int) -> None:
@@ -172,8 +174,9 @@ class SetupScreen(Screen):
             self.error = error.message(self.app.lang)
 
     def options(self) -> dict:
-        """The header's options as picked; an option left at its first value (the game's default) is left out."""
-        return {s.option: s.values[self.picked[s.option]][1] for s in self.settings if self.picked[s.option]}
+        """The header's options as picked; an option left at the game's default (its definition's) is left out."""
+        return {s.option: s.values[self.picked[s.option]][1] for s in self.settings
+                if self.picked[s.option] != s.default_index()}
 
     def model(self) -> dict:
         return {"screen": self.name, "game": self.game_id, "count": self.count, "claimed": dict(self.claimed),

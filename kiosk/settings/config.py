@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cafe.config import CafeLinkConfig, JoinSettings, parse_broker, parse_hub
 from cafe.contract import is_id
-from cafe.settings import CafeLinkConfig, JoinSettings, parse_broker, parse_hub
-from hw.config import Checker, ConfigError, Problem, Section, TableConfig, parse, toml_type
+from hw.config import Checker, Section, TableConfig, parse, toml_type
 from hw.config import check_config as check_file
 from kiosk.settings.pin import MAX_ITERATIONS, MIN_ITERATIONS
+from referee.config_lines import ConfigError, Problem
 
 ROTATIONS = (0, 90, 180, 270)
 LANGUAGES = ("de", "en")

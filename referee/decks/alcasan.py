@@ -76,7 +76,7 @@ HELP = (
 STATE_WORDS = {"burned": N_("burned"), "down": N_("face-down"), "need": N_("to lay"), "up": N_("face-up")}
 
 define(GameDefinition(
-    id="alcasan", order=1, prefix=PREFIX, rules="alcasan.md", card_words=card_words,
+    game_id="alcasan", order=1, prefix=PREFIX, rules="alcasan.md", card_words=card_words,
     events=common("play", "draw", "press", "reveal", "take_pile"), score=PLACES, help=HELP,
     card_face=card_face, state_words=STATE_WORDS,
 ))

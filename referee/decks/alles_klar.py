@@ -88,6 +88,6 @@ STATE_WORDS = {"ranking": N_("ranking cards open"), "removed": N_("out of the ga
                "trick_size": N_("cards in the trick"), "outcome": N_("outcome")}
 
 define(GameDefinition(
-    id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
+    game_id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
     events=common("play"), score=MORE_WINS, help=HELP, card_face=card_face, state_words=STATE_WORDS,
 ))

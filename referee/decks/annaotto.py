@@ -167,7 +167,7 @@ STATE_WORDS = {
 }
 
 define(GameDefinition(
-    id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
+    game_id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
     events=EVENTS, score=PLACES, help=HELP,
     value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES, "pattern": PATTERN_NAMES},
     card_face=card_face, state_words=STATE_WORDS,

@@ -81,6 +81,6 @@ HELP = (
 STATE_WORDS = {"lead": N_("lead"), "leader": N_("leader"), "follower": N_("follower")}
 
 define(GameDefinition(
-    id="magische-7", order=3, prefix="M7", rules="magische-7.md", card_words=card_words,
+    game_id="magische-7", order=3, prefix="M7", rules="magische-7.md", card_words=card_words,
     events=common("play"), score=MORE_WINS, help=HELP, card_face=card_face, state_words=STATE_WORDS,
 ))

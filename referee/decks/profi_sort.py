@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.event_words import Words, common
-from referee.registry import FEWER_WINS, MISTAKE, SCANNING, CardFace, GameDefinition, HelpPage, define
+from referee.registry import FEWER_WINS, MISTAKE, SCANNING, CardFace, GameDefinition, GameOption, HelpPage, define
 from referee.registry import TASKS as TASKS_DONE
 from referee.words import N_
 
@@ -274,8 +274,17 @@ STATE_WORDS = {
     "went_out": N_("went out"), "task": N_("task"),
 }
 
-define(GameDefinition(
-    id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
-    events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS, card_face=card_face,
-    state_words=STATE_WORDS,
+# The header's options a table sets at the set-up (§20), with the defaults the rules play when they are left out.
+OPTIONS = (
+    GameOption("first_to", N_("Length"), ((N_("full match"), None), (N_("to 2 tasks"), 2), (N_("to 5 tasks"), 5),
+                                          (N_("to 10 tasks"), 10)), default=None),
+    GameOption("discard_draw", N_("Take the discard"), ((N_("no"), False), (N_("yes"), True)), default=False),
+    GameOption("jokers", N_("Jokers"), (("8", 8), ("6", 6)), default=DEFAULT_JOKERS),
+    GameOption("bonus", N_("Bonus points"), ((N_("on"), True), (N_("off"), False)), default=True),
+)
+
+DEFINITION = define(GameDefinition(
+    game_id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
+    events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS, options=OPTIONS,
+    card_face=card_face, state_words=STATE_WORDS,
 ))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from referee.protocol import Game
 from referee.registry import Registry
 
-GAMES: Registry[type[Game]] = Registry(__name__, __path__, "id")
+GAMES: Registry[type[Game]] = Registry(__name__, __path__, "game_id")
 register = GAMES.register
 
 

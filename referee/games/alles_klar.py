@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
+from referee.answers import HeaderError, Rejection
 from referee.cards import CardTally, Deck
 from referee.decks.alles_klar import NUMERALS, default_faces
+from referee.fields import known_options, need_one_card, opt_str
 from referee.games import register
 from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
-from referee.protocol import CardMove, Game, HeaderError, On, Rejection, known_options, need_one_card, opt_str, rule
+from referee.protocol import CardMove, Game
+from referee.rules import On, of_field, rule
 
 _FACE = re.compile(r"AK:(1[01]|[1-9])((?:\.(?:III|II|IV|I|V)){0,2})")
 
@@ -129,7 +132,7 @@ class AllesKlarHints(NamedTuple):
 
 @register
 class AllesKlar(Game):
-    id = "alles-klar"
+    game_id = "alles-klar"
     title = "Alles klar?"
     player_counts = (2, 3, 4, 5)
     shape_first = True
@@ -281,10 +284,10 @@ class AllesKlar(Game):
         "play": On(
             Play.read,
             checks=(
-                Game.player_seated,
-                Game.player_on_turn,
-                Game.card_known,
-                Game.card_left,
+                of_field("player", Game.seated),
+                of_field("player", Game.turn_is),
+                Game.note_card,
+                of_field("card", Game.not_exhausted),
                 rank_choice_fits,
             ),
             effects=(turn_down_same_value, lay_face_up, turn_ranking_card, draw, decide),
@@ -317,8 +320,8 @@ class AllesKlar(Game):
             deciding=open_ranks[0] if len(open_ranks) == 1 else None,
         )
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, self.turn_actors(), ("play",), detail)
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.game_id, self.turn_actors(), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

@@ -7,22 +7,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, NamedTuple
 
+from referee.answers import HeaderError, Rejection
 from referee.cards import CardTally, Deck
 from referee.decks.magische_7 import pack
+from referee.fields import bool_option, known_options, need_one_card, opt_str
 from referee.games import register
 from referee.hints import FinishedHints, Hints, Part, PublicState, names, say
-from referee.protocol import (
-    CardMove,
-    Game,
-    HeaderError,
-    On,
-    Rejection,
-    bool_option,
-    known_options,
-    need_one_card,
-    opt_str,
-    rule,
-)
+from referee.protocol import CardMove, Game
+from referee.rules import On, of_field, rule
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +139,7 @@ class Magische7Hints(NamedTuple):
 
 @register
 class MagischeSieben(Game):
-    id = "magische-7"
+    game_id = "magische-7"
     title = "Die magische 7"
     player_counts = (2, 4)
     shape_first = True
@@ -290,10 +282,10 @@ class MagischeSieben(Game):
         "play": On(
             Play.read,
             checks=(
-                Game.player_seated,
-                Game.player_on_turn,
-                Game.card_known,
-                Game.card_left,
+                of_field("player", Game.seated),
+                of_field("player", Game.turn_is),
+                Game.note_card,
+                of_field("card", Game.not_exhausted),
                 target_only_on_a_four_player_lead,
                 target_is_an_opponent_with_cards,
                 target_not_the_same_twice,
@@ -340,8 +332,8 @@ class MagischeSieben(Game):
             seven = 7 - face.value if face.kind == "points" else None
             detail = Magische7Hints(lead.card, lead.player, (), seven)
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, self.turn_actors(), ("play",), detail)
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.game_id, self.turn_actors(), ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

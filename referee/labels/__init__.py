@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import games
+from referee.answers import HeaderError
 from referee.cards import Card, Deck
 from referee.labels.errors import LabelError
 from referee.labels.faces import label_text
-from referee.protocol import Game, HeaderError
+from referee.protocol import Game
 
 __all__ = ["Label", "LabelError", "SheetCode", "deck_labels", "game_deck", "scanner_test_codes"]
 

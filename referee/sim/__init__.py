@@ -1,6 +1,6 @@
 """The table simulator: the physical table the referee never sees, playing random legal games.
 
-A `TableSim` holds the shuffled deck and the hidden hands, proposes the events
+A `SimPlayers` holds the shuffled deck and the hidden hands, proposes the events
 players at the table could physically make now (legal or not; the referee
 decides), and moves the physical cards when the referee accepts one. Random
 play shuffles the proposals and takes the first one the referee accepts, so the
@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from referee.cards import Deck
+from referee.errors import RefereeError
 from referee.registry import Registry
 from referee.table import FORMAT, Referee
 
@@ -47,11 +48,11 @@ def _opening(header_json: str) -> Opening:
     return Opening(referee.deck, MappingProxyType(referee.state()["hands"]))
 
 
-class SimulationStuck(RuntimeError):
+class SimulationStuck(RefereeError, RuntimeError):
     """No proposed event was accepted: the simulator or the referee is wrong."""
 
 
-class TableSim:
+class SimPlayers:
     """Base of a game's simulated table."""
 
     game_id: ClassVar[str]
@@ -99,11 +100,11 @@ class TableSim:
         return []
 
 
-SIMS: Registry[type[TableSim]] = Registry(__name__, __path__, "game_id")
+SIMS: Registry[type[SimPlayers]] = Registry(__name__, __path__, "game_id")
 register = SIMS.register
 
 
-def get(game_id: str) -> type[TableSim]:
+def get(game_id: str) -> type[SimPlayers]:
     return SIMS[game_id]
 
 
@@ -123,7 +124,7 @@ def new_table(
     options: Mapping[str, Any] | None = None,
     dealer: str | None = None,
     careful: bool = False,
-) -> TableSim:
+) -> SimPlayers:
     cls = get(game_id)
     rng = random.Random(seed)
     table = cls(rng, names(players or cls.default_players), options, dealer)
@@ -131,7 +132,7 @@ def new_table(
     return table
 
 
-def play(sim: TableSim, referee: Referee | None = None, max_events: int = 200_000) -> Iterator[dict[str, Any]]:
+def play(sim: SimPlayers, referee: Referee | None = None, max_events: int = 200_000) -> Iterator[dict[str, Any]]:
     """Play `sim` to the end through `referee`, yielding every accepted event."""
     referee = referee or Referee(sim.header)
     for event in sim.first_events():

@@ -26,7 +26,7 @@ from typing import Any
 
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES
 from referee.games.alcasan import DEALT, HAND, AlcasanState, deck
-from referee.sim import TableSim, register
+from referee.sim import SimPlayers, register
 from referee.table import Referee, parse_header
 
 WHIM = 0.03  # how often a player who could lay a card takes the pile anyway
@@ -67,7 +67,7 @@ class Seat:
 
 
 @register
-class AlcasanTable(TableSim):
+class AlcasanTable(SimPlayers):
     game_id = "alcasan"
     default_players = 3
     mistakes = True  # misfits and double scans for the referee to refuse (`_mistakes`); a careful table makes none

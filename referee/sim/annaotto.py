@@ -30,7 +30,7 @@ from referee.cards import Deck
 from referee.decks.annaotto import COLOURS, Side
 from referee.games.annaotto import AnnaottoState
 from referee.hints import Hints, RaceView
-from referee.sim import TableSim, opening, register, shuffled
+from referee.sim import SimPlayers, opening, register, shuffled
 from referee.table import Referee
 
 
@@ -73,7 +73,7 @@ def _shuffled_cards(rng: random.Random, cards: list[tuple[str, str]]) -> list[tu
 
 
 @register
-class AnnaottoTable(TableSim):
+class AnnaottoTable(SimPlayers):
     game_id = "annaotto"
     default_players = 4
     mistakes = True

@@ -38,7 +38,7 @@ from referee.decks.profi_sort import (
     Task,
 )
 from referee.games.profi_sort import HAND, ProfiSortHints, ProfiSortState, deck
-from referee.sim import TableSim, register, shuffled
+from referee.sim import SimPlayers, register, shuffled
 from referee.table import Referee, parse_header
 
 DEFAULT_OPTIONS: dict[str, Any] = {"first_to": 2}
@@ -221,7 +221,7 @@ def find_task(task: Task, pool: _Pool) -> list[list[str]] | None:
 
 
 @register
-class ProfiSortTable(TableSim):
+class ProfiSortTable(SimPlayers):
     game_id = "profi-sort"
     default_players = 3
 

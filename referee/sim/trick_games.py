@@ -8,11 +8,11 @@ from typing import Any
 
 from referee.games.alles_klar import AllesKlarState
 from referee.games.magische_7 import Magische7State
-from referee.sim import TableSim, opening, register, shuffled
+from referee.sim import SimPlayers, opening, register, shuffled
 from referee.table import Referee
 
 
-class _Dealt(TableSim):
+class _Dealt(SimPlayers):
     """A table where the referee draws for the players: the simulator mirrors its counts."""
 
     def _deal(self, codes: list[str], hand: int) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, GameDefinition, HelpPage
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, GameDefinition, GameOption, HelpPage
 from referee.words import N_
 
 GAME_ID = "higher"
@@ -46,7 +46,10 @@ HELP = (
     )),
 )
 
+# The one option a table may set at the set-up, with the default the rules play when the header leaves it out.
+OPTIONS = (GameOption("strict", N_("Strictly higher"), ((N_("no"), False), (N_("yes"), True)), default=False),)
+
 DEFINITION = GameDefinition(
-    id=GAME_ID, order=99, prefix=PREFIX, rules=str(Path(__file__).with_name("rules.md")), card_words=card_words,
-    events=common("play") | {"knock": _knock}, score=MORE_WINS, help=HELP,
+    game_id=GAME_ID, order=99, prefix=PREFIX, rules=str(Path(__file__).with_name("rules.md")), card_words=card_words,
+    events=common("play") | {"knock": _knock}, score=MORE_WINS, help=HELP, options=OPTIONS,
 )

@@ -10,12 +10,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
+from referee.answers import Rejection
 from referee.cards import CardTally, Deck
+from referee.fields import bool_option, known_options, need_one_card, need_str
 from referee.hints import FinishedHints, Hints, PublicState, names, say
-from referee.protocol import CardMove, Game, On, Rejection, need_one_card, need_str, rule
+from referee.protocol import CardMove, Game
+from referee.rules import On, of_field, rule
 from tests.toy_game.deck import GAME_ID, faces
 
 HAND = 6
+
+
+# The shared checks this game applies to its moves' fields (`referee.rules.of_field`).
+SEATED = of_field("player", Game.seated)
+ON_TURN = of_field("player", Game.turn_is)
+CARD_LEFT = of_field("card", Game.not_exhausted)
 
 
 @dataclass(slots=True)
@@ -56,7 +65,7 @@ class HigherHints(NamedTuple):
 
 
 class Higher(Game):
-    id = GAME_ID
+    game_id = GAME_ID
     title = "Higher"
     player_counts = (2,)
 
@@ -70,9 +79,15 @@ class Higher(Game):
         self.winners: list[str] = []
         self.turn = self.next_seat(dealer)
 
+    @classmethod
+    def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> bool:
+        """`strict` (HI-R2), its default the definition's alone."""
+        known_options(options, "strict")
+        return bool_option(options, "strict", cls.default("strict"))
+
     @rule("HI-R2")
     def not_lower(self, move: Play) -> None:
-        if self.pile and move.face < self.pile[-1][1]:
+        if self.pile and (move.face < self.pile[-1][1] or (self.options and move.face == self.pile[-1][1])):
             raise Rejection("too-low", card=move.code, top=self.pile[-1][0].partition(":")[2])
 
     def lay(self, move: Play) -> None:
@@ -104,9 +119,9 @@ class Higher(Game):
         self.winners = self.winners_by(self.taken)
 
     rules: ClassVar[Mapping[str, On]] = {
-        "play": On(Play.read, (Game.player_seated, Game.player_on_turn, Game.card_known, Game.card_left, not_lower),
+        "play": On(Play.read, (SEATED, ON_TURN, Game.note_card, CARD_LEFT, not_lower),
                    (lay,)),
-        "knock": On(Knock.read, (Game.player_seated, Game.player_on_turn), (knock,)),
+        "knock": On(Knock.read, (SEATED, ON_TURN), (knock,)),
     }
 
     def public_state(self) -> HigherState:
@@ -116,8 +131,8 @@ class Higher(Game):
     def hints(self) -> Hints:
         detail = HigherHints(self.pile[-1][0] if self.pile else None)
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
-        return Hints(self.id, (self.turn,), ("play", "knock") if self.pile else ("play",), detail)
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
+        return Hints(self.game_id, (self.turn,), ("play", "knock") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {"hands": sum(self.hands.values()), "pile": len(self.pile), "taken": sum(self.taken.values())}

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.sim import TableSim, opening, shuffled
+from referee.sim import SimPlayers, opening, shuffled
 from referee.table import Referee
 from tests.toy_game.deck import GAME_ID
 from tests.toy_game.rules import HAND
 
 
-class HigherTable(TableSim):
+class HigherTable(SimPlayers):
     game_id = GAME_ID
     default_players = 2
 

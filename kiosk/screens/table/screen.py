@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from hw.camera.zones import READER as CAMERA
-from hw.inputs import ButtonPress, CardScan, Input, ReaderError
+from hw.inputs import ButtonPress, CardScan, Input, ReaderNews
 from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
@@ -439,7 +439,7 @@ class TableScreen(Screen):
             c.scan(item.code, self.app.seat_of_reader(item.reader))
         elif isinstance(item, ButtonPress):
             c.button(item.seat, item.button, item.t_ns)
-        elif isinstance(item, ReaderError) and item.reason not in ("disconnected", "reconnected"):
+        elif isinstance(item, ReaderNews) and item.reason not in ("disconnected", "reconnected"):
             c.reader_error()
         self._cue(before)
 

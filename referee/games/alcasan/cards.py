@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from referee.cards import Deck
 from referee.decks.alcasan import ELEMENTS, NUMBERS, PREFIX, SHORT_FACES, WASSER_VALUE, faces
-from referee.protocol import rule
+from referee.rules import rule
 
 HAND = 3  # the hand is refilled to 3 (AC-R4)
 DEALT = 9  # section 3: 3 face-down, 3 face-up, 3 in the hand

@@ -7,8 +7,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from referee.answers import HeaderError, Rejection
 from referee.cards import Card, CardTally
 from referee.decks.alcasan import DEFAULT_COPIES, SHORT_FACES, WASSER_VALUE
+from referee.fields import bool_option, is_int, known_options, need_str, need_str_list
 from referee.games import register
 from referee.games.alcasan.cards import (
     ANY,
@@ -26,18 +28,8 @@ from referee.games.alcasan.cards import (
 )
 from referee.games.alcasan.hints import AlcasanHints, AlcasanState
 from referee.hints import FinishedHints, Hints, Owed
-from referee.protocol import (
-    Game,
-    HeaderError,
-    On,
-    Rejection,
-    bool_option,
-    is_int,
-    known_options,
-    need_str,
-    need_str_list,
-    rule,
-)
+from referee.protocol import Game
+from referee.rules import On, of_field, rule
 
 # --- what the referee keeps
 
@@ -109,12 +101,12 @@ class Move:
         return cls(event["type"], "")
 
 
-SEATED = Game.player_seated  # check 6
+SEATED = of_field("player", Game.seated)  # check 6
 
 
 @register
 class Alcasan(Game):
-    id = "alcasan"
+    game_id = "alcasan"
     title = "alcasan"
     player_counts = (2, 3, 4)
     shape_first = False  # section 7: `game-over` comes before the field checks
@@ -190,7 +182,7 @@ class Alcasan(Game):
     def cards_left(self, move: Move) -> None:
         """Check 8: the event's cards and the table (the pile plus the burned cards) hold no face more often than
         the deck, no named copy twice; a revealed card counts even if it then fails."""
-        self.not_exhausted(self.tally, move.cards)
+        self.not_exhausted(move.cards)
 
     @rule("AC-R16")
     def phase_fits(self, move: Move) -> None:
@@ -241,7 +233,7 @@ class Alcasan(Game):
     @rule("AC-R1")
     def only_player_on_turn(self, move: Move) -> None:
         """Check 9: only the player on turn plays, takes the pile or reveals."""
-        self.player_on_turn(move)
+        self.turn_is(move.player)
 
     # --- the effects, after every check passed
 
@@ -359,7 +351,7 @@ class Alcasan(Game):
     rules: ClassVar[Mapping[str, On]] = {
         "play": On(
             Move.read_play,
-            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits, one_face, source_holds,
+            checks=(SEATED, Game.note_cards, cards_left, only_player_on_turn, phase_fits, one_face, source_holds,
                     face_fits),
             effects=(shed, lay),
         ),
@@ -367,7 +359,7 @@ class Alcasan(Game):
                         effects=(take_pile,)),
         "reveal": On(
             Move.read_reveal,
-            checks=(SEATED, Game.cards_known, cards_left, only_player_on_turn, phase_fits),
+            checks=(SEATED, Game.note_cards, cards_left, only_player_on_turn, phase_fits),
             effects=(turn_over,),
         ),
         "draw": On(Move.read_unused, checks=(not_used,)),
@@ -425,11 +417,11 @@ class Alcasan(Game):
             burning=burning,
         )
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
         if source == "down":
             owed = tuple(Owed(player, "reveal", "down") for player in self.turn_actors())
-            return Hints(self.id, self.turn_actors(), ("reveal",), detail, owed=owed)
-        return Hints(self.id, self.turn_actors(), ("play", "take_pile") if self.pile else ("play",), detail)
+            return Hints(self.game_id, self.turn_actors(), ("reveal",), detail, owed=owed)
+        return Hints(self.game_id, self.turn_actors(), ("play", "take_pile") if self.pile else ("play",), detail)
 
     def card_places(self) -> dict[str, int]:
         return {

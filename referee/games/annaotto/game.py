@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from referee.answers import Rejection
 from referee.cards import Card, CardTally
 from referee.decks.annaotto import COLOURS, Side
 from referee.games import register
@@ -36,12 +37,17 @@ from referee.games.annaotto.moves import (
 from referee.games.annaotto.options import Options, parse_options
 from referee.games.annaotto.state import AnnaottoState, Chain, Due, Flip, Race, RaceState
 from referee.hints import Hints, RaceView
-from referee.protocol import Game, On, Rejection, noted, rule
+from referee.protocol import Game
+from referee.rules import On, noted, of_field, rule
+
+# The shared checks this game applies to its moves' fields (`referee.rules.of_field`).
+SEATED = of_field("player", Game.seated)
+CARD_LEFT = of_field("card", Game.not_exhausted)
 
 
 @register
 class Annaotto(Game):
-    id = "annaotto"
+    game_id = "annaotto"
     title = "ANNAOTTO"
     player_counts = (2, 3, 4, 5, 6)
     shape_first = False  # rules section 7: game-over (step 3) before the fields (step 4)
@@ -104,7 +110,7 @@ class Annaotto(Game):
         if self.race is not None:
             raise Rejection("race-open")
         if move.player != self.turn:
-            self.on_turn(move.player)
+            self.turn_is(move.player)
 
     def no_choice_owed(self, move: Any) -> None:
         """Step 14: while ANNAOTTO choices are owed, no play, draw or confirm (AO-R14)."""
@@ -150,7 +156,7 @@ class Annaotto(Game):
 
     def cards_known(self, move: PlayMove) -> None:
         """Step 6: every code is a card of the deck (`unknown-card`)."""
-        self.card_known(move)
+        self.note_card(move)
         for code in (move.codes or ())[1:]:
             self.card(code)
 
@@ -519,28 +525,28 @@ class Annaotto(Game):
         self.winners = [self.out[0]]
 
     rules: ClassVar[Mapping[str, On]] = {
-        "start": On(StartMove.read, checks=(Game.card_known, not_started_yet, Game.card_left, start_card_plain),
+        "start": On(StartMove.read, checks=(Game.note_card, not_started_yet, CARD_LEFT, start_card_plain),
                     effects=(lay_start_card,)),
         "play": On(PlayMove.read,
-                   checks=(players_seated, cards_known, one_card_only, started_already, Game.card_left, acting_now,
+                   checks=(players_seated, cards_known, one_card_only, started_already, CARD_LEFT, acting_now,
                            no_choice_owed, source_may_give, penalty_continued, alternates, matches),
                    effects=(begin_move, lay_card, owe_call, deciding_play_or_effect)),
         "draw": On(DrawMove.read,
-                   checks=(Game.player_seated, started_already, acting_now, no_choice_owed, no_penalty_pending,
+                   checks=(SEATED, started_already, acting_now, no_choice_owed, no_penalty_pending,
                            not_drawn_yet, one_card_drawn, cards_to_draw),
                    effects=(begin_move, draw_one)),
         "press:confirm": On(PressMove.read,
-                            checks=(Game.player_seated, started_already, acting_now, no_choice_owed,
+                            checks=(SEATED, started_already, acting_now, no_choice_owed,
                                     something_to_confirm),
                             effects=(begin_move, confirm)),
-        "press:slap": On(PressMove.read, checks=(Game.player_seated, started_already, race_is_open, in_race,
+        "press:slap": On(PressMove.read, checks=(SEATED, started_already, race_is_open, in_race,
                                                  not_pressed_yet), effects=(slap,)),
-        "call": On(CallMove.read, checks=(Game.player_seated, started_already, call_owed), effects=(call,)),
-        "catch": On(CatchMove.read, checks=(Game.player_seated, target_seated, started_already, catchable),
+        "call": On(CallMove.read, checks=(SEATED, started_already, call_owed), effects=(call,)),
+        "catch": On(CatchMove.read, checks=(SEATED, target_seated, started_already, catchable),
                     effects=(catch,)),
-        "choose_colour": On(ChoiceMove.read_colour, checks=(Game.player_seated, started_already, acting_now,
+        "choose_colour": On(ChoiceMove.read_colour, checks=(SEATED, started_already, acting_now,
                                                             colour_owed, known_colour), effects=(choose_colour,)),
-        "flip_choice": On(ChoiceMove.read_flip, checks=(Game.player_seated, started_already, acting_now, flip_owed),
+        "flip_choice": On(ChoiceMove.read_flip, checks=(SEATED, started_already, acting_now, flip_owed),
                           effects=(choose_flip,)),
         "race_close": On(CloseMove.read, checks=(started_already, race_is_open), effects=(time_out,)),
     }

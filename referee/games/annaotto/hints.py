@@ -16,7 +16,7 @@ from referee.seats import Seats
 class AnnaottoView(Protocol):
     """What the hints read of the game (`Annaotto` has it all; the hints change nothing)."""
 
-    id: ClassVar[str]
+    game_id: ClassVar[str]
     players: tuple[str, ...]
     seats: Seats
     deck: Deck[Side]
@@ -82,24 +82,24 @@ def annaotto_hints(game: AnnaottoView) -> Hints:
         return _turn_hints(game, turn, detail)  # an ordinary turn: one player acts
     race = game.race.view() if game.race is not None else game.last_race
     if game.finished:
-        return Hints(game.id, (), (), FinishedHints(tuple(game.winners), detail), (), race)
+        return Hints(game.game_id, (), (), FinishedHints(tuple(game.winners), detail), (), race)
     if not game.started:
-        return Hints(game.id, (), _START, detail, (), None)
+        return Hints(game.game_id, (), _START, detail, (), None)
     owed = _owed(game)
     actors, events = _who_acts(game, race, owed)
-    return Hints(game.id, actors, events, detail, owed, race)
+    return Hints(game.game_id, actors, events, detail, owed, race)
 
 
 def _turn_hints(game: AnnaottoView, turn: str, detail: AnnaottoHints) -> Hints:
     """The player on turn acts alone: a choice, a penalty or drawn card to settle, or play/draw."""
     if game.choices:
         owed = tuple([Owed(turn, "choice", c) for c in game.choices])
-        return Hints(game.id, (turn,), tuple([_CHOICE_EVENTS[c] for c in game.choices]), detail, owed,
+        return Hints(game.game_id, (turn,), tuple([_CHOICE_EVENTS[c] for c in game.choices]), detail, owed,
                             None)
     if game.chain is not None or game.plus:
         owed = (Owed(turn, "confirm", "penalty"),)
-        return Hints(game.id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None)
-    return Hints(game.id, (turn,), _PLAY_OR_CONFIRM if game.drawn else _PLAY_OR_DRAW, detail, (), None)
+        return Hints(game.game_id, (turn,), _PLAY_OR_CONFIRM, detail, owed, None)
+    return Hints(game.game_id, (turn,), _PLAY_OR_CONFIRM if game.drawn else _PLAY_OR_DRAW, detail, (), None)
 
 
 def _owed(game: AnnaottoView) -> tuple[Owed, ...]:

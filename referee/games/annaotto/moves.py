@@ -6,10 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.answers import Rejection
 from referee.cards import Card
 from referee.decks.annaotto import Side
+from referee.fields import bad_field, is_int, need_choice, need_str
 from referee.games.annaotto.matching import ALLE, ANNA, OTTO
-from referee.protocol import CardMove, Rejection, bad_field, is_int, need_choice, need_str
+from referee.protocol import CardMove
 
 _WORDS = frozenset((ANNA, OTTO, ALLE))
 _BUTTONS = frozenset(("confirm", "slap"))

@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.answers import HeaderError
 from referee.decks.annaotto import DEFAULT_COPIES
-from referee.protocol import HeaderError, is_int, known_options
+from referee.fields import is_int, known_options
 
 
 @dataclass(frozen=True)

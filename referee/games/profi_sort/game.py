@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from referee.answers import Rejection
 from referee.cards import Card, CardTally, Deck
 from referee.decks.profi_sort import (
     ALL_TASKS,
@@ -25,19 +26,20 @@ from referee.games.profi_sort.hints import MeldState, ProfiSortHints, ProfiSortS
 from referee.games.profi_sort.moves import Draw, Extend, GiveAce, LayTask, Move, Options, parse_options
 from referee.games.profi_sort.tasks import Meld, add, fits, lay_groups
 from referee.hints import FinishedHints, Hints
-from referee.protocol import Game, On, Rejection, noted, rule
+from referee.protocol import Game
+from referee.rules import On, noted, of_field, rule
 
 
 @register
 class ProfiSort(Game):
-    id = "profi-sort"
+    game_id = "profi-sort"
     title = "Profi-Sort"
     player_counts = (2, 3)
     shape_first = True
 
     @classmethod
     def parse_options(cls, options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-        return parse_options(options, players, dealer)
+        return parse_options(options, cls)
 
     def __init__(self, players: Sequence[str], dealer: str, options: Options):
         super().__init__(players, dealer, options)
@@ -87,7 +89,7 @@ class ProfiSort(Game):
 
     def target_seated(self, move: GiveAce) -> None:
         """Step 3 for `to`: the receiver is seated."""
-        self.seat(move.to)
+        self.seated(move.to)
 
     def in_phase(self, move: Move) -> None:
         """Step 5: play events in phase `play`, `reveal_hand` in `scoring`, `new_round` in `round-over`."""
@@ -406,7 +408,7 @@ class ProfiSort(Game):
         self.drawn = False
         self.phase = OVER
 
-    SEATED, ON_TURN = Game.player_seated, Game.player_on_turn
+    SEATED, ON_TURN = of_field("player", Game.seated), of_field("player", Game.turn_is)
     TURN_START = (SEATED, in_phase, ON_TURN, drawn_as_needed)
     AFTER_DRAW = (in_phase, ON_TURN, drawn_as_needed)
     rules: ClassVar[Mapping[str, On]] = {
@@ -414,33 +416,33 @@ class ProfiSort(Game):
         "skip_with_ace": On(Move.read_skip, checks=(*TURN_START, holds_received_ace), effects=(skip,)),
         "give_ace": On(
             GiveAce.read,
-            checks=(SEATED, target_seated, Game.cards_known, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
+            checks=(SEATED, target_seated, Game.note_cards, *AFTER_DRAW, gives_one_ace, keeps_own_cards, cards_left),
             effects=(give_ace,),
         ),
         "lay_task": On(
             LayTask.read,
-            checks=(SEATED, Game.cards_known, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
+            checks=(SEATED, Game.note_cards, *AFTER_DRAW, task_known, task_not_done, shape_matches, no_ace,
                     jokers_allowed, no_lone_joker, task_met, keeps_own_cards, can_go_out, cards_left),
             effects=(lay_melds, complete_task, strike_joker_bonus, strike_pair_bonus, first_to_wins),
         ),
         "extend": On(
             Extend.read,
-            checks=(SEATED, Game.cards_known, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
+            checks=(SEATED, Game.note_cards, *AFTER_DRAW, meld_known, laid_down, no_ace, jokers_allowed, fits_meld,
                     keeps_own_cards, cards_left),
             effects=(extend_meld,),
         ),
         "discard": On(
             Move.read_discard,
-            checks=(SEATED, Game.cards_known, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
+            checks=(SEATED, Game.note_cards, *AFTER_DRAW, keeps_own_cards, can_go_out, cards_left),
             effects=(discard, after_discard),
         ),
         "reveal_hand": On(
             Move.read_shown,
-            checks=(SEATED, Game.cards_known, in_phase, reveals_own_cards, cards_left),
+            checks=(SEATED, Game.note_cards, in_phase, reveals_own_cards, cards_left),
             effects=(score_hand,),
         ),
         "redeal": On(
-            Move.read_shown, checks=(SEATED, Game.cards_known, in_phase, redeal_allowed, cards_left), effects=(redeal,)
+            Move.read_shown, checks=(SEATED, Game.note_cards, in_phase, redeal_allowed, cards_left), effects=(redeal,)
         ),
         "new_round": On(Move.read_new_round, checks=(in_phase,), effects=(next_round,)),
     }
@@ -482,12 +484,12 @@ class ProfiSort(Game):
         player = self.turn
         detail = self._hint_detail(player)
         if self.finished:
-            return Hints(self.id, (), (), FinishedHints(tuple(self.winners), detail))
+            return Hints(self.game_id, (), (), FinishedHints(tuple(self.winners), detail))
         if self.phase == SCORING:
-            return Hints(self.id, detail.to_reveal, ("reveal_hand",), detail)
+            return Hints(self.game_id, detail.to_reveal, ("reveal_hand",), detail)
         if self.phase == ROUND_OVER:
-            return Hints(self.id, (), ("new_round",), detail)
-        return Hints(self.id, self.turn_actors(), self._turn_events(detail), detail)
+            return Hints(self.game_id, (), ("new_round",), detail)
+        return Hints(self.game_id, self.turn_actors(), self._turn_events(detail), detail)
 
     @staticmethod
     def _turn_events(detail: ProfiSortHints) -> tuple[str, ...]:

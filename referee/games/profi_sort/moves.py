@@ -2,39 +2,42 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.answers import HeaderError, Rejection
 from referee.cards import Card
-from referee.decks.profi_sort import ALL_TASKS, DEFAULT_JOKERS, MAX_JOKERS, REPEAT, Face, Task
+from referee.decks.profi_sort import ALL_TASKS, MAX_JOKERS, REPEAT, Face, Task
+from referee.fields import bad_field, forbid, is_int, known_options, need_str, need_str_list
 from referee.games.profi_sort.tasks import Meld
-from referee.protocol import HeaderError, Rejection, bad_field, forbid, is_int, known_options, need_str, need_str_list
+from referee.protocol import Game
 
 
 @dataclass(frozen=True)
 class Options:
     """The header's options (§20)."""
 
-    jokers: int = DEFAULT_JOKERS  # jokers in the deck, 0 … 8
-    bonus: bool = True  # the bonus points of §11
-    first_to: int | None = None  # the beginner game: the first to this many tasks wins (§14)
-    discard_draw: bool = False  # the variant: draw the top card of the discard pile (§14)
+    jokers: int  # jokers in the deck, 0 … 8
+    bonus: bool  # the bonus points of §11
+    first_to: int | None  # the beginner game: the first to this many tasks wins (§14)
+    discard_draw: bool  # the variant: draw the top card of the discard pile (§14)
 
 
-def parse_options(options: Mapping[str, Any], players: Sequence[str], dealer: str) -> Options:
-    """The header's options, checked (§20); `bad-header` for an unknown key or a bad value."""
+def parse_options(options: Mapping[str, Any], defaults: type[Game]) -> Options:
+    """The header's options, checked (§20); `bad-header` for an unknown key or a bad value; an option left out
+    has the game's default (`defaults.default`: its definition's)."""
     known_options(options, "jokers", "bonus", "first_to", "discard_draw")
-    jokers = options.get("jokers", DEFAULT_JOKERS)
+    jokers = options.get("jokers", defaults.default("jokers"))
     if not is_int(jokers) or not 0 <= jokers <= MAX_JOKERS:
         raise HeaderError("between", option="jokers", least=0, most=MAX_JOKERS)
-    bonus = options.get("bonus", True)
+    bonus = options.get("bonus", defaults.default("bonus"))
     if type(bonus) is not bool:
         raise HeaderError("not-boolean", option="bonus")
-    first_to = options.get("first_to")
+    first_to = options.get("first_to", defaults.default("first_to"))
     if first_to is not None and (not is_int(first_to) or not 1 <= first_to <= ALL_TASKS):
         raise HeaderError("between-or-null", option="first_to", least=1, most=ALL_TASKS)
-    discard_draw = options.get("discard_draw", False)
+    discard_draw = options.get("discard_draw", defaults.default("discard_draw"))
     if type(discard_draw) is not bool:
         raise HeaderError("not-boolean", option="discard_draw")
     return Options(jokers, bonus, first_to, discard_draw)

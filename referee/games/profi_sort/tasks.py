@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from referee.answers import Rejection
 from referee.decks.profi_sort import (
     FORMS,
     FORMS_RANKS,
@@ -33,7 +34,7 @@ from referee.decks.profi_sort import (
     Face,
     Task,
 )
-from referee.protocol import Rejection, rule
+from referee.rules import rule
 
 
 @dataclass(slots=True)
