@@ -85,7 +85,7 @@ class ControlCommands:
         if self.camera is not None:  # the camera's pile scans, the seats they went to, the faces it reads
             model["camera"] = guarded(self.camera.report)
         model["guarded_errors"] = self.frame.guard.count
-        model["cut_texts"] = self.display.renderer.cuts.report()  # texts drawn cut or too small, ever (issue #37)
+        model["cut_texts"] = self.display.cut_texts()  # texts drawn cut or too small, ever (issue #37)
         return model
 
     def action(self, arg: Any) -> dict[str, Any]:

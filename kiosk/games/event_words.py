@@ -38,9 +38,15 @@ def reader_problem(reason: str) -> str:
     return f"{tr(said)} ({reason})" if said else reason
 
 
+def named(code: str) -> str:
+    """A card seen by the camera in the words its label prints ("Brown · Waves · ALLE"), without its code: the
+    list beside the camera's picture has room for four cards in their words, not for their codes as well."""
+    return event_words.card_words(code, language())
+
+
 def scanned(code: str) -> str:
     """A scanned code for staff: the card in the words its label prints, then the code ("8 · II (AK:8.II)")."""
-    words = event_words.card_words(code, language())
+    words = named(code)
     return code if words == code else f"{words} ({code})"
 
 

@@ -18,7 +18,7 @@ from hw.camera.save import save_areas
 from hw.camera.zones import Zone
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
-from kiosk.games.event_words import scanned
+from kiosk.games.event_words import named
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen, cells
 
@@ -143,8 +143,8 @@ class CameraScreen(Screen):
             v.button(pad[cell], arrow, f"move:{move}", tag=f"move:{move}", group="pad")
         v.button(pad[4], f"{round(STEPS[self.step] * 100)} %", "step", tag="step", group="pad")
         seen = live.seen if live is not None else []
-        # staff read the card's words and the zone first, the code and the zone's name in the config after them
-        lines = [tr("{card} · zone {zone}", card=scanned(s.code), zone=zone) for zone, s in seen[:4]]
+        # staff read the card's words and the zone (the zone's name as in the config)
+        lines = [tr("{card} · zone {zone}", card=named(s.code), zone=zone) for zone, s in seen[:4]]
         lines = lines or [tr("No code in view")]
         if g.portrait:  # the codes beside the pad
             codes = (x + pad_w + 2 * gap, y, w - pad_w - 2 * gap, 3 * side + 2 * gap)
