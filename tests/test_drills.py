@@ -84,5 +84,8 @@ def test_hostile_taught_decks_and_random_hands_at_the_teaching_screens_crash_not
     assert (decks["bad pictures decoded"], decks["loader errors"], decks["tracebacks"], decks["crashes"],
             decks["guarded errors"]) == (0, 0, 0, 0, 0), decks
     assert decks["loaded"] >= decks["sound"] > 0, decks
+    config = ROOT / "tests" / "data" / "table.camera.toml"
+    before = config.read_bytes()
     hands = teach.monkey_drill(150, seed=6)
     assert (hands["crashes"], hands["guarded errors"], hands["broken states"]) == (0, 0, 0), hands
+    assert config.read_bytes() == before, "the drill's random hands saved zones into the repository's config"

@@ -146,7 +146,7 @@ def test_every_loser_of_a_six_player_race_is_named_in_full(tmp_path) -> None:
     for size in ((800, 480), (1280, 720), (720, 1280)):
         for lang in ("de", "en"):
             app = make_app(tmp_path / f"{size[0]}-{lang}", lang=lang, size=size)
-            timeout(app)
+            timeout(app.host)
             app.loop.draw()
             losers = app.loop.view.tagged("race-loser")[0].text
             assert losers == ", ".join(name for name in LONG_NAMES if name != LONG_NAMES[3])
