@@ -168,3 +168,21 @@ def test_french_cards_of_gnome_cards_data_are_printed() -> None:
     assert card.size[1] == 587 and mask.getextrema() == (0, 255)
     # Profi-Sort's jokers: odd copies the black one, even copies the red one
     assert picture("french-paris", "PS:JOKER#1")[0].tobytes() != picture("french-paris", "PS:JOKER#2")[0].tobytes()
+
+
+def test_a_blank_picture_taught_or_seen_is_no_face_and_no_nan() -> None:
+    """A look or a cut-out with no print at all (a blank file in a deck, a white card) divided 0 by 0 (NaN)."""
+    import warnings
+
+    from hw.camera.faces import FaceBook, Look, band
+    from hw.camera.outline import PATCH
+
+    blank = np.full((PATCH[1], PATCH[0]), 200, np.uint8)
+    printed = blank.copy()
+    printed[60:120, 40:140] = 40
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isfinite(band(blank)).all() and not band(blank).any()
+        faces = FaceBook([Look("AK:7", blank), Look("AK:8", printed)])
+        assert faces.match(blank, None).face is None
+        assert faces.match(printed, None).face in (None, "AK:8")

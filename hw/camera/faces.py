@@ -81,9 +81,15 @@ def band(y: Any) -> Any:
     f -= _smooth(f, BAND_SIGMA)
     f *= INSIDE
     energy = _smooth(f * f, CONTRAST_SIGMA)
-    floor = FLOOR * float(np.sqrt((f * f)[INSIDE > 0].mean()))
+    rms = float(np.sqrt((f * f)[INSIDE > 0].mean()))
+    if rms < BLANK:  # no print at all (a blank picture): nothing to compare, not 0 / 0
+        return np.zeros_like(f)
+    floor = FLOOR * rms
     f = np.asarray(f / (np.sqrt(energy) + floor), np.float32)
     return f / (float(f[INSIDE > 0].std()) + 1e-3)
+
+
+BLANK = 1e-3  # grey levels (rms): a picture flatter than this shows no print
 
 
 def _smooth(f: Any, sigma: float) -> Any:
