@@ -485,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from concurrent.futures import ProcessPoolExecutor
 
-    from drills import print_table
+    from benchmarks.drills import print_table
 
     runs = [(game_id, size, lang) for game_id in args.games.split(",") for size in args.sizes.split(",")
             for lang in args.langs.split(",")]
