@@ -19,24 +19,14 @@ if [ ! -x .venv/bin/python ]; then
   "${PYTHON:-python3}" -m venv .venv
   .venv/bin/python -m pip install --quiet -e '.[dev]'
 fi
-if [ "${1:-}" = "attack" ]; then
-  shift
-  exec .venv/bin/python -m benchmarks.attack "$@"
-fi
-if [ "${1:-}" = "pairing" ]; then
-  shift
-  exec .venv/bin/python -m benchmarks.pair_drill "$@"
-fi
-if [ "${1:-}" = "club" ]; then
-  shift
-  exec .venv/bin/python -m benchmarks.club_attack "$@"
-fi
-if [ "${1:-}" = "teach" ]; then
-  shift
-  exec .venv/bin/python -m benchmarks.teach_drill "$@"
-fi
-if [ "${1:-}" = "monkey" ]; then
-  shift
-  exec .venv/bin/python -m benchmarks.monkey "$@"
-fi
-exec .venv/bin/python -m benchmarks.drills "$@"
+# each drill's module (the first argument names it; none: the kiosk's drills)
+case "${1:-}" in
+  attack) drill=attack ;;
+  pairing) drill=pair_drill ;;
+  club) drill=club_attack ;;
+  teach) drill=teach_drill ;;
+  monkey) drill=monkey ;;
+  *) drill=drills ;;
+esac
+[ "$drill" = drills ] || shift
+exec .venv/bin/python -m "benchmarks.$drill" "$@"
