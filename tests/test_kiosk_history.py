@@ -163,3 +163,19 @@ def test_the_list_of_earlier_games_names_players_scores_status(tmp_path) -> None
     assert labels[1].startswith("Alles klar? · abandoned · ")
     assert "Player\u00a01:\u00a00 · Player\u00a02:\u00a00" in labels[1], "name and score apart, each kept on one line"
     assert "History" not in texts(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_long_games_page_position_is_said_shorter_not_cut(tmp_path, lang) -> None:
+    """The monkey drill found "242–248 / 248" cut to "242–248 /…" between the pager's buttons on a screen turned
+    to 480 px wide: with three-digit numbers there the position says only where the page ends ("255 / 260")."""
+    app = make_app(tmp_path, lang=lang, size=(480, 800))
+    start_game(app, "alles-klar", 2)
+    scan(app, "AK:8.II")
+    for _ in range(259):
+        scan(app, "AK:8.II")  # a double scan: rejected, a line of the history each time
+    press(app, "history")
+    press(app, "up")
+    position = app.loop.view.tagged("position")[0].text
+    assert re.fullmatch(r"\d+ / 260", position), position
+    assert app.display.cut_texts()["count"] == 0, app.display.cut_texts()

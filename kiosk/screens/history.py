@@ -182,9 +182,10 @@ class HistoryScreen(Screen):
         x, y, w, h = rect
         gap = round(v.limits.gap)
         third = (w - 2 * gap) // 3
-        if total:
-            v.text((x + third + gap, y, third, h), f"{first + 1}–{last} / {total}", size=0.8, color=MUTED,
-                   align="center", tag="position")
+        if total:  # said shorter where a long game's numbers do not fit between the buttons (800×480: "251 / 259")
+            said = next((text for text in (f"{first + 1}–{last} / {total}", f"{last} / {total}")
+                         if measure.lines(text, third, v.limits.cap) == 1), str(last))
+            v.text((x + third + gap, y, third, h), said, size=0.8, color=MUTED, align="center", tag="position")
         if first > 0:
             v.button((x, y, third, h), tr("Earlier"), "up", fill=BUTTON, tag="up", group="pager")
         if last < total:
