@@ -55,6 +55,13 @@ ROTATIONS = (0, 90, 180, 270)
 FREE_BUDGET = 800  # inputs a game off the plan gets to end by itself before the guests leave it for a new one
 
 
+
+def game_state(state: dict) -> dict:
+    """The game's public state in a `state` answer: a dict on the table screen; other screens use the key for
+    their own word (the café screen's join state is a string), and give none here."""
+    shown = state.get("state")
+    return shown if isinstance(shown, dict) else {}
+
 class Desync(Exception):
     """The kiosk took a different move than the simulator planned (a monkey's card was a legal one)."""
 
@@ -178,7 +185,7 @@ class Drill:
         state = self._state()
         screen = state.get("screen")
         self._note_finish(state)
-        playing = screen == "table" and not (state.get("state") or {}).get("finished")
+        playing = screen == "table" and not game_state(state).get("finished")
         r = self.rng.random()
         if screen == "menu" and r < 0.7:
             self.figures.inputs += 1
@@ -270,7 +277,7 @@ class Drill:
     def _scan_own(self, state: dict, from_turn: bool | None) -> None:
         """One of the game's own cards: from the seat that may act (True), from another (False), or mostly the
         former (None)."""
-        turn = (state.get("state") or {}).get("turn")
+        turn = game_state(state).get("turn")
         acting = self.seat_of.get(turn) if turn else None
         if from_turn is None:
             from_turn = self.rng.random() < 0.75
@@ -375,8 +382,8 @@ class Drill:
         return same(state.get("state"), self.expected) and state.get("screen") == "table"
 
     def _note_finish(self, state: dict) -> None:
-        if state.get("screen") == "table" and (state.get("state") or {}).get("finished"):
-            key = (state.get("game"), state.get("events"), tuple(sorted((state.get("state") or {}).get("scores", {}))))
+        if state.get("screen") == "table" and game_state(state).get("finished"):
+            key = (state.get("game"), state.get("events"), tuple(sorted(game_state(state).get("scores", {}))))
             if key != getattr(self, "_finished_key", None):
                 self._finished_key = key
                 self.figures.finished += 1
