@@ -16,7 +16,9 @@ from typing import Any
 
 from hw.camera.save import save_areas
 from hw.camera.zones import Zone
+from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
+from kiosk.games.event_words import named
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen, cells
 
@@ -89,7 +91,7 @@ class CameraScreen(Screen):
             self._draw_picture(v, area, picture, live)
         self._draw_controls(v, g, live)
         if self.message:
-            lines = v.lines_height(3 if g.portrait else 2)
+            lines = measure.height(self.message, round(0.94 * width), v.limits.cap)  # a path breaks after "/"
             v.text((round(0.03 * width), height - lines, round(0.94 * width), lines), self.message, size=0.75,
                    color=INK, tag="message")
         return v
@@ -141,7 +143,9 @@ class CameraScreen(Screen):
             v.button(pad[cell], arrow, f"move:{move}", tag=f"move:{move}", group="pad")
         v.button(pad[4], f"{round(STEPS[self.step] * 100)} %", "step", tag="step", group="pad")
         seen = live.seen if live is not None else []
-        lines = [f"{s.code} · {zone}" for zone, s in seen[:4]] or [tr("No code in view")]
+        # staff read the card's words and the zone (the zone's name as in the config)
+        lines = [tr("{card} · zone {zone}", card=named(s.code), zone=zone) for zone, s in seen[:4]]
+        lines = lines or [tr("No code in view")]
         if g.portrait:  # the codes beside the pad
             codes = (x + pad_w + 2 * gap, y, w - pad_w - 2 * gap, 3 * side + 2 * gap)
         else:
