@@ -162,7 +162,8 @@ class TeachScreen(CameraStaffScreen[CameraStaffScreen[Screen]]):
         said, colour = self.said()
         said_h = measure.height(said, w, cap)
         progress = tr("{taught} of {total} faces taught", taught=s.index, total=s.total)
-        progress_h = measure.height(progress, w, cap)
+        inset = gap // 2  # the words inside the bar, off its rounded ends
+        progress_h = measure.height(progress, w - 2 * inset, cap)
         card_h = h - line - progress_h - said_h - 3 * gap
         words = face_words(s.face) if s.face is not None else "✓"
         v.text((x, y + line + gap, w, card_h), words, size=1.6, color=DARK_INK, fill=CARD, align="center",
@@ -171,7 +172,8 @@ class TeachScreen(CameraStaffScreen[CameraStaffScreen[Screen]]):
         v.box((x, py, w, progress_h), PANEL, tag="progress-bar")
         if s.total:
             v.box((x, py, round(w * s.index / s.total), progress_h), (40, 110, 60), tag="progress-done")
-        v.text((x, py, w, progress_h), progress, size=0.75, color=INK, align="center", tag="progress")
+        v.text((x + inset, py, w - 2 * inset, progress_h), progress, size=0.75, color=INK, align="center",
+               tag="progress")
         v.text((x, py + progress_h + gap, w, said_h), said, size=0.75, color=colour, tag="said")
 
     def _last(self, v: View, area: Rect, gap: int) -> None:
