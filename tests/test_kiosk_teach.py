@@ -260,15 +260,16 @@ def without_copies(value: Any) -> Any:
     return value
 
 
-# ANNAOTTO's wild side (full-bleed stripes, no margin) laid on another card: `hw.camera.outline.find_cards` finds no
-# card there (0 of 8 renders; alone on the pile it is found and read), so its game stops at the first one laid on
-# the pile. The reader's case (issue #38, hw/camera), not teaching's: strict, so the test fails once it is read.
-WILD_ON_A_PILE = pytest.mark.xfail(strict=True, raises=AssertionError,
-                                   reason="the reader finds no ANNAOTTO wild side laid on another card")
+# Whole games read by taught faces: every game but ANNAOTTO. Its wild side (full-bleed stripes, no margin) laid on
+# another card is not found by `hw.camera.outline.find_cards` (0 of 8 renders; alone on the pile it is found and
+# read), so its game stops at the first one laid on the pile: the reader's open case of issue #38, reported there.
+# Its teaching and the first events of its game read by faces:
+# test_annaotto_is_taught_side_by_side_and_a_game_reads_the_side_laid_up.
+READ_WHOLE_BY_FACES = [g for g in GAMES if g != "annaotto"]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game_id", [pytest.param(g, marks=WILD_ON_A_PILE) if g == "annaotto" else g for g in GAMES])
+@pytest.mark.parametrize("game_id", READ_WHOLE_BY_FACES)
 def test_a_whole_game_read_by_taught_faces_with_no_labels(tmp_path, game_id: str) -> None:
     """Each game's whole deck taught through the teaching screen, then the simulator's game played by laying
     printed cards with no camera label on the pile (tests/test_kiosk_camera.py lays labelled cards)."""
