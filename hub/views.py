@@ -17,6 +17,7 @@ from starlette.templating import Jinja2Templates
 
 from hub import charts, formats
 from hub.describe import describe, verdict
+from hub.evenings.model import TableOutcome
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
@@ -120,7 +121,7 @@ class Hub:
                 if not a.get("until") or dt.datetime.fromisoformat(a["until"]) > now}
 
 
-def numbers(game: Any) -> tuple[str, dict[str, Any]]:
+def numbers(game: dict[str, Any] | TableOutcome) -> tuple[str, dict[str, Any]]:
     """What a game's result shows beside each name, by what the game ranks by: the tasks laid (Profi-Sort's
     beginner game, whose penalty scores are all 0), else its scores. A game row (dict) or a club table."""
     def get(key: str) -> Any:
