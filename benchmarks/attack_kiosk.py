@@ -88,7 +88,7 @@ def default_pin(cafe: Cafe) -> Verdict:
 
 def stick_links(cafe: Cafe) -> Verdict:
     """A stick with the next minutes' export folders made in advance: links to the log and to the data folder."""
-    from tests.kiosk_helpers import make_app, press
+    from tests.kiosk_helpers import lay_export_traps, make_app, press
     from tests.test_kiosk_export import play
     from tests.test_kiosk_staff import open_admin
 
@@ -100,14 +100,7 @@ def stick_links(cafe: Cafe) -> Verdict:
     mounts = cafe.work / "mounts"
     mounts.write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
     app.host.mounts, app.host.usb_roots = mounts, (str(cafe.work / "media") + "/",)
-    now = time.time()
-    for ahead in range(10):
-        name = f"tabletop-referee-table-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now + ahead))}"
-        if ahead % 2:
-            (stick / name).symlink_to(data)
-        else:
-            (stick / name).mkdir()
-            (stick / name / "games.csv").symlink_to(app.records.log.path)
+    lay_export_traps(stick, data, app.records.log.path, 10)
     before = hashlib.sha256(app.records.log.path.read_bytes()).hexdigest()
     open_admin(app)
     press(app, "admin:export")

@@ -1,6 +1,7 @@
 """The monkey drill (issue #22): guests who keep playing, tapping and scanning in every state the table can be in.
 
-    python -m benchmarks.monkey [--inputs 20000] [--games alles-klar,…] [--kill-every 300] [--seed N]
+    python -m benchmarks.monkey [--inputs 20000] [--games alles-klar,…] [--sizes 800x480,1280x720,720x1280]
+                                [--langs de,en] [--kill-every 300] [--seed N] [--jobs N]
     scripts/drill.sh monkey [the same options]
 
 For each game, on a real `referee-kiosk --sim` process: whole games are played by the rules simulator
@@ -12,10 +13,12 @@ down), seat button taps, holds and slaps, scanner unplug and replug. Every `--ki
 is SIGKILLed and started again (with another screen rotation every other time): the screen it comes back
 to must be the log's replay, with every event it had shown accepted still there.
 
-Figures per game: inputs, games finished, crashes (the process ended without our kill, or the guard
-exited it), errors logged (ERROR/CRITICAL lines, tracebacks, errors the display loop's guard caught),
-warnings (guest mistakes, allowed), lost accepted events and resume mismatches. Nothing is asserted here:
-tests/test_drills.py runs a small size and asserts zeros.
+Every game runs at every screen size and in every language asked for (its own kiosk each, started with
+`--size` and `--lang`; the simulator's moves are made in that language). Figures per run: inputs, games finished,
+crashes (the process ended without our kill, or the guard exited it), errors logged (ERROR/CRITICAL lines,
+tracebacks, errors the display loop's guard caught), texts the renderer cut or drew below their floor (issue #37:
+it logs each once), warnings (guest mistakes, allowed), lost accepted events and resume mismatches. Nothing is
+asserted here: tests/test_drills.py runs a small size at two sizes and asserts zeros.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from kiosk import games  # noqa: E402
 from kiosk.app.audio import SLEEP_AFTER_S  # noqa: E402
 from referee import sim  # noqa: E402
 from referee.table import Referee  # noqa: E402
-from tests.kiosk_process import KioskProcess  # noqa: E402
+from tests.kiosk_process import CUT_MARK, KioskProcess  # noqa: E402
 from tests.test_kiosk_e2e import SEATS, play_event, set_options  # noqa: E402
 
 PIN = "1234"  # the kiosk's default admin PIN (kiosk/settings/settings.py)
@@ -51,6 +54,13 @@ BACK = ("back", "no", "cancel", "race-done", "menu")  # ways back to the game a 
 ROTATIONS = (0, 90, 180, 270)
 FREE_BUDGET = 800  # inputs a game off the plan gets to end by itself before the guests leave it for a new one
 
+
+
+def game_state(state: dict) -> dict:
+    """The game's public state in a `state` answer: a dict on the table screen; other screens use the key for
+    their own word (the café screen's join state is a string), and give none here."""
+    shown = state.get("state")
+    return shown if isinstance(shown, dict) else {}
 
 class Desync(Exception):
     """The kiosk took a different move than the simulator planned (a monkey's card was a legal one)."""
@@ -72,10 +82,13 @@ class Monkey(KioskProcess):
 @dataclass
 class Figures:
     game: str
+    size: str = "800x480"
+    lang: str = "de"
     inputs: int = 0
     finished: int = 0
     crashes: int = 0
     errors: int = 0
+    cuts: int = 0  # texts the renderer cut or drew too small (each logged once per process)
     warnings: int = 0
     lost: int = 0
     mismatches: int = 0
@@ -86,8 +99,9 @@ class Figures:
     samples: list[str] = field(default_factory=list)  # the first lines of what went wrong
 
     def row(self) -> dict[str, Any]:
-        return {"drill": f"monkey {self.game}", "runs": self.inputs, "ok": self.inputs - self.crashes,
-                "lost": self.lost, "crashes": self.crashes, "errors logged": self.errors,
+        return {"drill": f"monkey {self.game} {self.size} {self.lang}", "runs": self.inputs,
+                "ok": self.inputs - self.crashes, "lost": self.lost, "crashes": self.crashes,
+                "errors logged": self.errors, "cut texts": self.cuts,
                 "resume mismatches": self.mismatches, "games finished": self.finished, "kills": self.kills,
                 "restarts": self.restarts, "plan moves": self.plan_moves, "warnings": self.warnings,
                 "s": round(self.seconds, 1), **({"first errors": " | ".join(self.samples[:3])} if self.samples else {})}
@@ -96,6 +110,7 @@ class Figures:
 class Drill:
     def __init__(self, game_id: str, data: Path, seed: int, figures: Figures):
         self.game_id = game_id
+        self.size, self.lang = figures.size, figures.lang
         self.data = data
         self.rng = random.Random(seed)
         self.figures = figures
@@ -116,7 +131,7 @@ class Drill:
 
     def start(self) -> None:
         extra = ["--rotate", str(self.rotation)] if self.rotation else []
-        self.kiosk = Monkey(self.data, extra=extra)
+        self.kiosk = Monkey(self.data, extra=[*extra, "--size", self.size, "--lang", self.lang])
         self.kiosk.sock.settimeout(20)
 
     def end_of_life(self, killed: bool) -> None:
@@ -128,7 +143,11 @@ class Drill:
             self.figures.crashes += 1
             self.figures.samples.append(f"exit {code}: {kiosk.stderr_text()[-300:]!r}")
         for line in kiosk.stderr_text().splitlines():
-            if line.startswith(("error:", "critical:")) or line.startswith("Traceback"):
+            if CUT_MARK in line:
+                self.figures.cuts += 1
+                if len(self.figures.samples) < 10:
+                    self.figures.samples.append(line[:200])
+            elif line.startswith(("error:", "critical:")) or line.startswith("Traceback"):
                 self.figures.errors += 1
                 if len(self.figures.samples) < 10:
                     self.figures.samples.append(line[:200])
@@ -166,7 +185,7 @@ class Drill:
         state = self._state()
         screen = state.get("screen")
         self._note_finish(state)
-        playing = screen == "table" and not (state.get("state") or {}).get("finished")
+        playing = screen == "table" and not game_state(state).get("finished")
         r = self.rng.random()
         if screen == "menu" and r < 0.7:
             self.figures.inputs += 1
@@ -258,7 +277,7 @@ class Drill:
     def _scan_own(self, state: dict, from_turn: bool | None) -> None:
         """One of the game's own cards: from the seat that may act (True), from another (False), or mostly the
         former (None)."""
-        turn = (state.get("state") or {}).get("turn")
+        turn = game_state(state).get("turn")
         acting = self.seat_of.get(turn) if turn else None
         if from_turn is None:
             from_turn = self.rng.random() < 0.75
@@ -352,8 +371,9 @@ class Drill:
         if state.get("pending"):
             self._touch("cancel")
             state = self._state()
-        if self.kiosk.send_raw({"cmd": "view"}).get("buttons", {}).get("lang") == "English":
-            self._touch("lang")  # the drivers answer questions by their English labels
+        if self.kiosk.send_raw({"cmd": "view"}).get("buttons", {}).get("lang") == ("English" if self.lang == "en"
+                                                                                   else "Deutsch"):
+            self._touch("lang")  # back to the run's language: the drivers answer questions in it
         for _ in range(3):  # the monkey's legal cards since the last move, taken back one by one
             if same(state.get("state"), self.expected) or not self.done < (state.get("events") or 0) <= self.done + 3:
                 break
@@ -362,8 +382,8 @@ class Drill:
         return same(state.get("state"), self.expected) and state.get("screen") == "table"
 
     def _note_finish(self, state: dict) -> None:
-        if state.get("screen") == "table" and (state.get("state") or {}).get("finished"):
-            key = (state.get("game"), state.get("events"), tuple(sorted((state.get("state") or {}).get("scores", {}))))
+        if state.get("screen") == "table" and game_state(state).get("finished"):
+            key = (state.get("game"), state.get("events"), tuple(sorted(game_state(state).get("scores", {}))))
             if key != getattr(self, "_finished_key", None):
                 self._finished_key = key
                 self.figures.finished += 1
@@ -419,11 +439,12 @@ def _some_cards(game_id: str, most: int = 40) -> list[str]:
     return sorted({e["card"] for e in sim.play(table) if "card" in e})[:most]
 
 
-def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300, quiet_every: int = 0) -> dict:
-    """Throw `inputs` random inputs (plus the simulator's moves) at a kiosk playing `game_id`; the figures.
-    Every `quiet_every` inputs (0: never) the table is left alone until the sound device has closed, so the
-    next input finds it closed (decision A26-1)."""
-    figures = Figures(game_id)
+def monkey_drill(game_id: str, inputs: int, seed: int = 5, kill_every: int = 300, quiet_every: int = 0,
+                 size: str = "800x480", lang: str = "de") -> dict:
+    """Throw `inputs` random inputs (plus the simulator's moves) at a kiosk of `size` in `lang` playing `game_id`;
+    the figures. Every `quiet_every` inputs (0: never) the table is left alone until the sound device has closed,
+    so the next input finds it closed (decision A26-1)."""
+    figures = Figures(game_id, size, lang)
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"drill-monkey-{game_id}-") as tmp:
         drill = Drill(game_id, Path(tmp), seed, figures)
@@ -461,6 +482,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="monkey", description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=20_000, help="random inputs per game")
     parser.add_argument("--games", default=",".join(g for g in games.ids() if g in sim.ids()))
+    parser.add_argument("--sizes", default="800x480,1280x720,720x1280", help="screen sizes, each a run of its own")
+    parser.add_argument("--langs", default="de,en", help="languages, each a run of its own")
     parser.add_argument("--kill-every", type=int, default=300)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=1, help="games drilled at once, each with its own kiosk")
@@ -469,13 +492,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from concurrent.futures import ProcessPoolExecutor
 
-    from drills import print_table
+    from benchmarks.drills import print_table
 
-    game_ids = args.games.split(",")
+    runs = [(game_id, size, lang) for game_id in args.games.split(",") for size in args.sizes.split(",")
+            for lang in args.langs.split(",")]
     began = time.monotonic()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(monkey_drill, game_id, args.inputs, args.seed + i, args.kill_every, args.quiet_every)
-                   for i, game_id in enumerate(game_ids)]
+        futures = [pool.submit(monkey_drill, game_id, args.inputs, args.seed + i, args.kill_every, args.quiet_every,
+                               size, lang) for i, (game_id, size, lang) in enumerate(runs)]
         rows = []
         for future in futures:
             rows.append(future.result())

@@ -13,8 +13,10 @@
   be none), loader exceptions, tracebacks, kiosk crashes, guarded errors.
 - inputs: a real `referee-kiosk --sim --camera` at the teaching screens, and random fingers and hands: any
   button on screen touched, cards of any game laid anywhere in any design (face down, half over another, with
-  or without a label), hands passing, the pile taken, the camera's blur, noise and glare changed, the kiosk now
-  and then killed and started again; whenever the fingers leave the camera menu they go back to it. Figures:
+  or without a label), hands passing, the pile taken, the camera's blur, noise and glare changed, the hands
+  resting (at the teaching screen, oftener, after laying one card of its game on the emptied pile: faces are
+  taught and written between the kills), the kiosk now and then killed and started again; whenever the fingers
+  leave the camera menu they go back to it. Figures:
   inputs, restarts, faces taught, crashes, guarded errors, states that break a rule (more taught than the
   deck holds, a face asked that is not the game's, a manifest on disk that does not load).
 
@@ -31,6 +33,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from pathlib import Path
 from typing import Any
@@ -172,10 +175,19 @@ def cli_pass(data: Path, scratch: Path) -> int:
     return tracebacks
 
 
+def own_config(data: Path) -> Path:
+    """The camera table's config, copied beside the drill's data: random hands reach the zones screen and save
+    there, and the drill must not rewrite the repository's test config (it once did, moving the pile zone)."""
+    config = data / "table.camera.toml"
+    if not config.exists():
+        config.write_text(CAMERA.read_text())
+    return config
+
+
 def kiosk_pass(data: Path) -> tuple[int, int]:
     """A kiosk over the hostile data: a game of each kind (its decks load), and the teaching screens;
     (crashes, guarded errors)."""
-    kiosk = KioskProcess(data, extra=["--config", str(CAMERA)])
+    kiosk = KioskProcess(data, extra=["--config", str(own_config(data))])
     crashes = 0
     try:
         for game in GAMES:
@@ -224,16 +236,18 @@ class Monkey:
         self.data, self.rng = data, rng
         self.kiosk = self._start()
         self.restarts = self.crashes = self.guarded = self.broken = 0
+        self.teaching = False  # the teaching screen shows (as the last look found)
         self.codes = [f"{face}#1" for game in GAMES for face in faces_of(game)]
 
     def _start(self) -> KioskProcess:
-        kiosk = KioskProcess(self.data, extra=["--config", str(CAMERA)])
+        kiosk = KioskProcess(self.data, extra=["--config", str(own_config(self.data))])
         kiosk.expect_guarded_errors = False
         return kiosk
 
     def to_teaching(self) -> None:
         """Back into the camera menu from wherever the fingers went (they leave it only through its Back)."""
         state = self.kiosk.state()
+        self.teaching = state["screen"] == "teach"
         if state["screen"] in ("camera-menu", "teach-games", "teach-decks", "teach", "camera", "confirm"):
             return
         if state["screen"] != "admin" or state["mode"] != "menu":
@@ -243,23 +257,37 @@ class Monkey:
     def step(self) -> None:
         rng, kiosk = self.rng, self.kiosk
         roll = rng.random()
-        if roll < 0.45:
+        if self.teaching and rng.random() < 0.3:  # at the teaching screen the hands rest more often: cards taught
+            self.rest()
+        elif roll < 0.44:
             buttons = list(kiosk.cmd("view")["buttons"])
             kiosk.send_raw({"cmd": "touch", "action": rng.choice(buttons)})
-        elif roll < 0.8:
+        elif roll < 0.76:
             request = {"cmd": "lay", "code": rng.choice(self.codes), "zone": "pile",
                        "design": rng.choice(DESIGNS), "sticker": rng.random() < 0.3,
                        "face_down": rng.random() < 0.1, "at": [rng.random(), rng.random()]}
             kiosk.send_raw({k: v for k, v in request.items() if v is not None})
-        elif roll < 0.88:
+        elif roll < 0.84:
             kiosk.send_raw({"cmd": "take", "zone": "pile"})
-        elif roll < 0.93:
+        elif roll < 0.89:
             kiosk.send_raw({"cmd": "cover", "zone": "pile", "seconds": rng.uniform(0.1, 1.5)})
+        elif roll < 0.94:
+            self.rest()
         elif roll < 0.97:
             kiosk.send_raw({"cmd": "scene", "blur": rng.uniform(0, 1.6), "noise": rng.uniform(0, 8),
                             "glare": rng.random() < 0.5})
         else:
             self.restart()
+
+    def rest(self) -> None:
+        """The hands rest a moment. At the teaching screen they first lay one card of its game printed on the
+        emptied pile, as staff do, so faces are taught and written between the random inputs and the kills."""
+        state = self.kiosk.state()
+        if state["screen"] == "teach":
+            self.kiosk.send_raw({"cmd": "take", "zone": "pile"})
+            self.kiosk.send_raw({"cmd": "lay", "code": self.rng.choice(faces_of(state["game"])) + "#1",
+                                 "zone": "pile", "sticker": False})
+        time.sleep(self.rng.uniform(0.8, 2.0))
 
     def restart(self) -> None:
         self.guarded += self.kiosk.state()["guarded_errors"]

@@ -34,7 +34,9 @@ from cryptography.exceptions import InvalidSignature
 from cafe import contract, handover
 from cafe.access import table_user
 from cafe.signing import fingerprint, is_public_text, parse_public, unb64url
+from hub.config import HubConfig
 from hub.dynsec import BrokerUserError
+from hub.pairing import Decision
 
 log = logging.getLogger("hub.handover")
 
@@ -60,16 +62,17 @@ class Keys(Protocol):
     def saw_key(self, cafe: str, table: str, key: str, at: float) -> None: ...
 
 
-def open_desk(config: Any, data_dir: Path, keys: Keys, add_user: Callable[[str, str, str], None]
+def open_desk(config: HubConfig, data_dir: Path, keys: Keys, add_user: Callable[[str, str, str], None]
               ) -> Handover | None:
     """The hub's handover, when its config says where tables find the broker (`table_broker`, `table_ca_file`);
     None otherwise, and when the café's CA cannot be read (logged: the hub runs on, pairing no tables)."""
-    if not config.pairing:
+    broker, ca = config.table_broker, config.table_ca_file
+    if not config.pairing or broker is None or ca is None:  # (pairing is on only with both)
         return None
     try:
-        return Handover(data_dir, config.cafe, keys, add_user, config.table_broker, Path(config.table_ca_file))
+        return Handover(data_dir, config.cafe, keys, add_user, broker, Path(ca))
     except (OSError, ValueError) as error:
-        log.error("pairing is off: the café's CA %s cannot be used: %s", config.table_ca_file, error)
+        log.error("pairing is off: the café's CA %s cannot be used: %s", ca, error)
         return None
 
 
@@ -152,8 +155,8 @@ class Handover:
 
     # ------------------------------------------------------------------ staff decide
 
-    def on_decision(self, decision: Any) -> None:
-        """The key list's hook (`hub.pairing.Decision`)."""
+    def on_decision(self, decision: Decision) -> None:
+        """The key list's hook."""
         self.decided(decision.cafe, decision.table, decision.key, decision.accepted)
 
     def decided(self, cafe: str, table: str, key: str, accepted: bool) -> None:

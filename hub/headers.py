@@ -10,7 +10,7 @@ proxy keeps no copy of a staff page.
 
 from __future__ import annotations
 
-from typing import Any
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
@@ -19,7 +19,7 @@ HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-frame-options", b"DE
 NO_STORE = (b"cache-control", b"no-store")
 
 
-def staff_data(scope: dict[str, Any]) -> bool:
+def staff_data(scope: Scope) -> bool:
     """Whether the answer may carry staff data: a staff path, or a browser with a staff session."""
     return scope.get("path", "").startswith("/staff") or bool(scope.get("session", {}).get("staff"))
 
@@ -27,15 +27,15 @@ def staff_data(scope: dict[str, Any]) -> bool:
 class SecurityHeaders:
     """ASGI middleware: adds HEADERS (and NO_STORE for staff data) to every HTTP answer, replacing the same."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: ASGIApp):
         self.app = app
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def with_headers(message: dict[str, Any]) -> None:
+        async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = [*HEADERS, NO_STORE] if staff_data(scope) else HEADERS
                 names = {name for name, _ in extra}

@@ -16,7 +16,8 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 COOKIE = "hub_staff"
 LIFETIME_S = 12 * 3600
@@ -69,7 +70,7 @@ class Sessions:
             return self.db.execute("SELECT COUNT(*) FROM sessions WHERE expires >= ?", (time.time(),)).fetchone()[0]
 
 
-def cookie_token(scope: dict[str, Any]) -> str:
+def cookie_token(scope: Scope) -> str:
     """The session cookie's value in an ASGI scope's headers ('' when none)."""
     for name, value in scope.get("headers", []):
         if name == b"cookie":
@@ -83,12 +84,12 @@ def cookie_token(scope: dict[str, Any]) -> str:
 class StaffSessionMiddleware:
     """Puts `{"staff": True, "token": …}` into `request.session` for a valid session cookie, `{}` otherwise."""
 
-    def __init__(self, app: Any, sessions: Sessions, password_hash: Callable[[], str | None]):
+    def __init__(self, app: ASGIApp, sessions: Sessions, password_hash: Callable[[], str | None]):
         self.app = app
         self.sessions = sessions
         self.password_hash = password_hash
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             token = cookie_token(scope)
             valid = bool(token) and self.sessions.valid(token, self.password_hash())

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from starlette.requests import Request
@@ -17,6 +17,7 @@ from starlette.templating import Jinja2Templates
 
 from hub import charts, formats
 from hub.describe import describe, verdict
+from hub.evenings.model import TableOutcome
 from hub.ingest import Ingest
 from hub.live import Broadcaster
 from hub.queries import Reader
@@ -24,6 +25,10 @@ from hub.standings import RatingHistory
 from hub.texts import LANGUAGES, N_, lang_of, tr
 from referee import games as referee_games
 from referee.ranking import TASKS
+
+if TYPE_CHECKING:  # made by the service when the hub runs club nights / pairs tables (hub.service)
+    from hub.evenings.desk import Desk
+    from hub.handover import Handover
 
 HERE = Path(__file__).resolve().parent
 def game_ids() -> tuple[str, ...]:
@@ -68,9 +73,9 @@ class Hub:
     table_names: dict[str, str] = field(default_factory=dict)  # "t1" or "cafe/t1" → "Fenster"
     announcements: dict[str, dict[str, Any]] = field(default_factory=dict)  # café → the last one sent
     ratings_over_time: RatingHistory = field(default_factory=RatingHistory)
-    evenings: Any = None  # club nights (hub.evenings.desk.Desk), when the hub runs them
+    evenings: Desk | None = None  # club nights, when the hub runs them
     health: Callable[[], dict[str, Any]] = dict  # the running hub's state (hub.service), for /api/health
-    handover: Any = None  # pairing without a shell (hub.handover.Handover), when the hub pairs tables
+    handover: Handover | None = None  # pairing without a shell, when the hub pairs tables
     unlock_file: Path | None = None  # `referee-hub unlock` touches it: the staff login's delays are cleared
 
     def __post_init__(self) -> None:
@@ -120,7 +125,7 @@ class Hub:
                 if not a.get("until") or dt.datetime.fromisoformat(a["until"]) > now}
 
 
-def numbers(game: Any) -> tuple[str, dict[str, Any]]:
+def numbers(game: dict[str, Any] | TableOutcome) -> tuple[str, dict[str, Any]]:
     """What a game's result shows beside each name, by what the game ranks by: the tasks laid (Profi-Sort's
     beginner game, whose penalty scores are all 0), else its scores. A game row (dict) or a club table."""
     def get(key: str) -> Any:

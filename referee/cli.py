@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from referee import games
-from referee.pretty import format_step
-from referee.transcript import replay
+from referee.pretty import format_expect, format_step, is_expect
+from referee.transcript import content_lines, parse, replay
 
 
 def _open(path: str) -> IO[str]:
@@ -48,19 +48,37 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     out = sys.stdout
     header_ok = True
-    previous = None
     with stream:
-        for step in replay(stream):
-            if step.seq == 0:
-                header_ok = False
-            if args.pretty:
-                out.write(_printable(format_step(step, previous, args.lang)) + "\n")
-                if step.answer.ok:
-                    previous = step.state
-            else:
+        if args.pretty:
+            header_ok = _pretty(stream, out, args.lang)
+        else:
+            for step in replay(stream):
+                header_ok = header_ok and step.seq != 0
                 out.write(_answer_line(step.to_json(args.lang)) + "\n")
     out.flush()
     return 0 if header_ok else 1
+
+
+def _pretty(stream: IO[str], out: IO[str], lang: str) -> bool:
+    """The trace for people: each event with its verdict and the state it leads to; an acceptance line as what was
+    expected of the answer before it (it is the checker's, not an event). Returns whether the header was valid."""
+    lines = list(stream)
+    first = next(content_lines(lines), None)
+    header = parse(first) if first is not None else None
+    game = header.get("game") if isinstance(header, dict) and isinstance(header.get("game"), str) else None
+    previous, answered = None, None
+    for step in replay(lines):
+        if step.seq == 0:
+            out.write(_printable(format_step(step, None, lang)) + "\n")
+            return False
+        if is_expect(step.event):
+            out.write(_printable(format_expect(step.event, answered, lang)) + "\n")
+            continue
+        out.write(_printable(format_step(step, previous, lang, game)) + "\n")
+        answered = step
+        if step.answer.ok:
+            previous = step.state
+    return True
 
 
 def cmd_games(args: argparse.Namespace) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from referee.registry import DEFINITIONS, EventWords, GameDefinition, by_prefix
+from referee.registry import DEFINITIONS, CardFace, EventWords, GameDefinition, by_prefix
 from referee.words import tr
 
 Face = Callable[[str], str]
@@ -55,6 +55,19 @@ def card_words(code: str, lang: str, game: GameDefinition | None = None) -> str:
         return game.card_words(short, lambda word: tr(word, lang))
     except ValueError:
         return code
+
+
+def card_face(code: str, lang: str) -> CardFace | None:
+    """How a card code's face is drawn (its game's `card_face`), its words in `lang`; None for a code that is no
+    card of a game that draws its faces (the screen then says the card in words)."""
+    prefix, sep, short = code.partition("#")[0].partition(":")
+    game = by_prefix(prefix) if sep else None
+    if game is None or game.card_face is None:
+        return None
+    try:
+        return game.card_face(short, lambda word: tr(word, lang))
+    except ValueError:
+        return None
 
 
 def any_card_words(text: str, lang: str) -> str | None:

@@ -43,10 +43,37 @@ SEP = " · "
 
 # The help pages' two sentences every game ends with.
 SCANNING = N_("Scan every card you lay, when you lay it: hold its barcode under your seat's scanner until it beeps.")
+# Games that use no seat button in play (the set-up still asks each seat to press its button to sit).
+SEAT_ONLY = N_("The seat buttons only take a seat at the start of this game.")
 MISTAKE = N_("Something went wrong? Take a rejected card back and follow the screen. Staff can undo the last step.")
 
 # A card face without its prefix (`RED.DOTS`) → its words in one language; `say` translates one English word.
 CardWords = Callable[[str, Callable[[str], str]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """How a card face is drawn, as data: the kiosk draws the picture (`kiosk/drawing/cards.py`); a game without
+    a drawing is shown in its card words.
+
+    - `value`: what the card says large, read from the chairs: a number, a rank, a short sign ("" for none);
+    - `symbol`: a sign drawn as a shape, beside the value (a rank's suit) or alone in its place (an element, the
+      Joker): one of the kiosk's shapes ("hearts", "water", "joker", … `kiosk.drawing.symbols.SYMBOLS`);
+    - `small`: a line of small words under it (Alles klar?'s numerals, the 7's pair, an element's name);
+    - `ink`: the colour of the value and the sign by name ("black", "red", "blue", …);
+    - `fill`: the card's own colour by name ("" for a white card); `pattern`: a pattern over it ("dots", …).
+    Its words are in the language asked for (the game's `card_face` is given a `say`)."""
+
+    value: str = ""
+    symbol: str = ""
+    small: str = ""
+    ink: str = "black"
+    fill: str = ""
+    pattern: str = ""
+
+
+# A card face without its prefix → how it is drawn, its words in one language (`say` as for `CardWords`).
+CardFaces = Callable[[str, Callable[[str], str]], CardFace]
 # An event → its sentence; `w` is a `referee.event_words.Words` (the language and the game's card words).
 EventWords = Callable[[Mapping[str, Any], str, Any], str]
 
@@ -81,6 +108,8 @@ class GameDefinition:
     - `score`: how `scores` rank (one of `SCORE_KINDS`), or a function of the options that says it;
     - `help`: the guests' short rules;
     - `value_words`: the words of other codes the rules' sentences name (ANNAOTTO's colours and signs);
+    - `card_face`: how a face is drawn (`CardFace`; raises ValueError like `card_words`), or None: in words;
+    - `state_words`: its public state's keys (and the keys of the parts it nests) in words, for the pretty trace;
     - `options`: the header options a table may set at the set-up, with their defaults (`GameOption`).
     The words themselves are English msgids of the shared catalogue (`referee.words`).
     """
@@ -95,6 +124,9 @@ class GameDefinition:
     help: tuple[HelpPage, ...]
     # Codes a rejection's sentence may name beside cards, by parameter: {"colour": {"RED": N_("Red")}}.
     value_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    card_face: CardFaces | None = None
+    # Its state's keys in words for `referee replay --pretty` (English msgids; the keys every game has are there).
+    state_words: Mapping[str, str] = field(default_factory=dict)
     options: tuple[GameOption, ...] = ()
 
     def default(self, option: str) -> Any:

@@ -51,6 +51,25 @@ def no_guarded_errors():
                     + "\n".join(found), pytrace=False)
 
 
+@pytest.fixture(autouse=True)
+def nothing_cut():
+    """Fail a test whose kiosk (a process it started, or an app made by `tests/kiosk_helpers.make_app`) drew a text
+    cut with "…" or below its role's floor (issue #37: real play must never cut, not only the audit's scenes). A test
+    that draws a crowded screen on purpose sets `expect_cut_texts` on its KioskProcess (an app: `EXPECT_CUTS`)."""
+    from tests import kiosk_helpers
+    from tests.kiosk_process import KioskProcess
+
+    yield
+    found = [f"kiosk pid {k.proc.pid}: {line}" for k in KioskProcess.started if not k.expect_cut_texts
+             for line in k.cut_texts()]
+    found += [f"in-process app: {example[:300]}" for app in kiosk_helpers.MADE if app not in kiosk_helpers.EXPECT_CUTS
+              for example in app.display.renderer.cuts.last]
+    kiosk_helpers.EXPECT_CUTS.clear()
+    if found:
+        pytest.fail("the renderer cut texts (lay them out again or say them shorter):\n" + "\n".join(found[:20]),
+                    pytrace=False)
+
+
 def left_guarded_errors(kiosks, apps) -> list[str]:
     """What the guard caught in these kiosk processes (unless expected) and in-process apps, one line each."""
     found = [f"kiosk pid {k.proc.pid}: {line}" for k in kiosks if not k.expect_guarded_errors

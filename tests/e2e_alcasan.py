@@ -35,8 +35,8 @@ def drive(kiosk: Any, event: dict, seat_of: dict[str, str], count: int) -> bool:
         assert screen["pending"] == [], screen
         for n, code in enumerate(event["cards"], 1):
             scan(kiosk, code, seat_of[event["player"]])
-            label = "Lay 1 card" if n == 1 else f"Lay {n} cards"
-            kiosk.wait(lambda s, label=label: s.get("pending") == [label])
+            # "Lay 2 cards" / "2 Karten legen": one answer, naming how many (in the table's language)
+            kiosk.wait(lambda s, n=n: len(s.get("pending") or []) == 1 and str(n) in s["pending"][0].split())
         kiosk.touch("choose:0")
     else:
         return False

@@ -46,7 +46,7 @@ def drive(kiosk: Any, event: dict[str, Any], seat_of: dict[str, str], count: int
         _choose(kiosk, event["player"])
     elif kind == "choose_colour":
         kiosk.touch("act:colour")
-        _choose(kiosk, tr(COLOUR_NAMES[event["colour"]], "en"))  # the kiosk runs in English
+        _choose(kiosk, tr(COLOUR_NAMES[event["colour"]], kiosk.state().get("lang", "en")))  # as the table says it
     elif kind == "flip_choice":
         kiosk.touch("act:flip")
         index = {"self": 0, "next": 1}[event["who"]]

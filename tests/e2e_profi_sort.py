@@ -92,7 +92,7 @@ def drive(kiosk, event: dict[str, Any], seat_of: dict[str, str], count: int) -> 
         touch(kiosk, "act:done")
     elif kind == "extend":
         touch(kiosk, "act:extend")
-        choose(kiosk, lambda label: label.split()[0] == event["meld"])
+        choose(kiosk, lambda label: label.split(" · ")[0].split()[-1] == event["meld"].lstrip("m"))  # "meld 1"
         scan_into(kiosk, event["cards"], reader)
         if "at" in event:
             touch(kiosk, f"act:{event['at']}")

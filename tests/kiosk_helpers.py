@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,10 @@ from kiosk.loop.inbox import Inbox
 from kiosk.settings.settings import Settings
 from referee import sim
 
-# The apps made during the current test: tests/conftest.py fails a test that leaves a guarded error in one.
+# The apps made during the current test: tests/conftest.py fails a test that leaves a guarded error in one, or a
+# text the renderer cut, unless the test put the app in EXPECT_CUTS (it draws arbitrary strings on purpose).
 MADE: list[App] = []
+EXPECT_CUTS: list[App] = []
 
 
 # The tests' tables have a configured admin PIN, 1234 (the unconfigured default opens only the change of PIN:
@@ -130,3 +133,17 @@ def play_one_move(table: Any, referee: Any, submit: Callable[[dict], None], mist
         table.accepted(event, referee)
         return event
     return None
+
+
+def lay_export_traps(stick: Path, data: Path, log_path: Path, seconds: int) -> None:
+    """On a stick, for each of the next `seconds` (the export names its folder by the second), what an attacker
+    lays where the export will write: a symlink to the data directory, or a folder whose games.csv is a symlink
+    to the live event log (issue #34: the export once followed both and overwrote the log)."""
+    now = time.time()
+    for ahead in range(seconds):
+        name = f"tabletop-referee-table-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now + ahead))}"
+        if ahead % 2:
+            (stick / name).symlink_to(data)
+        else:
+            (stick / name).mkdir()
+            (stick / name / "games.csv").symlink_to(log_path)

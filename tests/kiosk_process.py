@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 E2E_CONFIG = Path(__file__).parent / "data" / "table.e2e.toml"
 GUARD_MARK = "display loop guard:"  # how kiosk/app/app.py logs an error its display-loop guard caught
+CUT_MARK = "text cut:"  # how kiosk/drawing/render.py logs a text it cut (kiosk.drawing.render.CUT_MARK)
 
 
 class KioskProcess:
@@ -24,6 +25,7 @@ class KioskProcess:
     def __init__(self, data_dir: Path, extra: list[str] | None = None, env: dict[str, str] | None = None):
         KioskProcess.started.append(self)
         self.expect_guarded_errors = False
+        self.expect_cut_texts = False
         self.data_dir = data_dir
         self.control = data_dir / "control.sock"
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", **(env or {})}
@@ -55,6 +57,10 @@ class KioskProcess:
     def guarded_errors(self) -> list[str]:
         """The lines the display loop's guard logged (each caught error, with its traceback below it)."""
         return [line for line in self.stderr_text().splitlines() if GUARD_MARK in line]
+
+    def cut_texts(self) -> list[str]:
+        """The texts the renderer logged as cut or drawn too small (each once)."""
+        return [line for line in self.stderr_text().splitlines() if CUT_MARK in line]
 
     def stderr_text(self) -> str:
         """What the kiosk logged so far (a file, not a pipe: a pipe nobody reads would block its logging)."""

@@ -94,16 +94,26 @@ class Broker:
         log.close()
         self.starts += 1
         deadline = time.monotonic() + timeout
+        for port in self.ports():
+            self._wait_listening(port, deadline)
+        return self
+
+    def ports(self) -> list[int]:
+        """Every port the broker listens on: `start` returns when each of them answers."""
+        return [self.port]
+
+    def _wait_listening(self, port: int, deadline: float) -> None:
+        assert self.proc is not None
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"mosquitto exited ({self.proc.returncode}): {self.log_tail()}")
             try:
-                with socket.create_connection((HOST, self.port), timeout=0.5):
-                    return self
+                with socket.create_connection((HOST, port), timeout=0.5):
+                    return
             except OSError:
                 if time.monotonic() > deadline:
                     self.kill()
-                    raise TimeoutError(f"mosquitto did not listen on {self.address}: {self.log_tail()}") from None
+                    raise TimeoutError(f"mosquitto did not listen on {HOST}:{port}: {self.log_tail()}") from None
                 time.sleep(0.02)
 
     @property
@@ -162,6 +172,11 @@ class CafeBroker(Broker):
                                          listeners=Listeners(port, self.tls_port, bind),
                                          names=options.pop("names", ["127.0.0.1", "localhost"]), **options)
         super().__init__(Path(workdir) / "broker", port=port, config=self.files.conf.read_text(encoding="utf-8"))
+
+    def ports(self) -> list[int]:
+        """The plain listener and the TLS one (a test that connects by TLS right after the start once found it
+        not yet listening: ConnectionRefusedError under load)."""
+        return [self.port, self.tls_port]
 
     @property
     def tls_address(self) -> str:

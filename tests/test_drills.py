@@ -63,13 +63,17 @@ def monkey():
     return module
 
 
+@pytest.mark.parametrize(("size", "lang"), [("800x480", "de"), ("720x1280", "en")])
 @pytest.mark.parametrize("game_id", ["alles-klar", "alcasan", "profi-sort", "magische-7", "annaotto"])
-def test_the_monkey_finds_no_crash_no_error_and_no_loss(monkey, game_id):
-    """A small size of `scripts/drill.sh monkey`: random guest inputs on every screen, two SIGKILLs and resumes;
-    in ANNAOTTO (every cue: verdicts, races, game end) once a quiet spell that closes the sound device."""
-    row = monkey.monkey_drill(game_id, 80, seed=11, kill_every=40, quiet_every=50 if game_id == "annaotto" else 0)
+def test_the_monkey_finds_no_crash_no_error_no_cut_and_no_loss(monkey, game_id, size, lang):
+    """A small size of `scripts/drill.sh monkey` at two screen sizes in both languages: random guest inputs on every
+    screen, two SIGKILLs and resumes; in ANNAOTTO (every cue: verdicts, races, game end) once a quiet spell that
+    closes the sound device. No text the renderer cut (issue #37)."""
+    row = monkey.monkey_drill(game_id, 80, seed=11, kill_every=40, quiet_every=50 if game_id == "annaotto" else 0,
+                              size=size, lang=lang)
     assert row["kills"] == 2 and row["runs"] >= 80 and row["plan moves"] > 0, row
-    assert (row["crashes"], row["errors logged"], row["lost"], row["resume mismatches"]) == (0, 0, 0, 0), row
+    assert (row["crashes"], row["errors logged"], row["cut texts"], row["lost"], row["resume mismatches"]) == \
+        (0, 0, 0, 0, 0), row
 
 
 def test_hostile_taught_decks_and_random_hands_at_the_teaching_screens_crash_nothing():
@@ -80,5 +84,8 @@ def test_hostile_taught_decks_and_random_hands_at_the_teaching_screens_crash_not
     assert (decks["bad pictures decoded"], decks["loader errors"], decks["tracebacks"], decks["crashes"],
             decks["guarded errors"]) == (0, 0, 0, 0, 0), decks
     assert decks["loaded"] >= decks["sound"] > 0, decks
+    config = ROOT / "tests" / "data" / "table.camera.toml"
+    before = config.read_bytes()
     hands = teach.monkey_drill(150, seed=6)
     assert (hands["crashes"], hands["guarded errors"], hands["broken states"]) == (0, 0, 0), hands
+    assert config.read_bytes() == before, "the drill's random hands saved zones into the repository's config"

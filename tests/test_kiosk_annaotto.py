@@ -7,7 +7,7 @@ import pytest
 from kiosk import i18n
 from kiosk.app.controller import TableController
 from kiosk.games import Note
-from kiosk.games.annaotto import AnnaottoUI, whole_ms
+from kiosk.games.annaotto import AnnaottoUI
 from kiosk.i18n import set_language
 from tests.kiosk_process import KioskProcess
 from tests.test_kiosk_e2e import start_game
@@ -67,13 +67,13 @@ def test_race_loser_is_the_latest_edge_not_the_last_arrival() -> None:
     # Slaps arrive Player 2 first, but Player 2's edge is the latest.
     assert c.button(P2, "slap", 5_030_000_000).ok
     assert c.button(P1, "slap", 5_000_000_000).ok
-    assert c.ui.race(c.state).slaps == [(P1, 0), (P2, 30)]
+    assert c.ui.race(c.state).slaps == [(P1, 0), (P2, 30_000)], "µs after the first slap"
     assert c.button(P3, "slap", 5_012_500_000).ok
     assert c.state["race"] is None and c.state["hands"] == {P1: 7, P2: 10, P3: 8}
     race = c.ui.race(c.state)
-    # Each slap's time counts from the first slap, in whole ms: Player 2 is 30 ms behind, not 17.5 behind Player 3.
+    # Each slap's time counts from the first slap, in µs: Player 2 is 30 ms behind, not 17.5 behind Player 3.
     assert not race.open and race.losers == [P2] and race.penalty == 2
-    assert race.slaps == [(P1, 0), (P3, 13), (P2, 30)]
+    assert race.slaps == [(P1, 0), (P3, 12_500), (P2, 30_000)]
     assert c.ui.panel(c.state).big == "ALLE race: Player 2 +2 cards"
     assert c.scan("AO:RED.STRIPES").ok  # the next move: the result leaves the screen
     assert c.ui.panel(c.state).big == "" and c.ui.race(c.state) is None
@@ -173,7 +173,24 @@ def test_touch_toggle_answers_with_a_note() -> None:
     choice = ui._source_choice(state, P1)
     assert isinstance(choice.complete(P2), Note) and ui.source == (P1, P2)
     assert isinstance(choice.complete(None), Note) and ui.source is None
-    assert whole_ms(12_000) == 12 and whole_ms(278_336) == 278 and whole_ms(12_500) == 13
+
+
+def test_race_times_keep_the_precision_that_decided_and_say_ties() -> None:
+    """Issue #37: gaps under a millisecond read "+0 ms" for everyone, though two lost and one did not."""
+    from kiosk.i18n import set_language
+    from kiosk.screens.table.race import decimals, slap_times
+
+    assert decimals([("A", 0), ("B", 12_500), ("C", 30_000)]) == 0, "whole milliseconds where they decide"
+    assert decimals([("A", 0), ("B", 400), ("C", 700)]) == 1
+    assert slap_times([("A", 0), ("B", 400), ("C", 700)]) == ["first", "+0.4 ms", "+0.7 ms"]
+    assert slap_times([("A", 0), ("B", 430), ("C", 470)]) == ["first", "+0.43 ms", "+0.47 ms"]
+    tie = slap_times([("A", 0), ("B", 700), ("C", 700)])
+    assert tie == ["first", "+0.7 ms", "+0.7 ms, a tie with B"], "a tie said as a tie"
+    set_language("de")
+    try:
+        assert slap_times([("A", 0), ("B", 400)]) == ["zuerst", "+0,4 ms"]
+    finally:
+        set_language("en")
 
 
 def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
@@ -196,6 +213,28 @@ def test_slap_race_through_the_real_kiosk(tmp_path) -> None:
         texts = kiosk.cmd("view")["texts"]  # the race result fills the screen: loser, penalty, times from the first
         assert P2 in texts and "+2 cards" in texts
         assert [t for t in texts if t.startswith("Player ") and "   " in t] == [
-            f"{P1}   first", f"{P3}   +13 ms", f"{P2}   +30 ms"]
+            f"{P1}   first", f"{P3}   +12 ms", f"{P2}   +30 ms"]
     finally:
         kiosk.close()
+
+
+def test_a_card_from_another_seats_scanner_says_whose_scanner_read_it(tmp_path) -> None:
+    """Issue #37: ANNAOTTO credits a scan at seat 3's scanner to the player on turn (its decision) — the verdict now
+    says so instead of re-assigning it silently (K1)."""
+    from tests.kiosk_helpers import make_app, press
+
+    app = make_app(tmp_path)
+    press(app, "game:annaotto")
+    press(app, "count:3")
+    press(app, "start")
+    c = app.router.screen.controller
+    c.seat_players = {"s1": P1, "s2": P2, "s3": P3}
+    c.scan("AO:RED.DOTS", None)  # the start card
+    assert c.state["turn"] == P1
+    c.scan("AO:RED.STRIPES", "s3")  # laid by the player on turn, read by Player 3's scanner
+    app.loop.draw()
+    assert c.feedback.ok and c.referee.history[-1]["player"] == P1
+    assert [e.text for e in app.loop.view.tagged("feedback")] == [f"{P1} (read by {P3}'s scanner)"]
+    c.scan("AO:RED.WAVES", "s2")  # Player 2's own scanner on Player 2's turn: nothing to say
+    app.loop.draw()
+    assert [e.text for e in app.loop.view.tagged("feedback")] == [P2]

@@ -73,7 +73,10 @@ class CameraTable:
 
 
 def camera_kiosk(tmp_path: Path) -> KioskProcess:
-    return KioskProcess(tmp_path, extra=["--config", str(CAMERA_CONFIG)])
+    """A kiosk with the camera table's config, copied: a test that saves its zones saves them in its own copy."""
+    config = tmp_path / "table.camera.toml"
+    config.write_text(CAMERA_CONFIG.read_text())
+    return KioskProcess(tmp_path, extra=["--config", str(config)])
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from kiosk.app.controller import TableController
 from kiosk.eventlog.export import CSV_COLUMNS, backup, export
 from kiosk.eventlog.store import EventLog
 from referee import sim
-from tests.kiosk_helpers import make_app, press
+from tests.kiosk_helpers import lay_export_traps, make_app, press
 from tests.test_kiosk_staff import open_admin
 
 
@@ -164,14 +164,7 @@ def test_a_stick_cannot_turn_the_export_onto_the_live_log(tmp_path) -> None:
     stick.mkdir(parents=True)
     (tmp_path / "mounts").write_text(f"/dev/sda1 {stick} vfat rw 0 0\n")
     app.host.mounts, app.host.usb_roots = tmp_path / "mounts", (str(tmp_path / "media") + "/",)
-    now = time.time()
-    for i, ahead in enumerate(range(0, 8)):
-        name = f"tabletop-referee-table-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now + ahead))}"
-        if i % 2:
-            (stick / name).symlink_to(data)
-        else:
-            (stick / name).mkdir()
-            (stick / name / "games.csv").symlink_to(app.records.log.path)
+    lay_export_traps(stick, data, app.records.log.path, 8)
     before = hashlib.sha256(app.records.log.path.read_bytes()).hexdigest()
     open_admin(app)
     listing = sorted(p.name for p in data.iterdir())

@@ -20,7 +20,7 @@ def test_a_touch_on_menu_only_asks_and_a_short_tap_does_not_leave(tmp_path) -> N
     game = app.router.screen.controller.game_row
     press(app, "leave")
     assert app.router.screen.name == "confirm"
-    assert "Leave Alles klar? with Player 1, Player 2, Player 3?" in texts(app)
+    assert "Leave “Alles klar?” with Player 1, Player 2, Player 3?" in texts(app), "the title in quotes"
     press(app, "yes:0")  # a tap is not a hold
     assert app.router.screen.name == "confirm"
     assert "Keep holding the button for 2 seconds." in texts(app)
@@ -63,7 +63,7 @@ def test_two_seats_buttons_confirm_but_one_seat_twice_does_not(tmp_path) -> None
     seat_press(app, "Anna")
     seat_press(app, "Anna")
     assert app.router.screen.name == "confirm"
-    assert "Seat buttons pressed: Anna" in texts(app)
+    assert "Seat buttons pressed: seat Anna" in texts(app)
     seat_press(app, "Ben")
     assert app.router.screen.name == "menu" and status_of(app, game) == "paused"
 

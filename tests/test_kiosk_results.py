@@ -51,7 +51,8 @@ def test_the_end_screen_ranks_podiums_and_plays_again_with_the_same_seats(tmp_pa
     winner = shown[0]
     assert view.tagged(f"points:{winner}")[0].text == str(scores[winner])
     assert view.tagged(f"points:{winner}")[0].role == "key", "scores at the key size"
-    assert view.tagged(f"unit:{winner}")[0].text == "points"
+    assert view.tagged(f"unit:{winner}")[0].text == "cards won", "the table's word for the number (issue #37)"
+    assert view.tagged("winners")[0].text == f"{winner} wins!" and view.tagged("confetti"), "the winner's moment"
     assert {"rematch", "menu", "history"} <= set(app.loop.view.buttons())
     press(app, "rematch")
     assert isinstance(app.router.screen, TableScreen) and not app.router.screen.controller.finished
@@ -77,3 +78,25 @@ def test_every_tied_player_is_on_the_podium_in_portrait_too(tmp_path) -> None:
     view = results_view(controller, 720, 1280)
     assert len(view.tagged("podium:1")) == len(controller.referee.players)
     assert {e.tag for e in view.tagged("points")} == {f"points:{p}" for p in controller.referee.players}
+
+
+def test_a_place_is_said_once_and_the_units_are_the_tables_in_every_orientation() -> None:
+    """Issue #37: ANNAOTTO's 4th place read "4. Spieler 4 … 4."; portrait lost the unit; Alles klar?'s results said
+    "points" where its table says "cards won", Profi-Sort's table "points" where its results count penalty points."""
+    from kiosk.audit_fixtures.table import played
+    from kiosk.screens.results import results_view
+
+    annaotto = played("annaotto", None, count=4)
+    assert annaotto.finished
+    for size in ((800, 480), (720, 1280)):
+        view = results_view(annaotto, *size)
+        fourth = next(p for p in annaotto.referee.players if annaotto.state["scores"][p] in (0, 4))
+        assert view.tagged(f"rank:{fourth}")[0].text == fourth and view.tagged(f"points:{fourth}")[0].text == "4."
+        units = [e for e in view.elements if e.tag.startswith("unit:")]
+        assert len(units) >= 3 and all(e.text for e in units), "every podium tile says what its number counts"
+    for game_id in ("alles-klar", "magische-7", "profi-sort"):
+        controller = played(game_id, None)
+        for size in ((800, 480), (720, 1280)):
+            view = results_view(controller, *size)
+            units = {e.text for e in view.elements if e.tag.startswith("unit:")}
+            assert units == {controller.ui.unit()}, (game_id, units)

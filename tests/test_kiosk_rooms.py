@@ -53,7 +53,7 @@ PARTS: dict[str, tuple[str, dict[str, set[str]]]] = {
     "app/control_commands.py": ("ControlCommands", {
         "router": {"screen", "show", "changed"},
         "frame": {"guarded", "draw", "view", "guard"},
-        "display": {"shown"},
+        "display": {"shown", "cut_texts"},
         "host": set(),  # only handed on to the screens it makes
         "lights": {"follow", "draw_strip", "reported"},
         "camera": {"report"},

@@ -59,12 +59,18 @@ def test_after_the_idle_pause_the_menu_offers_the_paused_game_back(tmp_path, siz
     assert len(app.router.screen.controller.referee.history) == 3, "the same game goes on, from the log"
 
 
-def test_the_notice_shows_only_after_an_idle_pause_of_a_game_in_progress(tmp_path) -> None:
+def test_the_notice_shows_for_a_game_left_with_a_hold_and_not_for_a_finished_one(tmp_path) -> None:
+    """Issue #37: a game left with a held "Menü" was found only under "Frühere Spiele"; the menu now offers it."""
     app = make_app(tmp_path)
     start_game(app)
+    game = app.router.screen.controller.game_row
     press(app, "leave")
-    hold(app, "yes:0", 2.5)  # left on purpose: the plain menu
-    assert app.router.screen.name == "menu" and not app.loop.view.tagged("resume")
+    hold(app, "yes:0", 2.5)  # left on purpose: the menu offers it to resume
+    assert app.router.screen.name == "menu" and app.loop.view.tagged("resume")
+    press(app, "resume")
+    assert isinstance(app.router.screen, TableScreen) and app.router.screen.controller.game_row == game
+    hold(app, "leave", 2.5)  # the one hold on "Menu" itself (S26-8)
+    assert app.router.screen.name == "menu" and app.loop.view.tagged("resume")
 
     from tests.test_kiosk_screens import drive
 

@@ -413,3 +413,18 @@ def test_labels_print_their_words_in_the_chosen_language(tmp_path, capsys, lang,
     finally:
         doc.close()
     assert f"{word} · " in text and f"{other} · " not in text
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077])
+def test_the_pdf_gets_the_mode_the_umask_gives_any_new_file(tmp_path, capsys, mask: int) -> None:
+    """Issue #37: the sheet was written 0600 (its temporary file's mode) whatever the umask."""
+    import os
+    import stat
+
+    old = os.umask(mask)
+    try:
+        code, _, err = run_cli(capsys, GAMES[0], "-o", str(tmp_path / "deck.pdf"))
+    finally:
+        os.umask(old)
+    assert (code, err) == (0, "")
+    assert stat.S_IMODE((tmp_path / "deck.pdf").stat().st_mode) == 0o666 & ~mask

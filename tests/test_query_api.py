@@ -88,7 +88,8 @@ def test_alles_klar_hints_follow_the_ranking_cards() -> None:
         assert r.apply({"type": "play", "player": player, "card": card}).ok
     h = r.hints()
     assert h.detail == AllesKlarHints(("IV",), (3, 2, 1), 4)  # AK-R7: IV waits for a fourth face-up card
-    assert h.sentence("de") == "Ben spielt. Nur IV ist offen: die 4.-höchste offene Karte gewinnt."
+    assert h.sentence("de") == (
+        "Ben spielt. Nur IV ist offen: es gewinnt die offene Karte, die nach Wert an 4. Stelle liegt.")
 
 
 def test_magische_7_hints_name_the_targets_and_the_pair_to_7() -> None:

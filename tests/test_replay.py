@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -132,6 +134,29 @@ def test_pretty_trace_in_german(tmp_path) -> None:
                     '{"type": "play", "player": "Anna", "card": "AK:9.I"}\n')
     out = subprocess.run([sys.executable, "-m", "referee", "replay", "--pretty", "--lang", "de", str(path)],
                          capture_output=True, text=True, check=True).stdout
-    assert "Anna spielt 8 · II [Anna play AK:8.II]" in out
-    assert "turn Ben" in out
-    assert "NO  not-your-turn: Ben ist am Zug, nicht Anna." in out
+    assert "Anna spielt 8 · II (AK:8.II)" in out
+    assert "am Zug: Ben" in out
+    assert "✗ Ben ist am Zug, nicht Anna. (" in out and "not-your-turn)" in out
+
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+
+
+@pytest.mark.parametrize("path", sorted((SHARED / "transcripts").glob("*/*.jsonl")),
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_pretty_trace_reads_for_people_in_german(path: Path) -> None:
+    """Issue #37: `expect` lines read as what was expected and whether it was, never "NO bad-event"; the state's keys
+    are in German, rule ids come after the sentence, not in it; no event line is in English."""
+    out = subprocess.run([sys.executable, "-m", "referee", "replay", "--pretty", "--lang", "de", str(path)],
+                         capture_output=True, text=True, check=False).stdout
+    assert "bad-event" not in out or "bad-event" in path.read_text(encoding="utf-8").replace('"type": "expect"', "")
+    assert "Unbekannte Ereignisart expect" not in out
+    expects = path.read_text(encoding="utf-8").count('"type": "expect"')
+    assert out.count("Erwartet: ") == expects and "NICHT wie erwartet" not in out
+    header = json.loads(next(line for line in path.read_text(encoding="utf-8").splitlines()
+                             if line.strip() and not line.startswith("#")))
+    keys = {key for step in replay(path.open(encoding="utf-8")) if step.state for key in step.state}
+    for key in keys:
+        assert f" {key}:" not in out and f"\n        {key}:" not in out, f"state key {key!r} not in words"
+    assert header.get("game") and "[" not in out and " play " not in out, "no event as logged in English"
+    assert not re.search(r"\([A-Z]{2}-R\d+[a-z]?\)\.", out), "rule ids after the sentence, not in it"

@@ -59,7 +59,8 @@ def settings_of(form: dict[str, str], tables: list[str]) -> dict[str, Any]:
 class StaffDesk:
     def __init__(self, hub: Hub, pages: Pages, changed: Changed):
         self.hub, self.pages, self.changed = hub, pages, changed
-        self.desk: Desk = hub.evenings
+        assert isinstance(hub.evenings, Desk)  # made only beside the guests' pages (hub.evenings.web), with a desk
+        self.desk = hub.evenings
 
     def refused(self, request: Request, error: DeskError | FormError) -> str:
         return tr(error.message, lang_of(request), **error.values)

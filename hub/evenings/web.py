@@ -36,8 +36,9 @@ def evening_date(evening: Evening, hub: Hub, lang: str) -> str:
 
 class EveningPages:
     def __init__(self, hub: Hub, pages: Pages):
-        self.hub, self.pages, self.desk = hub, pages, hub.evenings
-        assert isinstance(self.desk, Desk)
+        self.hub, self.pages = hub, pages
+        assert isinstance(hub.evenings, Desk)  # the routes are made only where the hub runs club nights
+        self.desk = hub.evenings
 
     def find(self, request: Request) -> Evening | None:
         try:

@@ -20,6 +20,7 @@ from typing import Any
 from cafe import contract
 from cafe.config import CafeLinkConfig
 from cafe.publisher import Publisher
+from kiosk.app.controller import ShownScreen, TableController, controller_on
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD_FILL, DARK_INK, INK, Limits, View, ui_scale
 from kiosk.eventlog.store import EventLog, outbox
@@ -178,7 +179,7 @@ class CafeLink:
     def _text(self) -> str:
         return "" if self.announcement is None else contract.announce_text(self.announcement, language())
 
-    def publish_status(self, screen: Any) -> None:
+    def publish_status(self, screen: ShownScreen) -> None:
         """Hand what the screen shows to the publisher (it sends only changes, at most 10 a second).
         A screen this cannot describe costs the café its status, never the table its game."""
         try:
@@ -186,7 +187,7 @@ class CafeLink:
         except Exception:
             logger.exception("café: no status for screen %r", getattr(screen, "name", screen))
 
-    def status(self, screen: Any) -> dict[str, Any]:
+    def status(self, screen: ShownScreen) -> dict[str, Any]:
         name = screen_name(screen)
         fields: dict[str, Any] = {"screen": name}
         shown = getattr(screen, "assignment", None) if getattr(screen, "name", "") == "assignment" else None
@@ -208,23 +209,24 @@ class CafeLink:
         return fields
 
 
-def screen_name(screen: Any) -> str:
+def screen_name(screen: ShownScreen) -> str:
     """The contract's name (`menu`, `setup`, `table`, `admin`, `demo`, `error`) of what a screen shows."""
     for _ in range(4):
         name = getattr(screen, "name", "menu")
-        if name not in OVERLAYS or getattr(screen, "back", None) is None:
+        back = getattr(screen, "back", None)
+        if name not in OVERLAYS or back is None:
             break
-        screen = screen.back
+        screen = back
     name = SCREEN_OF.get(name, name)
     return name if name in contract.SCREENS else "menu"
 
 
-def _controller_of(screen: Any) -> Any:
+def _controller_of(screen: ShownScreen | None) -> TableController | None:
     """The table controller behind a screen (the table itself, or the admin/history screen over it)."""
     for _ in range(4):
         if screen is None:
             return None
-        controller = getattr(screen, "controller", None)
+        controller = controller_on(screen)
         if controller is not None:
             return controller
         screen = getattr(screen, "back", None)

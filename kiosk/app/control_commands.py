@@ -75,8 +75,8 @@ class ControlCommands:
         return {"path": str(path)}
 
     def state(self, _arg: Any = None) -> dict[str, Any]:
-        """The screen's model, the seat lights as they are now, the camera's pile seats, and the errors the guard
-        caught."""
+        """The screen's model, the seat lights as they are now, the camera's pile seats, the errors the guard
+        caught and the texts the renderer cut."""
         screen, guarded = self.router.screen, self.frame.guarded
         model = guarded(screen.model) or {"screen": screen.name}
         if self.lights is not None:  # as they are after the inputs handled so far in this step
@@ -85,6 +85,7 @@ class ControlCommands:
         if self.camera is not None:  # the camera's pile scans, the seats they went to, the faces it reads
             model["camera"] = guarded(self.camera.report)
         model["guarded_errors"] = self.frame.guard.count
+        model["cut_texts"] = self.display.cut_texts()  # texts drawn cut or too small, ever (issue #37)
         return model
 
     def action(self, arg: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from kiosk import games
 from kiosk.eventlog.storage import StorageFault, fault_of
@@ -325,3 +325,16 @@ class TableController:
     def _arm_timers(self) -> None:
         now = time.monotonic()
         self.deadlines = [(now + seconds, event) for seconds, event in self.ui.timers(self._state)]
+
+
+class ShownScreen(Protocol):
+    """The screen showing, as the parts under the screens read it (the seat lights, the camera's pile routing, the
+    café status): they may not import the screens (the screens import them), so they know its `name`, and read a
+    table's `controller`, an overlay's `back` or the assignment screen's `assignment` only where a screen has one."""
+
+    name: str
+
+
+def controller_on(screen: ShownScreen | None) -> TableController | None:
+    """The controller a screen holds itself (a table screen's), or None."""
+    return getattr(screen, "controller", None)

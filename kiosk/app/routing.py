@@ -109,8 +109,8 @@ class Router:
     def leave_game(self, controller: TableController, new_game: bool) -> None:
         """Guests left the table screen (confirmed): the game is paused in the log, then the menu or a new set-up."""
         controller.pause()
-        if not new_game:
-            self.go_menu()
+        if not new_game:  # the menu names the paused game with a large "Resume" (issue #37)
+            self.go_menu(paused=controller.game_row)
             return
         header = controller.referee.header
         self.show(SetupScreen(self.host, header["game"], names=list(header["players"])))

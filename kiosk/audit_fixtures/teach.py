@@ -5,19 +5,24 @@ frames: the scenes set what the screens show) and the taught decks in the audit'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kiosk.app.host import KioskHost
 from kiosk.drawing.audit import scene
+from kiosk.hardware.camera_faces import CameraFaces
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 # the longest words of any deck: the face asked, the one taken, a look-alike
 FACES = ("AO:ORANGE.STRIPES.HUERDEN", "AO:ORANGE.STRIPES.RETOUR", "AO:PURPLE.STRIPES.RETOUR")
 
 
-def _camera(app: Any) -> Any:
+def _camera(app: KioskHost) -> CameraFaces:
     """A real camera for the scenes: the simulated camera, its reader never started, the taught decks."""
     from hw.camera.reader import CameraReader
     from hw.camera.sim import SIM_CAMERA, TableScene, sim_source
-    from kiosk.hardware.camera_faces import CameraFaces
     from kiosk.hardware.camera_seat import PileSeats, TableCamera
 
     reader = CameraReader(SIM_CAMERA, sim_source(TableScene(SIM_CAMERA)), lambda item: None)
@@ -27,7 +32,7 @@ def _camera(app: Any) -> Any:
     return faces
 
 
-def _cut_out(face: str) -> Any:
+def _cut_out(face: str) -> NDArray[np.uint8]:
     """A card as the camera cuts it out (grey, the taught size), from our own printed art."""
     import numpy as np
 
@@ -38,7 +43,7 @@ def _cut_out(face: str) -> Any:
     return np.asarray(card.convert("L").resize(PATCH))
 
 
-def _teaching(app: Any, pictures: bool = True, **state: Any) -> None:
+def _teaching(app: KioskHost, pictures: bool = True, **state: Any) -> None:
     from hw.camera.teach import TeachState
     from kiosk.screens.camera_menu import CameraMenuScreen, TeachDecksScreen, TeachGamesScreen
     from kiosk.screens.menu import MenuScreen
@@ -47,6 +52,8 @@ def _teaching(app: Any, pictures: bool = True, **state: Any) -> None:
     faces = _camera(app)
     decks = faces.decks("annaotto")
     session = faces.teach("annaotto", decks[0].name if decks else None)
+    if session is None:
+        raise LookupError("the audit's data directory holds as many ANNAOTTO decks as a game keeps")
     games = TeachGamesScreen(app, CameraMenuScreen(app, MenuScreen(app)))
     screen = TeachScreen(app, TeachDecksScreen(app, games, "annaotto"), session)
     base = {"face": FACES[0], "index": 36, "total": 81, "last": None, "last_picture": None, "wrong": None,
@@ -58,7 +65,7 @@ def _teaching(app: Any, pictures: bool = True, **state: Any) -> None:
 
 
 @scene("camera:menu")
-def camera_menu(app: Any) -> None:
+def camera_menu(app: KioskHost) -> None:
     from kiosk.hardware.camera_faces import Loaded
     from kiosk.screens.camera_menu import CameraMenuScreen
     from kiosk.screens.menu import MenuScreen
@@ -72,7 +79,7 @@ def camera_menu(app: Any) -> None:
 
 
 @scene("camera:teach-games")
-def teach_games(app: Any) -> None:
+def teach_games(app: KioskHost) -> None:
     from kiosk.screens.camera_menu import CameraMenuScreen, TeachGamesScreen
     from kiosk.screens.menu import MenuScreen
 
@@ -83,7 +90,7 @@ def teach_games(app: Any) -> None:
 
 
 @scene("camera:teach-decks")
-def teach_decks(app: Any) -> None:
+def teach_decks(app: KioskHost) -> None:
     from hw.camera import taught
     from kiosk.screens.camera_menu import CameraMenuScreen, TeachDecksScreen, TeachGamesScreen
     from kiosk.screens.menu import MenuScreen
@@ -98,25 +105,25 @@ def teach_decks(app: Any) -> None:
 
 
 @scene("camera:teach-waiting")
-def teach_waiting(app: Any) -> None:
+def teach_waiting(app: KioskHost) -> None:
     _teaching(app, index=0)
 
 
 @scene("camera:teach-no-pictures")
-def teach_no_pictures(app: Any) -> None:
+def teach_no_pictures(app: KioskHost) -> None:
     _teaching(app, pictures=False, last=FACES[1], last_picture=_cut_out(FACES[1]))
 
 
 @scene("camera:teach-taken")
-def teach_taken(app: Any) -> None:
+def teach_taken(app: KioskHost) -> None:
     _teaching(app, last=FACES[1], last_picture=_cut_out(FACES[1]), seen=True)
 
 
 @scene("camera:teach-looks-like")
-def teach_looks_like(app: Any) -> None:
+def teach_looks_like(app: KioskHost) -> None:
     _teaching(app, last=FACES[1], last_picture=_cut_out(FACES[1]), wrong=FACES[2], held=True, seen=True)
 
 
 @scene("camera:teach-done")
-def teach_done(app: Any) -> None:
+def teach_done(app: KioskHost) -> None:
     _teaching(app, face=None, index=81, last=FACES[2], last_picture=_cut_out(FACES[2]), seen=True)

@@ -14,21 +14,22 @@ D26-1); `Renderer.invalidate()` makes the next one whole.
 
 from __future__ import annotations
 
-import os
+import logging
 import re
+from collections import deque
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pygame
 
-from kiosk.drawing import damage
+from kiosk.drawing import cards, damage
+from kiosk.drawing.fonts import cap_height, font, px_for_cap
 from kiosk.drawing.view import BG, DARK_INK, INK, Color, Element, Limits, Rect, View, ui_scale
+from kiosk.i18n import language
+from referee.words import default_names_in
 
-FONT_FILES = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",  # fonts-dejavu-core: Debian and Raspberry Pi OS
-    "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
-)
 ELLIPSIS = "…"
+CUT_MARK = "text cut:"  # how the renderer logs a text it cut (the monkey drill and the test suite look for it)
 MAX_DRAWN = 1000  # characters of one text: more than any screen holds; a longer one is cut before it is measured
 _UNDRAWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # controls with no glyph (kept: tab, LF, CR)
 _SPACES = re.compile("[\t\n\r]")
@@ -49,13 +50,7 @@ def drawable(text: object) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def font_file() -> str | None:
-    """DejaVu Sans Bold (clear capitals, ✓ and ✗), or pygame's own font where it is missing."""
-    override = os.environ.get("REFEREE_FONT")
-    for path in (override, *FONT_FILES):
-        if path and os.path.exists(path):
-            return path
-    return None
+logger = logging.getLogger(__name__)
 
 
 def luminance(color: Color) -> float:
@@ -79,42 +74,10 @@ def ink_for(fill: Color) -> Color:
     return DARK_INK if contrast(DARK_INK, fill) >= contrast(INK, fill) else INK
 
 
-_FONTS: dict[int, pygame.font.Font] = {}
-_PX_FOR_CAP: dict[float, int] = {}
-
-
-def _font(px: int) -> pygame.font.Font:
-    """The font at `px` (shared by the measuring helpers below; pygame's font module is started on first use)."""
-    font = _FONTS.get(px)
-    if font is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        font = _FONTS[px] = pygame.font.Font(font_file(), max(8, px))
-    return font
-
-
-def h_cap(font: pygame.font.Font) -> int:
-    """The height of a capital H in pixels, as the font draws it."""
-    metrics = font.metrics("H")[0]
-    if metrics is None:
-        raise pygame.error("the font has no capital H")
-    return metrics[3] - max(0, metrics[2])
-
-
-def px_for_cap(cap: float) -> int:
-    """The smallest font size whose capitals are at least `cap` px high."""
-    px = _PX_FOR_CAP.get(cap)
-    if px is None:
-        def cap_of(size: int) -> int:
-            return h_cap(_font(size))
-
-        px = max(8, int(cap / 0.73))
-        while cap_of(px) < cap:
-            px += 1
-        while px > 8 and cap_of(px - 1) >= cap:
-            px -= 1
-        _PX_FOR_CAP[cap] = px
-    return px
+def words(text: str) -> list[str]:
+    """The words a text wraps between: split at spaces, tabs and line ends only, so a no-break space (U+00A0)
+    keeps a name and its number on one line."""
+    return [word for word in re.split(r"[ \t\n]+", text) if word]
 
 
 class Measure:
@@ -128,16 +91,16 @@ class Measure:
     @staticmethod
     def line(cap: float) -> int:
         """The height of one line of text whose capitals are `cap` px high."""
-        return _font(px_for_cap(cap)).get_linesize()
+        return font(px_for_cap(cap)).get_linesize()
 
     def width(self, text: str, cap: float) -> int:
         """The width of `text` on one line at capitals `cap` px high."""
-        text = drawable(text)
+        text = drawable(default_names_in(text, language()))  # as `View.add` will show it, as it can be drawn
         found = self._widths.get((text, cap))
         if found is None:
             if len(self._widths) > 4000:
                 self._widths.clear()
-            found = self._widths[(text, cap)] = _font(px_for_cap(cap)).size(text)[0]
+            found = self._widths[(text, cap)] = font(px_for_cap(cap)).size(text)[0]
         return found
 
     def lines(self, text: str, width: int, cap: float, pad: int = 2) -> int:
@@ -149,16 +112,18 @@ class Measure:
         return not self.wrapped(text, width, cap, pad)[1]
 
     def wrapped(self, text: str, width: int, cap: float, pad: int = 2) -> tuple[int, bool]:
-        text = drawable(text)
+        """(lines, whether a word had to be cut) of `text` as `View.add` will show it: a default name in the
+        table's language ("Spieler 1" is wider than "Player 1"), as the font can draw it."""
+        text = drawable(default_names_in(text, language()))
         key = (text, width - 2 * pad, cap)
         found = self._lines.get(key)
         if found is None:
             if len(self._lines) > 4000:
                 self._lines.clear()
-            font, inner = _font(px_for_cap(cap)), width - 2 * pad
-            cut = any(font.size(part)[0] > inner for word in text.split()
-                      for part in Renderer._break_word(word, font, inner))
-            found = self._lines[key] = (len(Renderer._wrap(text, font, inner)), cut)
+            f, inner = font(px_for_cap(cap)), width - 2 * pad
+            cut = any(f.size(part)[0] > inner for word in words(text)
+                      for part in Renderer._break_word(word, f, inner))
+            found = self._lines[key] = (len(Renderer._wrap(text, f, inner)), cut)
         return found
 
     def height(self, text: str, width: int, cap: float, pad: int = 2) -> int:
@@ -194,12 +159,33 @@ class DrawnTarget:
     tag: str
 
 
+@dataclass
+class Cuts:
+    """Every text the renderer cut with "…" or drew below its role's floor, in every run (not only under the
+    audit): real play draws screens the audit's scenes do not (issue #37). Counted per frame it was drawn in,
+    the last few kept for `state`, each new one logged once as a warning."""
+
+    count: int = 0
+    last: deque[str] = field(default_factory=lambda: deque(maxlen=5))
+    _logged: set[tuple[str, int, int]] = field(default_factory=set)
+
+    def note(self, source: str, drawn: str, rect: Rect, why: str) -> None:
+        self.count += 1
+        example = f"{source!r} drawn as {drawn!r} ({why})"
+        if not self.last or self.last[-1] != example:
+            self.last.append(example)
+        seen = (source, rect[2], rect[3])
+        if seen not in self._logged and len(self._logged) < 1000:
+            self._logged.add(seen)
+            logger.warning("%s %s in a box of %d×%d px", CUT_MARK, example, rect[2], rect[3])
+
+    def report(self) -> dict[str, object]:
+        return {"count": self.count, "last": list(self.last)}
+
+
 class Renderer:
     def __init__(self, surface: pygame.Surface):
         self.surface = surface
-        self._fonts: dict[int, pygame.font.Font] = {}
-        self._caps: dict[int, int] = {}
-        self._file = font_file()
         self._images: dict[tuple[str, int, Color], pygame.Surface] = {}  # rendered lines, reused across frames
         self._fits: dict[tuple, tuple[list[str], int, bool]] = {}
         self._group_px: dict[str, int] = {}  # per drawn view: the one size of each group of texts
@@ -210,6 +196,8 @@ class Renderer:
         # The surface, its size and what was drawn on it last (None: unknown, the next view is drawn whole).
         self._last: tuple[pygame.Surface, tuple[int, int], list[damage.Drawn]] | None = None
         self.regions: list[pygame.Rect] | None = None  # what the last draw drew again (None: the whole surface)
+        self.cuts = Cuts()
+        self._cut_now: set[Element] = set()  # the texts counted as cut in this frame (drawn once per region)
         self.resize(surface)
         self.record: list[DrawnText | DrawnTarget] | None = None
 
@@ -220,22 +208,16 @@ class Renderer:
         w, h = surface.get_size()
         self.scale = ui_scale(w, h)
         self.limits = Limits.for_size(w, h)
+        self.card_metrics = cards.Metrics.of(self.limits, self.scale)
 
     # --- fonts
 
     def font(self, px: int) -> pygame.font.Font:
-        px = max(8, px)
-        font = self._fonts.get(px)
-        if font is None:
-            font = self._fonts[px] = pygame.font.Font(self._file, px)
-        return font
+        return font(px)
 
     def cap_height(self, px: int) -> int:
         """The height of a capital H of the font at `px`, in pixels, as the font draws it."""
-        cap = self._caps.get(px)
-        if cap is None:
-            cap = self._caps[px] = h_cap(self.font(px))
-        return cap
+        return cap_height(px)
 
     def px_for_cap(self, cap: float) -> int:
         """The smallest font size whose capitals are at least `cap` px high."""
@@ -248,6 +230,7 @@ class Renderer:
         Returns the regions drawn again ([] when nothing changed), or None when the whole surface was drawn."""
         last, self._last = self._last, None  # an exception mid-draw leaves the surface unknown: whole next time
         self._group_px = {}
+        self._cut_now.clear()
         self._group_px = self._group_sizes(view)
         drawn = self._drawn(view)
         found = None
@@ -310,6 +293,9 @@ class Renderer:
         if e.kind == "picture":
             self._picture(e, rect)
             return
+        if e.kind == "card" and e.face is not None:
+            self._card(e, rect)
+            return
         radius = 10 if e.kind in ("button", "card") else 8 if e.kind == "box" else 6
         if e.fill is not None:
             pygame.draw.rect(surface, e.fill, rect, border_radius=radius)
@@ -332,9 +318,25 @@ class Renderer:
         rect = pygame.Rect(e.rect)
         if e.kind == "icon":
             return rect.inflate(2 * (max(3, rect.width // 7) + 2), 2 * (max(3, rect.width // 7) + 2))
-        if not e.text or e.kind == "picture":
-            return rect
+        if not e.text or e.kind == "picture" or e.face is not None:
+            return rect.inflate(2 * e.outline_px, 2 * e.outline_px) if e.outline_px else rect
         return rect.union(self._lines_area(self._placed(e, rect, self._text_color(e))[2]))
+
+    def _card(self, e: Element, rect: pygame.Rect) -> None:
+        """A card's picture (drawn once per face and size, `kiosk.drawing.cards`), framed when it is on top; its
+        value and words recorded for the audit, and counted when they did not fit the card."""
+        picture, texts = cards.pictures.get(e.face, rect.size, self.card_metrics)
+        self.surface.blit(picture, rect.topleft)
+        if e.outline is not None and e.outline_px:
+            frame = rect.inflate(2 * e.outline_px, 2 * e.outline_px)
+            pygame.draw.rect(self.surface, e.outline, frame, width=e.outline_px, border_radius=12)
+        for t in texts:
+            on_screen = (t.rect[0] + rect.x, t.rect[1] + rect.y, t.rect[2], t.rect[3])
+            if t.cut and e not in self._cut_now:
+                self._cut_now.add(e)
+                self.cuts.note(t.text, t.text, e.rect, "wider than its card")
+            if self.record is not None:
+                self.record.append(DrawnText(t.text, t.text, on_screen, t.cap_px, t.fg, t.bg, t.role, e.tag, t.cut))
 
     def _picture(self, e: Element, rect: pygame.Rect) -> None:
         """A grey picture (PIL, mode "L") scaled into its rect."""
@@ -362,7 +364,7 @@ class Renderer:
         want_px = max(floor_px, self.px_for_cap(19 * self.scale * e.size))
         if e.group in self._group_px:
             want_px = max(floor_px, min(want_px, self._group_px[e.group]))
-        key = (drawable(e.text), inner.width, inner.height, want_px, floor_px, e.lines)
+        key = (drawable(e.text), inner.width, inner.height, want_px, floor_px, e.lines, e.role == "key")
         fitted = self._fits.get(key)
         if fitted is None:
             if len(self._fits) > 4000:
@@ -401,8 +403,12 @@ class Renderer:
 
     def _text(self, e: Element, rect: pygame.Rect, color: Color) -> None:
         lines, px, placed = self._placed(e, rect, color)
+        cut = self._fitted(e, rect)[2]
+        small = px < self.px_for_cap(self._floor_cap(e))
+        if (cut or small) and e not in self._cut_now:
+            self._cut_now.add(e)
+            self.cuts.note(e.text, " | ".join(lines), e.rect, "cut" if cut else "below its floor")
         if self.record is not None:
-            cut = self._fitted(e, rect)[2]
             area = self._lines_area(placed)
             box = (area.x, area.y, area.w, area.h)
             self.record.append(DrawnText("\n".join(lines), e.text, box, self.cap_height(px), color,
@@ -427,9 +433,11 @@ class Renderer:
         except (pygame.error, ValueError, UnicodeError):
             return pygame.Surface((1, font.get_linesize()), pygame.SRCALPHA)
 
-    def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int
+    def _fit(self, text: str, width: int, height: int, want: int, floor: int, max_lines: int, balance: bool = False
              ) -> tuple[list[str], int, bool]:
-        """Lines and font size for `text` in a width × height box: shrink to the floor, then wrap, then cut."""
+        """Lines and font size for `text` in a width × height box: shrink to the floor, then wrap, then cut.
+        `balance`: two lines of a large text (whose turn, a name) as even as the words allow, never one orphaned
+        word on the second ("Spieler 3 ist am / Zug" reads "Spieler 3 / ist am Zug")."""
         px = want
         while True:
             font = self.font(px)
@@ -443,6 +451,8 @@ class Renderer:
         if max_lines:
             room = min(room, max_lines)
         lines = self._wrap(text, font, width)
+        if balance and len(lines) == 2:
+            lines = self._balanced(text, font, width) or lines
         if len(lines) <= room:  # a single word wider than the box was cut while wrapping: that is cut too
             return lines, floor, "".join(lines).replace(" ", "") != text.replace(" ", "")
         kept = lines[:room]
@@ -450,10 +460,22 @@ class Renderer:
         return kept, floor, True
 
     @staticmethod
+    def _balanced(text: str, font: pygame.font.Font, width: int) -> list[str] | None:
+        """`text` on two lines whose longer one is as short as a break between words makes it; None: no break fits."""
+        parts = words(text)
+        best: tuple[int, list[str]] | None = None
+        for i in range(1, len(parts)):
+            first, second = " ".join(parts[:i]), " ".join(parts[i:])
+            longer = max(font.size(first)[0], font.size(second)[0])
+            if longer <= width and (best is None or longer < best[0]):
+                best = (longer, [first, second])
+        return best[1] if best else None
+
+    @staticmethod
     def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
         lines: list[str] = []
         line = ""
-        for word in text.split():
+        for word in words(text):
             candidate = f"{line} {word}" if line else word
             if font.size(candidate)[0] <= width or not line:
                 line = candidate

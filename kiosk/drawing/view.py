@@ -120,6 +120,7 @@ class Element:
     lines: int = 0  # texts: at most this many wrapped lines (0: as many as the box holds)
     picture: Any = None  # pictures: a grey PIL image, scaled into the rect (the camera's calibration view)
     group: str = ""  # texts of one group (a row of buttons) are drawn at one size: the largest all of them fit
+    face: Any = None  # cards: how the face is drawn (`referee.registry.CardFace`); None: the card's words
 
 
 @dataclass
@@ -172,7 +173,14 @@ class View:
         return self.add(Element("button", rect, label, fill=fill, action=action, align="center", tag=tag,
                                 group=group, size=size))
 
-    def card(self, rect: Rect, label: str, highlight: bool = False, tag: str = "") -> Element:
+    def card(self, rect: Rect, label: str, highlight: bool = False, tag: str = "", face: Any = None) -> Element:
+        """A card: its picture when the game draws its faces (`face`; the card on top framed in the accent colour),
+        else its words on a white card (the top one yellow). `label` is the card in words either way (tests and
+        `texts()` read it)."""
+        if face is not None:
+            frame = max(3, round(self.limits.gap / 2)) if highlight else 0
+            return self.add(Element("card", rect, label, color=DARK_INK, align="center", tag=tag, face=face,
+                                    outline=ACCENT if highlight else None, outline_px=frame))
         return self.add(Element("card", rect, label, color=DARK_INK, fill=ACCENT if highlight else CARD,
                                 align="center", tag=tag))
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from kiosk.i18n import N_, language, tr
+from referee.event_words import card_face
 from referee.event_words import describe as describe_event  # (kiosk.games.event_words is a submodule)
 from referee.hints import FinishedHints, Hints
 from referee.labels.faces import label_text
-from referee.registry import Registry
+from referee.registry import CardFace, Registry
 
 Event = dict[str, Any]
 State = dict[str, Any]
@@ -56,9 +57,10 @@ class Note:
 class Shown:
     """A card on the table as the screen shows it."""
 
-    label: str
+    label: str  # the card in words (also where it is drawn: tests and `View.texts()` read them)
     owner: str = ""
     highlight: bool = False
+    face: CardFace | None = None  # how it is drawn; None: in words (a game without a drawing)
 
 
 @dataclass
@@ -74,6 +76,7 @@ class Panel:
     big: str = ""  # a message the whole table must see now (e.g. ANNAOTTO's "ALLE! Everyone slap!")
     lines: list[str] = field(default_factory=list)  # text rows shown in the cards' place (e.g. a task sheet, melds)
     trick: str = ""  # who took the last trick: shown in its own place, never dropped for room
+    trick_cards: list[Shown] = field(default_factory=list)  # the last trick's cards, drawn under it where room allows
 
 
 @dataclass(frozen=True)
@@ -83,12 +86,14 @@ class RaceShown:
     open: bool
     by: str  # who laid the card that opened it
     called: bool
-    slaps: list[tuple[str, int]]  # (player, ms after the first slap, whole ms), fastest first
+    slaps: list[tuple[str, int]]  # (player, µs after the first slap), fastest first
     waiting: list[str]  # open race: who has not slapped yet
     losers: list[str]  # decided race: who takes the penalty
     penalty: int  # cards each loser takes
     reason: str  # decided race: why they lost, one plain sentence
     key: tuple = ()  # tells one race from the next (the screen shows each result full-screen once)
+    ends_at: float | None = None  # open race: when it closes by itself (monotonic), for the countdown
+    card: Shown | None = None  # the card that opened it
 
 
 class Ruling(Protocol):
@@ -123,6 +128,7 @@ class GameUI:
         self.options = options
         self.ruling = ruling
         self._faces: dict[tuple[str, str], str] = {}  # (face, language) → its words: asked on every frame
+        self._pictures: dict[tuple[str, str], CardFace | None] = {}  # (face, language) → how it is drawn
 
     @property
     def events(self) -> Sequence[Mapping[str, Any]]:
@@ -192,6 +198,17 @@ class GameUI:
             words = self._faces[key] = label_text(*key)
         return words
 
+    def picture(self, code: str) -> CardFace | None:
+        """How the card is drawn (its game's definition, `CardFace`), in the screen's language; None: in words."""
+        key = (code.partition("#")[0], language())
+        if key not in self._pictures:
+            self._pictures[key] = card_face(*key)
+        return self._pictures[key]
+
+    def shown(self, code: str, owner: str = "", highlight: bool = False) -> Shown:
+        """A card on the table: its words and, where its game draws faces, its picture."""
+        return Shown(self.face(code), owner, highlight, self.picture(code))
+
     def turn_text(self, state: State) -> str:
         if state.get("finished"):
             return tr("The game is over.")
@@ -202,6 +219,10 @@ class GameUI:
         scores = state.get("scores", {})
         return [f"{p}: {scores.get(p, 0)}" for p in self.players]
 
+    def unit(self) -> str:
+        """What the seat tile's big number counts, in the screen's language (the results say the same)."""
+        return tr(self.seat_unit)
+
     def seat_score(self, state: State, player: str) -> str:
         """The seat tile's big number (the score, or what counts in this game)."""
         return str(state.get("scores", {}).get(player, 0))
@@ -209,6 +230,10 @@ class GameUI:
     def race(self, state: State) -> RaceShown | None:
         """An open or just decided race (ANNAOTTO's ALLE), or None."""
         return None
+
+    def verdict_player(self, event: Event) -> str:
+        """Whose the accepted event is, where the verdict draws its card beside it ("Anna" and the card)."""
+        return event.get("player") or tr("Start card")
 
     def verdict_words(self, event: Event) -> str:
         """An accepted event in a few words for the verdict ("Ben: Rot · Punkte · 7")."""

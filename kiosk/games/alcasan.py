@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Panel, Shown, State, register
+from kiosk.games import Action, Choice, Event, GameUI, Panel, State, register
 from kiosk.i18n import N_, tr, trn
 
 PREFIX = "AC:"
@@ -114,7 +114,7 @@ class AlcasanUI(GameUI):
         """The pile card by card (what may be laid is the referee's sentence, `hints()`)."""
         pile = self.pile_cards(state)
         top = len(pile) - 1
-        cards = [Shown(self.face(code), owner, highlight=i == top) for i, (code, owner) in enumerate(pile)]
+        cards = [self.shown(code, owner, highlight=i == top) for i, (code, owner) in enumerate(pile)]
         title = trn("Discard pile: {n} card, top on the right", "Discard pile: {n} cards, top on the right",
                     state["pile"])
         lines = {p: self.seat_line(state, p) for p in self.players}

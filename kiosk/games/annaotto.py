@@ -19,17 +19,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, Shown, State, register
+from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, State, register
 from kiosk.i18n import N_, tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 from referee.hints import RaceView
 
 DEFAULT_RACE_TIMEOUT_MS = 3000
-
-
-def whole_ms(us: int) -> int:
-    """Microseconds as whole milliseconds (rounded): 278336 → 278."""
-    return (us + 500) // 1000
 
 
 @dataclass
@@ -57,6 +52,7 @@ class AnnaottoUI(GameUI):
         self.source: tuple[str, str] | None = None  # (actor, other player): the next scan comes from that hand
         self.clock: RaceClock | None = None
         self.recent: list[tuple[int, str, str]] = []  # (pile size after, face, who laid it) for the card row
+        self.scanned_at: str | None = None  # the last scan came from another player's scanner: that player
 
     def _race_view(self) -> RaceView | None:
         return self.hints.race if self.hints is not None else None
@@ -69,6 +65,7 @@ class AnnaottoUI(GameUI):
         player = state.get("turn") or seat
         if player is None:
             return None
+        self.scanned_at = seat if seat not in (None, player) else None  # said in the verdict (K1: never silently)
         event: Event = {"type": "play", "player": player, "card": code}
         if self.source is not None and self.source[0] == player:
             event["from"] = self.source[1]
@@ -169,6 +166,20 @@ class AnnaottoUI(GameUI):
         left = self.clock.opened + self.race_timeout_ms / 1000 - time.monotonic()
         return [(max(0.0, left), {"type": "race_close"})]
 
+    def verdict_words(self, event: Event) -> str:
+        """A card from another seat's scanner is the player on turn's (decision "who plays a scanned card?"): the
+        verdict says whose scanner read it, so nothing is re-assigned silently (K1)."""
+        words = super().verdict_words(event)
+        return self._scanner_note(event, words)
+
+    def verdict_player(self, event: Event) -> str:
+        return self._scanner_note(event, super().verdict_player(event))
+
+    def _scanner_note(self, event: Event, words: str) -> str:
+        if self.scanned_at is None or event.get("type") != "play" or event.get("player") == self.scanned_at:
+            return words
+        return tr("{words} (read by {player}'s scanner)", words=words, player=self.scanned_at)
+
     # --- what the state forgets
 
     def accepted(self, event: Event, state: State) -> None:
@@ -201,7 +212,7 @@ class AnnaottoUI(GameUI):
         notes = [self._flip_text(state["flip"])] if state["flip"] is not None else []
         if self.source is not None and self.source[0] == state["turn"]:
             notes.append(tr("Next scan: a card from {player}'s hand.", player=self.source[1]))
-        cards = [Shown(self.face("AO:" + face), who, highlight=i == len(self.recent) - 1)
+        cards = [self.shown("AO:" + face, who, highlight=i == len(self.recent) - 1)
                  for i, (_, face, who) in enumerate(self.recent)]
         race = self._race_view()
         big = ""
@@ -219,17 +230,21 @@ class AnnaottoUI(GameUI):
         seat = {p: i for i, p in enumerate(self.players)}
         order = sorted(race.pressed.items(), key=lambda item: (item[1], seat[item[0]]))
         first = order[0][1] if order else 0
-        slaps = [(p, whole_ms(t - first)) for p, t in order]
+        slaps = [(p, t - first) for p, t in order]
         key = (race.by, tuple(order), race.open, self.clock.opened if race.open and self.clock else 0.0)
+        card = self.shown("AO:" + state["top"]) if state.get("top") else None
         if race.open:
-            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], race.penalty, "", key)
+            ends = self.clock.opened + self.race_timeout_ms / 1000 if self.clock is not None else None
+            return RaceShown(True, race.by, race.called, slaps, list(race.waiting), [], race.penalty, "", key, ends,
+                             card)
         if not race.called:
             reason = tr("{player} did not call ALLE", player=race.by)
         elif any(p not in race.pressed for p in race.losers):
             reason = tr("Time up: no slap from them")
         else:
             reason = tr("Last hand on top")
-        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key)
+        return RaceShown(False, race.by, race.called, slaps, [], list(race.losers), race.penalty, reason, key,
+                         card=card)
 
     @staticmethod
     def _flip_text(flip: dict[str, Any]) -> str:

@@ -7,9 +7,12 @@ The sentences are the shared ones (`referee.event_words`): the hub and `referee 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kiosk.i18n import N_, language, tr
-from referee import event_words
+from referee import event_words, games
+from referee.answers import Rejection
+from referee.registry import by_prefix
 
 
 def describe(event: object, face: Callable[[str], str], game_id: str | None = None) -> str:
@@ -35,7 +38,24 @@ def reader_problem(reason: str) -> str:
     return f"{tr(said)} ({reason})" if said else reason
 
 
+def named(code: str) -> str:
+    """A card seen by the camera in the words its label prints ("Brown · Waves · ALLE"), without its code: the
+    list beside the camera's picture has room for four cards in their words, not for their codes as well."""
+    return event_words.card_words(code, language())
+
+
 def scanned(code: str) -> str:
     """A scanned code for staff: the card in the words its label prints, then the code ("8 · II (AK:8.II)")."""
-    words = event_words.card_words(code, language())
+    words = named(code)
     return code if words == code else f"{words} ({code})"
+
+
+def rejection_words(rejection: Any, lang: str, game_id: str) -> str:
+    """A rejection's sentence as guests read it (no rule ids); a card of another game's deck is named by its game
+    ("Diese Karte gehört zu Die magische 7.", issue #37), where the referee only knows it is not a card here."""
+    if isinstance(rejection, Rejection) and rejection.code == "unknown-card":
+        prefix, sep, _ = str(rejection.params.get("card", "")).partition(":")
+        found = by_prefix(prefix) if sep else None
+        if found is not None and found.game_id != game_id and found.game_id in games.GAMES:
+            return tr("This card belongs to {game}.", game=games.get(found.game_id).title)
+    return str(rejection.message(lang, rules=False)) if rejection is not None else ""

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from kiosk import games
 from kiosk.eventlog.store import EventLog
-from kiosk.i18n import language
+from kiosk.games.event_words import rejection_words
+from kiosk.i18n import language, tr
 from referee.answers import Rejection
 from referee.event_words import describe
 from referee.table import Referee
@@ -26,6 +27,7 @@ class Line:
     ok: bool
     reason: str = ""  # a rejection's plain sentence, as the guests read it (no rule ids)
     detail: str = ""  # for staff: a rejection's rule ids and error id ("AO-R5 · no-match")
+    cards: tuple[str, ...] = ()  # the codes of the cards the event laid (the history draws them)
 
 
 def face_words(game_row: str, players: tuple[str, ...], options: dict) -> Callable[[str], str]:
@@ -43,6 +45,23 @@ def face_words(game_row: str, players: tuple[str, ...], options: dict) -> Callab
     return face
 
 
+def laid(event: object) -> tuple[str, ...]:
+    """The codes of the cards an event laid (its `card`, or its `cards` when that is a list of codes)."""
+    if not isinstance(event, dict):
+        return ()
+    found = event.get("cards") if "cards" in event else [event.get("card")] if "card" in event else []
+    if not isinstance(found, list) or not all(isinstance(code, str) for code in found):
+        return ()
+    return tuple(found)
+
+
+def scanned_unknown(event: object) -> str:
+    """A scan the referee did not know as a card of this game, never written as a move ("Anna spielt 13" for a
+    card of another game): who scanned a card; the reason beside it says whose game it belongs to."""
+    player = event.get("player") if isinstance(event, dict) else None
+    return tr("{player} scanned a card", player=player) if isinstance(player, str) else tr("A card was scanned")
+
+
 def lines(log: EventLog, game_row: int) -> list[Line]:
     header, accepted = log.load(game_row)
     game = str(header.get("game"))
@@ -56,12 +75,15 @@ def lines(log: EventLog, game_row: int) -> list[Line]:
         referee = None
     out = []
     for seq, at, event in attempts:
-        ok, reason, detail = True, "", ""
+        ok, reason, detail, unknown = True, "", "", False
         if referee is not None:
             answer = referee.apply(event)
-            ok = answer.ok
+            ok, unknown = answer.ok, answer.error == "unknown-card"
             if answer.rejection is not None:
-                reason = answer.message(language(), rules=False) or ""
+                reason = rejection_words(answer.rejection, language(), game) or ""
                 detail = answer.rejection.detail() if isinstance(answer.rejection, Rejection) else str(answer.error)
-        out.append(Line(seq, at, describe(event, language(), game, face), ok, reason, detail))
+        text = describe(event, language(), game, face) if ok or not unknown else scanned_unknown(event)
+        if unknown and isinstance(event, dict) and isinstance(event.get("card"), str):
+            detail += f" · {event['card'][:40]}"  # staff see what was scanned
+        out.append(Line(seq, at, text, ok, reason, detail, laid(event)))
     return out

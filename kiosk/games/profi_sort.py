@@ -16,7 +16,7 @@ from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, State, register
 from kiosk.i18n import tr, trn
-from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASK_NUMBERS, TASKS
+from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASK_NAMES, TASK_NUMBERS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
 NUMBER = {task_id: i + 1 for i, task_id in enumerate(TASK_IDS)}
@@ -243,15 +243,14 @@ class ProfiSortUI(GameUI):
         return self._paged(tr("Which task does {player} lay?", player=player), options, chosen)
 
     def _ask_meld(self, state: State, player: str) -> Choice:
-        options = [(f"{mid} {meld['player']}", mid) for mid, meld in state["melds"].items()]
+        options = [(f"{self.meld_name(mid)} · {meld['player']}", mid) for mid, meld in state["melds"].items()]
         return self._paged(tr("Which meld gets the cards?"), options,
                            lambda mid: self._start(Collect("extend", player, meld=mid)))
 
     @staticmethod
     def _task_label(task_id: str) -> str:
-        if task_id == REPEAT:
-            return tr("15 any")
-        return f"{NUMBER[task_id]}: " + "+".join(str(s) for s, _ in TASK_BY_ID[task_id].groups)
+        """A task as the sheet names it, after its number: "4: 6er Folge einer Farbe" (never two alike)."""
+        return f"{NUMBER[task_id]}: {tr(TASK_NAMES[task_id])}"
 
     @staticmethod
     def _sizes(c: Collect) -> list[int]:
@@ -263,16 +262,15 @@ class ProfiSortUI(GameUI):
     def _doing(self, c: Collect) -> str:
         n = len(c.cards)
         if c.kind == "lay_task":
-            sizes = "+".join(str(s) for s in self._sizes(c))
-            number = NUMBER[c.task]
-            if c.task == REPEAT:
-                return tr("{player} lays task 15 as task {n} ({sizes}): scan group {g}, then Next group or Done.",
-                          player=c.player, n=NUMBER[c.as_task], sizes=sizes, g=len(c.groups))
-            return tr("{player} lays task {n} ({sizes}): scan group {g}, then Next group or Done.",
-                      player=c.player, n=number, sizes=sizes, g=len(c.groups))
+            task = c.as_task if c.task == REPEAT else c.task
+            said = tr("{player} lays task {n}, {name}: scan group {g} of {groups}, then Next group or Done.",
+                      player=c.player, n=NUMBER[task], name=tr(TASK_NAMES[task]), g=len(c.groups),
+                      groups=len(self._sizes(c)))
+            return tr("Task 15: {said}", said=said) if c.task == REPEAT else said
         if c.kind == "extend":
             return trn("{player} extends {meld}: {n} card so far; scan, then Done.",
-                       "{player} extends {meld}: {n} cards so far; scan, then Done.", n, player=c.player, meld=c.meld)
+                       "{player} extends {meld}: {n} cards so far; scan, then Done.", n, player=c.player,
+                       meld=self.meld_name(c.meld))
         if c.kind == "give_ace":
             return tr("{player} gives an ace to {to}: scan the ace.", player=c.player, to=c.to)
         if c.kind == "reveal_hand":
@@ -289,10 +287,10 @@ class ProfiSortUI(GameUI):
         if c.kind == "lay_task":
             sizes = self._sizes(c)
             parts = []
-            for i, group in enumerate(c.groups):
-                need = sizes[i] if i < len(sizes) else "?"
-                parts.append(f"[{len(group)}/{need}: {self._words(group)}]")
-            hints.append(tr("Groups: {groups}", groups=" ".join(parts)))
+            for i, group in enumerate(c.groups):  # "Gruppe 1: 2 von 2 – Herz 2, Karo 2"
+                part = tr("group {g}: {n} of {need}", g=i + 1, n=len(group), need=sizes[i] if i < len(sizes) else "?")
+                parts.append(f"{part} – {self._words(group)}" if group else part)
+            hints.append(" · ".join(parts))
         elif c.cards:
             hints.append(tr("Collected: {cards}", cards=self._words(c.cards)))
         if c.kind == "extend" and c.at:
@@ -314,16 +312,21 @@ class ProfiSortUI(GameUI):
         return tr("Received aces: {aces}", aces="; ".join(aces)) if aces else ""
 
     def _sheet(self, state: State, player: str) -> str:
+        """A player's row of the task sheet under its heading (`SHEET_HEADING`): "Anna: 1–3, 5–15 · 220"."""
         done = set(state["tasks_done"].get(player, ()))
         open_numbers = [n for t, n in NUMBER.items() if t not in done]
-        return tr("{player}: open {tasks} · bonus {bonus}", player=player, tasks=number_ranges(open_numbers) or "–",
-                  bonus=state["bonus_open"][player])
+        return f"{player}: {number_ranges(open_numbers) or '–'} · {state['bonus_open'][player]}"
+
+    @staticmethod
+    def meld_name(mid: str) -> str:
+        """A meld as guests read it ("meld 3"), not by its id in the state ("m3")."""
+        return tr("meld {n}", n=mid.lstrip("m"))
 
     def _meld_lines(self, state: State) -> list[str]:
         lines: list[str] = []
         line = ""
         for mid, meld in state["melds"].items():
-            text = f"{mid} {meld['player']} ({NUMBER[meld['task']]}): {self._words(meld['cards'])}"
+            text = f"{self.meld_name(mid)}, {meld['player']}: {self._words(meld['cards'])}"
             if line and len(line) + len(text) < 90:
                 line += "  |  " + text
             else:
@@ -338,9 +341,9 @@ class ProfiSortUI(GameUI):
         c = self._current(state)
         headline = self.turn_text(state)
         hints = self._collect_hints(c) if c is not None else self._turn_hints(state)
-        lines = [self._sheet(state, p) for p in self.players]
+        lines = [tr("Tasks to do · bonus points still open"), *(self._sheet(state, p) for p in self.players)]
         melds = self._meld_lines(state)
-        room = 6 - len(lines)
+        room = 7 - len(lines)
         if len(melds) > room:
             melds = [*melds[:room - 1], tr("… and {n} more rows of melds", n=len(melds) - room + 1)]
         lines += melds or [tr("No melds on the table yet.")]
@@ -364,6 +367,16 @@ class ProfiSortUI(GameUI):
                 line += " · " + trn("{n} ace recv.", "{n} aces recv.", rec)
             seat_lines[p] = line
         return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
+
+    def unit(self) -> str:
+        """Penalty points (the fewest win), or in a beginner game the tasks done (the most win): as the results
+        rank them."""
+        return tr("tasks done") if self.options.get("first_to") else tr("penalty points")
+
+    def seat_score(self, state: State, player: str) -> str:
+        if self.options.get("first_to"):
+            return str(len(state["tasks_done"][player]))
+        return super().seat_score(state, player)
 
     def verdict_words(self, event: Event) -> str:
         """A laid task by its number, a shown hand by its count: the verdict is one line (the history lists the
@@ -391,14 +404,12 @@ class ProfiSortUI(GameUI):
             out = [trn("Beginner game: first to {n} task.", "Beginner game: first to {n} tasks.",
                        self.options["first_to"])]
             out += [trn("{player}: {n} task done", "{player}: {n} tasks done", len(state["tasks_done"][p]), player=p)
-                    + (" - " + tr("winner") if p in winners else "") for p in self.players]
+                    + (" – " + tr("winner") if p in winners else "") for p in self.players]
             return out
-        out = [tr("Lowest total wins.")]
+        out = [tr("Lowest total wins.")]  # the total is on the podium; here how it came about
         for p in sorted(self.players, key=lambda p: scores.get(p, 0)):
             bonus = state["bonus_open"][p]
-            out.append(trn("{player}: {total} points ({cards} card points + {bonus} open bonus), {n} task",
-                           "{player}: {total} points ({cards} card points + {bonus} open bonus), {n} tasks",
-                           len(state["tasks_done"][p]), player=p, total=scores.get(p, 0),
-                           cards=scores.get(p, 0) - bonus, bonus=bonus)
-                       + (" - " + tr("winner") if p in winners else ""))
+            out.append(trn("{player}: {cards} card points + {bonus} open bonus, {n} task",
+                           "{player}: {cards} card points + {bonus} open bonus, {n} tasks",
+                           len(state["tasks_done"][p]), player=p, cards=scores.get(p, 0) - bonus, bonus=bonus))
         return out

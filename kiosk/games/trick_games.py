@@ -3,9 +3,10 @@ these panels show the trick, the seats and the questions a scan raises."""
 
 from __future__ import annotations
 
-from kiosk.games import Choice, Event, GameUI, Note, Panel, Shown, State, register
+from kiosk.games import Choice, Event, GameUI, Note, Panel, State, register
 from kiosk.i18n import N_, tr, trn
 from referee.decks.alles_klar import NUMERALS
+from referee.decks.magische_7 import signed
 
 
 def numerals_of(code: str) -> list[str]:
@@ -31,7 +32,7 @@ class AllesKlarUI(GameUI):
                       lambda numeral: {**event, "rank_choice": numeral})
 
     def panel(self, state: State) -> Panel:
-        cards = [Shown(self.face(face), owner) for owner, faces in state["table"].items() for face in faces]
+        cards = [self.shown(face, owner) for owner, faces in state["table"].items() for face in faces]
         lines = {p: tr("Hand {hand}", hand=state["hands"][p]) for p in self.players}  # the won cards: the number
         extra = [trn("Stock {stock} · Trick {n} card · Removed {removed}",
                      "Stock {stock} · Trick {n} cards · Removed {removed}", state["trick_size"], stock=state["stock"],
@@ -68,13 +69,13 @@ class MagischeSiebenUI(GameUI):
 
     def panel(self, state: State) -> Panel:
         lead = state.get("lead")
-        cards = [Shown(self.face(lead["card"]), lead["player"], highlight=True)] if lead else []
+        cards = [self.shown(lead["card"], lead["player"], highlight=True)] if lead else []
         last = state.get("last_trick")
         extra = [tr("Stock {stock} · Tricks {tricks}", stock=state["stock"], tricks=state["tricks_played"])]
-        trick = ""
-        if last:
-            shown = ", ".join(f"{p} {self.face(c)}" for p, c in last["cards"].items())
-            trick = tr("Last trick: {cards}, {winner} +{points}", cards=shown, winner=last["winner"],
-                       points=last["points"])
+        trick, trick_cards = "", []
+        if last:  # the winner's points, signed ("−5"), then the trick's cards with who laid them
+            trick = trn("Last trick: {winner} scores {points} point", "Last trick: {winner} scores {points} points",
+                        abs(last["points"]), winner=last["winner"], points=signed(last["points"]))
+            trick_cards = [self.shown(code, player) for player, code in last["cards"].items()]
         lines = {p: tr("Hand {hand}", hand=state["hands"][p]) for p in self.players}  # the points: the number
-        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra, trick=trick)
+        return Panel(self.turn_text(state), [], cards, tr("Lead"), lines, extra, trick=trick, trick_cards=trick_cards)

@@ -1,9 +1,10 @@
 """The taught decks as the kiosk uses them: the game in play's decks handed to the camera reader, and teaching.
 
 A deck is taught per game and stored in the data directory (`hw.camera.taught`: `DATA/faces/GAME/deck-N/`).
-When a game's table screen shows, every taught deck of that game goes to the reader (`CameraReader.set_faces`),
-loaded on a thread of its own (reading and preparing a deck's pictures takes a moment: the screen must not
-wait), unless `[camera] faces = false`. Labels are read beside the faces unless `[camera] labels = false`.
+When a game's table screen shows, every deck of that game with all its faces taught goes to the reader
+(`CameraReader.set_faces`; docs/decisions.md TEACH11), loaded on a thread of its own (reading and preparing a
+deck's pictures takes a moment: the screen must not wait), unless `[camera] faces = false`. Labels are read
+beside the faces unless `[camera] labels = false`.
 
 Teaching (`TeachSession`): the reader hands the pile zone's frames to a `hw.camera.teach.Teacher` instead of
 counting cards; the session keeps which deck of which game is taught and what staff can do about the card
@@ -24,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 from hw.camera import taught  # decks on disk: no OpenCV needed to list them (pictures and matching need it)
 
 if TYPE_CHECKING:
+    from hw.camera.reader import CameraReader
     from hw.camera.taught import TaughtDeck
+    from hw.camera.teach import Teacher, TeachState
 
 logger = logging.getLogger(__name__)
 
@@ -64,14 +67,14 @@ class TeachSession:
         self.deck = deck
         self.teacher = self._teacher()
 
-    def _teacher(self) -> Any:
+    def _teacher(self) -> Teacher:
         from hw.camera.teach import Teacher
 
         others = [d for d in self.owner.decks(self.game) if d.name != self.deck.name]
         book = taught.book(others) if others else None
         return Teacher(self.deck, list(faces_of(self.game)), book)
 
-    def state(self) -> Any:
+    def state(self) -> TeachState:
         return self.teacher.state()
 
     def retake(self) -> None:
@@ -96,7 +99,7 @@ class TeachSession:
 class CameraFaces:
     """The kiosk's taught decks and the reader they go to (see the module's docstring)."""
 
-    def __init__(self, reader: Any, data_dir: Path, enabled: bool = True):
+    def __init__(self, reader: CameraReader, data_dir: Path, enabled: bool = True):
         self.reader = reader
         self.data_dir = Path(data_dir)
         self.enabled = enabled

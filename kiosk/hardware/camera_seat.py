@@ -12,13 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hw.camera.zones import READER as CAMERA
 from hw.camera.zones import seat_reader
-from hw.inputs import ButtonPress, CardScan
-from kiosk.app.controller import Feedback
+from hw.inputs import ButtonPress, CardScan, Input
+from kiosk.app.controller import Feedback, ShownScreen, TableController, controller_on
 from kiosk.i18n import tr
+
+if TYPE_CHECKING:  # the camera's own parts, loaded where the table has a camera
+    from hw.camera.reader import CameraReader
+    from kiosk.hardware.camera_faces import CameraFaces
 
 
 class PileSeats:
@@ -32,11 +36,11 @@ class PileSeats:
     def report(self) -> dict[str, Any]:
         return {"scans": self.scans, "asking": self.pending is not None}
 
-    def route(self, item: Any, screen: Any) -> Any:
+    def route(self, item: Input, screen: ShownScreen) -> Input | None:
         """The input as the screen should get it, or None when it was taken here (a question is open)."""
         if isinstance(item, CardScan) and item.reader.startswith(CAMERA + ":"):
             self.scans += 1
-        controller = getattr(screen, "controller", None)
+        controller = controller_on(screen)
         if controller is None:
             self.pending = None
             return item
@@ -46,7 +50,7 @@ class PileSeats:
             return self._answer(item, controller)
         return item
 
-    def _scan(self, scan: CardScan, controller: Any) -> CardScan | None:
+    def _scan(self, scan: CardScan, controller: TableController) -> CardScan | None:
         self.pending = None
         if controller.pending is not None:  # a question gathering scans (several cards, a task): it decides
             return scan
@@ -61,7 +65,7 @@ class PileSeats:
             return None
         return scan
 
-    def _answer(self, press: ButtonPress, controller: Any) -> CardScan | None:
+    def _answer(self, press: ButtonPress, controller: TableController) -> CardScan | None:
         actors = controller.referee.hints().actors
         player = controller.player_for_seat(press.seat)
         if player not in actors:
@@ -72,7 +76,7 @@ class PileSeats:
         return CardScan(scan.code, seat_reader(press.seat), scan.t_ns)
 
 
-def _seat_of(controller: Any, player: str) -> str | None:
+def _seat_of(controller: TableController, player: str) -> str | None:
     for seat, name in controller.seat_players.items():
         if name == player:
             return seat
@@ -84,10 +88,10 @@ class TableCamera:
     """The overhead camera as the kiosk holds it: its reader (calibration), the config file its zones are saved
     to (None: the camera is not the file's own), the pile zones' seat routing and the taught decks."""
 
-    reader: Any  # hw.camera.reader.CameraReader
+    reader: CameraReader
     config_path: Path | None
     pile_seats: PileSeats
-    faces: Any = None  # kiosk.hardware.camera_faces.CameraFaces
+    faces: CameraFaces | None = None
 
     def shown(self, game: str | None, teaching: bool) -> None:
         """The kiosk shows another screen: a game's table screen (`game`) has the camera read that game's taught

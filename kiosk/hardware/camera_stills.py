@@ -19,11 +19,17 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hw.camera import taught
 from hw.camera.taught import TaughtDeck
 from kiosk.hardware.camera_faces import faces_of
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from hw.camera.faces import FaceBook
 
 MAX_FILE = 50_000_000  # bytes: a 12-megapixel PNG is about 20 MB
 MAX_PIXELS = 40_000_000  # a picture larger than this is no frame of the table's camera
@@ -35,7 +41,7 @@ class StillError(ValueError):
     """A picture that cannot be read as a still of the table (missing, not a picture, too large)."""
 
 
-def load_still(path: Path) -> tuple[Any, Any]:
+def load_still(path: Path) -> tuple[NDArray[np.uint8], NDArray[np.uint8] | None]:
     """(grey uint8 array, YUV420 colour planes or None) of a picture file; StillError when it is not one."""
     import numpy as np
     from PIL import Image
@@ -65,7 +71,7 @@ def load_still(path: Path) -> tuple[Any, Any]:
         return np.asarray(rgb), None
     import cv2
 
-    i420 = cv2.cvtColor(np.asarray(rgb), cv2.COLOR_RGB2YUV_I420)
+    i420 = np.asarray(cv2.cvtColor(np.asarray(rgb), cv2.COLOR_RGB2YUV_I420), np.uint8)  # already uint8: no copy
     return np.ascontiguousarray(i420[:h]), i420[h:].reshape(2, h // 2, w // 2)
 
 
@@ -148,7 +154,7 @@ def teach_folder(data_dir: Path, game: str, folder: Path, deck_name: str | None 
     return deck, results
 
 
-def taught_book(data_dir: Path, game: str) -> Any:
+def taught_book(data_dir: Path, game: str) -> FaceBook:
     """Every taught deck of `game` as one `FaceBook`; StillError when none is taught."""
     decks = [d for d in taught.decks(data_dir, game, set(faces_of(game))) if d.looks]
     if not decks:
@@ -156,7 +162,7 @@ def taught_book(data_dir: Path, game: str) -> Any:
     return taught.book(decks)
 
 
-def read_faces_in(book: Any, path: Path) -> list[tuple[str, float, float]]:
+def read_faces_in(book: FaceBook, path: Path) -> list[tuple[str, float, float]]:
     """The faces `book` knows found in one still, each once: (face, x, y), left to right."""
     from hw.camera.faces import read_faces
 

@@ -27,9 +27,15 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hw.lights import Mode, SeatLights
+from kiosk.app.controller import ShownScreen, TableController, controller_on
+from kiosk.games import GameUI
+
+if TYPE_CHECKING:  # the table opens elsewhere (kiosk.hardware.hardware); here only its lights are followed
+    from hw.table import Table
+    from kiosk.hardware.sim_strip import SimStrip
 
 TEST_SCREENS = ("button-test", "buttons", "test-buttons")  # names a button test screen may have
 
@@ -50,7 +56,7 @@ class LightFacts:
     finished: bool = False
 
 
-def table_facts(controller: Any) -> LightFacts:
+def table_facts(controller: TableController) -> LightFacts:
     """The facts of the controller's game now, from `Referee.hints()` (and the public state's `turn`).
 
     The one place that knows where the lights' facts come from. Only a Profi-Sort collection is the
@@ -71,7 +77,7 @@ def table_facts(controller: Any) -> LightFacts:
     return LightFacts(tuple(hints.actors), confirm, losers=losers)
 
 
-def _collecting(ui: Any) -> tuple[str, ...]:
+def _collecting(ui: GameUI) -> tuple[str, ...]:
     """A collection the table screen gathers for one player, finished by their button (Profi-Sort)."""
     collect = getattr(ui, "collect", None)
     if collect is None or getattr(collect, "kind", "") == "give_ace":  # an ace is given by its scan alone
@@ -98,11 +104,11 @@ def table_plan(facts: LightFacts, player_of_seat: Mapping[str, str | None]) -> d
     return plan
 
 
-def screen_plan(screen: Any, seats: Sequence[str], held: Iterable[str] = ()) -> dict[str, Mode]:
+def screen_plan(screen: ShownScreen | None, seats: Sequence[str], held: Iterable[str] = ()) -> dict[str, Mode]:
     """Seat → mode for whatever screen is showing."""
     name = getattr(screen, "name", "")
-    if name == "table":
-        controller = screen.controller
+    controller = controller_on(screen)
+    if name == "table" and controller is not None:
         players = {seat: controller.player_for_seat(seat) for seat in seats}
         return table_plan(table_facts(controller), players)
     if name == "setup":
@@ -121,11 +127,11 @@ STRIP_FRAME_S = 0.05  # the --sim strip redraws a moving light 20 times a second
 STRIP_SETTLE_S = 0.3  # … and a light that just changed, until its pin has surely followed
 
 
-def seat_players(screen: Any, seats: Sequence[str]) -> dict[str, str]:
+def seat_players(screen: ShownScreen | None, seats: Sequence[str]) -> dict[str, str]:
     """Seat → the player sitting there, where the screen knows it (the `--sim` strip names them)."""
-    if getattr(screen, "name", "") != "table":
+    controller = controller_on(screen)
+    if getattr(screen, "name", "") != "table" or controller is None:
         return {}
-    controller = screen.controller
     return {seat: player for seat in seats if (player := controller.player_for_seat(seat))}
 
 
@@ -135,17 +141,17 @@ class LightFollower:
     `strip`: the `--sim` window's light strip (`kiosk.hardware.sim_strip.SimStrip`), or None on a Pi.
     """
 
-    def __init__(self, lights: SeatLights, strip: Any = None):
+    def __init__(self, lights: SeatLights, strip: SimStrip | None = None):
         self.lights = lights
         self.seats = lights.seats
         self.strip = strip
         self.plan: dict[str, Mode] = dict.fromkeys(self.seats, Mode.OFF)
         self._held: set[str] = set()
-        self._screen: Any = None
+        self._screen: ShownScreen | None = None
         self._drawn_at: float | None = None
         self._settled_at = 0.0
 
-    def follow(self, screen: Any, now: float | None = None) -> dict[str, Mode]:
+    def follow(self, screen: ShownScreen, now: float | None = None) -> dict[str, Mode]:
         """Work out the plan for `screen` and pass it on if it changed (cheap: no pin is touched here)."""
         self._screen = screen
         if getattr(screen, "name", "") not in TEST_SCREENS:
@@ -194,7 +200,7 @@ class LightFollower:
                 for seat, mode in self.plan.items()}
 
 
-def follower(table: Any, window: bool = False) -> LightFollower | None:
+def follower(table: Table, window: bool = False) -> LightFollower | None:
     """A follower for the table's lights (`hw.table.Table.lights`), or None when no seat has a light. `window`: a
     simulation in a desktop window, whose light strip (drawn under the screen) the app attaches to its display."""
     lights = getattr(table, "lights", None)

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 import pygame
 
 from hw.lights import Mode, SeatLights
-from kiosk.drawing.render import Renderer
 from kiosk.drawing.view import INK, MUTED
 from kiosk.loop.display import Display
 
@@ -49,7 +48,7 @@ class SimStrip:
         if display.surface is mounted:  # not rotated: screens draw straight onto the window's top part
             display.surface = screen_part
         display.window = screen_part  # screenshots and the rotated picture: the screen without the strip
-        display.renderer = Renderer(display.surface)
+        display.renderer.resize(display.surface)  # (its count of cut texts goes on)
         self.rect = pygame.Rect(0, height, width, rows * ROW)
         self._font = pygame.font.Font(None, 22)
 

@@ -112,6 +112,11 @@ class Display:
         """The kiosk's picture as the display shows it: turned when rotated (without the --sim light strip)."""
         return self.window if self.rotate else self.surface
 
+    def cut_texts(self) -> dict[str, object]:
+        """How many texts the renderer ever drew cut or below their role's floor, with the last examples:
+        the control socket's `state` reports it in every run, so a drill or a test fails on any (issue #37)."""
+        return self.renderer.cuts.report()
+
     def save(self, path: Path) -> None:
         pygame.image.save(self.shown(), str(path))
 

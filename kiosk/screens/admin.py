@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable
 
 from kiosk.app.commands import AdminCommand
-from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View
+from kiosk.drawing.render import measure
+from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, GOOD, INK, PANEL, Grid, View, ui_scale
 from kiosk.games.event_words import describe
 from kiosk.i18n import tr, trn
 from kiosk.screens import Host, Screen, cells
@@ -86,7 +87,7 @@ class AdminScreen(Screen):
         if getattr(self.app, "joining", None) is not None:  # its key, joining a café, the link to the broker
             items.insert(8, (AdminCommand.CAFE, tr("Café")))
         if not self.app.kiosk_mode:
-            items.append((AdminCommand.QUIT, tr("Quit (development)")))
+            items.append((AdminCommand.QUIT, tr("Close the window")))
         return items
 
     # --- drawing
@@ -127,10 +128,12 @@ class AdminScreen(Screen):
         v.button((x + w - round(w * 0.32), y, round(w * 0.32), bar), tr("Close"), "back")
         y += bar + gap
         items = self.items()
-        n_cols = 2 if g.portrait else 3
+        # the message as high as its words need (an export names its folder: a long path breaks after "/" and "-")
+        message_h = measure.height(self.message, w, v.limits.cap) if self.message else 0
+        room = height - y - 2 * gap - bar - message_h - round(0.02 * height)
+        n_cols, least = self._columns(v, [label for _, label in items], w, gap, room, g.portrait)
         n_rows = math.ceil(len(items) / n_cols)
-        message_h = v.lines_height(5 if g.portrait else 3) if self.message else 0  # an export names its folder
-        grid_h = height - y - 2 * gap - bar - message_h - round(0.02 * height)
+        grid_h = max(least, room)
         grid = cells.table((x, y, w, grid_h), n_cols, n_rows, gap)
         for (command, label), rect in zip(items, grid, strict=False):
             fill = BAD_FILL if command.destructive else BUTTON
@@ -144,6 +147,24 @@ class AdminScreen(Screen):
         if self.message:
             v.text((x, y + bar + gap, w, message_h), self.message, color=INK, tag="message")
         return v
+
+    @staticmethod
+    def _columns(v: View, labels: list[str], w: int, gap: int, room: int, portrait: bool) -> tuple[int, int]:
+        """How many columns the grid takes and the least height its rows need, every label whole: the fewest
+        columns whose rows fit `room` (a long message leaves less), else the most."""
+        pad = max(4, round(6 * ui_scale(v.width, v.height)))
+        choices = (2, 3) if portrait else (3, 4)
+        found = (choices[0], 0)
+        for n_cols in choices:
+            cell = (w - gap * (n_cols - 1)) // n_cols
+            if not all(measure.fits(label, cell, v.limits.cap, pad) for label in labels):
+                break  # a word would not fit a narrower cell whole
+            row = max(round(v.limits.touch), max(measure.height(label, cell, v.limits.cap, pad) for label in labels))
+            n_rows = math.ceil(len(labels) / n_cols)
+            found = (n_cols, n_rows * (row + 2) + (n_rows - 1) * gap)
+            if found[1] <= room:
+                break
+        return found
 
     # --- reacting
 

@@ -19,7 +19,7 @@ from kiosk.drawing.view import ACCENT, BAD, GOOD, MUTED, PANEL, Grid, View
 from kiosk.eventlog.store import EventLog
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen
-from kiosk.screens.cells import cols, gap_of, rows
+from kiosk.screens.cells import cols, gap_of, rows, seat_name
 from kiosk.screens.menu import MenuScreen
 from referee import games
 from referee.answers import HeaderError
@@ -86,7 +86,7 @@ class AssignmentScreen(Screen):
         per_col = -(-len(self.players) // columns)
         cells = [cell for col in cols(area, columns, gap * 2) for cell in rows(col, per_col, gap)]
         for i, cell in zip(range(len(self.players)), cells, strict=False):
-            where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
+            where = seat_name(self.app.seats, seat_of[i]) if i in seat_of else tr("no seat yet")
             mark = " · " + tr("Dealer") if self.players[i] == dealer else ""
             v.button(cell, f"{i + 1}. {self.players[i]} · {where}{mark}", f"free:{i}",
                      fill=GOOD if i in seat_of else PANEL, tag=f"player:{i}")

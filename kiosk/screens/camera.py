@@ -12,13 +12,22 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hw.camera.save import save_areas
 from hw.camera.zones import Zone
+from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, INK, MUTED, PANEL, Grid, View
+from kiosk.games.event_words import named
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen, cells
+
+if TYPE_CHECKING:  # Pillow comes with the camera extra; the reader only where the table has a camera
+    from PIL.Image import Image
+
+    from hw.camera.decode import Seen
+    from hw.camera.reader import CameraReader, Live
+    from hw.camera.sources import Frame
 
 REFRESH_S = 0.25  # the live picture's pace (a staff screen: no need for the camera's full rate)
 ZONE_COLOURS = ((255, 200, 60), (90, 200, 255), (120, 230, 120), (255, 120, 200))
@@ -45,18 +54,18 @@ class CameraScreen(Screen):
         self.step = 0
         self.message = ""
         self.next_refresh = time.monotonic() + REFRESH_S
-        self.thumb: tuple[int, Any] | None = None  # (frame count, scaled picture)
+        self.thumb: tuple[int, Image] | None = None  # (frame count, scaled picture)
 
     # --- the picture
 
-    def _reader(self) -> Any:
+    def _reader(self) -> CameraReader | None:
         return self.app.camera.reader if self.app.camera is not None else None
 
-    def _live(self) -> Any:
+    def _live(self) -> Live | None:
         camera = self._reader()
         return camera.live() if camera is not None else None
 
-    def _picture(self, live: Any, width: int, height: int) -> Any:
+    def _picture(self, live: Live | None, width: int, height: int) -> Image | None:
         """The newest frame, scaled down once per frame (not once per draw)."""
         if live is None or live.frame is None:
             return None
@@ -82,23 +91,25 @@ class CameraScreen(Screen):
         live = self._live()
         camera = self._reader()
         picture = self._picture(live, area[2], area[3])
-        if picture is None or camera is None or not camera.connected.is_set():
+        frame = live.frame if live is not None else None  # there is a picture only of a frame
+        if picture is None or frame is None or live is None or camera is None or not camera.connected.is_set():
             v.text(area, tr("The camera sends no pictures – check its cable. It comes back by itself."),
                    size=0.9, color=BAD, fill=PANEL, align="center", tag="no-picture")
         else:
-            self._draw_picture(v, area, picture, live)
+            self._draw_picture(v, area, picture, frame, live.seen)
         self._draw_controls(v, g, live)
         if self.message:
-            lines = v.lines_height(3 if g.portrait else 2)
+            lines = measure.height(self.message, round(0.94 * width), v.limits.cap)  # a path breaks after "/"
             v.text((round(0.03 * width), height - lines, round(0.94 * width), lines), self.message, size=0.75,
                    color=INK, tag="message")
         return v
 
-    def _draw_picture(self, v: View, area: tuple[int, int, int, int], picture: Any, live: Any) -> None:
+    def _draw_picture(self, v: View, area: tuple[int, int, int, int], picture: Image, frame: Frame,
+                      in_view: list[tuple[str, Seen]]) -> None:
         x, y = area[0] + (area[2] - picture.width) // 2, area[1] + (area[3] - picture.height) // 2
         rect = (x, y, picture.width, picture.height)
         v.picture(rect, picture, tag="picture")
-        view = live.frame.view
+        view = frame.view
 
         def to_screen(fx: float, fy: float) -> tuple[int, int]:
             return (round(x + (fx - view[0]) / (view[2] - view[0]) * picture.width),
@@ -115,13 +126,13 @@ class CameraScreen(Screen):
                 chosen = self.selected == (i, c)
                 v.button((cx - handle // 2, cy - handle // 2, handle, handle), "", f"corner:{i}:{c}",
                          fill=colour if chosen else BUTTON, tag=f"corner:{zone.name}:{CORNERS[c]}")
-        fw, fh = live.frame.image.size
-        for _, seen in live.seen:
+        fw, fh = frame.image.size
+        for _, seen in in_view:
             mx = round(x + seen.x / fw * picture.width)
             my = round(y + seen.y / fh * picture.height)
             v.frame((mx - 6, my - 6, 12, 12), GOOD, 3, tag=f"seen:{seen.code}")
 
-    def _draw_controls(self, v: View, g: Grid, live: Any) -> None:
+    def _draw_controls(self, v: View, g: Grid, live: Live | None) -> None:
         """The chosen corner, the arrow pad around the step size, the codes in view: beside the picture
         (landscape) or under it (portrait)."""
         gap = cells.gap_of(v)
@@ -141,7 +152,9 @@ class CameraScreen(Screen):
             v.button(pad[cell], arrow, f"move:{move}", tag=f"move:{move}", group="pad")
         v.button(pad[4], f"{round(STEPS[self.step] * 100)} %", "step", tag="step", group="pad")
         seen = live.seen if live is not None else []
-        lines = [f"{s.code} · {zone}" for zone, s in seen[:4]] or [tr("No code in view")]
+        # staff read the card's words and the zone (the zone's name as in the config)
+        lines = [tr("{card} · zone {zone}", card=named(s.code), zone=zone) for zone, s in seen[:4]]
+        lines = lines or [tr("No code in view")]
         if g.portrait:  # the codes beside the pad
             codes = (x + pad_w + 2 * gap, y, w - pad_w - 2 * gap, 3 * side + 2 * gap)
         else:
@@ -181,7 +194,9 @@ class CameraScreen(Screen):
         else:
             y1 = max(min(1.0, y1 + dy * step), y0 + 0.05)
         self.zones[index] = replace(zone, area=(round(x0, 4), round(y0, 4), round(x1, 4), round(y1, 4)))
-        self._reader().set_zones(tuple(self.zones))  # read with the moved zone at once
+        reader = self._reader()
+        if reader is not None:  # (there are zones to move only where there is a camera)
+            reader.set_zones(tuple(self.zones))  # read with the moved zone at once
         self.message = ""
 
     def _save(self) -> None:

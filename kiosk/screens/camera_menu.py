@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 import kiosk.games
-from hw.camera.taught import MAX_DECKS
+from hw.camera.taught import MAX_DECKS, TaughtDeck
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD_FILL, BUTTON, GOOD, INK, MUTED, PANEL, Grid, Rect, View
 from kiosk.hardware.camera_faces import Loaded, deck_number, faces_of
@@ -40,7 +40,7 @@ def message_rect(v: View, g: Grid, lines: int = 2) -> Rect:
     return round(0.04 * g.w), g.h - h - round(0.01 * g.h), round(0.92 * g.w), h
 
 
-class CameraMenuScreen(CameraStaffScreen):
+class CameraMenuScreen(CameraStaffScreen[Screen]):
     name = "camera-menu"
 
     def __init__(self, app: Host, back: Screen, busy: bool = False):
@@ -141,7 +141,7 @@ class CameraMenuScreen(CameraStaffScreen):
         return {"screen": self.name, "status": self.status(), "message": self.message}
 
 
-class TeachGamesScreen(CameraStaffScreen):
+class TeachGamesScreen(CameraStaffScreen[CameraMenuScreen]):
     """Which game's deck to teach: one button per game, saying how many decks of it are taught."""
 
     name = "teach-games"
@@ -182,7 +182,7 @@ class TeachGamesScreen(CameraStaffScreen):
         return {"screen": self.name, "decks": dict(self.counts)}
 
 
-class TeachDecksScreen(CameraStaffScreen):
+class TeachDecksScreen(CameraStaffScreen[TeachGamesScreen]):
     """Which deck of a game: each taught deck with how far it is taught, and a new one. A deck touched is chosen;
     then it is taught further, taught again from its first card, or forgotten (the last two ask once more)."""
 
@@ -197,7 +197,7 @@ class TeachDecksScreen(CameraStaffScreen):
         self.chosen: str | None = next((d.name for d in self.decks if self._taught(d) < self.total), None)
         self.message = ""
 
-    def _taught(self, deck: Any) -> int:
+    def _taught(self, deck: TaughtDeck) -> int:
         return len(deck.faces() & set(faces_of(self.game)))
 
     def refresh(self) -> None:
@@ -268,9 +268,10 @@ class TeachDecksScreen(CameraStaffScreen):
         if session is None:
             self.message = tr("This game has as many decks as the kiosk keeps: forget one first.")
             return
+        self.chosen = session.deck.name  # back from teaching, the deck taught is the one to go on with
         self.app.show(TeachScreen(self.app, self, session))
 
-    def _ask_again(self, deck: Any) -> None:
+    def _ask_again(self, deck: TaughtDeck) -> None:
         def again() -> None:
             deck.clear()
             self.refresh()
@@ -280,7 +281,7 @@ class TeachDecksScreen(CameraStaffScreen):
                       n=deck_number(deck.name), game=title_of(self.game))
         self.app.show(ConfirmScreen(self.app, self, question, [Answer(tr("Teach again"), again)]))
 
-    def _ask_forget(self, deck: Any) -> None:
+    def _ask_forget(self, deck: TaughtDeck) -> None:
         from hw.camera.taught import remove_deck
 
         def forget() -> None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 
-from kiosk.drawing.view import Rect, View
+from kiosk.drawing.render import measure
+from kiosk.drawing.view import ACCENT, Color, Rect, View, ui_scale
+from kiosk.i18n import tr
 
 
 def gap_of(view: View) -> int:
@@ -33,3 +35,32 @@ def rows(rect: Rect, n: int, gap: int) -> list[Rect]:
 def table(rect: Rect, n_cols: int, n_rows: int, gap: int) -> list[Rect]:
     """A grid of cells, row by row."""
     return [cell for row in rows(rect, n_rows, gap) for cell in cols(row, n_cols, gap)]
+
+
+def top_bar(v: View, title: str, buttons: list[tuple[str, str, Color]], margin: int, gap: int) -> int:
+    """A screen's title at the top left and its buttons at the top right, each button as wide as its word: the
+    title beside them where it fits whole on one line, else on lines of its own under them (never cut).
+    Returns where the screen's content starts."""
+    lim = v.limits
+    bar = max(round(lim.touch), v.lines_height(1))
+    pad = max(4, round(6 * ui_scale(v.width, v.height)))
+    x = v.width - margin
+    for label, action, fill in reversed(buttons):
+        w = max(round(lim.touch), measure.width(label, lim.cap) + 2 * pad + 16)
+        x -= w
+        v.button((x, margin // 2, w, bar), label, action, fill=fill, tag=action, group="top-bar")
+        x -= gap
+    room = x - margin - gap
+    if measure.width(title, lim.cap) + 6 <= room:
+        v.text((margin, margin // 2, room, bar), title, size=1.0, color=ACCENT, lines=1, tag="title")
+        return margin // 2 + bar + gap
+    y = margin // 2 + bar + gap // 2
+    h = measure.height(title, v.width - 2 * margin, lim.cap)
+    v.text((margin, y, v.width - 2 * margin, h), title, size=1.0, color=ACCENT, tag="title")
+    return y + h + gap
+
+
+def seat_name(seats: list[str], seat: str) -> str:
+    """A seat as guests read it: by its number at the table ("seat 2", the configured order), not by its id in the
+    config, which may look like a player's name (the simulated table's seats are Anna, Ben, Cleo, Dev)."""
+    return tr("seat {seat}", seat=seats.index(seat) + 1) if seat in seats else tr("seat {seat}", seat=seat)

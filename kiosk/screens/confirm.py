@@ -61,7 +61,8 @@ class ConfirmScreen(Screen):
             how = tr("To confirm: hold a button for 2 seconds, or press two seat buttons.")
             v.text(g.r(0.04, 0.4, 0.92, 0.14), how, size=0.8, color=MUTED, tag="how")
         if self.guarded and self.seats:
-            pressed = tr("Seat buttons pressed: {seats}", seats=", ".join(sorted(self.seats)))
+            seats = ", ".join(cells.seat_name(self.app.seats, s) for s in sorted(self.seats))
+            pressed = tr("Seat buttons pressed: {seats}", seats=seats)
             v.text(g.r(0.04, 0.55, 0.92, 0.09), pressed, size=0.8, color=INK, tag="seats")
         places = cells.cols(g.r(0.04, 0.68, 0.92, 0.17), len(self.answers) + 1, cells.gap_of(v) * 2)
         for i, (answer, rect) in enumerate(zip(self.answers, places, strict=False)):
@@ -135,7 +136,7 @@ def leave_question(app: Host, table: Screen, controller: TableController) -> Con
     """The table screen's "Menü": guarded "Menü" / "Neues Spiel"; the game is paused, never lost."""
     players = ", ".join(controller.referee.players)
     return ConfirmScreen(
-        app, table, tr("Leave {game} with {players}?", game=controller.ui.title, players=players),
+        app, table, tr("Leave “{game}” with {players}?", game=controller.ui.title, players=players),
         [Answer(tr("Menu"), lambda: app.leave_game(controller, new_game=False)),
          Answer(tr("New game"), lambda: app.leave_game(controller, new_game=True))],
         guarded=True, detail=tr("The game is paused: it stays in the history and can be resumed there."),

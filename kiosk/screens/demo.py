@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 import time
 from dataclasses import replace
 
@@ -16,6 +17,7 @@ from kiosk.screens import Host, Screen
 from kiosk.screens.table import TableScreen
 from referee import sim
 from referee.table import Referee
+from referee.words import DEFAULT_NAME
 
 STEP_S = 1.2
 
@@ -34,7 +36,9 @@ class DemoScreen(Screen):
     def _new_game(self) -> None:
         game_id = next(self.games)
         self.seed += 1
-        table = sim.new_table(game_id, self.seed)
+        cls = sim.get(game_id)  # the seats' default names: the simulator's own (Cem …) read like a seat's in the config
+        players = [tr(DEFAULT_NAME, n=i + 1) for i in range(cls.default_players)]
+        table = cls(random.Random(self.seed), players, None, None)
         referee = Referee(table.header)
         self.controller = TableController(referee, None, None)
         self.table = TableScreen(self.app, self.controller)

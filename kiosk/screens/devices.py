@@ -48,7 +48,7 @@ class ScannerTestScreen(Screen):
         for i, reader in enumerate(readers):
             seat = self.app.seat_of_reader(reader)
             y = 0.14 + i * row
-            name = tr("Seat {seat}", seat=seat) if seat else reader
+            name = tr("Seat {seat}", seat=seat) if seat else tr("Shared scanner ({reader})", reader=reader)
             code, at, ok = self.last.get(reader, (tr("nothing yet"), 0.0, True))
             when = time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
             name_at, code_at = _split_row(g, y, row)

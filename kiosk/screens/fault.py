@@ -13,7 +13,7 @@ from typing import Any
 from kiosk.drawing.view import BAD, INK, MUTED, Grid, View
 from kiosk.eventlog.storage import FREE_ENOUGH, FULL, StorageFault, free_bytes
 from kiosk.i18n import tr
-from kiosk.screens import Screen
+from kiosk.screens import Host, Screen
 
 RETRY_S = 3.0
 
@@ -21,7 +21,7 @@ RETRY_S = 3.0
 class FaultScreen(Screen):
     name = "storage-fault"
 
-    def __init__(self, app: Any, fault: StorageFault | None = None, notice: str | None = None):
+    def __init__(self, app: Host, fault: StorageFault | None = None, notice: str | None = None):
         super().__init__(app)
         self.fault = fault
         self.notice = notice

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from hw.inputs import Input
+from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BUTTON, GOOD, MUTED, PANEL, Grid, View
 from kiosk.i18n import tr
 from kiosk.screens import Host, Screen
-from kiosk.screens.cells import cols, gap_of, rows
+from kiosk.screens.cells import cols, gap_of, rows, seat_name
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.keyboard import KeyboardScreen
 from referee import games
 from referee.answers import HeaderError
 from referee.registry import DEFINITIONS
+from referee.words import is_default_name
 
 
 class SetupScreen(Screen):
@@ -57,11 +59,9 @@ class SetupScreen(Screen):
             v.button(rect, str(n), f"count:{n}", fill=GOOD if n == self.count else PANEL, tag=f"count:{n}",
                      group="counts")
         y += bar + gap
-        hint_h = v.lines_height(2 if g.portrait else 1)
-        if self.error:
-            v.text((x, y, w, hint_h), self.error, color=BAD, tag="error")
-        else:
-            v.text((x, y, w, hint_h), tr("Seat button: take a seat · Touch a name: rename"), color=MUTED, tag="how")
+        said = self.error or tr("Press your seat button to sit; touch a name to change it.")
+        hint_h = measure.height(said, w, v.limits.cap)
+        v.text((x, y, w, hint_h), said, color=BAD if self.error else MUTED, tag="error" if self.error else "how")
         y += hint_h + gap // 2
         bottom = height - margin
         if self.settings and not g.portrait:  # players on the left, the options beside them, Start under those
@@ -111,7 +111,7 @@ class SetupScreen(Screen):
         y += line + gap // 2
         cells = [cell for col in cols((x, y, w, bottom - y), columns, gap * 2) for cell in rows(col, per_col, gap)]
         for i, cell in zip(range(self.count), cells, strict=False):
-            where = tr("seat {seat}", seat=seat_of[i]) if i in seat_of else tr("no seat yet")
+            where = seat_name(self.app.seats, seat_of[i]) if i in seat_of else tr("no seat yet")
             name_rect, mark = self._split(cell, gap)
             v.button(name_rect, f"{self.names[i]} · {where}", f"name:{i}", fill=PANEL, tag=f"player:{i}",
                      group="names")
@@ -139,8 +139,10 @@ class SetupScreen(Screen):
             self.dealer = int(arg)
         elif kind == "name":
             index = int(arg)
-            self.app.show(KeyboardScreen(self.app, self, tr("Name of player {n}", n=index + 1), self.names[index],
-                                         lambda text: self.rename(index, text)))
+            name = self.names[index]  # a default name is the empty field's placeholder, a typed one is there to correct
+            typed = "" if is_default_name(name) else name
+            self.app.show(KeyboardScreen(self.app, self, tr("Name of player {n}", n=index + 1), typed,
+                                         lambda text: self.rename(index, text), placeholder=name))
         elif kind == "opt":
             setting = next(s for s in self.settings if s.option == arg)
             self.picked[arg] = (self.picked[arg] + 1) % len(setting.values)

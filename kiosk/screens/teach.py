@@ -13,15 +13,20 @@ where it stopped, also after a restart.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BAD, BAD_FILL, BUTTON, CARD, DARK_INK, GOOD, INK, MUTED, PANEL, Grid, Rect, View
-from kiosk.hardware.camera_faces import CameraFaces, deck_number
+from kiosk.hardware.camera_faces import CameraFaces, TeachSession, deck_number
 from kiosk.i18n import language, tr
 from kiosk.screens import Host, Screen, cells
 from referee import games
 from referee.labels.faces import label_text
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+    from kiosk.drawing.view import Color
 
 REFRESH_S = 0.2  # how often the screen looks at the teaching (the camera takes a few frames a second)
 
@@ -36,14 +41,20 @@ def face_words(face: str) -> str:
     return label_text(face, language())
 
 
-class CameraStaffScreen(Screen):
+Back = TypeVar("Back", bound=Screen, covariant=True)  # the screen a camera screen goes back to
+
+
+class CameraStaffScreen(Screen, Generic[Back]):
     """A screen of the camera menu: staff's, with its way back; a card laid meanwhile never reaches a game."""
 
     takes_scans = True
 
-    def __init__(self, app: Host, back: Any):
+    def __init__(self, app: Host, back: Back):
         super().__init__(app)
         self.back = back
+
+    def refresh(self) -> None:
+        """What the screen shows read again: staff are back from a screen it opened."""
 
     def taught_decks(self) -> CameraFaces | None:
         """The table's taught decks (None: no camera, or no data directory to keep decks in)."""
@@ -57,17 +68,17 @@ class CameraStaffScreen(Screen):
         return faces
 
 
-class TeachScreen(CameraStaffScreen):
+class TeachScreen(CameraStaffScreen[CameraStaffScreen[Screen]]):
     name = "teach"
     teaching = True  # the camera's teaching goes on while this screen shows (`kiosk.app.routing`)
 
-    def __init__(self, app: Host, back: Any, session: Any):
+    def __init__(self, app: Host, back: CameraStaffScreen[Screen], session: TeachSession):
         super().__init__(app, back)
         self.session = session
         self.state = session.state()
         self.pictures = self._pictures()
         self.next_refresh = time.monotonic() + REFRESH_S
-        self.thumb: tuple[int, Any] | None = None  # (id of the cut-out, its picture)
+        self.thumb: tuple[int, Image] | None = None  # (id of the cut-out, its picture)
 
     # --- what the screen says
 
@@ -75,7 +86,7 @@ class TeachScreen(CameraStaffScreen):
         return tr("Teaching {game}, deck {n}", game=title_of(self.session.game),
                   n=deck_number(self.session.deck.name))
 
-    def said(self) -> tuple[str, Any]:
+    def said(self) -> tuple[str, Color]:
         """The sentence on how the teaching goes, and its colour."""
         s = self.state
         if not self.pictures:
@@ -97,7 +108,7 @@ class TeachScreen(CameraStaffScreen):
         camera = self.app.camera
         return camera is None or bool(camera.reader.connected.is_set())
 
-    def _picture(self) -> Any:
+    def _picture(self) -> Image | None:
         """The camera's cut-out of the card taken last (made a picture once per capture)."""
         cut = self.state.last_picture
         if cut is None:
@@ -151,7 +162,8 @@ class TeachScreen(CameraStaffScreen):
         said, colour = self.said()
         said_h = measure.height(said, w, cap)
         progress = tr("{taught} of {total} faces taught", taught=s.index, total=s.total)
-        progress_h = measure.height(progress, w, cap)
+        inset = gap // 2  # the words inside the bar, off its rounded ends
+        progress_h = measure.height(progress, w - 2 * inset, cap)
         card_h = h - line - progress_h - said_h - 3 * gap
         words = face_words(s.face) if s.face is not None else "✓"
         v.text((x, y + line + gap, w, card_h), words, size=1.6, color=DARK_INK, fill=CARD, align="center",
@@ -160,7 +172,8 @@ class TeachScreen(CameraStaffScreen):
         v.box((x, py, w, progress_h), PANEL, tag="progress-bar")
         if s.total:
             v.box((x, py, round(w * s.index / s.total), progress_h), (40, 110, 60), tag="progress-done")
-        v.text((x, py, w, progress_h), progress, size=0.75, color=INK, align="center", tag="progress")
+        v.text((x + inset, py, w - 2 * inset, progress_h), progress, size=0.75, color=INK, align="center",
+               tag="progress")
         v.text((x, py + progress_h + gap, w, said_h), said, size=0.75, color=colour, tag="said")
 
     def _last(self, v: View, area: Rect, gap: int) -> None:
@@ -186,7 +199,7 @@ class TeachScreen(CameraStaffScreen):
             v.picture((room[0] + (room[2] - pw) // 2, room[1] + (room[3] - ph) // 2, pw, ph), picture,
                       tag="last-picture")
 
-    def _button_row(self) -> list[tuple[str, str, Any]]:
+    def _button_row(self) -> list[tuple[str, str, Color]]:
         """What staff can do now: take a held card anyway or teach the face it looks like again; else retake the
         card taken last or teach another print of it."""
         s = self.state

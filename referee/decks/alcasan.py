@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, PLACES, SCANNING, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, PLACES, SCANNING, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 PREFIX = "AC"
@@ -28,6 +28,9 @@ def faces(copies: int = DEFAULT_COPIES) -> dict[str, int]:
 # --- the game's definition: everything about it that is not its rules (referee.registry)
 
 ELEMENT_NAMES = {"WASSER": N_("Water"), "FEUER": N_("Fire"), "ERDE": N_("Earth"), "LUFT": N_("Air")}
+# How an element card looks: its sign and its colour (our own art: a drop, a flame, a mountain, gusts of air).
+ELEMENT_LOOKS = {"WASSER": ("water", "blue"), "FEUER": ("fire", "red"), "ERDE": ("earth", "brown"),
+                 "LUFT": ("air", "sky")}
 
 
 def card_words(short: str, say: Callable[[str], str]) -> str:
@@ -37,6 +40,16 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     if short in SHORT_FACES:
         return short
     raise ValueError(f"AC face {short!r}")
+
+
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """A number card by its number; an element card by its sign in its colour, its name small under it."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    if short in ELEMENT_LOOKS:
+        symbol, ink = ELEMENT_LOOKS[short]
+        return CardFace(symbol=symbol, small=say(ELEMENT_NAMES[short]), ink=ink)
+    return CardFace(value=short)
 
 
 HELP = (
@@ -55,12 +68,15 @@ HELP = (
     HelpPage(N_("Face-up, face-down, end"), (
         N_("Hand empty and draw pile gone: play your face-up cards. Then turn over one face-down card and scan "
            "it: if it does not fit, it goes to your hand with the whole pile."),
-        N_("Out of cards: you are out, the others play on. The seat buttons are not used in this game."),
+        N_("Out of cards: you are out, the others play on. The seat buttons only take a seat at the start."),
         SCANNING, MISTAKE,
     )),
 )
 
+STATE_WORDS = {"burned": N_("burned"), "down": N_("face-down"), "need": N_("to lay"), "up": N_("face-up")}
+
 define(GameDefinition(
     game_id="alcasan", order=1, prefix=PREFIX, rules="alcasan.md", card_words=card_words,
     events=common("play", "draw", "press", "reveal", "take_pile"), score=PLACES, help=HELP,
+    card_face=card_face, state_words=STATE_WORDS,
 ))

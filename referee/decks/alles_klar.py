@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEP, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEAT_ONLY, SEP, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 NUMERALS = ("I", "II", "III", "IV", "V")
@@ -55,6 +55,14 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     return SEP.join([value, *numerals])
 
 
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """The value large, its numerals small under it (`8.II`)."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    value, *numerals = short.split(".")
+    return CardFace(value=value, small=SEP.join(numerals))
+
+
 HELP = (
     HelpPage(N_("Goal and your turn"), (
         N_("Goal: win the most cards in tricks. Everyone holds 4 cards; the five ranking cards I–V lie face up."),
@@ -65,18 +73,21 @@ HELP = (
     HelpPage(N_("How a trick ends"), (
         N_("A numeral turns that ranking card face down. A second card of the same value turns the earlier one "
            "face down."),
-        N_("When one ranking card N is left open and N cards lie face up, the N-th highest value wins all cards "
-           "of the trick. Its owner starts the next trick."),
+        N_("When only one ranking card is left open – say III – and that many cards lie face up, the third-highest "
+           "card wins all cards of the trick; its owner starts the next trick."),
         N_("No ranking card open: a blind trick. Its cards leave the game; whoever caused it starts next."),
     )),
     HelpPage(N_("End, buttons, mistakes"), (
-        N_("When the stock is empty, the trick being played is the last one. Most cards won wins."),
-        N_("The seat buttons are not used in this game."),
+        N_("When the stock is empty, the trick being played is the last one. Whoever won the most cards wins."),
+        SEAT_ONLY,
         SCANNING, MISTAKE,
     )),
 )
 
+STATE_WORDS = {"ranking": N_("ranking cards open"), "removed": N_("out of the game"), "table": N_("face-up cards"),
+               "trick_size": N_("cards in the trick"), "outcome": N_("outcome")}
+
 define(GameDefinition(
     game_id="alles-klar", order=0, prefix="AK", rules="alles-klar.md", card_words=card_words,
-    events=common("play"), score=MORE_WINS, help=HELP,
+    events=common("play"), score=MORE_WINS, help=HELP, card_face=card_face, state_words=STATE_WORDS,
 ))

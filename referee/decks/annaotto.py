@@ -9,10 +9,11 @@ default deck every special or wild side has a plain side on its back.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from referee.event_words import Words, common
-from referee.registry import MISTAKE, PLACES, SCANNING, SEP, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, PLACES, SCANNING, SEP, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 PREFIX = "AO"
@@ -39,6 +40,8 @@ PATTERN_NAMES = {"DOTS": N_("Dots"), "STRIPES": N_("Stripes"), "CHECKS": N_("Che
 SIGN_NAMES = {"ANNA": N_("ANNA"), "OTTO": N_("OTTO"), "ALLE": N_("ALLE"), "PLUS": N_("PLUS"), "RETOUR": N_("RETURN"),
               "HUERDEN": N_("HURDLES")}
 DEFAULT_COPIES = {"plain": 3, "special": 1, "wild": 8}
+# The signs drawn as a shape instead of their word (the others are short words: ANNA, OTTO, ALLE, PLUS).
+SIGN_SYMBOLS = {"RETOUR": "return", "HUERDEN": "hurdles"}
 
 
 class Side:
@@ -102,6 +105,22 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     return SEP.join(words)
 
 
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """A side in its colour with its pattern; a sign on a white badge (RETURN and HURDLES as a shape, their word
+    small), else the colour's word small; the wild side as a wheel of colours."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    if short == WILD:
+        return CardFace(symbol="wild", small=WILD)
+    colour, pattern, *sign = short.split(".")
+    face = CardFace(fill=colour.lower(), pattern=pattern.lower(), small=say(COLOUR_NAMES[colour]))
+    if not sign:
+        return face
+    if sign[0] in SIGN_SYMBOLS:
+        return replace(face, symbol=SIGN_SYMBOLS[sign[0]], small=say(SIGN_NAMES[sign[0]]))
+    return replace(face, value=say(SIGN_NAMES[sign[0]]))
+
+
 def _flip(e: Mapping[str, Any], p: str, w: Words) -> str:
     if e.get("who") == "self":
         return w.tr("{player} turns over all own hand cards", player=p)
@@ -141,7 +160,15 @@ HELP = (
     )),
 )
 
+STATE_WORDS = {
+    "chain": N_("chain"), "choices": N_("choices owed"), "colour": N_("colour"), "direction": N_("direction"),
+    "due": N_("call owed"), "flip": N_("cards to turn over"), "pattern": N_("pattern"), "plus": N_("PLUS count"),
+    "race": N_("ALLE race"), "called": N_("called"), "pressed": N_("slapped"), "word": N_("word"),
+}
+
 define(GameDefinition(
     game_id="annaotto", order=4, prefix=PREFIX, rules="annaotto.md", card_words=card_words,
-    events=EVENTS, score=PLACES, help=HELP, value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES},
+    events=EVENTS, score=PLACES, help=HELP,
+    value_words={"colour": COLOUR_NAMES, "sign": SIGN_NAMES, "pattern": PATTERN_NAMES},
+    card_face=card_face, state_words=STATE_WORDS,
 ))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.event_words import common
-from referee.registry import MISTAKE, MORE_WINS, SCANNING, GameDefinition, HelpPage, define
+from referee.registry import MISTAKE, MORE_WINS, SCANNING, SEAT_ONLY, CardFace, GameDefinition, HelpPage, define
 from referee.words import N_
 
 POINT_VALUES = range(-6, 14)
@@ -22,6 +22,9 @@ def pack() -> dict[str, int]:
 # --- the game's definition: everything about it that is not its rules (referee.registry)
 
 SPECIAL_NAMES = {"JOKER": N_("Joker"), "MIRROR": N_("Mirror"), "CROSS": N_("Cross")}
+SPECIAL_SYMBOLS = {"JOKER": "joker", "MIRROR": "mirror", "CROSS": "cross"}
+PAIR_SUM = 7  # two points cards that add up to 7 form a pair (rules section 1)
+PAIR = N_("pair")  # a points card names the value it makes 7 with: "pair −6"
 
 
 def card_words(short: str, say: Callable[[str], str]) -> str:
@@ -34,6 +37,23 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     if int(short) not in POINT_VALUES:
         raise ValueError(f"M7 value {short!r}")
     return short  # U+2212 is not in the PDF fonts' encoding
+
+
+
+def signed(value: int) -> str:
+    """A points value with its sign, as a card reads: "+13", "−6" (a real minus), "0"."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """A points card: its signed value large (negative ones in red), the value it makes 7 with small under it;
+    a special card: its sign and its name."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    if short in SPECIAL_NAMES:
+        return CardFace(symbol=SPECIAL_SYMBOLS[short], small=say(SPECIAL_NAMES[short]))
+    value = int(short)
+    return CardFace(value=signed(value), small=f"{say(PAIR)} {signed(PAIR_SUM - value)}",
+                    ink="red" if value < 0 else "black")
 
 
 HELP = (
@@ -53,12 +73,14 @@ HELP = (
     )),
     HelpPage(N_("End, buttons, mistakes"), (
         N_("The game ends when all hands are empty. Most points win; a tie shares the win."),
-        N_("The seat buttons are not used in this game."),
+        SEAT_ONLY,
         SCANNING, MISTAKE,
     )),
 )
 
+STATE_WORDS = {"lead": N_("lead"), "leader": N_("leader"), "follower": N_("follower")}
+
 define(GameDefinition(
     game_id="magische-7", order=3, prefix="M7", rules="magische-7.md", card_words=card_words,
-    events=common("play"), score=MORE_WINS, help=HELP,
+    events=common("play"), score=MORE_WINS, help=HELP, card_face=card_face, state_words=STATE_WORDS,
 ))

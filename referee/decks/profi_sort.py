@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.event_words import Words, common
-from referee.registry import FEWER_WINS, MISTAKE, SCANNING, GameDefinition, GameOption, HelpPage, define
+from referee.registry import FEWER_WINS, MISTAKE, SCANNING, CardFace, GameDefinition, GameOption, HelpPage, define
 from referee.registry import TASKS as TASKS_DONE
 from referee.words import N_
 
@@ -152,8 +152,23 @@ assert BONUS_TOTAL == 230
 # --- the game's definition: everything about it that is not its rules (referee.registry)
 
 TASK_NUMBERS = {task_id: str(number) for number, task_id in enumerate(TASK_IDS, start=1)}  # as the sheet shows
+# Each task as the sheet names it (the German msgstr is the printed sheet's own words, `Task.german`).
+TASK_NAMES = {
+    "five-pairs": N_("5 pairs"), "three-triples": N_("3 triples"),
+    "four-of-a-kind-four-suits": N_("4 of a kind in 4 suits"), "run6-one-suit": N_("run of 6 in one suit"),
+    "two-pairs-run6": N_("2 pairs + run of 6"), "two-runs5": N_("2 runs of 5"),
+    "six-twos-threes": N_("6 twos and threes"), "seven-pictures": N_("7 picture cards"),
+    "three-identical-pairs": N_("3 identical pairs"),
+    "3-5-9-j-or-4-6-10-q": N_("3, 5, 9, J (4, 6, 10, Q) in 4 suits"), "two-four-of-a-kind": N_("2 fours of a kind"),
+    "five-of-a-kind-run4": N_("5 of a kind + run of 4"), "run8": N_("run of 8"),
+    "triple-five-one-suit": N_("triple + 5 of one suit"), REPEAT: N_("any task again, then go out"),
+}
 SUIT_NAMES = {"C": N_("Clubs"), "S": N_("Spades"), "H": N_("Hearts"), "D": N_("Diamonds")}
 PICTURE_NAMES = {"J": N_("Jack"), "Q": N_("Queen"), "K": N_("King"), "A": N_("Ace")}
+# A picture rank's letter on the card, as the language prints it (German: B, D, K, A).
+PICTURE_LETTERS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
+SUIT_SYMBOLS = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+RED_SUITS = frozenset("HD")
 
 
 def card_words(short: str, say: Callable[[str], str]) -> str:
@@ -166,10 +181,21 @@ def card_words(short: str, say: Callable[[str], str]) -> str:
     return f"{say(SUIT_NAMES[suit])} {say(PICTURE_NAMES[rank]) if rank in PICTURE_NAMES else rank}"
 
 
+
+def card_face(short: str, say: Callable[[str], str]) -> CardFace:
+    """The rank with its suit's sign, red for hearts and diamonds, black for clubs and spades; the Joker's star."""
+    card_words(short, say)  # a face that is not in the deck raises here
+    if short == "JOKER":
+        return CardFace(symbol="joker", small=say(N_("Joker")), ink="red")
+    suit, rank = short[:1], short[1:]
+    return CardFace(value=say(PICTURE_LETTERS[rank]) if rank in PICTURE_LETTERS else rank,
+                    symbol=SUIT_SYMBOLS[suit], ink="red" if suit in RED_SUITS else "black")
+
+
 def _task(task_id: object, w: Words) -> str:
     task = TASK_BY_ID.get(str(task_id))
     if task is not None:
-        return w.tr("task {n} ({name})", n=task.number, name=task.german)
+        return w.tr("task {n} ({name})", n=task.number, name=w.tr(TASK_NAMES[task.id]))
     number = TASK_NUMBERS.get(str(task_id))  # task 15 repeats another: it has no shape of its own
     return w.tr("task {n}", n=number) if number else str(task_id)
 
@@ -241,6 +267,13 @@ VALUE_WORDS = {
     "task": TASK_NUMBERS, "event": EVENT_NAMES, "phase": PHASE_NAMES, "side": {"low": N_("low"), "high": N_("high")},
 }
 
+STATE_WORDS = {
+    "ace_given": N_("ace given"), "bonus_open": N_("open bonus points"), "dealer": N_("dealer"),
+    "discard_top": N_("discard pile"), "melds": N_("melds"), "phase": N_("phase"), "received": N_("aces received"),
+    "round": N_("round"), "round_points": N_("round points"), "talon": N_("talon"), "tasks_done": N_("tasks done"),
+    "went_out": N_("went out"), "task": N_("task"),
+}
+
 # The header's options a table sets at the set-up (§20), with the defaults the rules play when they are left out.
 OPTIONS = (
     GameOption("first_to", N_("Length"), ((N_("full match"), None), (N_("to 2 tasks"), 2), (N_("to 5 tasks"), 5),
@@ -253,4 +286,5 @@ OPTIONS = (
 DEFINITION = define(GameDefinition(
     game_id="profi-sort", order=2, prefix="PS", rules="profi-sort.md", card_words=card_words,
     events=EVENTS, score=score_kind, help=HELP, value_words=VALUE_WORDS, options=OPTIONS,
+    card_face=card_face, state_words=STATE_WORDS,
 ))

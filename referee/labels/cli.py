@@ -90,6 +90,13 @@ def _options(text: str) -> dict[str, Any]:
     return options
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _write(path: str, data: bytes) -> None:
     """Write the whole file or nothing: a temporary file in the same folder, then renamed."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -100,6 +107,7 @@ def _write(path: str, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
+            os.fchmod(out.fileno(), 0o666 & ~_umask())  # as any new file (mkstemp makes it 0600)
         os.replace(tmp, path)
     except OSError as error:
         if os.path.exists(tmp):

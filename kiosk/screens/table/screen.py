@@ -18,20 +18,22 @@ from kiosk.app.audio import Cue
 from kiosk.app.controller import Feedback, TableController
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import ACCENT, BUTTON, DARK_INK, GOOD, INK, MUTED, TURN_FILL, Grid, Rect, Role, View, ui_scale
-from kiosk.games import Panel
+from kiosk.games import Panel, RaceShown, Shown
+from kiosk.games.event_words import rejection_words
 from kiosk.i18n import language, tr, trn
 from kiosk.screens import Host, Screen
 from kiosk.screens.confirm import held_to_leave, leave_question
 from kiosk.screens.help import HelpScreen
 from kiosk.screens.history import HistoryScreen
-from kiosk.screens.results import results_view
+from kiosk.screens.results import CELEBRATION_S, CONFETTI_FPS, results_view
+from kiosk.screens.table.cards import Title, card_row
 from kiosk.screens.table.layout import Stack, cols
 from kiosk.screens.table.race import race_open, race_result
-from kiosk.screens.table.seats import draw_seats, seat_width, seats_least
-from kiosk.screens.table.verdict import Said, Verdict, draw_verdict, verdict_height
+from kiosk.screens.table.seats import draw_seats, low_fits, seat_width, seats_least
+from kiosk.screens.table.verdict import Said, Verdict, draw_verdict, rejection_height, verdict_height
 
 VERDICT_S = 5.0  # a verdict stays this long, then the screen returns to its neutral prompt
-RACE_RESULT_S = 2.5  # a decided race fills the screen this long
+RACE_RESULT_S = 3.5  # a decided race fills the screen this long (every loser and every time read)
 
 
 class TableScreen(Screen):
@@ -48,6 +50,7 @@ class TableScreen(Screen):
         self._race_key: tuple = ()
         self._race_until = 0.0
         self._redraw_at: float | None = None  # when what is drawn now runs out (a verdict, a race result)
+        self._ended_at: float | None = None  # when the results first showed (the winner's moment counts from it)
 
     # --- drawing
 
@@ -67,6 +70,18 @@ class TableScreen(Screen):
             return race_result(width, height, race, self._actions)
         if c.finished:
             return self._results(width, height)
+        verdict = self._verdict(now)
+        v, panel = self._table(width, height, now, race, verdict)
+        crowded = (panel.lines and len(v.tagged("table-line")) < len(panel.lines)) or \
+            (panel.cards and not v.tagged("card"))
+        if crowded and verdict.card is not None:  # the table's own rows before the verdict's picture of its card
+            v, _ = self._table(width, height, now, race, self._verdict(now, pictures=False))
+        return v
+
+    def _table(self, width: int, height: int, now: float, race: RaceShown | None, verdict: Verdict
+               ) -> tuple[View, Panel]:
+        """The table as `view` says, with this verdict."""
+        c = self.controller
         g = Grid(width, height)
         v = View(width, height)
         lim = v.limits
@@ -76,20 +91,25 @@ class TableScreen(Screen):
         panel = c.ui.panel(c.state)
         y = self._top(v, g, margin, gap)
         y = self._banner(v, y, margin, gap)
-        turn_h = min(measure.height(panel.headline, full, lim.key_cap), 2 * measure.line(lim.key_cap) + 2)
-        v.text((margin, y, full, turn_h), panel.headline, size=1.6, color=ACCENT, role="key", tag="turn")
+        headline, hints = self._said(panel, full, lim.key_cap)
+        turn_h = min(measure.height(headline, full, lim.key_cap), 2 * measure.line(lim.key_cap) + 2)
+        v.text((margin, y, full, turn_h), headline, size=1.6, color=ACCENT, role="key", tag="turn")
         y += turn_h + gap // 2
-        verdict = self._verdict(now)
         prompt = verdict.kind == "prompt"  # no verdict now: the prompt only takes room the table leaves free
         middle, (verdict_x, verdict_w, verdict_h) = self._arrange(v, g, y, margin, gap, panel, verdict)
         if race is not None and race.open:
-            used = race_open(v, middle, race, gap)
+            used, changes = race_open(v, middle, race, gap, now)
+            if changes is not None:  # the countdown: drawn again when its number changes
+                self._redraw_at = min(changes, self._redraw_at or changes)
         else:
-            used = self._middle(v, middle, panel, gap, keep=verdict_h + gap // 2 if prompt else 0)
+            keep = verdict_h + gap // 2 if prompt else 0
+            # the cards are sized for the room a rejection's panel would leave: they stay as they are when one comes
+            grows = max(0, rejection_height(v, verdict_w) + (gap if prompt else 0) - (0 if prompt else verdict_h))
+            used = self._middle_fitted(v, middle, panel, hints, gap, keep, grows)
         free_to = middle[1] + middle[3]
         if prompt and free_to - used >= verdict_h:
             draw_verdict(v, (verdict_x, free_to - verdict_h, verdict_w, verdict_h), verdict)
-        return v
+        return v, panel
 
     def _arrange(self, v: View, g: Grid, y: int, margin: int, gap: int, panel: Panel, verdict: Verdict
                  ) -> tuple[Rect, tuple[int, int, int]]:
@@ -113,6 +133,8 @@ class TableScreen(Screen):
                 bottom, seats_end = self._actions(v, margin, verdict_w, end, gap), end
             draw_seats(v, (g.w - margin - seat_w, y, seat_w, seats_end - y), c.ui, panel, c.state, gap, columns=columns)
         verdict_h = verdict_height(v, verdict, verdict_w)
+        if g.portrait and not low_fits(v, full, c.ui, c.state, gap, 2):  # names too long for low tiles: the seats
+            verdict_h = verdict_height(v, verdict, verdict_w, steady=False)  # need the room more than a steady verdict
         if verdict.kind != "prompt":
             draw_verdict(v, (margin, bottom - verdict_h, verdict_w, verdict_h), verdict)
             bottom -= verdict_h + gap
@@ -149,29 +171,77 @@ class TableScreen(Screen):
         v.text((margin, y, g.w - 2 * margin, title_h), title, size=0.8, color=MUTED, lines=1, tag="title")
         return y + title_h + gap // 3
 
-    def _middle(self, v: View, rect: Rect, panel: Panel, gap: int, keep: int = 0) -> int:
-        """What may come next (the screen's own notes, then the referee's sentence), the cards or the table's
-        rows, the last trick, then the counts; each in whole or not at all, the last trick always. Returns where
-        the free room under them starts."""
+    def _said(self, panel: Panel, width: int, key_cap: float) -> tuple[str, list[str]]:
+        """The headline and the hints under it, saying whose turn it is once (issue #37): where the referee's
+        sentence starts with the player on turn, its first sentence is the headline if it fits one line ("Anna
+        spielt aus."), else the headline stays "Anna ist am Zug" and the sentence goes on without her name."""
+        c = self.controller
+        said = c.ui.hints.sentence(self.app.lang) if c.ui.hints is not None else ""
+        notes = ([panel.big] if panel.big else []) + panel.hints
+        turn = c.state.get("turn")
+        if said.rstrip(".") == panel.headline.rstrip("."):  # "Startkarte scannen" once, not twice
+            said = ""
+        if not (said and turn and said.startswith(f"{turn} ") and panel.headline == c.ui.turn_text(c.state)):
+            return panel.headline, notes + ([said] if said else [])
+        first, dot, rest = said.partition(". ")
+        if measure.lines(first + dot.strip(), width, key_cap) == 1:
+            return first + dot.strip(), notes + ([rest.strip()] if rest.strip() else [])
+        without = said[len(turn) + 1:]
+        return panel.headline, [*notes, without[:1].upper() + without[1:]]
+
+    def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int,
+                       grows: int = 0) -> int:
+        """The middle, its hint line said shorter where it and the cards on the table would not both find room: its
+        last sentences give way, one by one (alcasan's "Or take the pile." — the button says it too)."""
+        mark = len(v.elements)
+        used = self._middle(v, rect, panel, hints, gap, keep, grows)
+        at = 1 if panel.big else 0  # the hint line: the first after a message the whole table must see
+        first = hints[at] if len(hints) > at else ""
+        while first and ((panel.cards and not v.tagged("card")) or not any(e.text == first for e in v.tagged("hint"))) \
+                and ". " in first.rstrip("."):
+            first = first[:first.rstrip(".").rindex(". ") + 1]
+            del v.elements[mark:]
+            used = self._middle(v, rect, panel, [*hints[:at], first, *hints[at + 1:]], gap, keep, grows)
+        return used
+
+    def _middle(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int = 0,
+                grows: int = 0) -> int:
+        """A message the whole table must see, the cards on the table, what may come next (the hint line) and the
+        screen's notes, a sheet's rows, the last trick, then the counts; each in whole or not at all, the last
+        trick always. Returns where the free room under them starts."""
         lim = v.limits
         x, y, w, h = rect
         trick_h = measure.height(panel.trick, w, lim.cap) if panel.trick else 0
         stack = Stack((x, y, w, h - (trick_h + gap // 2 if trick_h else 0)), gap // 2)
-        said = self.controller.ui.hints.sentence(self.app.lang) if self.controller.ui.hints is not None else ""
-        hints = ([panel.big] if panel.big else []) + panel.hints + ([said] if said else [])
-        for i, hint in enumerate(hints):  # the first is the hint line (4 mm capitals), notes under it 3 mm
-            big = i == 0 and bool(panel.big)
-            role: Role = "lead" if i == 0 else ""
+        rest = hints
+        if panel.big and hints and hints[0] == panel.big:
+            place = stack.take(measure.height(panel.big, w, lim.lead_cap))
+            if place is not None:
+                v.text(place, panel.big, size=0.9, color=ACCENT, role="lead", tag="big")
+            rest = hints[1:]
+        cards_first = bool(panel.cards) and not panel.lines  # what lies on the table first; a sheet after the notes
+        if cards_first:  # drawn first, leaving the hint line its room (the referee says what may come next), sized
+            # for the room left when the verdict `grows` to a rejection's panel, so they stay as they are then
+            hint_h = measure.height(rest[0], w, lim.cap_for("" if panel.big else "lead")) + gap // 2 if rest else 0
+            stack.bottom -= hint_h + grows
+            self._cards(v, stack, panel, gap)
+            stack.bottom += grows
+            if not v.tagged("card"):  # the cards before a steady layout: sized for the room there is now
+                self._cards(v, stack, panel, gap)
+            stack.bottom += hint_h
+        for i, hint in enumerate(rest):  # the hint line at 4 mm capitals, the notes under it at 3 mm
+            role: Role = "lead" if i == 0 and not panel.big else ""
             place = stack.take(measure.height(hint, w, lim.cap_for(role)))
-            if place is None:
-                break
-            v.text(place, hint, size=0.9 if big else 0.75, color=ACCENT if big else INK, role=role,
-                   tag="big" if big else "hint")
-        self._cards(v, stack, panel, gap)
-        if trick_h:
-            v.text((x, stack.y, w, trick_h), panel.trick, size=0.7, color=INK, tag="trick")
-            stack.y += trick_h + gap // 2
+            if place is not None:
+                v.text(place, hint, size=0.75, color=INK, role=role, tag="hint")
+        if not cards_first:
+            self._cards(v, stack, panel, gap)
+        if trick_h:  # the last trick: its words always, its cards where they find room
             stack.bottom += trick_h + gap // 2
+            title = Title(panel.trick, INK, 0.7, "trick")
+            if not (panel.trick_cards and card_row(v, stack, title, panel.trick_cards, gap, tag="trick-card")):
+                v.text((x, stack.y, w, trick_h), panel.trick, size=0.7, color=INK, tag="trick")
+                stack.y += trick_h + gap // 2
         if stack.bottom - stack.y >= keep:  # the counts only where the prompt still finds its room under them
             stack.bottom -= keep
         for line in panel.extra:
@@ -181,51 +251,18 @@ class TableScreen(Screen):
         return stack.y
 
     def _cards(self, v: View, stack: Stack, panel: Panel, gap: int) -> None:
-        """The cards on the table, as many as fit side by side with their whole words (newest on the right),
-        or the game's table rows (a task sheet, melds), as many as fit."""
-        lim = v.limits
-        w = stack.w
+        """The cards on the table (pictures, or words for a game that draws no faces; newest on the right), or
+        the game's table rows (a task sheet, melds), as many as fit."""
         if panel.lines:
             for line in panel.lines:
-                place = stack.take(measure.height(line, w, lim.cap))
+                place = stack.take(measure.height(line, stack.w, v.limits.cap))
                 if place is None:
                     return
                 v.text(place, line, size=0.6, tag="table-line")
             return
-        label_h = measure.height(panel.cards_title, w, lim.cap) if panel.cards_title else 0
-        cards = panel.cards[-4:]
-        if not cards:
-            place = stack.take(label_h + measure.line(lim.cap) + 2)
-            if place is not None:
-                x, y, _, _ = place
-                v.text((x, y, w, label_h), panel.cards_title, size=0.6, color=MUTED, tag="cards-title")
-                v.text((x, y + label_h, w, place[3] - label_h), "—", size=0.8, color=MUTED, tag="cards-empty")
-            return
-        pad = max(4, round(6 * ui_scale(v.width, v.height)))
-        while cards:
-            slots = cols((0, 0, w, 0), len(cards) if len(cards) > 2 else max(len(cards), 3), gap // 2)
-            cw = slots[0][2]
-            if all(measure.fits(card.label, cw, lim.cap, pad) and measure.fits(card.owner, cw, lim.cap)
-                   for card in cards):
-                break
-            cards = cards[1:]  # the oldest card makes room: the newest (the top) is what a guest needs
-        if not cards:
-            return
-        face_h = max(measure.lines(card.label, cw, lim.cap, pad) for card in cards) * measure.line(lim.cap) + 2 * pad
-        owner_h = max((measure.height(card.owner, cw, lim.cap) for card in cards if card.owner), default=0)
-        place = stack.take(label_h + face_h + owner_h)
-        if place is None:
-            return
-        x, y, _, _ = place
-        if label_h:
-            v.text((x, y, w, label_h), panel.cards_title, size=0.6, color=MUTED, tag="cards-title")
-        for (cx, _, _, _), card in zip(slots, cards, strict=False):
-            v.card((x + cx, y + label_h, cw, face_h), card.label, card.highlight, tag="card")
-            if card.owner:
-                v.text((x + cx, y + label_h + face_h, cw, owner_h), card.owner, size=0.6, color=MUTED,
-                       align="center", tag="card-owner")
+        card_row(v, stack, Title(panel.cards_title), panel.cards, gap)
 
-    def _verdict(self, now: float) -> Verdict:
+    def _verdict(self, now: float, pictures: bool = True) -> Verdict:
         """The verdict panel's content now: a verdict for a few seconds after an input, else the neutral prompt."""
         c = self.controller
         fb = c.feedback
@@ -237,16 +274,35 @@ class TableScreen(Screen):
             return Verdict("question", (Said(fb.note, "lead", 1.0),))
         if fb.quiet:  # a note, not a verdict (a slap after the race closed): no panel, no icon
             return Verdict("quiet", (Said(fb.note, "lead", 0.8, MUTED),))
-        if fb.ok:
+        if fb.ok:  # the drawn check mark says it (no second ✓ in the words)
             if fb.event is not None and fb.event.get("type") != "undo":  # an undo says itself what went
-                return Verdict("ok", (Said(c.ui.verdict_words(fb.event) + " ✓", "lead", 1.0, GOOD),))
+                card = self._verdict_card(fb.event) if pictures else None
+                text = c.ui.verdict_words(fb.event) if card is None else c.ui.verdict_player(fb.event)
+                return Verdict("ok", (Said(text, "lead", 1.0, GOOD),), card)
             return Verdict("ok", self._note(fb.note))
         if fb.rejection is None:
             return Verdict("no", (Said(fb.note, "lead", 1.0),))  # the drawn cross says it
         # Rejected: what to do first, then the rule's plain sentence (its ids are in the history, for staff).
-        sentence = fb.text(self.app.lang)
-        return Verdict("no", (Said(self._what_to_do(fb) + " ✗", "lead", 1.0, INK, "feedback-todo"),
-                              Said(sentence, "", 0.7, INK, "feedback")))
+        sentence = self._said_of(fb)
+        card = self._verdict_card(fb.event) if pictures else None
+        return Verdict("no", (Said(self._what_to_do(fb), "lead", 1.0, INK, "feedback-todo"),
+                              Said(sentence, "", 0.7, INK, "feedback")), card)
+
+    def _said_of(self, fb: Feedback) -> str:
+        """What the guests read of a verdict: a rejection's sentence (a foreign card named by its game), or the note."""
+        if fb.rejection is None:
+            return fb.text(self.app.lang)
+        return rejection_words(fb.rejection, self.app.lang, self.controller.referee.header["game"])
+
+    def _verdict_card(self, event: dict | None) -> Shown | None:
+        """The one card an event laid, as the verdict shows it beside its words (a game that draws its faces, or the
+        game a foreign card belongs to); None for events without exactly one card."""
+        event = event or {}
+        laid = event.get("cards") or ([event["card"]] if "card" in event else [])
+        if len(laid) != 1 or not isinstance(laid[0], str):
+            return None
+        shown = self.controller.ui.shown(laid[0])
+        return shown if shown.face is not None else None
 
     def _note(self, note: str) -> tuple[Said, ...]:
         """A note in the verdict panel: its first sentence as the lead line, the rest smaller under it, left out
@@ -259,15 +315,11 @@ class TableScreen(Screen):
             return (Said(first + (dot.strip() if rest else ""), "lead", 1.0),)
         return Said(first + dot.strip(), "lead", 1.0), Said(rest, "", 0.7, INK, "feedback-more")
 
-    def _what_to_do(self, fb: Feedback) -> str:
-        """A rejection's first words: what the table does now."""
+    @staticmethod
+    def _what_to_do(fb: Feedback) -> str:
+        """A rejection's first words: what the table does now (whose turn it is, the headline says)."""
         event = fb.event or {}
-        turn = self.controller.state.get("turn")
-        if "card" in event or "cards" in event:
-            todo = tr("Take the card back")
-        else:
-            todo = tr("Nothing changed")
-        return tr("{todo} – {player} is to play", todo=todo, player=turn) if turn else todo
+        return tr("Take the card back") if "card" in event or "cards" in event else tr("Nothing changed")
 
     def _prompt(self) -> str:
         """The neutral prompt once a verdict has faded; the first scan of a new game gets a coach line."""
@@ -336,7 +388,14 @@ class TableScreen(Screen):
         return y + h + gap // 2
 
     def _results(self, width: int, height: int) -> View:
-        return results_view(self.controller, width, height)
+        """The results; for a moment after the end the confetti falls (drawn again `CONFETTI_FPS` times a second)."""
+        now = time.monotonic()
+        if self._ended_at is None:
+            self._ended_at = now
+        elapsed = now - self._ended_at
+        if elapsed < CELEBRATION_S:
+            self._redraw_at = now + 1 / CONFETTI_FPS
+        return results_view(self.controller, width, height, elapsed)
 
     # --- reacting
 
@@ -432,9 +491,10 @@ class TableScreen(Screen):
             "state": c.state,
             "pending": None if c.pending is None else [label for label, _ in c.pending.options],
             "feedback": None if fb is None else {"ok": fb.ok, "error": fb.rejection.code if fb.rejection else None,
-                                                 "text": fb.text(self.app.lang)},
+                                                 "text": self._said_of(fb)},
             "race": None if race is None else {"open": race.open, "losers": race.losers, "slaps": race.slaps},
             "scanners_down": sorted(self.app.scanners_down),
+            "lang": self.app.lang,  # the language the table speaks now (its questions' answers are in it)
             "events": len(c.referee.history),
             "at": time.time(),
         }

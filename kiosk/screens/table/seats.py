@@ -6,18 +6,18 @@ from __future__ import annotations
 from kiosk.drawing.render import measure
 from kiosk.drawing.view import DARK_INK, INK, MUTED, PANEL, TURN_FILL, Grid, Rect, View
 from kiosk.games import GameUI, Panel, State
-from kiosk.i18n import tr
 from kiosk.screens.table.layout import cols, rows
 
 
 def seat_width(v: View, g: Grid, ui: GameUI, state: State, gap: int) -> int:
-    """Landscape: the seats' column, wide enough for the longest name and number (two columns of tiles
-    with more than four players), at least 22 % of the screen."""
+    """Landscape: the seats' column, wide enough for the longest name and number (at least two digits, so the
+    column keeps its width from 9 to 10; two columns of tiles with more than four players), at least 22 % of the
+    screen."""
     lim = v.limits
     pad = max(4, round(lim.gap))
     arrow = round(measure.line(lim.cap) * 0.9) + pad // 2
     names = max(measure.width(p, lim.cap) for p in ui.players) + arrow
-    number = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
+    number = max(measure.width(s, lim.key_cap) for s in ["88", *(ui.seat_score(state, p) for p in ui.players)])
     if len(ui.players) > 4:  # what the number counts goes under it where it does not fit beside (`_seats`)
         tile = max(names, number) + 2 * pad + 12
         return min(max(2 * tile + gap, round(g.w * 0.34)), round(g.w * 0.55))
@@ -29,6 +29,28 @@ def seats_least(v: View, players: int, columns: int, gap: int) -> int:
     per_col = -(-players // columns)
     lim = v.limits
     return per_col * round(lim.key_cap * 1.3) + gap * per_col + measure.line(lim.cap) * 2
+
+
+def _tall(v: View, ui: GameUI, state: State, tile_w: int) -> tuple[int, int]:
+    """(height of a tall tile, height of the line under its number that says what it counts: 0 when beside it)."""
+    lim = v.limits
+    pad = max(4, round(lim.gap))
+    unit = ui.unit()
+    widest = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
+    below = widest + measure.width(unit, lim.cap) + 8 + 4 * pad > tile_w  # else beside the number
+    unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
+    return measure.line(lim.cap) + round(lim.key_cap * 1.3) + 2 * pad + unit_h, unit_h
+
+
+def low_fits(v: View, w: int, ui: GameUI, state: State, gap: int, columns: int) -> bool:
+    """Whether every name fits whole beside its number in a low tile (`columns` tiles across `w`)."""
+    lim = v.limits
+    columns = min(columns, len(ui.players))
+    tile_w = (w - gap * (columns - 1)) // columns
+    pad = max(4, round(lim.gap))
+    arrow = round(measure.line(lim.cap) * 0.8) + pad // 2
+    return all(measure.width(p, lim.cap) + 6 + arrow <= tile_w - 2 * pad - measure.width(ui.seat_score(state, p),
+               lim.key_cap) - pad // 2 for p in ui.players)
 
 
 def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap: int, columns: int,
@@ -44,19 +66,14 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
     per_col = -(-len(players) // columns)
     tile_w = (w - gap * (columns - 1)) // columns
     pad = max(4, round(lim.gap))
-    cap_line, key_box = measure.line(lim.cap), round(lim.key_cap * 1.3)
-    unit = tr(ui.seat_unit)
+    unit = ui.unit()
     numbers = [ui.seat_score(state, p) for p in players]
-    # what the number counts: beside it where it fits, else on a line of its own under it
-    below = max(measure.width(n, lim.key_cap) for n in numbers) + measure.width(unit, lim.cap) + 8 + 4 * pad \
-        > tile_w
-    unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
-    tall = cap_line + key_box + 2 * pad + unit_h
+    tall, unit_h = _tall(v, ui, state, tile_w)
     details = [panel.seat_lines.get(p, "") for p in players]
     detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
     fit = (h - gap * (per_col - 1)) // per_col
     if from_bottom:  # portrait: the tiles as high as they need, the rest goes to what may come next
-        want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.6 else tall
+        want = tall + detail_h if (tall + detail_h) * per_col + gap * per_col <= h * 0.45 else tall
         fit = min(fit, want)
     heading = 0
     low = False
@@ -91,7 +108,7 @@ def tile(v: View, rect: Rect, player: str, score: str, unit: str, detail: str, h
     ink, muted = (DARK_INK, DARK_INK) if hot else (INK, MUTED)
     left = x + pad
     arrow = round(cap_line * 0.8)
-    number_w = measure.width(score, lim.key_cap) + pad
+    number_w = measure.width(score, lim.key_cap) + (pad // 2 if low else pad)  # low: a name needs the room more
     name_room = w - 2 * pad - (number_w if low else 0)
     beside_name = measure.width(player, lim.cap) + arrow + pad // 2 + 6 <= name_room
     if hot and (beside_name or not low):  # the arrow before the name, else at the tile's bottom right corner
