@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -60,10 +60,11 @@ SLIGHT = 0.3  # of the detail's spread: two looks differing less than this somew
 COLOUR_TOLERANCE = 0.5  # units of U or V two looks of a face may differ by (a glare that saturates the paper)
 CHROMA_WEIGHT = 1.5  # colour beside grey in the coarse look (ANNAOTTO's red and blue are one grey)
 WEIGHT_SIGMA = 3.0  # where two faces differ, widened by this many patch pixels (a card a pixel off)
+WEIGHT_FLOOR = 1e-3  # of the largest weight: pixels weighing less are left out of the sums
 MISFIT_SIGMA = 2.0  # the card's difference from a look, averaged over this many patch pixels (a stroke's width)
 SHIFT = 4.0  # patch pixels a card may sit off its taught place after its outline placed it
 SHIFT_TOLERANCE = 1.0  # patch pixels a print may sit off where the outline and the phase correlation put it
-PAIRS_KEPT = 400  # pair weights kept between frames (each 180 KB)
+PAIRS_KEPT = 400  # pair weights kept between frames (each a few kB to 700 kB, where the two differ)
 BLANK = 1e-3  # grey levels (rms): a picture flatter than this shows no print
 
 RIM = 3  # patch pixels (1 mm) along the cut-out's edge: the card's edge, its shadow, what lies beside it
@@ -144,6 +145,12 @@ def coarse(y_band: Any, uv_unit: Any) -> Any:
     return v / (float(np.linalg.norm(v)) + 1e-6)
 
 
+def cosines(looks: Any, cards: Any) -> Any:
+    """looks (n, k) · cards (m, k) → (n, m), by numpy's own loops: BLAS threads for so small a product cost ten
+    times its work (they spin on a busy machine)."""
+    return np.einsum("ij,kj->ik", looks, cards)
+
+
 def turned(a: Any) -> Any:
     """A picture (or a stack of planes) turned by 180°."""
     return None if a is None else np.ascontiguousarray(a[..., ::-1, ::-1])
@@ -157,6 +164,7 @@ class Look:
     y: Any
     uv: Any = None
     band: Any = field(default=None, repr=False)
+    small_band: Any = field(default=None, repr=False)  # `halved(band)`: where the shift onto it is found
     detail: Any = field(default=None, repr=False)
     colour: Any = field(default=None, repr=False)  # `colour_of(uv)`
     vectors: dict[tuple[bool, int], Any] = field(default_factory=dict, repr=False)  # (coloured?, turn) → coarse
@@ -164,6 +172,7 @@ class Look:
 
     def __post_init__(self) -> None:
         self.band = band(self.y)
+        self.small_band = halved(self.band)
         self.detail = detail(self.y)
         self.colour = colour_of(self.uv)
 
@@ -194,12 +203,25 @@ class Match:
 Hypothesis = tuple[int, int]  # (look index, turn: 1 when the card lies upside down against that look)
 
 
+class _Pair(NamedTuple):
+    """Where two looks A and B differ (B shifted onto A), as `FaceBook._versus` weighs a card: the detail's pixels
+    that count (flat indices; the rest weigh next to nothing), their weights, A's and B's envelopes there, and the
+    colour's weights and B's colour (None without colour)."""
+
+    where: Any
+    weight: Any
+    mine: tuple[Any, Any]
+    theirs: tuple[Any, Any]
+    colour_weight: Any
+    colour: Any
+
+
 class _Seen:
     """One cut-out card, as `FaceBook.match` compares it: both orientations, and shifted onto looks."""
 
     def __init__(self, y: Any, uv: Any, colour: bool):
         b, c, d = band(y), colour_of(uv) if colour else None, detail(y)
-        self.bands = [b, turned(b)]
+        self.bands = [halved(b), halved(turned(b))]
         self.planes = [(d, c), (turned(d), turned(c))]
         self.vectors = np.stack([coarse(b, c), coarse(turned(b), turned(c))])
         self.on: dict[Hypothesis, tuple[Any, Any]] = {}
@@ -212,7 +234,7 @@ class FaceBook:
         self.looks = list(looks)
         self.shape = shape or Shape()
         self._matrix: dict[tuple[bool, int], Any] = {}
-        self._pairs: OrderedDict[tuple[int, int, int], tuple[Any, Any, Any, Any]] = OrderedDict()
+        self._pairs: OrderedDict[tuple[int, int, int], _Pair] = OrderedDict()
         self._neighbours: dict[tuple[bool, int], list[Hypothesis]] = {}
 
     def __len__(self) -> int:
@@ -242,7 +264,7 @@ class FaceBook:
             return Match(None, 0.0, 0.0)
         colour = self._colour(uv)
         seen = _Seen(y, uv, colour)
-        scores = self._coarse_matrix(colour) @ seen.vectors.T  # looks x orientations
+        scores = cosines(self._coarse_matrix(colour), seen.vectors)  # looks x orientations
         ranked = self._ranked(scores)
         similarity, best = ranked[0]
         if similarity < MIN_SIMILARITY:
@@ -283,7 +305,7 @@ class FaceBook:
             mine = self.looks[index].vector(colour)
             near = []
             for t in (0, 1):
-                cos = self._coarse_matrix(colour, t) @ mine
+                cos = cosines(self._coarse_matrix(colour, t), mine[None])[:, 0]
                 near += [(float(cos[j]), (j, t)) for j in range(len(self.looks))
                          if self.looks[j].face != self.looks[index].face]
             near.sort(reverse=True)
@@ -302,7 +324,7 @@ class FaceBook:
         if hypothesis not in seen.on:
             index, turn = hypothesis
             d, c = seen.planes[turn]
-            seen.on[hypothesis] = shifted(d, c, seen.bands[turn], self.looks[index].band)
+            seen.on[hypothesis] = shifted(d, c, seen.bands[turn], self.looks[index].small_band)
         return seen.on[hypothesis]
 
     def _misfit(self, seen: _Seen, hypothesis: Hypothesis) -> float:
@@ -315,19 +337,19 @@ class FaceBook:
     def _versus(self, seen: _Seen, a: Hypothesis, b: Hypothesis) -> float:
         """(d_B − d_A)/(d_B + d_A): the card's squared difference to A and to B where A and B differ, each
         difference beyond what a fraction of a pixel's shift explains (`beyond`)."""
-        weight_y, weight_c, other_c, other_envelope = self._pair(a[0], b[0], a[1] ^ b[1])
+        pair = self._pair(a[0], b[0], a[1] ^ b[1])
         look = self.looks[a[0]]
         y, c = self._on(seen, a)
-        d_a = float((weight_y * beyond(y, *look.envelope()) ** 2).sum())
-        d_b = float((weight_y * beyond(y, *other_envelope) ** 2).sum())
-        if weight_c is not None and c is not None:
-            d_a += float((weight_c * (c - look.colour) ** 2).sum())
-            d_b += float((weight_c * (c - other_c) ** 2).sum())
+        there = y.ravel()[pair.where]
+        d_a = float((pair.weight * beyond(there, *pair.mine) ** 2).sum())
+        d_b = float((pair.weight * beyond(there, *pair.theirs) ** 2).sum())
+        if pair.colour_weight is not None and c is not None:
+            d_a += float((pair.colour_weight * (c - look.colour) ** 2).sum())
+            d_b += float((pair.colour_weight * (c - pair.colour) ** 2).sum())
         return (d_b - d_a) / (d_b + d_a + 1e-9)
 
-    def _pair(self, a: int, b: int, turn: int) -> tuple[Any, Any, Any, Any]:
-        """Where looks a and b (b turned by `turn`) differ, b shifted onto a: (detail weight, colour weight,
-        b's colour, the envelope of b's detail)."""
+    def _pair(self, a: int, b: int, turn: int) -> _Pair:
+        """Where looks a and b (b turned by `turn`) differ, b shifted onto a (see `_Pair`)."""
         key = (a, b, turn)
         found = self._pairs.get(key)
         if found is not None:
@@ -336,16 +358,20 @@ class FaceBook:
         first, second = self.looks[a], self.looks[b]
         other_y = second.detail if not turn else turned(second.detail)
         other_c = second.colour if not turn else turned(second.colour)
-        other_y, other_c = shifted(other_y, other_c, second.band if not turn else turned(second.band), first.band)
+        other_y, other_c = shifted(other_y, other_c, second.small_band if not turn else turned(second.small_band),
+                                   first.small_band)
         other_envelope = envelope(other_y)
         differ = sum(np.maximum(beyond(one, *two) - SLIGHT, 0) ** 2
                      for one, two in ((first.detail, other_envelope), (other_y, first.envelope())))
-        weight_y = cv2.GaussianBlur(differ, (0, 0), WEIGHT_SIGMA)  # squared: a numeral outweighs a glare's rim
+        weight_y = cv2.GaussianBlur(differ, (0, 0), WEIGHT_SIGMA).ravel()  # squared: a numeral outweighs a rim
+        where = np.flatnonzero(weight_y > WEIGHT_FLOOR * weight_y.max())
         weight_c = None
         if first.colour is not None and other_c is not None:
             diff = (np.maximum(np.abs(first.colour - other_c) - COLOUR_TOLERANCE, 0) ** 2).sum(axis=0)
             weight_c = cv2.GaussianBlur(diff, (0, 0), WEIGHT_SIGMA / CHROMA_SCALE) * CHROMA_SCALE ** 2
-        found = (weight_y, weight_c, other_c, other_envelope)
+        mine = first.envelope()
+        found = _Pair(where, weight_y[where], (mine[0].ravel()[where], mine[1].ravel()[where]),
+                      (other_envelope[0].ravel()[where], other_envelope[1].ravel()[where]), weight_c, other_c)
         self._pairs[key] = found
         if len(self._pairs) > PAIRS_KEPT:
             self._pairs.popitem(last=False)
@@ -359,7 +385,7 @@ class FaceBook:
             return None
         colour = self._colour(uv)
         seen = _Seen(y, uv, colour)
-        scores = self._coarse_matrix(colour) @ seen.vectors.T
+        scores = cosines(self._coarse_matrix(colour), seen.vectors)
         for index in np.argsort(-scores.max(axis=1))[:8]:
             turn = int(np.argmax(scores[index]))
             if scores[index, turn] < 0.8:
@@ -402,10 +428,17 @@ def misfit(d: Any, look: Look) -> float:
     return float((cv2.GaussianBlur(gap * gap, (0, 0), MISFIT_SIGMA) * INNER).max())
 
 
+def halved(b: Any) -> Any:
+    """A band at half its size, as float64 (phase correlation's): a print's shift is found to a fifth of a pixel
+    there, in a quarter of the time."""
+    return cv2.resize(b, (b.shape[1] // 2, b.shape[0] // 2), interpolation=cv2.INTER_AREA).astype(np.float64)
+
+
 def shifted(d: Any, uv: Any, b: Any, onto: Any) -> tuple[Any, Any]:
-    """A card's detail (and colour) shifted as its band `b` lies off a look's band `onto`, when phase correlation
-    finds a shift of at most SHIFT pixels; else as it is."""
-    (dx, dy), response = cv2.phaseCorrelate(onto.astype(np.float64), b.astype(np.float64))
+    """A card's detail (and colour) shifted as its half-size band `b` lies off a look's `onto` (`halved`), when
+    phase correlation finds a shift of at most SHIFT pixels; else as it is."""
+    (dx, dy), response = cv2.phaseCorrelate(onto, b)
+    dx, dy = 2 * dx, 2 * dy
     if response < 0.2 or abs(dx) > SHIFT or abs(dy) > SHIFT or (abs(dx) < 0.1 and abs(dy) < 0.1):
         return d, uv
     m = f32([[1, 0, -dx], [0, 1, -dy]])

@@ -55,6 +55,7 @@ class Found:
     angle: float  # of its long axis, degrees in [0, 180)
     long_px: float
     short_px: float
+    fit: float = 0.0  # how well its edges fit the size and show (`hw.camera.sides._pair`'s cost: lower is better)
 
 
 def with_corners(card: Found, corners: Any) -> Found:

@@ -35,6 +35,7 @@ LINE_PX = 3.0  # quarter-size pixels two lines may lie off a card's width or len
 LINE_DEGREES = 2.0  # two lines this parallel are a card's opposite sides; this far off square, adjacent ones
 MAX_ROUGH = 12  # rough outlines measured on the full picture, loops first
 ROUGH_APART = 0.02  # of a card's width: rough outlines nearer than this are one
+GOOD_FIT = 4.0  # a card whose edges fit this well (`Found.fit`) is not looked for again around it
 
 
 def find_cards(grey: Any, shape: Shape | None = None, chroma: Any = None) -> list[Found]:
@@ -53,9 +54,11 @@ def find_cards(grey: Any, shape: Shape | None = None, chroma: Any = None) -> lis
     picture = Picture(grey, chroma if colour else None)
     found: list[Found] = []
     tried = 0
-    for guess, reach in rough:  # a guess at a card found already is not measured again; one a little off is (a
-        # lower card lying almost as the top one: edges of both may make a card of the size)
-        if tried < MAX_ROUGH and all(_apart(guess, card, ROUGH_APART) for card in found):
+    for guess, reach in rough:  # a guess at a card found already is not measured again; one a little off is,
+        # unless the card there fits its size well (a lower card lying almost as the top one: edges of both may
+        # make a card of about the size)
+        if tried < MAX_ROUGH and all(_apart(guess, card, ROUGH_APART) and (_apart(guess, card) or card.fit > GOOD_FIT
+                                                                             or not shape.long_px) for card in found):
             tried += 1
             card = refined(picture, guess, shape, reach)
             if card is not None:

@@ -13,6 +13,7 @@ millimetres too small, a lower card's edge seldom lies parallel at just that dis
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 import cv2
@@ -49,7 +50,8 @@ SPAN = (0.1, 0.9)  # … between these fractions of its length (a rounded corner
 REACH = 20  # pixels either side of a rough side where the card's edge may lie
 MIN_STEP = 8  # grey levels: a white card's edge on a white card below shows only as its thin shadow
 COLOUR_STEP = 1.5  # a colour step (|ΔU| + |ΔV|) counts this many times a grey step
-SLANT = 16  # pixels an edge may turn off its rough side over the samples' span (about 2° on a long side)
+SLANT = 16  # pixels an edge may turn off its rough side over the samples' span (about 2° on a long side), …
+SLANT_STEP = 2  # … in steps of this many (a step's error at the span's ends: a pixel, as a bin's tolerance)
 NEAR_LINE = 1.5  # pixels a profile's step may lie off an edge and still show it
 MIN_SUPPORT = 0.55  # share of a side's profiles that must show an edge: a glare, a finger, a stripe may hide the rest
 WEAK_SUPPORT = 0.3  # … of one side only, this share: a lamp's glare on the mat as bright as the card beside it
@@ -78,16 +80,16 @@ def refined(picture: Picture, card: Found, shape: Shape, reach: tuple[int, int] 
         edges.append([e._replace(side=distance) for e in _edges(step, out)])
         if not edges[-1]:
             return None
-    chosen = _pairs(edges, shape)
-    if chosen is None or sum(e.support < MIN_SUPPORT for e in chosen) > 1:  # one weakly shown side at most
+    paired = _pairs(edges, shape)
+    if paired is None or sum(e.support < MIN_SUPPORT for e in paired[1]) > 1:  # one weakly shown side at most
         return None
-    lines = [_line(card, i, edge) for i, edge in enumerate(chosen)]
+    lines = [_line(card, i, edge) for i, edge in enumerate(paired[1])]
     fitted = _fit(picture, with_corners(card, f32([meet(lines[i - 1], lines[i]) for i in range(4)])))
     if fitted is None or not _parallel(fitted.corners) or (shape.long_px and not shape.fits(fitted.long_px,
                                                                                                 fitted.short_px)):
         return None
     shown = [_shown(picture, fitted, i) for i in range(4)]
-    return fitted if min(shown) >= WEAK_SUPPORT and sorted(shown)[1] >= MIN_SUPPORT else None
+    return replace(fitted, fit=paired[0]) if min(shown) >= WEAK_SUPPORT and sorted(shown)[1] >= MIN_SUPPORT else None
 
 
 def _shown(picture: Picture, card: Found, i: int) -> float:
@@ -158,7 +160,7 @@ def _edges(step: Any, reach: int) -> list[Edge]:
     height = step[k, np.rint(j).astype(np.int64)]
     offset = j + 1 - reach  # outwards from the side
     t = k / (SAMPLES - 1) - 0.5
-    slants = np.arange(-SLANT, SLANT + 1, dtype=np.float32)
+    slants = np.arange(-SLANT, SLANT + 1, SLANT_STEP, dtype=np.float32)
     at_middle = offset[None, :] - slants[:, None] * t[None, :]  # (slants, peaks)
     bins = np.rint(at_middle).astype(np.int64) + reach + SLANT + 1
     size = 2 * (reach + SLANT + 1) + 1
@@ -180,7 +182,7 @@ def _edges(step: Any, reach: int) -> list[Edge]:
         near = np.abs(offset - guess) <= NEAR_LINE
         if near.sum() < 2:
             continue
-        slope, middle = np.polyfit(t[near], offset[near], 1)
+        slope, middle = _line_fit(t[near], offset[near])
         on = near & (np.abs(offset - (middle + slope * t)) <= NEAR_LINE)
         support = len(set(k[on].tolist())) / SAMPLES
         twin = next((e for e in edges if abs(e.offset - middle) < 2 * NEAR_LINE), None)  # one edge, two slants
@@ -192,15 +194,23 @@ def _edges(step: Any, reach: int) -> list[Edge]:
     return [e._replace(strength=e.strength / strongest) for e in edges]
 
 
-def _pairs(edges: list[list[Edge]], shape: Shape) -> list[Edge] | None:
-    """Each side's edge (see `_pair`), for the deck size they fit best."""
+def _line_fit(t: Any, v: Any) -> tuple[float, float]:
+    """Least squares v = middle + slope t: (slope, middle)."""
+    tm, vm = float(t.mean()), float(v.mean())
+    spread = float(((t - tm) ** 2).sum())
+    slope = float(((t - tm) * (v - vm)).sum()) / spread if spread > 1e-9 else 0.0
+    return slope, vm - slope * tm
+
+
+def _pairs(edges: list[list[Edge]], shape: Shape) -> tuple[float, list[Edge]] | None:
+    """Each side's edge (see `_pair`), for the deck size they fit best, and what choosing them costs."""
     best: tuple[float, list[Edge]] | None = None
     for size in shape.each():
         lengthwise = _pair(edges[0], edges[2], size.long_px)
         across = _pair(edges[1], edges[3], size.long_px * size.aspect)
         if lengthwise is not None and across is not None and (best is None or lengthwise[0] + across[0] < best[0]):
             best = (lengthwise[0] + across[0], [lengthwise[1], across[1], lengthwise[2], across[2]])
-    return None if best is None else best[1]
+    return best
 
 
 def _pair(first: list[Edge], second: list[Edge], size: float) -> tuple[float, Edge, Edge] | None:
