@@ -215,13 +215,19 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--parts", default="1,2,3,4,5,6", help="which parts to run (default all: 1,2,3,4,5,6)")
     parser.add_argument("--faces", action="store_true", help="the face reader instead (benchmarks/camera_faces.py)")
-    parser.add_argument("--designs", default="first", choices=("first", "all"),
-                        help="--faces: the first two designs of each game, or all")
+    parser.add_argument("--designs", default="first",
+                        help="--faces: first (two of each game), all, held-out, or design names joined by commas")
+    parser.add_argument("--games", default="", help="--faces: games joined by commas (default all)")
     args = parser.parse_args()
     if args.faces:
         from benchmarks.camera_faces import main as faces_main
 
-        return faces_main(args.frames, args.seed, args.designs)
+        return faces_main(args.frames, args.seed, args.designs, args.laid, args.false_frames, args.cards, args.games)
+    return labels(args)
+
+
+def labels(args: argparse.Namespace) -> int:
+    """The label reader's parts (see the module's docstring)."""
     parts = {int(p) for p in args.parts.split(",")}
     rng = random.Random(args.seed)
     codes = all_codes()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,11 @@ SIZE = (1400, 1000)
 
 def frame_of(scene: TableScene, t_ns: int = 0) -> Frame:
     """A frame as the Pi's source delivers it: grey and YUV420's colour planes."""
-    picture = scene.render(CROP, SIZE)
+    return as_frame(scene.render(CROP, SIZE), t_ns)
+
+
+def as_frame(picture: Any, t_ns: int = 0) -> Frame:
+    """A rendered picture of the pile zone (`TableScene.render`, SIZE) as the Pi's source delivers it."""
     raw = np.frombuffer(yuv420(picture, SIZE[0]), np.uint8)
     h, w = SIZE[1], SIZE[0]
     from PIL import Image

@@ -1,11 +1,14 @@
 """Our own printed test faces for the four games that have no public card art (`hw.camera.printed`).
 
-Three styles per game, drawn with Pillow and the DejaVu fonts, none like the kiosk's own card pictures:
+Four styles per game, drawn with Pillow and the DejaVu fonts, none like the kiosk's own card pictures:
 - `a`: a white card with a thin frame, the value large in the middle in a sans face, small marks in two corners;
 - `b`: a cream card with a coloured band, the value in a serif face off-centre, the marks in a row under it;
 - `c`: a white rim around a panel printed in full colour, the print light on it (as many commercial decks): the
   value in a disc in the middle in a condensed face, indices in all four corners, Alles klar?'s numerals in two
-  corners only. The reader's thresholds were never set on it (the held-out design of docs/figures.md).
+  corners only (`hw.camera.artwork_c`);
+- `d`: a pale grey-blue card with a dark line near its edge, the value in a ring at the top, Alles klar?'s
+  numerals in a badge at the bottom (`hw.camera.artwork_d`). Drawn after the face reader was tuned on a, b and c:
+  the held-out design of docs/figures.md (`hw.camera.printed.HELD_OUT`).
 Alles klar?'s faces differ only in small Roman numerals (5 mm high), Die magische 7's in a sign before a number,
 ANNAOTTO's in colour, pattern and sign: the cases a reader of printed faces must tell apart.
 """
@@ -16,7 +19,7 @@ import functools
 import math
 from typing import Any
 
-STYLES = {"AK": ("a", "b", "c"), "AC": ("a", "b", "c"), "M7": ("a", "b", "c"), "AO": ("a", "b", "c")}
+STYLES = {prefix: ("a", "b", "c", "d") for prefix in ("AK", "AC", "M7", "AO")}
 W, H = 420, 587  # 63 x 88 mm at 0.15 mm per pixel
 FONTS = "/usr/share/fonts/truetype/dejavu/"
 AO_RGB = {"RED": (210, 30, 40), "ORANGE": (245, 140, 20), "YELLOW": (245, 215, 40), "GREEN": (40, 150, 60),
@@ -40,7 +43,7 @@ def draw(prefix: str, style: str, face: str, face_up: bool = True) -> tuple[Any,
     """(RGB picture, L mask) of one face of our own art; KeyError for an unknown game or style."""
     from PIL import Image, ImageDraw
 
-    if style not in STYLES[prefix] or style == "c":  # style c: hw.camera.artwork_c
+    if style not in STYLES[prefix] or style in ("c", "d"):  # styles c, d: hw.camera.artwork_c, artwork_d
         raise KeyError(style)
     mask = outline_mask()
     if not face_up:
