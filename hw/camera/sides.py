@@ -6,9 +6,11 @@ An edge is a step across the side: grey inside minus grey outside (a light card 
 shadow on a white card below) or, where the colour changes more, that (a card printed dark to its edge, on a dark
 mat). Along a side, the points where the profiles across it show such a step are gathered, and the straight lines
 most of them lie on are that side's edges: the card's own edge, a printed frame inside it, a lower card's edge
-outside it. Of those, the two on opposite sides nearest a card's known size apart are the card's (a frame is a few
-millimetres too small, a lower card's edge seldom lies parallel at just that distance); while the size is not known
-(the first card taught, alone on the mat), the outermost edge that runs the whole side.
+outside it. Of those, the two on opposite sides nearest a card's known size apart (at the card's wider end), the
+better shown and the stronger first, are the card's (a frame is a few millimetres too small, a lower card's edge
+seldom lies parallel at just that distance); while the size is not known (the first card taught, alone on the mat),
+each side's outermost strong edge. The edges chosen are then fitted to a fraction of a pixel and must lie on the
+step they were fitted to.
 """
 
 from __future__ import annotations
