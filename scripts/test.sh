@@ -53,6 +53,7 @@ echo "== pytest"
 # In parallel (pytest-xdist): most of the suite's time is real processes waiting on each other (kiosks,
 # brokers, browsers), so more workers than cores pays; `worksteal` evens out the long tests at the end.
 # TEST_JOBS=1 runs them in one process; arguments given here come last and win (`-n 0`, `-m "not slow"`).
-.venv/bin/python -m pytest -n "${TEST_JOBS:-4}" --dist worksteal "$@"
+# The 25 slowest are listed at the end: where the suite's wall time goes.
+.venv/bin/python -m pytest -n "${TEST_JOBS:-4}" --dist worksteal --durations=25 "$@"
 echo "== acceptance transcripts (../shared/transcripts)"
 .venv/bin/python scripts/check_transcripts.py

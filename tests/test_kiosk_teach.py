@@ -197,9 +197,7 @@ def read_in_a_game(kiosk: KioskProcess) -> None:
     assert kiosk.touch("teach")["message"] == "Teaching needs the table free: end or pause the game first."
     kiosk.touch("back")
     assert kiosk.touch("back")["screen"] == "table"
-    before = kiosk.state()["camera"]["scans"]
-    kiosk.cmd("lay", code="AC:WASSER#1", zone="pile")
-    kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=CAPTURE_S * 2)
+    lay_counted(kiosk, "AC:WASSER#1")
 
 
 @pytest.fixture(scope="module")
@@ -241,8 +239,8 @@ def test_the_config_switches_faces_or_labels_off_and_the_camera_menu_says_so(tmp
         assert kiosk.state()["camera"]["scans"] == 0
         kiosk.cmd("take", zone="pile")
         time.sleep(0.5)
-        kiosk.cmd("lay", code="M7:7#1", zone="pile", **read)
-        state = kiosk.wait(lambda s: s["camera"]["scans"] == 1 and s["events"] == 1, timeout=CAPTURE_S * 2)
+        lay_counted(kiosk, "M7:7#1", **read)
+        state = kiosk.wait(lambda s: s["camera"]["scans"] == 1 and s["events"] == 1, timeout=CAPTURE_S)
         assert state["state"]["turn"] != turn  # the 7 was played by the player on turn
     finally:
         kiosk.close()
@@ -295,17 +293,25 @@ def test_a_whole_game_read_by_taught_faces_with_no_labels(tmp_path, game_id: str
         kiosk.close()
 
 
-def lay_counted(kiosk: KioskProcess, code: str, design: str) -> None:
-    """A printed card with no label laid on the pile, until the camera counts it (straightened as a player would)."""
+STRAIGHTENINGS = 6  # a card the camera has not counted is laid again in a new pose this many times at most
+
+
+def lay_counted(kiosk: KioskProcess, code: str, **printed: Any) -> dict[str, Any]:
+    """A card laid on the pile (`printed`: the lay's design and sticker) until the camera counts it, straightened
+    (laid again in a new pose) as a player would: the reader misses some poses (docs/figures.md, issue #38), so
+    a single pose would make a test of teaching a test of one random angle. Returns the state once counted."""
     before = kiosk.state()["camera"]["scans"]
-    for _ in range(3):
-        kiosk.cmd("lay", code=code, zone="pile", design=design, sticker=False)
+    angles = []
+    for _ in range(STRAIGHTENINGS):
+        angles.append(kiosk.cmd("lay", code=code, zone="pile", **printed)["angle"])
         try:
-            kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
-            return
+            return kiosk.wait(lambda s: s["camera"]["scans"] > before, timeout=NUDGE_S)
         except TimeoutError:
             kiosk.cmd("take", zone="pile", code=code)
-    raise AssertionError(f"{code} in {design} was never counted")
+            state = kiosk.state()
+            if state["camera"]["scans"] > before:  # counted just now: laid again it would count twice
+                return state
+    raise AssertionError(f"{code} {printed} was never counted, laid at {angles}°")
 
 
 @pytest.mark.slow
@@ -334,7 +340,7 @@ def test_two_decks_of_one_game_are_both_read_and_the_backup_carries_them_to_anot
         start_game(kiosk, "alcasan", 2)
         state = kiosk.wait(lambda s: s["camera"]["faces"]["ready"] and s["camera"]["faces"]["game"] == "alcasan")
         assert state["camera"]["faces"]["decks"] == [["deck-1", 13], ["deck-2", 13]]
-        lay_counted(kiosk, "AC:ERDE#3", "ac-b")
+        lay_counted(kiosk, "AC:ERDE#3", design="ac-b", sticker=False)
     finally:
         kiosk.close()
 
@@ -356,8 +362,8 @@ def both_decks_read(kiosk: KioskProcess) -> Path:
         manifest = json.loads((folder / "faces" / "alcasan" / deck / "deck.json").read_text())
         assert {face for face, *_ in manifest["looks"]} == set(faces_of("alcasan")), deck
     assert kiosk.touch("back")["screen"] == "table"
-    lay_counted(kiosk, "AC:WASSER#1", "ac-a")
-    lay_counted(kiosk, "AC:FEUER#2", "ac-b")  # a second copy: copies are one face, taught once
+    lay_counted(kiosk, "AC:WASSER#1", design="ac-a", sticker=False)
+    lay_counted(kiosk, "AC:FEUER#2", design="ac-b", sticker=False)  # a second copy: copies are one face, taught once
     return folder
 
 
