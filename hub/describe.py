@@ -15,7 +15,7 @@ from referee.messages import render
 from referee.words import N_, tr
 
 
-def describe(event: Any, lang: str, game_id: str | None = None) -> str:
+def describe(event: object, lang: str, game_id: str | None = None) -> str:
     """One event of a transcript as a sentence (the game by its id, or by the event's cards)."""
     return event_words.describe(event, lang, game_id)
 
@@ -31,7 +31,7 @@ SHORT = {  # the common codes in a few words, where the referee's sentence needs
 }
 
 
-def verdict(answer: Mapping[str, Any] | None, lang: str, event: Any = None) -> str:
+def verdict(answer: Mapping[str, Any] | None, lang: str, event: object = None) -> str:
     """`accepted`, or `rejected: ` and why: the referee's own sentence where the move's values fill it, a few
     words for the common codes, else the rule's code."""
     if not answer or answer.get("ok"):

@@ -179,3 +179,13 @@ def test_a_long_games_page_position_is_said_shorter_not_cut(tmp_path, lang) -> N
     position = app.loop.view.tagged("position")[0].text
     assert re.fullmatch(r"\d+ / 260", position), position
     assert app.display.cut_texts()["count"] == 0, app.display.cut_texts()
+
+
+def test_a_header_error_is_said_in_words_without_rule_ids() -> None:
+    """A rejection may be a header's (`HeaderError`, no rule sentence of its own): it is said in its words, not
+    raised from the history (it has no `rules=` to leave out)."""
+    from referee.answers import HeaderError
+
+    said = rejection_words(HeaderError("unknown-option", option="turbo"), "en", "alcasan")
+    assert "turbo" in said and not re.search(r"\bR\d", said)
+    assert rejection_words(None, "en", "alcasan") == ""

@@ -325,6 +325,7 @@ class Renderer:
     def _card(self, e: Element, rect: pygame.Rect) -> None:
         """A card's picture (drawn once per face and size, `kiosk.drawing.cards`), framed when it is on top; its
         value and words recorded for the audit, and counted when they did not fit the card."""
+        assert e.face is not None  # the renderer draws a card element only with its face
         picture, texts = cards.pictures.get(e.face, rect.size, self.card_metrics)
         self.surface.blit(picture, rect.topleft)
         if e.outline is not None and e.outline_px:
@@ -340,6 +341,7 @@ class Renderer:
 
     def _picture(self, e: Element, rect: pygame.Rect) -> None:
         """A grey picture (PIL, mode "L") scaled into its rect."""
+        assert e.picture is not None  # a picture element carries its picture (`View.picture`)
         picture = e.picture.convert("RGB")
         surface = pygame.image.frombytes(picture.tobytes(), picture.size, "RGB")
         self.surface.blit(pygame.transform.smoothscale(surface, rect.size), rect.topleft)

@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from kiosk.i18n import language
 from referee.words import default_names_in
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from referee.registry import CardFace
 
 Rect = tuple[int, int, int, int]  # x, y, w, h
 Color = tuple[int, int, int]
@@ -118,9 +123,9 @@ class Element:
     outline_px: int = 0
     icon: Icon = ""
     lines: int = 0  # texts: at most this many wrapped lines (0: as many as the box holds)
-    picture: Any = None  # pictures: a grey PIL image, scaled into the rect (the camera's calibration view)
+    picture: Image.Image | None = None  # pictures: a grey image, scaled into the rect (the camera's calibration view)
     group: str = ""  # texts of one group (a row of buttons) are drawn at one size: the largest all of them fit
-    face: Any = None  # cards: how the face is drawn (`referee.registry.CardFace`); None: the card's words
+    face: CardFace | None = None  # cards: how the face is drawn; None: the card's words
 
 
 @dataclass
@@ -157,7 +162,7 @@ class View:
     def icon(self, rect: Rect, icon: Icon, color: Color, tag: str = "") -> Element:
         return self.add(Element("icon", rect, color=color, icon=icon, tag=tag))
 
-    def picture(self, rect: Rect, picture: Any, tag: str = "") -> Element:
+    def picture(self, rect: Rect, picture: Image.Image, tag: str = "") -> Element:
         return self.add(Element("picture", rect, picture=picture, tag=tag))
 
     def frame(self, rect: Rect, color: Color, width: int = 2, tag: str = "") -> Element:
@@ -173,7 +178,8 @@ class View:
         return self.add(Element("button", rect, label, fill=fill, action=action, align="center", tag=tag,
                                 group=group, size=size))
 
-    def card(self, rect: Rect, label: str, highlight: bool = False, tag: str = "", face: Any = None) -> Element:
+    def card(self, rect: Rect, label: str, highlight: bool = False, tag: str = "",
+             face: CardFace | None = None) -> Element:
         """A card: its picture when the game draws its faces (`face`; the card on top framed in the accent colour),
         else its words on a white card (the top one yellow). `label` is the card in words either way (tests and
         `texts()` read it)."""

@@ -7,11 +7,10 @@ The sentences are the shared ones (`referee.event_words`): the hub and `referee 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from kiosk.i18n import N_, language, tr
 from referee import event_words, games
-from referee.answers import Rejection
+from referee.answers import HeaderError, Rejection
 from referee.registry import by_prefix
 
 
@@ -50,7 +49,7 @@ def scanned(code: str) -> str:
     return code if words == code else f"{words} ({code})"
 
 
-def rejection_words(rejection: Any, lang: str, game_id: str) -> str:
+def rejection_words(rejection: Rejection | HeaderError | None, lang: str, game_id: str) -> str:
     """A rejection's sentence as guests read it (no rule ids); a card of another game's deck is named by its game
     ("Diese Karte gehört zu Die magische 7.", issue #37), where the referee only knows it is not a card here."""
     if isinstance(rejection, Rejection) and rejection.code == "unknown-card":
@@ -58,4 +57,8 @@ def rejection_words(rejection: Any, lang: str, game_id: str) -> str:
         found = by_prefix(prefix) if sep else None
         if found is not None and found.game_id != game_id and found.game_id in games.GAMES:
             return tr("This card belongs to {game}.", game=games.get(found.game_id).title)
-    return str(rejection.message(lang, rules=False)) if rejection is not None else ""
+    if rejection is None:
+        return ""
+    if isinstance(rejection, HeaderError):  # a header's sentence names no rules
+        return rejection.message(lang)
+    return rejection.message(lang, rules=False)

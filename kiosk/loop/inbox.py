@@ -32,7 +32,7 @@ class Inbox:
     hardware opens before the app) wait in the queue; the loop takes them on its first turn."""
 
     def __init__(self) -> None:
-        self.items: queue.Queue[Any] = queue.Queue()
+        self.items: queue.Queue[object] = queue.Queue()
         self._wake: Callable[[], None] = _nobody
         self._lock = threading.Lock()  # a Command is posted before the loop ends, or refused: never left waiting
         self.closed = False
@@ -41,7 +41,7 @@ class Inbox:
         """Who `post` wakes from now on: the display loop's `Waker.wake` (thread-safe, never blocks)."""
         self._wake = wake
 
-    def post(self, item: Any) -> None:
+    def post(self, item: object) -> None:
         """Thread-safe: hand an input or a Command to the display thread (and wake its loop)."""
         with self._lock:
             if self.closed and isinstance(item, Command):
