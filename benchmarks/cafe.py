@@ -31,6 +31,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 from benchmarks.stats import percentile  # noqa: E402
 from cafe.config import CafeLinkConfig  # noqa: E402
+from cafe.publisher import Publisher  # noqa: E402
 from hw.inputs import CardScan  # noqa: E402
 from kiosk.app.app import App  # noqa: E402
 from kiosk.app.cafe_link import CafeLink  # noqa: E402
@@ -86,6 +87,11 @@ class Bench:
             assert controller.feedback is not None and controller.feedback.ok, controller.feedback
             self.done += 1
         return times
+
+    def publisher(self) -> Publisher:
+        """This kiosk's café publisher (the link's)."""
+        assert self.app.cafe.link is not None, "a bench with the café off has no publisher"
+        return self.app.cafe.link.publisher
 
     def close(self) -> None:
         if self.app.cafe.link is not None:
@@ -149,13 +155,13 @@ def main(argv: list[str] | None = None) -> int:
                 idle["off"] = idle_cpu(root / "idle-off", [], args.idle_seconds)
                 idle["on"] = idle_cpu(root / "idle-on", ["--cafe-broker", broker.address, "--cafe", "bench",
                                                          "--table", "idle"], args.idle_seconds)
-            up = benches[MODES[1]].app.cafe.publisher
+            up = benches[MODES[1]].publisher()
             deadline = time.monotonic() + 30
-            while up.acked < benches[MODES[1]].app.log.last_n() and time.monotonic() < deadline:
+            while up.acked < benches[MODES[1]].app.records.log.last_n() and time.monotonic() < deadline:
                 time.sleep(0.05)
             published = up.acked
-            last_n = benches[MODES[1]].app.log.last_n()
-            down = benches[MODES[2]].app.cafe.publisher
+            last_n = benches[MODES[1]].app.records.log.last_n()
+            down = benches[MODES[2]].publisher()
             print(f"{GAME}, 800×480, logs in {args.tmp or tempfile.gettempdir()}, "
                   f"{args.rounds} rounds × {args.events} scans per configuration; "
                   f"broker up: {published}/{last_n} records acknowledged, online={up.online}; "
