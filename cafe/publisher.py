@@ -43,8 +43,9 @@ BACKOFF_S = (0.25, 3.0)
 KEEPALIVE_S = 10  # a silent broker or network is noticed within 1.5 keep-alives
 CONNACK_TIMEOUT_S = 10.0
 STATUS_GAP_S = 1 / contract.STATUS_MAX_PER_S
-# Woken by a new record or status, the thread waits this long before working: the display loop commits, draws
-# and flips in a few ms, and the publisher's Python work (JSON, paho) must not take the GIL from it meanwhile.
+# Woken by a new record, the thread waits for the frame that shows it (the kiosk hands the status over after each
+# flip: `set_status`), at most this long: the display loop commits, draws and flips in a few ms, and the publisher's
+# Python work (JSON, paho) must not take the GIL from it meanwhile, nor hold a record back once the frame is out.
 SETTLE_S = 0.015
 UNSUPPORTED_PROTOCOL = 0x84  # MQTT 5 CONNACK reason: the broker speaks only 3.1.1
 BAD_LOGIN, NOT_AUTHORIZED, BAD_LOGIN_5, NOT_AUTHORIZED_5 = 4, 5, 0x86, 0x87  # CONNACK: 3.1.1's and MQTT 5's
@@ -86,6 +87,7 @@ class Publisher:
         self._status_sent: dict[str, Any] | None = None
         self._status_at = 0.0
         self._wake = threading.Event()
+        self._drawn = threading.Event()  # the frame after the last record is out (set by `set_status`)
         self._stopping = threading.Event()
         self._events: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()  # from paho's thread
         self._thread: threading.Thread | None = None
@@ -100,14 +102,17 @@ class Publisher:
         return self
 
     def set_status(self, fields: Mapping[str, Any]) -> None:
-        """The table's status as the screen shows it (contract status fields without v/table/n/at)."""
+        """The table's status as the screen shows it (contract status fields without v/table/n/at); the kiosk
+        hands it over after each flip, so it also says the frame is out and the publisher may work."""
         self._status = dict(fields)
+        self._drawn.set()
         self._wake.set()
 
     def notify(self, n: int) -> None:
         """A log record up to `n` was committed (the EventLog listener)."""
         if n > self._latest_n:
             self._latest_n = n
+            self._drawn.clear()  # committed before its frame is drawn: the publisher waits for that frame
             self._wake.set()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -265,7 +270,7 @@ class Publisher:
             cursor = pumped
             wait = self._send_status(client)
             if self._wake.wait(1.0 if wait is None else wait):
-                self._stopping.wait(SETTLE_S)
+                self._drawn.wait(SETTLE_S)
         self._leave(client)
 
     def _pump(self, client: mqtt.Client, cursor: int, pending: dict[int, int]) -> int | None:

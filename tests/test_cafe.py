@@ -461,3 +461,31 @@ def test_a_refused_record_is_not_counted_as_sent(tmp_path) -> None:
         watcher.close()
         log.close()
         broker.stop()
+
+
+def test_a_new_record_goes_out_once_the_frame_showing_it_is_out(tmp_path, mosquitto, monkeypatch) -> None:
+    """The publisher waits for the frame after a commit (the kiosk hands the status over after each flip), not a
+    fixed time (decision SG11): here the wait is made 60 s long, so a record going out before its frame would show,
+    and one held back after it would time the test out."""
+    monkeypatch.setattr("cafe.publisher.SETTLE_S", 60.0)
+    log = EventLog(tmp_path / "events.sqlite3", table=TABLE)
+    watcher = Watcher(mosquitto.host, mosquitto.port, CAFE)
+    publisher = Publisher(CafeLinkConfig(mosquitto.host, mosquitto.port, CAFE, TABLE), outbox(log.path))
+    log.on_record(publisher.notify)
+    publisher.set_status({"screen": "menu", "game": None, "game_uid": None, "players": [], "turn": None,
+                          "scores": {}, "finished": False})
+    publisher.start()
+    try:
+        wait_until(lambda: publisher.online, what="the publisher never came online")
+        watcher.wait(lambda: watcher.statuses(TABLE) != [], 30, "no status")
+        log.new_game({"format": "tabletop-referee/1", "game": "alles-klar", "players": ["Anna", "Ben"]})  # n = 1
+        time.sleep(1.0)  # committed, its frame not drawn yet
+        assert watcher.records(TABLE) == []
+        publisher.set_status({"screen": "table", "game": "alles-klar", "game_uid": None, "players": ["Anna", "Ben"],
+                              "turn": "Anna", "scores": {}, "finished": False})  # the frame is out
+        watcher.wait(lambda: watcher.has_records(TABLE, 1), 10, "the record waited past its frame")
+        assert [r["kind"] for r in watcher.records(TABLE)] == ["start"]
+    finally:
+        publisher.stop()
+        watcher.close()
+        log.close()
