@@ -72,10 +72,12 @@ class TableScreen(Screen):
             return self._results(width, height)
         verdict = self._verdict(now)
         v, panel = self._table(width, height, now, race, verdict)
-        crowded = (panel.lines and len(v.tagged("table-line")) < len(panel.lines)) or \
-            (panel.cards and not v.tagged("card"))
-        if crowded and verdict.card is not None:  # the table's own rows before the verdict's picture of its card
-            v, _ = self._table(width, height, now, race, self._verdict(now, pictures=False))
+        if verdict.card is not None and _shown(v, panel) < _whole(panel):
+            # the table's own rows before the verdict's picture of its card — where words for that card give them
+            # room: said in words the verdict may take a second line and leave the table even less
+            words, _ = self._table(width, height, now, race, self._verdict(now, pictures=False))
+            if _shown(words, panel) > _shown(v, panel):
+                return words
         return v
 
     def _table(self, width: int, height: int, now: float, race: RaceShown | None, verdict: Verdict
@@ -498,3 +500,13 @@ class TableScreen(Screen):
             "events": len(c.referee.history),
             "at": time.time(),
         }
+
+
+def _shown(v: View, panel: Panel) -> int:
+    """How much of the table's own rows a layout shows: its lines, and its cards (counted as one row)."""
+    return len(v.tagged("table-line")) + int(bool(panel.cards) and bool(v.tagged("card")))
+
+
+def _whole(panel: Panel) -> int:
+    """`_shown` of a layout with room for everything."""
+    return len(panel.lines) + int(bool(panel.cards))
