@@ -1,16 +1,16 @@
 """Languages: German first, English one touch away, from the shared catalogue (`referee.words`).
 
-Source strings are English and marked with `tr()` (translated now), `trn()` (with a plural) or `N_()`
-(marked, translated later); `scripts/i18n.sh` extracts them. The kiosk speaks one language at a time: the
-one the guests chose.
+Source strings are English and marked with `tr()` (translated now), `trn()` (with a plural), `N_()`
+(marked, translated later) or `Np_()` (a word and its plural, marked); `scripts/i18n.sh` extracts them. The
+kiosk speaks one language at a time: the one the guests chose.
 """
 
 from __future__ import annotations
 
 from referee import words
-from referee.words import DOMAIN, LANGUAGES, LOCALE_DIR, N_
+from referee.words import DOMAIN, LANGUAGES, LOCALE_DIR, N_, Np_
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "language", "set_language", "tr", "trn"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "Np_", "language", "set_language", "tr", "trn"]
 
 
 class _State:

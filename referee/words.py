@@ -32,6 +32,11 @@ def N_(message: str) -> str:
     return message
 
 
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a word and its plural for extraction (`trn` translates them later for a count): "1 Punkt", "3 Punkte"."""
+    return singular, plural
+
+
 @cache
 def translation(lang: str, domain: str = DOMAIN) -> gettext.NullTranslations:
     """The catalogue of `lang` (English for an unknown language: the msgids are English)."""

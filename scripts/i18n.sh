@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one catalogue per language (referee/locale, domain "tabletop"): extract every marked sentence (tr, trn, N_)
+# The one catalogue per language (referee/locale, domain "tabletop"): extract every marked sentence (tr, trn, N_, Np_)
 # of the referee's words, the kiosk and the hub's event words with Babel, merge them into the de/en catalogs,
 # compile the .mo files. After running: translate the new entries in referee/locale/de/LC_MESSAGES/tabletop.po
 # and run it again. The referee's own sentences (domain "reasons", keyed by message key) are written by hand in
@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.venv/bin
 locale=referee/locale
-$bin/pybabel extract -F babel.cfg -k tr -k trn:1,2 -k N_ --no-location --sort-output -o $locale/tabletop.pot \
+$bin/pybabel extract -F babel.cfg -k tr -k trn:1,2 -k N_ -k Np_:1,2 --no-location --sort-output -o $locale/tabletop.pot \
   referee kiosk hub/describe.py
 for lang in de en; do
   po=$locale/$lang/LC_MESSAGES/tabletop.po

@@ -19,8 +19,9 @@ from tests.kiosk_helpers import make_app
 
 SIZES = ((800, 480), (1280, 720), (720, 1280))
 # (the simulator's Profi-Sort is a beginner game: its number counts the tasks done, as its results do; issue #37)
-UNITS = {"alles-klar": "cards won", "magische-7": "points", "profi-sort": "tasks done", "annaotto": "cards",
-         "alcasan": "cards left"}
+UNITS = {"alles-klar": ("card won", "cards won"), "magische-7": ("point", "points"),
+         "profi-sort": ("task done", "tasks done"), "annaotto": ("card", "cards"),
+         "alcasan": ("card left", "cards left")}
 
 
 def drawn(app) -> list[DrawnText]:
@@ -39,13 +40,16 @@ def overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 def test_the_seat_number_says_what_it_counts_in_every_game(tmp_path, size) -> None:
     app = make_app(tmp_path, size=size)
     assert set(UNITS) == set(kiosk.games.ids())
-    for game_id, unit in UNITS.items():
+    for game_id, (one, many) in UNITS.items():
         most = max(games.get(game_id).player_counts)
         show(app.host, played(game_id, 12, count=most, seed=5, pool=LONG_NAMES))
         texts = drawn(app)
         view = app.loop.view
-        units = [e.text for e in view.tagged("seat-unit")]
-        assert units and set(units) == {unit}, (game_id, units)
+        units = {e.tag.partition(":")[2]: e.text for e in view.tagged("seat-unit")}
+        scores = {e.tag.partition(":")[2]: e.text for e in view.tagged("seat-score")}
+        assert units, game_id
+        for seat, unit in units.items():  # beside each number, in its form; once above low tiles, the plural
+            assert unit == (one if scores.get(seat) == "1" else many), (game_id, seat, scores.get(seat), unit)
         assert len(view.tagged("seat-score")) == most and len(view.tagged("seat-name")) == most
         assert not [t.source for t in texts if t.cut], game_id  # 12-character names and numbers whole
 
@@ -54,11 +58,28 @@ def test_the_units_follow_the_language(tmp_path) -> None:
     app = make_app(tmp_path, lang="de")
     show(app.host, played("annaotto", 4))
     app.loop.draw()
-    assert {e.text for e in app.loop.view.tagged("seat-unit")} == {"Karten"}
+    assert "Karten" in {e.text for e in app.loop.view.tagged("seat-unit")} <= {"Karte", "Karten"}
     show(app.host, played("alcasan", 4))
     app.loop.draw()
-    assert {e.text for e in app.loop.view.tagged("seat-unit")} == {"Karten übrig"}
+    assert "Karten übrig" in {e.text for e in app.loop.view.tagged("seat-unit")} <= {"Karte übrig", "Karten übrig"}
     i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_seat_unit_agrees_with_its_number(lang: str) -> None:
+    """"1 Karte", "2 Karten", "0 Punkte": the seat tiles and the results say what a number counts in that
+    number's form (a German guest read "1 Karten" and "1 Punkte"); said once over several numbers, the plural."""
+    german = {"alles-klar": ("gewonnene Karte", "gewonnene Karten"), "magische-7": ("Punkt", "Punkte"),
+              "profi-sort": ("Minuspunkt", "Minuspunkte"), "annaotto": ("Karte", "Karten"),
+              "alcasan": ("Karte übrig", "Karten übrig")}
+    english = dict(UNITS, **{"profi-sort": ("penalty point", "penalty points")})  # not the beginner game here
+    i18n.set_language(lang)
+    try:
+        for game_id, (one, many) in (german if lang == "de" else english).items():
+            ui = kiosk.games.get(game_id)(tuple(f"P{i}" for i in range(2)), {})
+            assert (ui.unit(1), ui.unit(2), ui.unit(0), ui.unit()) == (one, many, many, many), game_id
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.parametrize("game_id", ["alles-klar", "magische-7"])

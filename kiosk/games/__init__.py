@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from kiosk.i18n import N_, language, tr
+from kiosk.i18n import Np_, language, tr, trn
 from referee.event_words import card_face
 from referee.event_words import describe as describe_event  # (kiosk.games.event_words is a submodule)
 from referee.hints import FinishedHints, Hints
@@ -120,7 +120,8 @@ class GameUI:
     game_id: ClassVar[str]
     title: ClassVar[str]
     players: tuple[str, ...]
-    seat_unit: ClassVar[str] = N_("points")  # what the seat tile's big number counts (`seat_score`), marked N_
+    seat_unit: ClassVar[tuple[str, str]] = Np_("point", "points")  # what the seat tile's big number counts
+    # (`seat_score`), a word and its plural
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
         """`ruling`: the game in progress; None for a panel that only names things (card words, history)."""
@@ -219,9 +220,15 @@ class GameUI:
         scores = state.get("scores", {})
         return [f"{p}: {scores.get(p, 0)}" for p in self.players]
 
-    def unit(self) -> str:
-        """What the seat tile's big number counts, in the screen's language (the results say the same)."""
-        return tr(self.seat_unit)
+    def unit(self, n: int | None = None) -> str:
+        """What the seat tile's big number counts, in the screen's language, agreeing with the number `n` ("1 Punkt",
+        "3 Punkte"); None: said once over several numbers (the plural). The results say the same."""
+        singular, plural = self.unit_words()
+        return trn(singular, plural, 2 if n is None else n)
+
+    def unit_words(self) -> tuple[str, str]:
+        """The unit's word and its plural (`Np_`): the game's `seat_unit`, unless its options change what counts."""
+        return self.seat_unit
 
     def seat_score(self, state: State, player: str) -> str:
         """The seat tile's big number (the score, or what counts in this game)."""

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Panel, State, register
-from kiosk.i18n import N_, tr, trn
+from kiosk.i18n import Np_, tr, trn
 
 PREFIX = "AC:"
 
@@ -44,7 +44,7 @@ def laid_cards(events: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
 class AlcasanUI(GameUI):
     game_id = "alcasan"
     title = "alcasan"
-    seat_unit = N_("cards left")  # the seat tile's big number
+    seat_unit = Np_("card left", "cards left")  # the seat tile's big number
 
     # --- inputs → events
 

@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, RaceShown, Ruling, State, register
-from kiosk.i18n import N_, tr, trn
+from kiosk.i18n import Np_, tr, trn
 from referee.decks.annaotto import COLOUR_NAMES, COLOURS
 from referee.hints import RaceView
 
@@ -44,7 +44,7 @@ def _call(player: str, word: str) -> Event:
 class AnnaottoUI(GameUI):
     game_id = "annaotto"
     title = "ANNAOTTO"
-    seat_unit = N_("cards")  # the seat tile's big number
+    seat_unit = Np_("card", "cards")  # the seat tile's big number
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any], ruling: Ruling | None = None):
         super().__init__(players, options, ruling)

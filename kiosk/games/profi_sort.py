@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any
 
 from kiosk.games import Action, Choice, Event, GameUI, Note, Panel, Ruling, State, register
-from kiosk.i18n import tr, trn
+from kiosk.i18n import Np_, tr, trn
 from referee.decks.profi_sort import REPEAT, TASK_BY_ID, TASK_IDS, TASK_NAMES, TASK_NUMBERS, TASKS
 
 PAGE = 7  # choice buttons per page (with "More" a row of 8 stays >= 48 px wide at 800 px)
@@ -368,10 +368,12 @@ class ProfiSortUI(GameUI):
             seat_lines[p] = line
         return Panel(headline, hints, [], tr("Task sheet and melds"), seat_lines, extra, lines=lines)
 
-    def unit(self) -> str:
+    def unit_words(self) -> tuple[str, str]:
         """Penalty points (the fewest win), or in a beginner game the tasks done (the most win): as the results
         rank them."""
-        return tr("tasks done") if self.options.get("first_to") else tr("penalty points")
+        if self.options.get("first_to"):
+            return Np_("task done", "tasks done")
+        return Np_("penalty point", "penalty points")
 
     def seat_score(self, state: State, player: str) -> str:
         if self.options.get("first_to"):

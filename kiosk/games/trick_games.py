@@ -4,7 +4,7 @@ these panels show the trick, the seats and the questions a scan raises."""
 from __future__ import annotations
 
 from kiosk.games import Choice, Event, GameUI, Note, Panel, State, register
-from kiosk.i18n import N_, tr, trn
+from kiosk.i18n import Np_, tr, trn
 from referee.decks.alles_klar import NUMERALS
 from referee.decks.magische_7 import signed
 
@@ -19,7 +19,7 @@ def numerals_of(code: str) -> list[str]:
 class AllesKlarUI(GameUI):
     game_id = "alles-klar"
     title = "Alles klar?"
-    seat_unit = N_("cards won")
+    seat_unit = Np_("card won", "cards won")
 
     def scan(self, state: State, code: str, seat: str | None) -> Event | Choice | Note | None:
         event = super().scan(state, code, seat)

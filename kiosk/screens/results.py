@@ -39,7 +39,7 @@ def unit(controller: TableController, place: Place) -> str:
     """What the big number counts, in the table screen's words (its seat tiles' unit): "gewonnene Karten" on both."""
     if place.kind == PLACES:
         return tr("place")
-    return controller.ui.unit()
+    return controller.ui.unit(place.score)
 
 
 def winners_line(places: list[Place]) -> str:

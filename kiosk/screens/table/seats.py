@@ -35,10 +35,11 @@ def _tall(v: View, ui: GameUI, state: State, tile_w: int) -> tuple[int, int]:
     """(height of a tall tile, height of the line under its number that says what it counts: 0 when beside it)."""
     lim = v.limits
     pad = max(4, round(lim.gap))
-    unit = ui.unit()
-    widest = max(measure.width(ui.seat_score(state, p), lim.key_cap) for p in ui.players)
-    below = widest + measure.width(unit, lim.cap) + 8 + 4 * pad > tile_w  # else beside the number
-    unit_h = measure.height(unit, tile_w - 2 * pad, lim.cap) if below else 0
+    numbers = [ui.seat_score(state, p) for p in ui.players]
+    units = [ui.unit(count(n)) for n in numbers]
+    below = any(measure.width(n, lim.key_cap) + measure.width(u, lim.cap) + 8 + 4 * pad > tile_w
+                for n, u in zip(numbers, units, strict=True))  # else beside the number
+    unit_h = max(measure.height(u, tile_w - 2 * pad, lim.cap) for u in units) if below else 0
     return measure.line(lim.cap) + round(lim.key_cap * 1.3) + 2 * pad + unit_h, unit_h
 
 
@@ -66,7 +67,7 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
     per_col = -(-len(players) // columns)
     tile_w = (w - gap * (columns - 1)) // columns
     pad = max(4, round(lim.gap))
-    unit = ui.unit()
+    unit = ui.unit()  # said once above low tiles: over several numbers
     numbers = [ui.seat_score(state, p) for p in players]
     tall, unit_h = _tall(v, ui, state, tile_w)
     details = [panel.seat_lines.get(p, "") for p in players]
@@ -90,9 +91,14 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
     area = (x, top + used - per_col * fit - gap * (per_col - 1), w, per_col * fit + gap * (per_col - 1))
     tiles = [r for row in rows(area, per_col, gap) for r in cols(row, columns, gap)]
     for rect_, player, number, detail in zip(tiles, players, numbers, details, strict=False):
-        tile(v, rect_, player, number, "" if heading else unit, detail, hot=player == state.get("turn"),
-                   unit_below=unit_h, low=low)
+        said = "" if heading else ui.unit(count(number))
+        tile(v, rect_, player, number, said, detail, hot=player == state.get("turn"), unit_below=unit_h, low=low)
     return used
+
+
+def count(number: str) -> int | None:
+    """The seat's number as a count its unit agrees with ("1 Punkt"), None when it is not one ("–")."""
+    return int(number) if number.lstrip("-").isdigit() else None
 
 
 def tile(v: View, rect: Rect, player: str, score: str, unit: str, detail: str, hot: bool,
