@@ -193,15 +193,17 @@ class TableScreen(Screen):
 
     def _middle_fitted(self, v: View, rect: Rect, panel: Panel, hints: list[str], gap: int, keep: int,
                        grows: int = 0) -> int:
-        """The middle, its hint line said shorter where it and the cards on the table would not both find room: its
-        last sentences give way, one by one (alcasan's "Or take the pile." — the button says it too)."""
+        """The middle, its hint line said shorter where it and the cards on the table would not both find room: an
+        explanation in brackets at its end gives way first (ANNAOTTO's "(colour, pattern or sign)": the pile's
+        picture shows them), then its last sentences, one by one (alcasan's "Or take the pile." — the button says
+        it too)."""
         mark = len(v.elements)
         used = self._middle(v, rect, panel, hints, gap, keep, grows)
         at = 1 if panel.big else 0  # the hint line: the first after a message the whole table must see
         first = hints[at] if len(hints) > at else ""
         while first and ((panel.cards and not v.tagged("card")) or not any(e.text == first for e in v.tagged("hint"))) \
-                and ". " in first.rstrip("."):
-            first = first[:first.rstrip(".").rindex(". ") + 1]
+                and (shorter := _shorter(first)) is not None:
+            first = shorter
             del v.elements[mark:]
             used = self._middle(v, rect, panel, [*hints[:at], first, *hints[at + 1:]], gap, keep, grows)
         return used
@@ -510,3 +512,13 @@ def _shown(v: View, panel: Panel) -> int:
 def _whole(panel: Panel) -> int:
     """`_shown` of a layout with room for everything."""
     return len(panel.lines) + int(bool(panel.cards))
+
+
+def _shorter(hint: str) -> str | None:
+    """The hint line a step shorter (see `_middle_fitted`), or None where nothing may give way."""
+    body = hint.rstrip(".")
+    if body.endswith(")") and " (" in body:
+        return body[:body.rindex(" (")] + "."
+    if ". " in body:
+        return hint[:body.rindex(". ") + 1]
+    return None
