@@ -61,7 +61,8 @@ class HeaderError(RefereeError):
                   for name, value in self.params.items()}
         return messages.render(self.key, params, lang)
 
-    def message(self, lang: str = "en") -> str:
+    def message(self, lang: str = "en", rules: bool = True) -> str:
+        """The sentence in `lang`; `rules` as a `Rejection`'s (a header's sentence names no rules either way)."""
         return messages.render("bad-header", {"reason": self.reason(lang)}, lang)
 
     def __str__(self) -> str:
@@ -83,9 +84,7 @@ class Answer:
         return None if self.rejection is None else self.rejection.code
 
     def message(self, lang: str = "en", rules: bool = True) -> str | None:
-        if isinstance(self.rejection, Rejection):
-            return self.rejection.message(lang, rules)
-        return None if self.rejection is None else self.rejection.message(lang)
+        return None if self.rejection is None else self.rejection.message(lang, rules)
 
 
 ACCEPTED = Answer(True)

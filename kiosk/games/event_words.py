@@ -57,8 +57,4 @@ def rejection_words(rejection: Rejection | HeaderError | None, lang: str, game_i
         found = by_prefix(prefix) if sep else None
         if found is not None and found.game_id != game_id and found.game_id in games.GAMES:
             return tr("This card belongs to {game}.", game=games.get(found.game_id).title)
-    if rejection is None:
-        return ""
-    if isinstance(rejection, HeaderError):  # a header's sentence names no rules
-        return rejection.message(lang)
-    return rejection.message(lang, rules=False)
+    return "" if rejection is None else rejection.message(lang, rules=False)
