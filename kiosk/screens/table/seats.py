@@ -31,12 +31,11 @@ def seats_least(v: View, players: int, columns: int, gap: int) -> int:
     return per_col * round(lim.key_cap * 1.3) + gap * per_col + measure.line(lim.cap) * 2
 
 
-def _tall(v: View, ui: GameUI, state: State, tile_w: int) -> tuple[int, int]:
-    """(height of a tall tile, height of the line under its number that says what it counts: 0 when beside it)."""
+def _tall(v: View, numbers: list[str], units: list[str], tile_w: int) -> tuple[int, int]:
+    """(height of a tall tile, height of the line under its number that says what it counts: 0 when beside it),
+    for the seats' numbers and what each counts."""
     lim = v.limits
     pad = max(4, round(lim.gap))
-    numbers = [ui.seat_score(state, p) for p in ui.players]
-    units = [ui.unit(count(n)) for n in numbers]
     below = any(measure.width(n, lim.key_cap) + measure.width(u, lim.cap) + 8 + 4 * pad > tile_w
                 for n, u in zip(numbers, units, strict=True))  # else beside the number
     unit_h = max(measure.height(u, tile_w - 2 * pad, lim.cap) for u in units) if below else 0
@@ -69,7 +68,8 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
     pad = max(4, round(lim.gap))
     unit = ui.unit()  # said once above low tiles: over several numbers
     numbers = [ui.seat_score(state, p) for p in players]
-    tall, unit_h = _tall(v, ui, state, tile_w)
+    units = [ui.unit(count(n)) for n in numbers]  # each agreeing with its number
+    tall, unit_h = _tall(v, numbers, units, tile_w)
     details = [panel.seat_lines.get(p, "") for p in players]
     detail_h = max((measure.height(d, tile_w - 2 * pad, lim.cap) for d in details if d), default=0)
     fit = (h - gap * (per_col - 1)) // per_col
@@ -90,9 +90,9 @@ def draw_seats(v: View, rect: Rect, ui: GameUI, panel: Panel, state: State, gap:
         v.text((x, top, w, heading), unit, size=0.6, color=MUTED, align="right", tag="seat-unit")
     area = (x, top + used - per_col * fit - gap * (per_col - 1), w, per_col * fit + gap * (per_col - 1))
     tiles = [r for row in rows(area, per_col, gap) for r in cols(row, columns, gap)]
-    for rect_, player, number, detail in zip(tiles, players, numbers, details, strict=False):
-        said = "" if heading else ui.unit(count(number))
-        tile(v, rect_, player, number, said, detail, hot=player == state.get("turn"), unit_below=unit_h, low=low)
+    for rect_, player, number, said, detail in zip(tiles, players, numbers, units, details, strict=False):
+        tile(v, rect_, player, number, "" if heading else said, detail, hot=player == state.get("turn"),
+             unit_below=unit_h, low=low)
     return used
 
 
